@@ -1,0 +1,89 @@
+/* Bearer tokens (RFC 6750): 256 random bits shown once, stored only as
+ * their SHA-256, so a copy of the database cannot act for anyone. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sodium.h>
+
+#include "core_priv.h"
+
+int
+wp_token_new(char hex[65], unsigned char hash[32])
+{
+	unsigned char raw[32];
+
+	randombytes_buf(raw, sizeof(raw));
+	sodium_bin2hex(hex, 65, raw, sizeof(raw));
+	sodium_memzero(raw, sizeof(raw));
+	wp_token_hash(hex, hash);
+	return 0;
+}
+
+void
+wp_token_hash(const char *hex, unsigned char hash[32])
+{
+	crypto_hash_sha256(hash, (const unsigned char *)hex, strlen(hex));
+}
+
+/* "Bearer <64 hex>"; anything else is no token at all. */
+static int
+bearer_token(const char *header, char out[65])
+{
+	const char *p = header;
+	size_t n = 0;
+
+	if (!p || strncasecmp(p, "Bearer", 6) != 0 || (p[6] != ' ' && p[6] != '\t'))
+		return -1;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (isxdigit((unsigned char)p[n]) && n < 64) {
+		out[n] = (char)tolower((unsigned char)p[n]);
+		n++;
+	}
+	if (n != 64)
+		return -1;
+	for (const char *q = p + n; *q; q++)
+		if (*q != ' ' && *q != '\t')
+			return -1;
+	out[64] = '\0';
+	return 0;
+}
+
+enum wp_err
+wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
+{
+	const char *h = wp_request_header(ctx->req, "Authorization");
+	char token[65];
+	unsigned char hash[32];
+	const char *vals[1] = {(const char *)hash};
+	const int lens[1] = {sizeof(hash)};
+	enum wp_err err = WP_ERR_UNAUTHORIZED;
+	PGresult *r;
+
+	if (bearer_token(h, token) != 0) {
+		wp_response_header(ctx->res, "WWW-Authenticate", "Bearer realm=\"warpost\"");
+		return wp_fail(ctx, WP_ERR_UNAUTHORIZED,
+		               h ? "the Authorization header is not a Warpost bearer token"
+		                 : "this needs an Authorization: Bearer token");
+	}
+	wp_token_hash(token, hash);
+	r = wp_store_exec(conn, WP_STMT_PLAYER_BY_TOKEN, 1, vals, lens);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		err = wp_store_lost(conn) ? WP_ERR_DB_UNAVAILABLE : WP_ERR_INTERNAL;
+		wp_log("auth: %s", PQresultErrorMessage(r));
+	} else if (PQntuples(r) == 1) {
+		who->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		snprintf(who->name, sizeof(who->name), "%s", PQgetvalue(r, 0, 1));
+		err = WP_OK;
+	} else {
+		wp_response_header(ctx->res, "WWW-Authenticate",
+		                   "Bearer realm=\"warpost\", error=\"invalid_token\"");
+		wp_fail(ctx, err, "the token is not known");
+	}
+	PQclear(r);
+	return err;
+}

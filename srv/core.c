@@ -1,0 +1,124 @@
+/* The request core: decode, route, check the body, call the handler,
+ * map errors to problem+json, log. Every front calls wp_serve(). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_priv.h"
+
+static const struct wp_route routes[] = {
+	{WP_GET, "/api/health", wp_api_health, 0},
+	{WP_POST, "/api/players", wp_api_players_create, 1},
+	{WP_GET, "/api/me", wp_api_me, 0},
+};
+
+static struct wp_store *store;
+
+int
+wp_core_init(const struct wp_config *cfg, struct wp_store *st)
+{
+	store = st;
+	if (cfg->web_root && wp_static_init(cfg->web_root) != 0) {
+		wp_log("web root %s cannot be opened; static files will be 404", cfg->web_root);
+		return -1;
+	}
+	return 0;
+}
+
+void
+wp_core_fini(void)
+{
+	wp_static_fini();
+	store = NULL;
+}
+
+enum wp_err
+wp_reply_json(struct wp_ctx *ctx, int status, json_object *take_obj)
+{
+	const char *text = json_object_to_json_string_ext(
+		take_obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = wp_response_json(ctx->res, status, text);
+
+	json_object_put(take_obj);
+	return rc == 0 ? WP_OK : WP_ERR_INTERNAL;
+}
+
+enum wp_err
+wp_fail(struct wp_ctx *ctx, enum wp_err err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->detail, sizeof(ctx->detail), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int
+is_api_path(const char *path)
+{
+	return strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0;
+}
+
+static enum wp_err
+serve_api(struct wp_ctx *ctx, const char *path)
+{
+	struct wp_route_match m;
+	const struct wp_request *req = ctx->req;
+	enum wp_err err;
+
+	err = wp_route_match(routes, sizeof(routes) / sizeof(routes[0]), req->method, path, &m);
+	if (err == WP_ERR_METHOD) {
+		wp_response_header(ctx->res, "Allow", m.allow);
+		return wp_fail(ctx, err, "%s is not allowed here; allowed: %s", req->method,
+		               m.allow);
+	}
+	if (err != WP_OK)
+		return wp_fail(ctx, err, "there is no resource at this path");
+	ctx->match = &m;
+	if (m.route->wants_body) {
+		const char *ct = wp_request_header(req, "Content-Type");
+		char why[160];
+		if ((req->body_len > 0 || ct) && !wp_media_type_is(ct, "application/json"))
+			return wp_fail(ctx, WP_ERR_MEDIA_TYPE,
+			               "the body must be application/json");
+		ctx->body = wp_json_parse(req->body, req->body_len, why, sizeof(why));
+		if (!ctx->body)
+			return wp_fail(ctx, WP_ERR_MALFORMED_JSON, "%s", why);
+	}
+	err = m.route->handler(ctx);
+	ctx->match = NULL;
+	return err;
+}
+
+void
+wp_serve(const struct wp_request *req, struct wp_response *res)
+{
+	struct wp_ctx ctx = {.req = req, .res = res, .store = store};
+	char path[2048];
+	enum wp_err err;
+
+	if (req->body_too_large) {
+		err = wp_fail(&ctx, WP_ERR_TOO_LARGE, "the request body is larger than allowed");
+	} else if (!req->path || wp_percent_decode(req->path, path, sizeof(path)) != 0) {
+		err = wp_fail(&ctx, WP_ERR_BAD_PATH,
+		              "the path has a bad percent-encoding, a NUL byte or is too long");
+	} else if (is_api_path(path)) {
+		err = serve_api(&ctx, path);
+		if (err == WP_OK && !wp_response_get_header(res, "Cache-Control"))
+			wp_response_header(res, "Cache-Control", "no-store");
+	} else if (!(wp_method_bit(req->method) & (WP_GET | WP_HEAD))) {
+		wp_response_header(res, "Allow", "GET, HEAD");
+		err = wp_fail(&ctx, WP_ERR_METHOD, "static files allow GET and HEAD");
+	} else {
+		err = wp_static_serve(req, path, res);
+		if (err == WP_ERR_NOT_FOUND)
+			wp_fail(&ctx, err, "there is no file at this path");
+	}
+	if (err != WP_OK)
+		wp_response_problem(res, err, ctx.detail);
+	wp_response_header(res, "X-Content-Type-Options", "nosniff");
+	json_object_put(ctx.body);
+	wp_log_request(req, res->status);
+}

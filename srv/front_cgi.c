@@ -1,0 +1,290 @@
+/* The FastCGI and CGI fronts (RFC 3875 variables), one translation for
+ * both: a request arrives as an environment array plus a body stream,
+ * whether libfcgi hands them over from a socket or the web server starts
+ * us as a CGI program. libfcgi is the Debian build with the
+ * CVE-2025-23016 fix (2.4.2-2+deb12u1). */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fcgiapp.h>
+
+#include "fronts.h"
+
+extern char **environ;
+
+typedef int (*read_fn)(void *io, char *buf, int n);
+typedef void (*write_fn)(void *io, const char *buf, size_t n);
+
+static const char *
+env_get(char **envp, const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = envp; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* HTTP_ACCEPT_LANGUAGE -> Accept-Language */
+static char *
+header_name(const char *var, size_t len)
+{
+	char *out = malloc(len + 1);
+	int up = 1;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		char c = var[i];
+		if (c == '_') {
+			out[i] = '-';
+			up = 1;
+			continue;
+		}
+		out[i] = up ? (char)toupper((unsigned char)c) : (char)tolower((unsigned char)c);
+		up = 0;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static void
+add_header(struct wp_request *req, char *name, const char *value)
+{
+	if (!name)
+		return;
+	if (req->nheaders == WP_MAX_HEADERS) {
+		free(name);
+		return;
+	}
+	req->headers[req->nheaders].name = name;
+	req->headers[req->nheaders].value = strdup(value);
+	req->nheaders++;
+}
+
+/* Copies everything out of envp: libfcgi reuses its memory for the next
+ * request. */
+static void
+build_request(char **envp, size_t max_body, struct wp_request *req, read_fn rd, void *io)
+{
+	const char *uri = env_get(envp, "REQUEST_URI");
+	const char *cl = env_get(envp, "CONTENT_LENGTH");
+	const char *ct = env_get(envp, "CONTENT_TYPE");
+	const char *peer = env_get(envp, "REMOTE_ADDR");
+	unsigned long long want = 0;
+
+	req->start_ns = wp_now_ns();
+	req->method = strdup(env_get(envp, "REQUEST_METHOD") ? env_get(envp, "REQUEST_METHOD")
+	                                                      : "GET");
+	if (uri) {
+		size_t plen = strcspn(uri, "?");
+		req->path = strndup(uri, plen);
+		req->query = strdup(uri[plen] ? uri + plen + 1 : "");
+	} else {
+		/* Without REQUEST_URI the server gave only decoded parts. */
+		const char *sn = env_get(envp, "SCRIPT_NAME");
+		const char *pi = env_get(envp, "PATH_INFO");
+		const char *qs = env_get(envp, "QUERY_STRING");
+		size_t n = strlen(sn ? sn : "") + strlen(pi ? pi : "") + 2;
+		req->path = malloc(n);
+		if (req->path)
+			snprintf(req->path, n, "%s%s", sn ? sn : "", pi ? pi : "");
+		req->query = strdup(qs ? qs : "");
+	}
+	snprintf(req->peer, sizeof(req->peer), "%s", peer ? peer : "");
+	for (char **e = envp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (eq && strncmp(*e, "HTTP_", 5) == 0 && eq - *e > 5)
+			add_header(req, header_name(*e + 5, (size_t)(eq - *e - 5)), eq + 1);
+	}
+	if (ct && *ct)
+		add_header(req, strdup("Content-Type"), ct);
+	if (cl && *cl) {
+		char *end;
+		want = strtoull(cl, &end, 10);
+		if (*end || cl[0] == '-')
+			want = (unsigned long long)max_body + 1;
+		add_header(req, strdup("Content-Length"), cl);
+	}
+	if (want > max_body) {
+		/* Refused unread (RFC 9110, 15.5.14). */
+		req->body_too_large = 1;
+		return;
+	}
+	if (want == 0)
+		return;
+	req->body = malloc((size_t)want);
+	if (!req->body) {
+		req->body_too_large = 1;
+		return;
+	}
+	while (req->body_len < want) {
+		int got = rd(io, req->body + req->body_len, (int)(want - req->body_len));
+		if (got <= 0)
+			break;
+		req->body_len += (size_t)got;
+	}
+}
+
+static void
+write_response(const struct wp_request *req, const struct wp_response *res, write_fn wr,
+               void *io)
+{
+	char line[2048];
+	int n;
+
+	n = snprintf(line, sizeof(line), "Status: %d %s\r\n", res->status,
+	             wp_status_text(res->status));
+	wr(io, line, (size_t)n);
+	for (size_t i = 0; i < res->nheaders; i++) {
+		n = snprintf(line, sizeof(line), "%s: %s\r\n", res->headers[i].name,
+		             res->headers[i].value);
+		if (n > 0 && (size_t)n < sizeof(line))
+			wr(io, line, (size_t)n);
+	}
+	if (res->status != 304) {
+		n = snprintf(line, sizeof(line), "Content-Length: %zu\r\n", res->body_len);
+		wr(io, line, (size_t)n);
+	}
+	wr(io, "\r\n", 2);
+	if (strcmp(req->method, "HEAD") != 0 && res->body_len)
+		wr(io, res->body, res->body_len);
+}
+
+static void
+serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io)
+{
+	struct wp_request req = {0};
+	struct wp_response res = {0};
+
+	build_request(envp, max_body, &req, rd, io);
+	if (!req.method || !req.path || !req.query) {
+		req.body_too_large = 0;
+		wp_response_problem(&res, WP_ERR_INTERNAL, "out of memory");
+	} else {
+		wp_serve(&req, &res);
+	}
+	write_response(&req, &res, wr, io);
+	wp_response_free(&res);
+	wp_request_free(&req);
+}
+
+/* --- FastCGI --- */
+
+struct wp_fcgi {
+	int sock;
+	char *path;
+	size_t max_body;
+	unsigned nthreads;
+	pthread_t *threads;
+	pthread_mutex_t accept_lock;
+};
+
+static int
+fcgi_read(void *io, char *buf, int n)
+{
+	return FCGX_GetStr(buf, n, ((FCGX_Request *)io)->in);
+}
+
+static void
+fcgi_write(void *io, const char *buf, size_t n)
+{
+	FCGX_PutStr(buf, (int)n, ((FCGX_Request *)io)->out);
+}
+
+static void *
+fcgi_worker(void *arg)
+{
+	struct wp_fcgi *f = arg;
+	FCGX_Request r;
+
+	if (FCGX_InitRequest(&r, f->sock, 0) != 0)
+		return NULL;
+	for (;;) {
+		int rc;
+		pthread_mutex_lock(&f->accept_lock);
+		rc = FCGX_Accept_r(&r);
+		pthread_mutex_unlock(&f->accept_lock);
+		if (rc < 0)
+			break;
+		serve_env(r.envp, f->max_body, fcgi_read, fcgi_write, &r);
+		FCGX_Finish_r(&r);
+	}
+	FCGX_Free(&r, 1);
+	return NULL;
+}
+
+struct wp_fcgi *
+wp_fcgi_start(const struct wp_config *cfg)
+{
+	struct wp_fcgi *f = calloc(1, sizeof(*f));
+
+	if (!f || FCGX_Init() != 0) {
+		free(f);
+		return NULL;
+	}
+	unlink(cfg->fcgi_socket);
+	f->sock = FCGX_OpenSocket(cfg->fcgi_socket, 128);
+	if (f->sock < 0) {
+		wp_log("fcgi: cannot listen on %s", cfg->fcgi_socket);
+		free(f);
+		return NULL;
+	}
+	/* nginx runs as another user; the socket's folder guards access. */
+	chmod(cfg->fcgi_socket, 0666);
+	f->path = strdup(cfg->fcgi_socket);
+	f->max_body = cfg->max_body;
+	f->nthreads = cfg->threads;
+	f->threads = calloc(f->nthreads, sizeof(*f->threads));
+	pthread_mutex_init(&f->accept_lock, NULL);
+	for (unsigned i = 0; i < f->nthreads; i++)
+		pthread_create(&f->threads[i], NULL, fcgi_worker, f);
+	wp_log("fcgi: listening on %s (%u threads)", cfg->fcgi_socket, f->nthreads);
+	return f;
+}
+
+void
+wp_fcgi_stop(struct wp_fcgi *f)
+{
+	if (!f)
+		return;
+	/* Wakes the thread blocked in accept(); the others find the socket
+	 * shut when they get the accept lock. Requests in flight finish. */
+	FCGX_ShutdownPending();
+	shutdown(f->sock, SHUT_RDWR);
+	for (unsigned i = 0; i < f->nthreads; i++)
+		pthread_join(f->threads[i], NULL);
+	close(f->sock);
+	unlink(f->path);
+	pthread_mutex_destroy(&f->accept_lock);
+	free(f->threads);
+	free(f->path);
+	free(f);
+}
+
+/* --- CGI --- */
+
+static int
+stdin_read(void *io, char *buf, int n)
+{
+	return (int)fread(buf, 1, (size_t)n, stdin);
+}
+
+static void
+stdout_write(void *io, const char *buf, size_t n)
+{
+	fwrite(buf, 1, n, stdout);
+}
+
+int
+wp_cgi_serve(const struct wp_config *cfg)
+{
+	serve_env(environ, cfg->max_body, stdin_read, stdout_write, NULL);
+	return fflush(stdout) == 0 ? 0 : -1;
+}

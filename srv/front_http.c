@@ -1,0 +1,302 @@
+/* The libmicrohttpd front: an epoll thread pool with explicit limits.
+ * It collects a request (headers, body up to the cap), hands it to
+ * wp_serve() and queues the answer. No libmicrohttpd type leaves this file. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "fronts.h"
+
+struct wp_http {
+	struct MHD_Daemon *daemon;
+	size_t max_body;
+};
+
+struct conn_ctx {
+	struct wp_request req;
+	size_t cap;              /* allocated bytes of req.body */
+	size_t discarded;        /* body bytes dropped after the cap */
+};
+
+/* A body over the cap without a Content-Length (chunked) is read and
+ * dropped up to this much more, then the connection is cut. */
+#define WP_DISCARD_LIMIT (1024u * 1024u)
+
+static size_t
+keep_raw(void *cls, struct MHD_Connection *c, char *s)
+{
+	/* The core decodes paths and queries itself, the same way for every
+	 * front, so libmicrohttpd must hand them over untouched. */
+	return strlen(s);
+}
+
+static enum MHD_Result
+add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct wp_request *req = cls;
+
+	if (req->nheaders == WP_MAX_HEADERS)
+		return MHD_NO;
+	req->headers[req->nheaders].name = strdup(key);
+	req->headers[req->nheaders].value = strdup(value ? value : "");
+	req->nheaders++;
+	return MHD_YES;
+}
+
+struct query_buf {
+	char *s;
+	size_t len, cap;
+	int failed;
+};
+
+static void
+qb_append(struct query_buf *q, const char *s)
+{
+	size_t n = strlen(s);
+	if (q->failed)
+		return;
+	if (q->len + n + 1 > q->cap) {
+		size_t cap = (q->cap ? q->cap * 2 : 128) + n;
+		char *p = realloc(q->s, cap);
+		if (!p) {
+			q->failed = 1;
+			return;
+		}
+		q->s = p;
+		q->cap = cap;
+	}
+	memcpy(q->s + q->len, s, n + 1);
+	q->len += n;
+}
+
+static enum MHD_Result
+add_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct query_buf *q = cls;
+
+	if (q->len)
+		qb_append(q, "&");
+	qb_append(q, key);
+	if (value) {
+		qb_append(q, "=");
+		qb_append(q, value);
+	}
+	return MHD_YES;
+}
+
+static void
+peer_of(struct MHD_Connection *c, char *out, size_t cap)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	out[0] = '\0';
+	if (!ci || !ci->client_addr)
+		return;
+	if (ci->client_addr->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, out,
+		          (socklen_t)cap);
+	else if (ci->client_addr->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr,
+		          out, (socklen_t)cap);
+}
+
+static enum MHD_Result
+answer(struct MHD_Connection *c, struct conn_ctx *cc)
+{
+	struct wp_response res = {0};
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	struct query_buf q = {0};
+
+	if (!cc->req.body_too_large) {
+		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
+		cc->req.query = q.failed ? NULL : q.s;
+		if (q.failed)
+			free(q.s);
+	}
+	if (!cc->req.query)
+		cc->req.query = strdup("");
+	wp_serve(&cc->req, &res);
+	r = MHD_create_response_from_buffer(res.body_len, res.body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		wp_response_free(&res);
+		return MHD_NO;
+	}
+	res.body = NULL;
+	for (size_t i = 0; i < res.nheaders; i++)
+		MHD_add_response_header(r, res.headers[i].name, res.headers[i].value);
+	ret = MHD_queue_response(c, (unsigned)res.status, r);
+	MHD_destroy_response(r);
+	wp_response_free(&res);
+	return ret;
+}
+
+/* libmicrohttpd calls this at least twice per request: first with the
+ * headers only (set the context, maybe refuse the body), then with body
+ * pieces, then once with none left (answer). Answering on the first call
+ * costs keep-alive (STYLE.md), so only the 413 does that. */
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+           const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
+{
+	struct wp_http *h = cls;
+	struct conn_ctx *cc = *con_cls;
+
+	if (!cc) {
+		const char *cl;
+		cc = calloc(1, sizeof(*cc));
+		if (!cc)
+			return MHD_NO;
+		*con_cls = cc;
+		cc->req.start_ns = wp_now_ns();
+		cc->req.method = strdup(method);
+		cc->req.path = strdup(url);
+		peer_of(c, cc->req.peer, sizeof(cc->req.peer));
+		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, &cc->req);
+		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+		if (cl) {
+			char *end;
+			unsigned long long n = strtoull(cl, &end, 10);
+			if (*end || n > h->max_body) {
+				/* RFC 9110, 15.5.14: refuse before reading the body. */
+				cc->req.body_too_large = 1;
+				return answer(c, cc);
+			}
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		size_t n = *upload_size;
+		*upload_size = 0;
+		if (cc->req.body_too_large) {
+			cc->discarded += n;
+			return cc->discarded > WP_DISCARD_LIMIT ? MHD_NO : MHD_YES;
+		}
+		if (cc->req.body_len + n > h->max_body) {
+			cc->req.body_too_large = 1;
+			free(cc->req.body);
+			cc->req.body = NULL;
+			cc->req.body_len = 0;
+			cc->discarded = n;
+			return MHD_YES;
+		}
+		if (cc->req.body_len + n > cc->cap) {
+			size_t cap = cc->req.body_len + n;
+			char *p;
+			cap = cap < 1024 ? 1024 : cap * 2;
+			if (cap > h->max_body)
+				cap = h->max_body;
+			p = realloc(cc->req.body, cap);
+			if (!p)
+				return MHD_NO;
+			cc->req.body = p;
+			cc->cap = cap;
+		}
+		memcpy(cc->req.body + cc->req.body_len, upload_data, n);
+		cc->req.body_len += n;
+		return MHD_YES;
+	}
+	return answer(c, cc);
+}
+
+static void
+on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+             enum MHD_RequestTerminationCode toe)
+{
+	struct conn_ctx *cc = *con_cls;
+
+	if (!cc)
+		return;
+	wp_request_free(&cc->req);
+	free(cc);
+	*con_cls = NULL;
+}
+
+static void
+on_mhd_error(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	wp_log("http: %s", msg);
+}
+
+struct wp_http *
+wp_http_start(const struct wp_config *cfg)
+{
+	struct wp_http *h = calloc(1, sizeof(*h));
+	struct sockaddr_in6 a6 = {0};
+	struct sockaddr_in a4 = {0};
+	const struct sockaddr *addr;
+
+	if (!h)
+		return NULL;
+	h->max_body = cfg->max_body;
+	if (inet_pton(AF_INET, cfg->bind_addr, &a4.sin_addr) == 1) {
+		a4.sin_family = AF_INET;
+		a4.sin_port = htons((uint16_t)cfg->port);
+		addr = (const struct sockaddr *)&a4;
+	} else if (inet_pton(AF_INET6, cfg->bind_addr, &a6.sin6_addr) == 1) {
+		a6.sin6_family = AF_INET6;
+		a6.sin6_port = htons((uint16_t)cfg->port);
+		addr = (const struct sockaddr *)&a6;
+	} else {
+		wp_log("BIND_ADDR=%s is not an IPv4 or IPv6 address", cfg->bind_addr);
+		free(h);
+		return NULL;
+	}
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+	                 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	if (addr->sa_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	h->daemon = MHD_start_daemon(
+		flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
+		MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
+		MHD_OPTION_SOCK_ADDR, addr,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)0,
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)511,
+		MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_END);
+	if (!h->daemon) {
+		wp_log("http: cannot listen on %s port %u", cfg->bind_addr, cfg->port);
+		free(h);
+		return NULL;
+	}
+	wp_log("http: listening on %s port %u (%u threads)", cfg->bind_addr, cfg->port,
+	       cfg->threads);
+	return h;
+}
+
+void
+wp_http_stop(struct wp_http *h, unsigned drain_sec)
+{
+	MHD_socket fd;
+	int64_t deadline = wp_now_ns() + (int64_t)drain_sec * 1000000000;
+
+	if (!h)
+		return;
+	fd = MHD_quiesce_daemon(h->daemon);
+	if (fd != MHD_INVALID_SOCKET)
+		close(fd);
+	/* Requests in flight finish; idle keep-alive connections are cut at
+	 * the deadline. */
+	for (;;) {
+		const union MHD_DaemonInfo *di =
+			MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+		if (!di || di->num_connections == 0 || wp_now_ns() > deadline)
+			break;
+		usleep(20000);
+	}
+	MHD_stop_daemon(h->daemon);
+	free(h);
+}

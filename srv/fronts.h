@@ -1,0 +1,21 @@
+/* The three fronts over the core. Each translates, enforces the body cap,
+ * and writes the answer; none sees a rule or a table. */
+#ifndef WP_FRONTS_H
+#define WP_FRONTS_H
+
+#include "wp.h"
+
+struct wp_http;
+struct wp_http *wp_http_start(const struct wp_config *cfg);
+/* Stops accepting, lets requests in flight finish (up to drain_sec), stops. */
+void wp_http_stop(struct wp_http *h, unsigned drain_sec);
+
+struct wp_fcgi;
+struct wp_fcgi *wp_fcgi_start(const struct wp_config *cfg);
+void wp_fcgi_stop(struct wp_fcgi *f);
+
+/* Answers the one request described by the CGI environment (RFC 3875)
+ * from stdin to stdout. */
+int wp_cgi_serve(const struct wp_config *cfg);
+
+#endif

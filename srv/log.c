@@ -1,0 +1,68 @@
+/* Logs go to stderr, one line each, so that a supervisor (systemd,
+ * docker) collects them. A line is written with one write() so lines of
+ * concurrent requests do not interleave. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wp.h"
+
+static size_t
+stamp(char *buf, size_t cap)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	return strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+}
+
+static void
+emit(char *line, size_t len, size_t cap)
+{
+	if (len >= cap - 1)
+		len = cap - 2;
+	line[len++] = '\n';
+	(void)!write(STDERR_FILENO, line, len);
+}
+
+/* Paths are logged without the query: queries may carry codes. Control
+ * characters are escaped so a client cannot forge log lines. */
+void
+wp_log_request(const struct wp_request *req, int status)
+{
+	char line[1024], path[256];
+	size_t o = 0;
+	double ms = req->start_ns ? (double)(wp_now_ns() - req->start_ns) / 1e6 : 0.0;
+
+	for (const char *p = req->path ? req->path : "-"; *p && o + 5 < sizeof(path); p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f || c == ' ')
+			o += (size_t)snprintf(path + o, sizeof(path) - o, "\\x%02x", c);
+		else
+			path[o++] = (char)c;
+	}
+	path[o] = '\0';
+	size_t n = stamp(line, sizeof(line));
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %d %.2fms %s",
+	                      req->method ? req->method : "-", path, status, ms,
+	                      req->peer[0] ? req->peer : "-");
+	emit(line, n, sizeof(line));
+}
+
+void
+wp_log(const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+	size_t n = stamp(line, sizeof(line));
+
+	va_start(ap, fmt);
+	int r = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	n += r < 0 ? 0 : (size_t)r;
+	emit(line, n < sizeof(line) ? n : sizeof(line) - 1, sizeof(line));
+}

@@ -1,0 +1,126 @@
+/* warpostd: the Warpost service. HTTP by default, FastCGI with --fcgi
+ * PATH (or FCGI_SOCKET), one CGI request when started by a web server
+ * with a CGI environment. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "core_priv.h"
+#include "fronts.h"
+
+/* How long a stopping server lets requests in flight finish. */
+#define WP_DRAIN_SEC 10
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: warpostd [--fcgi SOCKET]\n"
+	        "       warpostd --version\n"
+	        "Serves the Warpost API and board. Configuration is read from the\n"
+	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
+	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE); see README.md.\n"
+	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
+}
+
+/* A database that is still starting (docker compose, a reboot) is waited
+ * for, not treated as fatal. */
+static int
+migrate_with_retry(const struct wp_config *cfg, unsigned tries)
+{
+	char err[1024];
+
+	for (unsigned i = 0; i < tries; i++) {
+		if (wp_migrate(cfg->database_url, cfg->migrations_dir, err, sizeof(err)) == 0)
+			return 0;
+		if (strncmp(err, "cannot connect", 14) != 0)
+			break;
+		if (i + 1 < tries) {
+			wp_log("database not ready, retrying: %s", err);
+			sleep(1);
+		}
+	}
+	err[strcspn(err, "\n")] = '\0';
+	wp_log("migrations failed: %s", err);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct wp_config cfg;
+	struct wp_store *store = NULL;
+	struct wp_http *http = NULL;
+	struct wp_fcgi *fcgi = NULL;
+	char err[512];
+	int cgi = 0, rc = 1, sig;
+	sigset_t set;
+
+	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+		printf("warpostd %s\n", WP_VERSION);
+		return 0;
+	}
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 3 && strcmp(argv[1], "--fcgi") == 0)
+		setenv("FCGI_SOCKET", argv[2], 1);
+	else if (argc != 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (wp_config_load(&cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "warpostd: %s\n", err);
+		return 2;
+	}
+	cgi = !cfg.fcgi_socket && getenv("GATEWAY_INTERFACE") != NULL;
+	if (sodium_init() < 0) {
+		wp_log("libsodium cannot start");
+		return 1;
+	}
+	/* Signals are taken by sigwait() below; every thread started from
+	 * here on inherits the mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (migrate_with_retry(&cfg, cgi ? 1 : 30) != 0)
+		return 1;
+	store = wp_store_open(cfg.database_url, cgi ? 1 : cfg.db_pool_size);
+	if (!store)
+		return 1;
+	wp_core_init(&cfg, store);
+
+	if (cgi) {
+		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
+		goto out;
+	}
+	if (cfg.fcgi_socket)
+		fcgi = wp_fcgi_start(&cfg);
+	else
+		http = wp_http_start(&cfg);
+	if (!fcgi && !http)
+		goto out;
+	wp_log("warpostd %s ready", WP_VERSION);
+	sigwait(&set, &sig);
+	wp_log("signal %d: stopping", sig);
+	if (http)
+		wp_http_stop(http, WP_DRAIN_SEC);
+	if (fcgi)
+		wp_fcgi_stop(fcgi);
+	rc = 0;
+	wp_log("stopped");
+out:
+	wp_core_fini();
+	wp_store_close(store);
+	return rc;
+}

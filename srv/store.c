@@ -1,0 +1,225 @@
+/* The store's connections: a small locked pool of libpq connections,
+ * connected lazily and reconnected when the server went away. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core_priv.h"
+
+struct wp_store {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	char *conninfo;
+	unsigned size;
+	PGconn **conns;
+	unsigned char *busy;
+	int closing;
+};
+
+/* How long a request waits for a free connection before it is told the
+ * database is unavailable, rather than queueing without bound. */
+#define WP_POOL_WAIT_SEC 5
+
+static const struct {
+	const char *name;
+	const char *sql;
+} stmts[WP_STMT_MAX] = {
+	[WP_STMT_PLAYER_INSERT] = {"player_insert",
+	                           "INSERT INTO players (name, token_hash) VALUES ($1, $2)"
+	                           " RETURNING id"},
+	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
+	                             "SELECT id, name FROM players WHERE token_hash = $1"},
+};
+
+static int
+prepare_all(PGconn *c)
+{
+	for (int i = 0; i < WP_STMT_MAX; i++) {
+		PGresult *r = PQprepare(c, stmts[i].name, stmts[i].sql, 0, NULL);
+		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!ok)
+			wp_log("database: cannot prepare %s: %s", stmts[i].name,
+			       PQresultErrorMessage(r));
+		PQclear(r);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+PGresult *
+wp_store_exec(PGconn *conn, enum wp_stmt stmt, int nparams, const char *const *values,
+              const int *lengths)
+{
+	int formats[8] = {0};
+
+	if (lengths)
+		for (int i = 0; i < nparams && i < 8; i++)
+			formats[i] = lengths[i] >= 0;
+	return PQexecPrepared(conn, stmts[stmt].name, nparams, values, lengths,
+	                      lengths ? formats : NULL, 0);
+}
+
+int
+wp_store_lost(PGconn *conn)
+{
+	return PQstatus(conn) != CONNECTION_OK;
+}
+
+static PGconn *
+connect_db(const char *conninfo)
+{
+	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
+	const char *vals[] = {conninfo, "5", "warpostd", NULL};
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+
+	if (c && PQstatus(c) != CONNECTION_OK) {
+		wp_log("database: cannot connect: %s", PQerrorMessage(c));
+		PQfinish(c);
+		return NULL;
+	}
+	if (c && prepare_all(c) != 0) {
+		PQfinish(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct wp_store *
+wp_store_open(const char *conninfo, unsigned pool_size)
+{
+	struct wp_store *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->size = pool_size ? pool_size : 1;
+	st->conninfo = strdup(conninfo);
+	st->conns = calloc(st->size, sizeof(*st->conns));
+	st->busy = calloc(st->size, 1);
+	if (!st->conninfo || !st->conns || !st->busy) {
+		free(st->conninfo);
+		free(st->conns);
+		free(st->busy);
+		free(st);
+		return NULL;
+	}
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->freed, NULL);
+	return st;
+}
+
+void
+wp_store_close(struct wp_store *st)
+{
+	if (!st)
+		return;
+	pthread_mutex_lock(&st->lock);
+	st->closing = 1;
+	for (unsigned i = 0; i < st->size; i++) {
+		if (st->conns[i] && !st->busy[i]) {
+			PQfinish(st->conns[i]);
+			st->conns[i] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&st->lock);
+	/* Connections still borrowed are finished when they come back; the
+	 * fronts have stopped by now, so none should be. */
+	pthread_cond_destroy(&st->freed);
+	pthread_mutex_destroy(&st->lock);
+	free(st->conns);
+	free(st->busy);
+	free(st->conninfo);
+	free(st);
+}
+
+PGconn *
+wp_store_get(struct wp_store *st)
+{
+	struct timespec deadline;
+	unsigned slot = 0;
+	int found = 0;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += WP_POOL_WAIT_SEC;
+	pthread_mutex_lock(&st->lock);
+	while (!found) {
+		for (slot = 0; slot < st->size; slot++)
+			if (!st->busy[slot])
+				break;
+		if (slot < st->size) {
+			found = 1;
+			break;
+		}
+		if (pthread_cond_timedwait(&st->freed, &st->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	if (!found) {
+		pthread_mutex_unlock(&st->lock);
+		wp_log("database: no free connection after %d s", WP_POOL_WAIT_SEC);
+		return NULL;
+	}
+	st->busy[slot] = 1;
+	PGconn *c = st->conns[slot];
+	pthread_mutex_unlock(&st->lock);
+
+	/* Connecting happens outside the lock: it may take seconds. */
+	if (c && PQstatus(c) != CONNECTION_OK) {
+		PQfinish(c);
+		c = NULL;
+	}
+	if (!c)
+		c = connect_db(st->conninfo);
+
+	pthread_mutex_lock(&st->lock);
+	st->conns[slot] = c;
+	if (!c) {
+		st->busy[slot] = 0;
+		pthread_cond_signal(&st->freed);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return c;
+}
+
+void
+wp_store_put(struct wp_store *st, PGconn *conn)
+{
+	if (!conn)
+		return;
+	pthread_mutex_lock(&st->lock);
+	for (unsigned i = 0; i < st->size; i++) {
+		if (st->conns[i] != conn)
+			continue;
+		/* A connection left inside a transaction or broken is not
+		 * handed to the next request. */
+		if (PQstatus(conn) != CONNECTION_OK ||
+		    PQtransactionStatus(conn) != PQTRANS_IDLE) {
+			PQfinish(conn);
+			st->conns[i] = NULL;
+		}
+		st->busy[i] = 0;
+		break;
+	}
+	pthread_cond_signal(&st->freed);
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* 1 when the database answers a query. A connection that broke since its
+ * last use (the server restarted) is replaced and tried once more. */
+int
+wp_store_ping(struct wp_store *st)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		PGconn *c = wp_store_get(st);
+		if (!c)
+			return 0;
+		PGresult *r = PQexec(c, "SELECT 1");
+		int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+		PQclear(r);
+		wp_store_put(st, c);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}

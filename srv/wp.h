@@ -1,0 +1,111 @@
+/*
+ * Warpost service core: the transport-free request/response model.
+ *
+ * Fronts (libmicrohttpd, FastCGI, CGI) translate their own request into a
+ * struct wp_request, call wp_serve(), and write the struct wp_response back.
+ * No front type crosses this header, so the core is tested without sockets.
+ */
+#ifndef WP_H
+#define WP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WP_VERSION "0.1.0"
+
+/* Errors are values; wp_problem() maps each to an HTTP status and an
+ * RFC 9457 problem type. Keep the string tables in problem.c in step. */
+enum wp_err {
+	WP_OK = 0,
+	WP_ERR_NOT_FOUND,          /* 404: no such route, file or resource */
+	WP_ERR_METHOD,             /* 405: route exists, method does not */
+	WP_ERR_TOO_LARGE,          /* 413: body over the cap */
+	WP_ERR_MALFORMED_JSON,     /* 400: body is not one strict JSON value */
+	WP_ERR_MEDIA_TYPE,         /* 415: body is not application/json */
+	WP_ERR_INVALID,            /* 400: a field has the wrong type or range */
+	WP_ERR_BAD_PATH,           /* 400: undecodable or NUL in the path */
+	WP_ERR_UNAUTHORIZED,       /* 401: no or unknown bearer token */
+	WP_ERR_FORBIDDEN,          /* 403 */
+	WP_ERR_CONFLICT,           /* 409 */
+	WP_ERR_UNPROCESSABLE,      /* 422 */
+	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
+	WP_ERR_INTERNAL,           /* 500 */
+	WP_ERR_MAX
+};
+
+const char *wp_strerror(enum wp_err err);
+
+struct wp_header {
+	char *name;
+	char *value;
+};
+
+#define WP_MAX_HEADERS 64
+
+struct wp_request {
+	char *method;            /* "GET", ... */
+	char *path;              /* raw, still percent-encoded, no query */
+	char *query;             /* raw query string without '?', may be "" */
+	struct wp_header headers[WP_MAX_HEADERS];
+	size_t nheaders;
+	char *body;              /* not NUL-terminated */
+	size_t body_len;
+	int body_too_large;      /* set by the front: the cap was exceeded */
+	char peer[64];
+	int64_t start_ns;        /* when the front first saw the request */
+};
+
+struct wp_response {
+	int status;
+	struct wp_header headers[16];
+	size_t nheaders;
+	char *body;              /* malloc'd, owned by the response */
+	size_t body_len;
+};
+
+/* Service-wide settings read once at start (config.c). */
+struct wp_config {
+	const char *database_url;
+	const char *bind_addr;
+	unsigned port;
+	const char *web_root;
+	const char *migrations_dir;
+	const char *fcgi_socket;
+	size_t max_body;
+	unsigned max_connections;
+	unsigned connection_timeout;
+	unsigned threads;
+	size_t connection_memory;
+	unsigned db_pool_size;
+};
+
+int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);
+
+/* The core. wp_core_init() prepares what every request needs (web root,
+ * database pool); wp_serve() answers one request and never fails: every
+ * error becomes a problem+json response. */
+struct wp_store;
+int wp_core_init(const struct wp_config *cfg, struct wp_store *store);
+void wp_core_fini(void);
+void wp_serve(const struct wp_request *req, struct wp_response *res);
+
+/* Request and response helpers. */
+const char *wp_request_header(const struct wp_request *req, const char *name);
+void wp_request_free(struct wp_request *req);
+int wp_response_header(struct wp_response *res, const char *name, const char *value);
+const char *wp_response_get_header(const struct wp_response *res, const char *name);
+void wp_response_free(struct wp_response *res);
+int wp_response_json(struct wp_response *res, int status, const char *json_text);
+void wp_response_problem(struct wp_response *res, enum wp_err err, const char *detail);
+
+/* HTTP status text for a status line ("Not Found"). */
+const char *wp_status_text(int status);
+
+/* Monotonic clock in nanoseconds, for request durations. */
+int64_t wp_now_ns(void);
+
+/* One line per request to stderr; errors with context. */
+void wp_log_request(const struct wp_request *req, int status);
+void wp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

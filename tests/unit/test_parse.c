@@ -1,0 +1,69 @@
+/* Edge parsers: percent-decoding, queries, media types, strict JSON. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "core_priv.h"
+
+static int
+json_fails(const char *text, size_t len)
+{
+	char why[160];
+	json_object *o = wp_json_parse(text, len, why, sizeof(why));
+	json_object_put(o);
+	return o == NULL;
+}
+
+int
+main(void)
+{
+	char out[64], why[160];
+
+	CHECK(wp_percent_decode("/a%20b%2Fc", out, sizeof(out)) == 0, "decode");
+	CHECK_STR(out, "/a b/c", "decoded");
+	CHECK(wp_percent_decode("/%2e%2E", out, sizeof(out)) == 0, "dots decode");
+	CHECK_STR(out, "/..", "encoded dots become dots, checked later");
+	CHECK(wp_percent_decode("/a%00b", out, sizeof(out)) != 0, "%00 refused");
+	CHECK(wp_percent_decode("/a%zz", out, sizeof(out)) != 0, "bad hex refused");
+	CHECK(wp_percent_decode("/a%4", out, sizeof(out)) != 0, "truncated escape refused");
+	CHECK(wp_percent_decode("/a%", out, sizeof(out)) != 0, "lone percent refused");
+	CHECK(wp_percent_decode("/0123456789", out, 5) != 0, "too long refused");
+
+	CHECK(wp_query_param("wait=30&after=5", "after", out, sizeof(out)) == 1, "query");
+	CHECK_STR(out, "5", "query value");
+	CHECK(wp_query_param("a=1+2%21", "a", out, sizeof(out)) == 1, "query plus");
+	CHECK_STR(out, "1 2!", "plus is space, escapes decode");
+	CHECK(wp_query_param("wait=30", "wai", out, sizeof(out)) == 0, "prefix is not a name");
+	CHECK(wp_query_param("", "x", out, sizeof(out)) == 0, "empty query");
+	CHECK(wp_query_param("flag&x=1", "flag", out, sizeof(out)) == 1, "bare name");
+	CHECK(wp_query_param("x=%00", "x", out, sizeof(out)) == -1, "bad value");
+
+	CHECK(wp_media_type_is("application/json", "application/json"), "media type");
+	CHECK(wp_media_type_is("Application/JSON; charset=utf-8", "application/json"),
+	      "type is case-insensitive, parameters allowed (RFC 9110, 8.3.1)");
+	CHECK(!wp_media_type_is("application/jsonx", "application/json"), "no prefix match");
+	CHECK(!wp_media_type_is("text/plain", "application/json"), "other type");
+	CHECK(!wp_media_type_is(NULL, "application/json"), "absent");
+
+	json_object *o = wp_json_parse("{\"a\":[1,2]} \n", 13, why, sizeof(why));
+	CHECK(o && json_object_is_type(o, json_type_object), "object with trailing space");
+	json_object_put(o);
+	o = wp_json_parse("42", 2, why, sizeof(why));
+	CHECK(o && json_object_get_int(o) == 42, "a bare number ends at end of input");
+	json_object_put(o);
+	CHECK(json_fails("", 0), "empty");
+	CHECK(json_fails("{\"a\":1} x", 9), "trailing garbage");
+	CHECK(json_fails("{\"a\":1}{}", 9), "two values");
+	CHECK(json_fails("{\"a\":1", 6), "truncated");
+	CHECK(json_fails("{'a':1}", 7), "single quotes (strict)");
+	CHECK(json_fails("[1,]", 4), "trailing comma (strict)");
+	CHECK(json_fails("\"\xff\"", 3), "invalid UTF-8");
+	CHECK(json_fails("{\"a\":1}\0", 8), "NUL byte");
+	char deep[200];
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 100);
+	CHECK(json_fails(deep, 200), "nesting deeper than the limit");
+	memset(deep, '[', 10);
+	memset(deep + 10, ']', 10);
+	CHECK(!json_fails(deep, 20), "modest nesting is fine");
+	return check_done("parse");
+}
