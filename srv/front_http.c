@@ -217,6 +217,9 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	*con_cls = NULL;
 }
 
+/* libmicrohttpd's own messages; the format comes from the library. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void
 on_mhd_error(void *cls, const char *fmt, va_list ap)
 {
@@ -225,6 +228,7 @@ on_mhd_error(void *cls, const char *fmt, va_list ap)
 	msg[strcspn(msg, "\n")] = '\0';
 	wp_log("http: %s", msg);
 }
+#pragma GCC diagnostic pop
 
 struct wp_http *
 wp_http_start(const struct wp_config *cfg)

@@ -1,0 +1,19 @@
+/* Fuzz target: the strict JSON body parser. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core_priv.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char why[160];
+	json_object *o = wp_json_parse((const char *)data, size, why, sizeof(why));
+
+	if (o)
+		(void)json_object_to_json_string(o);
+	json_object_put(o);
+	return 0;
+}
