@@ -1,0 +1,117 @@
+/* Reading action and option fields with their shape checked, and errors
+ * that name the field. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+
+int
+wr_fail(struct wr_error *err, const char *code, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	snprintf(err->code, sizeof(err->code), "%s", code);
+	snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+wr_json_int(json_object *obj, const char *key, int min, int max, int required, int def,
+            int *out, struct wr_error *err)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			return wr_fail(err, "missing-field", key, "%s: required", key);
+		*out = def;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int))
+		return wr_fail(err, "wrong-type", key, "%s: must be a whole number", key);
+	int64_t n = json_object_get_int64(v);
+	if (n < min || n > max)
+		return wr_fail(err, "out-of-range", key, "%s: must be from %d to %d", key, min, max);
+	*out = (int)n;
+	return 0;
+}
+
+int
+wr_json_bool(json_object *obj, const char *key, int required, int def, int *out,
+             struct wr_error *err)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			return wr_fail(err, "missing-field", key, "%s: required", key);
+		*out = def;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_boolean))
+		return wr_fail(err, "wrong-type", key, "%s: must be true or false", key);
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+int
+wr_json_string(json_object *obj, const char *key, int required, const char **out,
+               struct wr_error *err)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
+		*out = NULL;
+		if (required)
+			return wr_fail(err, "missing-field", key, "%s: required", key);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return wr_fail(err, "wrong-type", key, "%s: must be a string", key);
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+int
+wr_json_square(json_object *obj, const char *key, const struct wr_board *b, int *sq,
+               struct wr_error *err)
+{
+	const char *s;
+
+	if (wr_json_string(obj, key, 1, &s, err) != 0)
+		return -1;
+	*sq = wr_square_parse(b, s);
+	if (*sq == WR_NO_SQUARE)
+		return wr_fail(err, "not-a-square", key, "%s: \"%.8s\" is not a square of the board",
+		               key, s);
+	return 0;
+}
+
+int
+wr_json_only(json_object *obj, const char *const *known, struct wr_error *err)
+{
+	if (!json_object_is_type(obj, json_type_object))
+		return wr_fail(err, "wrong-type", "", "must be a JSON object");
+	json_object_object_foreach(obj, key, val) {
+		(void)val;
+		int ok = 0;
+		for (const char *const *k = known; *k && !ok; k++)
+			ok = strcmp(*k, key) == 0;
+		if (!ok)
+			return wr_fail(err, "unknown-field", key, "%.48s: unknown field", key);
+	}
+	return 0;
+}
+
+json_object *
+wr_json_square_new(const struct wr_board *b, int sq)
+{
+	char buf[8];
+	return json_object_new_string(wr_square_name(b, sq, buf));
+}

@@ -1,0 +1,233 @@
+/*
+ * The referee's interface: what every ruleset implements and the pieces
+ * they share (board geometry, dice, events with visibility). Pure C: no
+ * I/O, no threads, no clock; randomness only from the struct wr_rng given.
+ *
+ * A ruleset is a table of functions (struct wr_ruleset). Its state is an
+ * opaque pointer whose persistent form is a JSON document (save/load),
+ * secrets included; only view() is ever shown to a client.
+ *
+ * Seats are 0..seats-1 (RULINGS.md G1). A viewer is a seat, WR_SPECTATOR,
+ * or WR_EVERYONE (the end of a match: everything revealed, G5).
+ */
+#ifndef WR_RULES_H
+#define WR_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define WR_MAX_SEATS 4
+#define WR_SPECTATOR (-1)
+#define WR_EVERYONE (-2)
+
+/* ------------------------------------------------------------ errors */
+
+/* Why an option, order or action was refused. `code` is a stable slug
+ * ("not-your-piece", "out-of-range"); `message` is for a person. Neither
+ * may depend on anything the acting seat cannot see (G5). */
+struct wr_error {
+	char code[48];
+	char message[256];
+	char field[64];          /* the field concerned, "" when none */
+};
+
+int wr_fail(struct wr_error *err, const char *code, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* -------------------------------------------------------------- dice */
+
+/* A stream of uniform draws. The service draws from HMAC-SHA256 of the
+ * match's seed (wr_rng_hmac); tests use fixed scripts or a seeded PRNG.
+ * Every draw is recorded so it can be shown and audited. */
+struct wr_draw {
+	uint32_t bound;          /* uniform in [0, bound) */
+	uint32_t value;
+};
+
+struct wr_rng {
+	/* Returns a uniform value in [0, bound); bound >= 1. */
+	uint32_t (*next)(struct wr_rng *rng, uint32_t bound);
+	void *impl;
+	uint64_t count;          /* draws so far in the whole match */
+	struct wr_draw *log;     /* draws of the current apply, when set */
+	size_t log_len, log_cap;
+};
+
+/* One die with `sides` faces: 1..sides. */
+unsigned wr_die(struct wr_rng *rng, unsigned sides);
+
+enum wr_adv { WR_ADV_NONE = 0, WR_ADV_ADVANTAGE, WR_ADV_DISADVANTAGE };
+/* One die rolled twice, keeping the higher (advantage) or lower. */
+unsigned wr_die_adv(struct wr_rng *rng, unsigned sides, enum wr_adv adv);
+/* "NdX" notation: n dice of x sides (1 <= n <= 100, x in 2..1000), each
+ * at the given advantage; faces written to `faces` when not NULL. */
+int wr_roll(struct wr_rng *rng, const char *notation, enum wr_adv adv, unsigned *faces,
+            size_t max_faces, unsigned *total);
+int wr_parse_dice(const char *notation, unsigned *n, unsigned *sides);
+
+/* The auditable stream (DESIGN.md, "Dice anyone can audit"): draw k is
+ * HMAC-SHA256(key = server seed, msg = client seeds || k as 8 bytes
+ * big-endian), mapped to [0, bound) by rejection sampling over its eight
+ * 32-bit words; when all eight are rejected (p < 2^-256 for small
+ * bounds) the message gets a ninth byte counter and the block is redrawn. */
+struct wr_hmac_stream {
+	unsigned char seed[32];
+	unsigned char *client;   /* concatenated client seeds */
+	size_t client_len;
+};
+void wr_rng_hmac(struct wr_rng *rng, struct wr_hmac_stream *s, uint64_t first_draw);
+/* A seeded xorshift stream for playouts and statistics; not auditable. */
+void wr_rng_seeded(struct wr_rng *rng, uint64_t *state, uint64_t seed);
+/* Scripted values for rule tables: draw i returns values[i] - 1 for a
+ * die (so values are faces); runs out -> the test fails loudly. */
+struct wr_script {
+	const unsigned *faces;
+	size_t n, pos;
+	int exhausted;
+};
+void wr_rng_script(struct wr_rng *rng, struct wr_script *s);
+/* Starts and stops recording draws into rng->log (owned by rng). */
+void wr_rng_record(struct wr_rng *rng);
+void wr_rng_record_free(struct wr_rng *rng);
+
+/* ------------------------------------------------------------ events */
+
+/* What happened in an apply, each visible to everyone or to some seats. */
+#define WR_VIS_PUBLIC 0u
+struct wr_event {
+	json_object *body;       /* {"type": "...", ...}; owned */
+	unsigned visible_to;     /* seat bit mask; WR_VIS_PUBLIC = everyone */
+};
+
+struct wr_events {
+	struct wr_event *items;
+	size_t len, cap;
+};
+
+/* Takes ownership of body. visible_to: WR_VIS_PUBLIC or 1u << seat | ... */
+void wr_emit(struct wr_events *ev, unsigned visible_to, json_object *take_body);
+void wr_events_free(struct wr_events *ev);
+/* 1 when a viewer may see the event. WR_EVERYONE sees all. */
+int wr_event_visible(const struct wr_event *e, int viewer);
+
+/* ---------------------------------------------------------- geometry */
+
+/* Squares are 0..63: file = sq % 8 (a..h), rank = sq / 8 (1..8). Boards
+ * larger than 8x8 (ChessWar's expansion) use struct wr_board sizes. */
+struct wr_board {
+	int files, ranks;
+};
+extern const struct wr_board wr_board8;
+
+#define WR_NO_SQUARE (-1)
+int wr_square(const struct wr_board *b, int file, int rank);
+int wr_file(const struct wr_board *b, int sq);
+int wr_rank(const struct wr_board *b, int sq);
+/* "e4" <-> square; -1 when not a square of the board. Boards up to 26
+ * files and 99 ranks. */
+int wr_square_parse(const struct wr_board *b, const char *name);
+const char *wr_square_name(const struct wr_board *b, int sq, char buf[8]);
+
+/* The eight directions, N NE E SE S SW W NW (rank up is north). */
+extern const int wr_dir_df[8], wr_dir_dr[8];
+#define WR_DIRS 8
+/* The next square in a direction, or WR_NO_SQUARE off the board. */
+int wr_step(const struct wr_board *b, int sq, int dir);
+/* The squares of a ray from sq (exclusive) in dir, up to max squares;
+ * returns how many were written. */
+int wr_ray(const struct wr_board *b, int sq, int dir, int max, int *out);
+/* Knight jumps from sq; returns how many (<= 8). */
+int wr_knight_jumps(const struct wr_board *b, int sq, int out[8]);
+/* The direction from a to b when they share a line (rank, file or
+ * diagonal), else -1; and the squares strictly between them. */
+int wr_line_dir(const struct wr_board *b, int a, int c);
+int wr_between(const struct wr_board *b, int a, int c, int *out);
+int wr_chebyshev(const struct wr_board *b, int a, int c);
+int wr_manhattan(const struct wr_board *b, int a, int c);
+
+/* Line of sight between square centres (ChessWar, RULINGS.md C6): every
+ * square the segment passes through blocks when occupied; where the
+ * segment runs exactly along the edge between two squares (or through a
+ * corner shared by two squares), it is blocked only when both are
+ * occupied. `occupied(sq, ctx)` says whether a square blocks. */
+int wr_line_of_sight(const struct wr_board *b, int from, int to,
+                     int (*occupied)(int sq, void *ctx), void *ctx);
+
+/* -------------------------------------------------------------- json */
+
+/* Field readers that validate shape and range; on failure they fill err
+ * with the field's name. */
+int wr_json_int(json_object *obj, const char *key, int min, int max, int required, int def,
+                int *out, struct wr_error *err);
+int wr_json_bool(json_object *obj, const char *key, int required, int def, int *out,
+                 struct wr_error *err);
+int wr_json_string(json_object *obj, const char *key, int required, const char **out,
+                   struct wr_error *err);
+int wr_json_square(json_object *obj, const char *key, const struct wr_board *b, int *sq,
+                   struct wr_error *err);
+/* Fails when obj has a key outside `known` (NULL-terminated). */
+int wr_json_only(json_object *obj, const char *const *known, struct wr_error *err);
+json_object *wr_json_square_new(const struct wr_board *b, int sq);
+
+/* ----------------------------------------------------------- results */
+
+struct wr_result {
+	int over;                /* 0 ongoing, 1 ended */
+	unsigned winners;        /* seat mask; 0 with over = draw */
+	int scores[WR_MAX_SEATS];
+	int has_scores;
+	char reason[96];         /* "king defeated", "agreement", ... */
+};
+
+/* ---------------------------------------------------------- rulesets */
+
+struct wr_ruleset {
+	const char *id;          /* "confrontation" */
+	const char *title;
+	const char *source;      /* the rule text it implements */
+	int min_seats, max_seats;
+
+	/* The options a match may set, as a JSON object
+	 * {name: {"type","default","minimum","maximum","enum","description"}}. */
+	json_object *(*options)(void);
+	/* Validates options and seats and builds the start state. Set-up that
+	 * needs choices (armies, deployment) is played as actions after. */
+	int (*create)(json_object *options, int seats, struct wr_rng *rng, void **state,
+	              struct wr_error *err);
+	int (*load)(json_object *snapshot, void **state, struct wr_error *err);
+	json_object *(*save)(const void *state);
+	void (*free)(void *state);
+
+	/* Seats whose decision the match waits for (a mask). Not always one:
+	 * reactions and simultaneous set-up are pending decisions too. */
+	unsigned (*to_act)(const void *state);
+	/* Every legal action for the seat now, as a JSON array. */
+	json_object *(*actions)(const void *state, int seat);
+	/* Validates fully and, only on success, applies; draws dice only from
+	 * rng; appends events. The caller applies to a copy or reloads on
+	 * failure, but apply must not leave a half-applied state either. */
+	int (*apply)(void *state, int seat, json_object *action, struct wr_rng *rng,
+	             struct wr_events *ev, struct wr_error *err);
+	/* Standing orders (RULINGS.md G3): answers to yes/no reactions set in
+	 * advance, at any time, private to the seat. NULL when none exist. */
+	int (*set_orders)(void *state, int seat, json_object *orders, struct wr_error *err);
+	/* A seat leaves (resignation). In 2-seat games the other seat wins;
+	 * with more seats the ruleset removes the seat (its pieces leave). */
+	int (*resign)(void *state, int seat, struct wr_events *ev);
+	/* The state as a viewer may see it. */
+	json_object *(*view)(const void *state, int viewer);
+	void (*result)(const void *state, struct wr_result *out);
+};
+
+/* The product's rulesets. Tests may register more (never the product). */
+const struct wr_ruleset *wr_ruleset_find(const char *id);
+size_t wr_ruleset_count(void);
+const struct wr_ruleset *wr_ruleset_at(size_t i);
+int wr_ruleset_register(const struct wr_ruleset *rs);
+
+/* A state copy through save/load, for apply-on-a-copy. */
+void *wr_clone(const struct wr_ruleset *rs, const void *state);
+
+#endif
