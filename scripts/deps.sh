@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Install the Debian packages Warpost needs, and only those that are missing.
+#
+# Usage: scripts/deps.sh [GROUP...]
+#   build  compiler, CMake and the -dev libraries warpostd links against
+#   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
+#   run    build + db: what scripts/run.sh needs
+#   test   what the test suite needs on top of build: db, nginx, curl, python3
+#   e2e    browser end-to-end tests (empty for now)
+#   all    every group above (the default)
+#
+# Prints nothing and exits 0 when everything is already installed, so the
+# other scripts can call it unconditionally on every run.
+set -euo pipefail
+
+# Keep the lists in sync with the README ("Quick start") and the Dockerfile
+# build stage, which calls this script with the "build" group.
+BUILD_PKGS=(
+    build-essential
+    cmake
+    pkg-config
+    libmicrohttpd-dev
+    libjson-c-dev
+    libfcgi-dev
+    libpq-dev
+    libsodium-dev
+)
+
+# The server binaries (initdb, pg_ctl, postgres) come from postgresql-15;
+# the metapackage keeps us on Debian's supported major version.
+DB_PKGS=(
+    postgresql
+)
+
+# On Debian 12 nginx-light is only a metapackage around nginx plus the echo
+# module; plain nginx has everything the FastCGI front needs.
+# python3 is Debian's interpreter; the harness uses only its stdlib.
+# clang and its runtime: the sanitizer build links the fuzz targets with
+# libFuzzer, which ships in libclang-rt-14-dev.
+TEST_PKGS=(
+    nginx
+    curl
+    python3
+    clang
+    libclang-rt-14-dev
+)
+
+# E2E: later issues add the browser tests here, e.g. nodejs npm chromium
+# chromium-driver. Keep this group for packages only the browser tests need.
+E2E_PKGS=(
+)
+
+usage() {
+    echo "usage: $0 [build|db|run|test|e2e|all]..." >&2
+}
+
+# Print the packages of one group, one per line.
+group_packages() {
+    local group=$1
+    case "$group" in
+        build) printf '%s\n' "${BUILD_PKGS[@]}" ;;
+        db)    printf '%s\n' "${DB_PKGS[@]}" ;;
+        run)   group_packages build; group_packages db ;;
+        test)  group_packages build; group_packages db
+               printf '%s\n' "${TEST_PKGS[@]}" ;;
+        # An empty array expands to nothing; the guard keeps older bash happy.
+        e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
+        all)   group_packages run; group_packages test; group_packages e2e ;;
+        *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
+    esac
+}
+
+# True when dpkg records the package as fully installed. A package that was
+# removed but left its configuration behind reports "config-files", which
+# does not count.
+is_installed() {
+    local status
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) || return 1
+    [[ "$status" == "installed" ]]
+}
+
+# Run a command as root: directly when we are root, through sudo otherwise.
+# Returns 1 without running anything when neither is possible.
+as_root() {
+    if (( EUID == 0 )); then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        return 1
+    fi
+}
+
+install_packages() {
+    local -a pkgs=("$@")
+    if (( EUID != 0 )) && ! command -v sudo >/dev/null 2>&1; then
+        echo "deps.sh: missing Debian packages; as root, run:" >&2
+        echo "  apt-get update && apt-get install -y --no-install-recommends ${pkgs[*]}" >&2
+        return 1
+    fi
+    echo "deps.sh: installing ${pkgs[*]}" >&2
+    # CI has no standard input and no terminal: never let apt or debconf ask.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${pkgs[@]}"
+}
+
+main() {
+    local -a groups=("$@")
+    if (( ${#groups[@]} == 0 )); then
+        groups=(all)
+    fi
+    case "${groups[0]}" in
+        -h|--help) usage; return 0 ;;
+    esac
+
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "deps.sh: dpkg-query not found; this script supports Debian only." >&2
+        echo "Install the packages listed in scripts/deps.sh by hand, then set WP_SKIP_DEPS=1." >&2
+        return 1
+    fi
+
+    local -a wanted=() missing=()
+    local group pkg
+    for group in "${groups[@]}"; do
+        local list
+        list=$(group_packages "$group") || return 2
+        while IFS= read -r pkg; do
+            if [[ -n "$pkg" ]]; then
+                wanted+=("$pkg")
+            fi
+        done <<< "$list"
+    done
+
+    # Groups overlap (run and test both pull in build); ask dpkg once per name.
+    local -A seen=()
+    if (( ${#wanted[@]} > 0 )); then
+        for pkg in "${wanted[@]}"; do
+            if [[ -n "${seen[$pkg]:-}" ]]; then
+                continue
+            fi
+            seen[$pkg]=1
+            if ! is_installed "$pkg"; then
+                missing+=("$pkg")
+            fi
+        done
+    fi
+
+    if (( ${#missing[@]} == 0 )); then
+        return 0
+    fi
+    install_packages "${missing[@]}"
+}
+
+main "$@"

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Build Warpost and run its whole test suite; CI runs exactly this.
+#
+# Usage: ./scripts/test.sh [--quick]
+#   --quick   skip the ASan+UBSan build and its test run (developers only;
+#             CI always runs everything)
+#
+# Stages:
+#   1. Debian packages (scripts/deps.sh build test)
+#   2. build/      RelWithDebInfo, warnings are errors, then all ctest tests
+#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
+#                  then the unit, api and fuzz tests
+# Each ctest run's output is also kept in test-output/ctest-<build dir>.log.
+# The last line printed is "test.sh: N passed, N failed" over all ctest runs.
+#
+# Environment:
+#   WP_JOBS        parallel build and test jobs (default 2, the CI machine's cores)
+#   WP_SKIP_DEPS   set to 1 to skip the Debian package check
+#   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (30)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JOBS=${WP_JOBS:-2}
+QUICK=0
+
+# One line per finished stage, repeated at the end as a summary.
+SUMMARY=()
+# Test counts added up over every ctest run, for the closing line.
+TESTS_RUN=0
+TESTS_FAILED=0
+LOG_DIR=$ROOT/test-output
+
+log() {
+    echo "test.sh: $*" >&2
+}
+
+usage() {
+    echo "usage: $0 [--quick]" >&2
+}
+
+parse_args() {
+    local arg
+    for arg in "$@"; do
+        case "$arg" in
+            --quick) QUICK=1 ;;
+            -h|--help) usage; exit 0 ;;
+            *) echo "$0: unknown argument '$arg'" >&2; usage; exit 2 ;;
+        esac
+    done
+}
+
+# Run one stage, print how long it took, and stop the script if it failed.
+# Usage: stage NAME COMMAND [ARGS...]
+stage() {
+    local name=$1
+    shift
+    local start=$SECONDS status=0
+    log "=== $name"
+    "$@" || status=$?
+    local line
+    if (( status == 0 )); then
+        line=$(printf '%-22s ok      %4ds' "$name" $((SECONDS - start)))
+    else
+        line=$(printf '%-22s FAILED  %4ds (exit %d)' "$name" $((SECONDS - start)) "$status")
+    fi
+    SUMMARY+=("$line")
+    log "$line"
+    if (( status != 0 )); then
+        print_summary
+        exit "$status"
+    fi
+}
+
+# The last line is the plain "N passed, N failed" that CI reads, so it must
+# stay last even though ctest prints its own closing line per run.
+print_summary() {
+    local line
+    log "summary:"
+    for line in "${SUMMARY[@]}"; do
+        log "  $line"
+    done
+    if (( TESTS_RUN > 0 )); then
+        echo "test.sh: $((TESTS_RUN - TESTS_FAILED)) passed, $TESTS_FAILED failed"
+    fi
+}
+
+install_deps() {
+    if [[ "${WP_SKIP_DEPS:-0}" == "1" ]]; then
+        log "WP_SKIP_DEPS=1: not checking Debian packages"
+        return 0
+    fi
+    bash "$ROOT/scripts/deps.sh" build test
+}
+
+# Usage: configure_and_build DIR [CMAKE OPTIONS...]
+# stage() calls this under `||`, where set -e does not apply: a failed
+# configure must not go on to build with the previous configuration.
+configure_and_build() {
+    local dir=$1
+    shift
+    cmake -S "$ROOT" -B "$dir" -DWP_WERROR=ON "$@" || return
+    cmake --build "$dir" -j "$JOBS"
+}
+
+# Usage: run_ctest DIR [CTEST OPTIONS...]
+# --no-tests=error: a suite that silently lost its tests must not pass.
+# The output is kept in test-output/ and its closing line counted.
+run_ctest() {
+    local dir=$1
+    shift
+    local log_file
+    log_file="$LOG_DIR/ctest-$(basename "$dir").log"
+    mkdir -p "$LOG_DIR"
+    local status=0
+    ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$JOBS" "$@" \
+        | tee "$log_file" || status=$?
+    count_tests "$log_file"
+    return "$status"
+}
+
+# Add the counts from ctest's closing line, e.g.
+#   "95% tests passed, 1 tests failed out of 20"
+count_tests() {
+    local line failed total
+    line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1) || true
+    if [[ -z "$line" ]]; then
+        return 0
+    fi
+    failed=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+    total=$(echo "$line" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
+    TESTS_RUN=$((TESTS_RUN + total))
+    TESTS_FAILED=$((TESTS_FAILED + failed))
+}
+
+main() {
+    parse_args "$@"
+    cd "$ROOT"
+    local total_start=$SECONDS
+
+    stage "deps" install_deps
+    stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    stage "ctest (all)" run_ctest "$ROOT/build"
+
+    if (( QUICK )); then
+        log "--quick: skipping the ASan+UBSan build"
+    else
+        # Sanitizer reports must fail the test that triggers them: UBSan only
+        # prints and carries on unless told to halt. Values already in the
+        # environment win, so a developer can tune them.
+        export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
+        export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+        # Debug keeps the sanitizer stack traces exact; the optimised build
+        # above already covers the warnings that only appear with -O2.
+        # clang, so that the same build also links the fuzz targets with
+        # libFuzzer (short runs here; WP_FUZZ_SECONDS for longer ones).
+        stage "build-asan" env CC=clang configure_and_build "$ROOT/build-asan" \
+            -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
+            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-30}"
+        stage "ctest asan (unit|api|fuzz)" run_ctest "$ROOT/build-asan" -L 'unit|api|fuzz'
+    fi
+
+    SUMMARY+=("$(printf '%-22s ok      %4ds' "total" $((SECONDS - total_start)))")
+    print_summary
+}
+
+main "$@"
