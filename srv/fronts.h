@@ -18,4 +18,7 @@ void wp_fcgi_stop(struct wp_fcgi *f);
  * from stdin to stdout. */
 int wp_cgi_serve(const struct wp_config *cfg);
 
+/* warpostd's main (service.c). */
+int wp_main(int argc, char **argv);
+
 #endif

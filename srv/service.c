@@ -1,6 +1,7 @@
-/* warpostd: the Warpost service. HTTP by default, FastCGI with --fcgi
- * PATH (or FCGI_SOCKET), one CGI request when started by a web server
- * with a CGI environment. */
+/* The Warpost service's main: HTTP by default, FastCGI with --fcgi PATH
+ * (or FCGI_SOCKET), one CGI request when started by a web server with a
+ * CGI environment. A library function, so that the test server
+ * (tests/testrules) is the same program with a test ruleset added. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ migrate_with_retry(const struct wp_config *cfg, unsigned tries)
 }
 
 int
-main(int argc, char **argv)
+wp_main(int argc, char **argv)
 {
 	struct wp_config cfg;
 	struct wp_store *store = NULL;

@@ -1,0 +1,88 @@
+/* The test ruleset itself: seeded playouts end, replay identically, and
+ * its views hide the decoys from everyone but their owner. */
+#include <stdlib.h>
+
+#include "../unit/check.h"
+#include "tr.h"
+
+static const struct wr_ruleset *R = &tr_ruleset;
+
+static char *
+play(int seats, uint64_t seed, json_object *take_log)
+{
+	struct wr_rng rng;
+	uint64_t st;
+	struct wr_error err;
+	void *s;
+	json_object *opts = json_tokener_parse("{\"turn_limit\":40}");
+
+	wr_rng_seeded(&rng, &st, seed);
+	if (R->create(opts, seats, &rng, &s, &err) != 0)
+		return NULL;
+	json_object_put(opts);
+	for (int step = 0; step < 1000 && R->to_act(s); step++) {
+		unsigned m = R->to_act(s);
+		int seat = __builtin_ctz(m);
+		json_object *list = R->actions(s, seat);
+		size_t n = json_object_array_length(list);
+		struct wr_events ev = {0};
+		CHECK(n > 0, "an awaited seat has an action");
+		if (!n) {
+			json_object_put(list);
+			break;
+		}
+		json_object *a = json_object_array_get_idx(list, (size_t)(rng.next(&rng, (uint32_t)n)));
+		json_object_array_add(take_log, json_object_get(a));
+		CHECK(R->apply(s, seat, a, &rng, &ev, &err) == 0, "offered actions are accepted");
+		wr_events_free(&ev);
+		json_object_put(list);
+	}
+	json_object *snap = R->save(s);
+	char *out = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	json_object_put(snap);
+	R->free(s);
+	return out;
+}
+
+int
+main(void)
+{
+	int ended = 0;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		int seats = 2 + (int)(seed % 2);
+		json_object *log1 = json_object_new_array(), *log2 = json_object_new_array();
+		char *a = play(seats, seed, log1), *b = play(seats, seed, log2);
+		CHECK(a && b && strcmp(a, b) == 0, "same seed, same match, byte for byte");
+		ended += a && strstr(a, "\"over\":1") != NULL;
+		free(a);
+		free(b);
+		json_object_put(log1);
+		json_object_put(log2);
+	}
+	CHECK(ended == 200, "every playout ends (a winner or the turn limit)");
+
+	struct wr_rng rng;
+	uint64_t st;
+	struct wr_error err;
+	void *s;
+	wr_rng_seeded(&rng, &st, 3);
+	CHECK(R->create(NULL, 3, &rng, &s, &err) == 0, "3 seats");
+	json_object *v0 = R->view(s, 0), *v1 = R->view(s, 1), *vs = R->view(s, WR_SPECTATOR);
+	const char *t0 = json_object_to_json_string_ext(v0, JSON_C_TO_STRING_PLAIN);
+	CHECK(strstr(t0, "\"decoy\":true") != NULL, "the owner sees its decoy");
+	CHECK(strstr(json_object_to_json_string_ext(vs, JSON_C_TO_STRING_PLAIN), "\"decoy\":true") == NULL &&
+	          strstr(json_object_to_json_string_ext(vs, JSON_C_TO_STRING_PLAIN), "\"decoy\":false") == NULL,
+	      "a spectator sees no decoy flag");
+	json_object_put(v0);
+	json_object_put(v1);
+	json_object_put(vs);
+	json_object *bad = json_tokener_parse("{\"type\":\"move\",\"from\":\"e8\",\"to\":\"e7\"}");
+	struct wr_events ev = {0};
+	CHECK(R->apply(s, 1, bad, &rng, &ev, &err) != 0 && strcmp(err.code, "not-awaited") == 0,
+	      "a seat that is not awaited cannot act");
+	CHECK(R->apply(s, 0, bad, &rng, &ev, &err) != 0 && strcmp(err.code, "not-your-piece") == 0,
+	      "a seat cannot move another seat's piece");
+	json_object_put(bad);
+	R->free(s);
+	return check_done("testrules");
+}
