@@ -219,6 +219,9 @@ struct wr_ruleset {
 	/* The state as a viewer may see it. */
 	json_object *(*view)(const void *state, int viewer);
 	void (*result)(const void *state, struct wr_result *out);
+	/* Optional: the seats still in play (a draw by agreement needs each
+	 * of them). NULL means every seat. */
+	unsigned (*seats_in)(const void *state);
 };
 
 /* The product's rulesets. Tests may register more (never the product). */

@@ -8,9 +8,23 @@
 #include "core_priv.h"
 
 static const struct wp_route routes[] = {
-	{WP_GET, "/api/health", wp_api_health, 0},
-	{WP_POST, "/api/players", wp_api_players_create, 1},
-	{WP_GET, "/api/me", wp_api_me, 0},
+	{WP_GET, "/api/health", wp_api_health, WP_BODY_NONE},
+	{WP_POST, "/api/players", wp_api_players_create, WP_BODY_JSON},
+	{WP_GET, "/api/me", wp_api_me, WP_BODY_NONE},
+	{WP_GET, "/api/me/games", wp_api_me_games, WP_BODY_NONE},
+	{WP_GET, "/api/rulesets", wp_api_rulesets, WP_BODY_NONE},
+	{WP_POST, "/api/games", wp_api_games_create, WP_BODY_JSON},
+	{WP_GET, "/api/games/{id}", wp_api_games_get, WP_BODY_NONE},
+	{WP_POST, "/api/games/{id}/join", wp_api_games_join, WP_BODY_JSON},
+	{WP_GET, "/api/games/{id}/actions", wp_api_games_actions, WP_BODY_NONE},
+	{WP_POST, "/api/games/{id}/turns", wp_api_games_turn, WP_BODY_JSON},
+	{WP_GET, "/api/games/{id}/turns", wp_api_games_posts, WP_BODY_NONE},
+	{WP_POST, "/api/games/{id}/orders", wp_api_games_orders, WP_BODY_JSON},
+	{WP_POST, "/api/games/{id}/resign", wp_api_games_resign, WP_BODY_OPTIONAL},
+	{WP_POST, "/api/games/{id}/draw", wp_api_games_draw, WP_BODY_JSON},
+	{WP_POST, "/api/games/{id}/abort", wp_api_games_abort, WP_BODY_OPTIONAL},
+	{WP_GET, "/api/games/{id}/export", wp_api_games_export, WP_BODY_NONE},
+	{WP_GET, "/api/games/{id}/verify", wp_api_games_verify, WP_BODY_NONE},
 };
 
 static struct wp_store *store;
@@ -55,6 +69,26 @@ wp_fail(struct wp_ctx *ctx, enum wp_err err, const char *fmt, ...)
 	return err;
 }
 
+enum wp_err
+wp_fail_as(struct wp_ctx *ctx, enum wp_err err, const char *slug, const char *fmt, ...)
+{
+	va_list ap;
+
+	ctx->slug = slug;
+	va_start(ap, fmt);
+	vsnprintf(ctx->detail, sizeof(ctx->detail), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void
+wp_fail_extra(struct wp_ctx *ctx, const char *key, json_object *take_val)
+{
+	if (!ctx->extra)
+		ctx->extra = json_object_new_object();
+	json_object_object_add(ctx->extra, key, take_val);
+}
+
 static int
 is_api_path(const char *path)
 {
@@ -77,7 +111,8 @@ serve_api(struct wp_ctx *ctx, const char *path)
 	if (err != WP_OK)
 		return wp_fail(ctx, err, "there is no resource at this path");
 	ctx->match = &m;
-	if (m.route->wants_body) {
+	if (m.route->wants_body == WP_BODY_JSON ||
+	    (m.route->wants_body == WP_BODY_OPTIONAL && req->body_len > 0)) {
 		const char *ct = wp_request_header(req, "Content-Type");
 		char why[160];
 		if ((req->body_len > 0 || ct) && !wp_media_type_is(ct, "application/json"))
@@ -117,8 +152,11 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 			wp_fail(&ctx, err, "there is no file at this path");
 	}
 	if (err != WP_OK)
-		wp_response_problem(res, err, ctx.detail);
-	wp_response_header(res, "X-Content-Type-Options", "nosniff");
+		wp_response_problem_ex(res, err, ctx.slug, ctx.detail, ctx.extra);
+	json_object_put(ctx.extra);
 	json_object_put(ctx.body);
+	if (res->status == 0 && res->wait_game)
+		return; /* held by the front; logged when answered */
+	wp_response_header(res, "X-Content-Type-Options", "nosniff");
 	wp_log_request(req, res->status);
 }

@@ -27,8 +27,12 @@ struct wp_route {
 	unsigned methods;        /* mask of enum wp_method */
 	const char *pattern;     /* "/api/games/{id}/turns": {x} takes one segment */
 	wp_handler handler;
-	int wants_body;          /* body must be application/json and parse */
+	int wants_body;          /* WP_BODY_*: the body must be application/json */
 };
+
+#define WP_BODY_NONE 0
+#define WP_BODY_JSON 1       /* required */
+#define WP_BODY_OPTIONAL 2   /* JSON when there is one */
 
 struct wp_route_match {
 	const struct wp_route *route;
@@ -70,12 +74,33 @@ int wp_store_ping(struct wp_store *st);
 enum wp_stmt {
 	WP_STMT_PLAYER_INSERT,
 	WP_STMT_PLAYER_BY_TOKEN,
+	WP_STMT_GAME_INSERT,
+	WP_STMT_SEAT_INSERT,
+	WP_STMT_GAME_GET,
+	WP_STMT_GAME_LOCK,
+	WP_STMT_GAME_HEAD,
+	WP_STMT_SEATS_GET,
+	WP_STMT_SEAT_BY_INVITE,
+	WP_STMT_SEAT_JOIN,
+	WP_STMT_GAME_UPDATE,
+	WP_STMT_GAME_BUMP,
+	WP_STMT_POST_INSERT,
+	WP_STMT_POSTS_PAGE,
+	WP_STMT_POSTS_ALL,
+	WP_STMT_IDEM_GET,
+	WP_STMT_IDEM_PUT,
+	WP_STMT_NOTIFY,
+	WP_STMT_ME_GAMES,
 	WP_STMT_MAX
 };
 /* Runs a prepared statement; text parameters unless lengths are given
  * (then binary). The caller PQclear()s the result. */
 PGresult *wp_store_exec(PGconn *conn, enum wp_stmt stmt, int nparams,
                         const char *const *values, const int *lengths);
+/* Runs a plain command (BEGIN, COMMIT, ROLLBACK); 0 on success. */
+int wp_store_cmd(PGconn *conn, const char *sql);
+/* bytea in text form ("\\x0a1b...") to bytes; returns the length or -1. */
+long wp_bytea_decode(const char *text, unsigned char *out, size_t cap);
 /* 1 when a failed result means the database went away (503, not 500). */
 int wp_store_lost(PGconn *conn);
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
@@ -95,17 +120,38 @@ struct wp_ctx {
 	json_object *body;       /* parsed body when the route wants one */
 	struct wp_store *store;
 	char detail[256];        /* detail for the problem when a handler fails */
+	const char *slug;        /* a more specific problem type, or NULL */
+	json_object *extra;      /* extra problem members, owned, or NULL */
 };
 
 /* Replies with a JSON document; takes ownership of obj. */
 enum wp_err wp_reply_json(struct wp_ctx *ctx, int status, json_object *take_obj);
 enum wp_err wp_fail(struct wp_ctx *ctx, enum wp_err err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same with a specific problem type slug (a string literal). */
+enum wp_err wp_fail_as(struct wp_ctx *ctx, enum wp_err err, const char *slug,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Adds a member to the problem (takes the value). */
+void wp_fail_extra(struct wp_ctx *ctx, const char *key, json_object *take_val);
 
 /* --- api_*.c --- */
 enum wp_err wp_api_health(struct wp_ctx *ctx);
 enum wp_err wp_api_players_create(struct wp_ctx *ctx);
 enum wp_err wp_api_me(struct wp_ctx *ctx);
+enum wp_err wp_api_rulesets(struct wp_ctx *ctx);
+enum wp_err wp_api_games_create(struct wp_ctx *ctx);
+enum wp_err wp_api_games_join(struct wp_ctx *ctx);
+enum wp_err wp_api_games_get(struct wp_ctx *ctx);
+enum wp_err wp_api_games_actions(struct wp_ctx *ctx);
+enum wp_err wp_api_games_turn(struct wp_ctx *ctx);
+enum wp_err wp_api_games_posts(struct wp_ctx *ctx);
+enum wp_err wp_api_games_orders(struct wp_ctx *ctx);
+enum wp_err wp_api_games_resign(struct wp_ctx *ctx);
+enum wp_err wp_api_games_draw(struct wp_ctx *ctx);
+enum wp_err wp_api_games_abort(struct wp_ctx *ctx);
+enum wp_err wp_api_games_export(struct wp_ctx *ctx);
+enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
+enum wp_err wp_api_me_games(struct wp_ctx *ctx);
 
 /* --- auth.c --- */
 struct wp_player {

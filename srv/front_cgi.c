@@ -10,11 +10,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fcgiapp.h>
 
 #include "fronts.h"
+#include "wait.h"
 
 extern char **environ;
 
@@ -157,8 +159,50 @@ write_response(const struct wp_request *req, const struct wp_response *res, writ
 		wr(io, res->body, res->body_len);
 }
 
+/* FastCGI long-polls hold the worker thread (libfcgi has no way to
+ * park a request); THREADS bounds how many can wait at once. */
+struct blocking_wait {
+	struct wp_waiter w;
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	int woken;
+};
+
 static void
-serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io)
+blocking_wake(struct wp_waiter *w)
+{
+	struct blocking_wait *b = w->arg;
+	pthread_mutex_lock(&b->m);
+	b->woken = 1;
+	pthread_cond_signal(&b->cv);
+	pthread_mutex_unlock(&b->m);
+}
+
+static void
+hold(const struct wp_response *res)
+{
+	struct blocking_wait b = {.w = {.game = res->wait_game, .gen_seen = res->wait_gen,
+	                                .deadline_ns = res->wait_until_ns, .wake = blocking_wake}};
+	struct timespec ts;
+
+	b.w.arg = &b;
+	pthread_mutex_init(&b.m, NULL);
+	pthread_cond_init(&b.cv, NULL);
+	wp_wait_add(&b.w);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)((res->wait_until_ns - wp_now_ns()) / 1000000000) + 1;
+	pthread_mutex_lock(&b.m);
+	while (!b.woken)
+		if (pthread_cond_timedwait(&b.cv, &b.m, &ts) != 0)
+			break;
+	pthread_mutex_unlock(&b.m);
+	wp_wait_remove(&b.w);
+	pthread_cond_destroy(&b.cv);
+	pthread_mutex_destroy(&b.m);
+}
+
+static void
+serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io, int can_wait)
 {
 	struct wp_request req = {0};
 	struct wp_response res = {0};
@@ -168,7 +212,15 @@ serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io)
 		req.body_too_large = 0;
 		wp_response_problem(&res, WP_ERR_INTERNAL, "out of memory");
 	} else {
-		wp_serve(&req, &res);
+		for (;;) {
+			req.can_wait = can_wait && !wp_wait_stopping();
+			wp_serve(&req, &res);
+			if (res.status != 0 || !res.wait_game)
+				break;
+			req.wait_until_ns = res.wait_until_ns;
+			hold(&res);
+			wp_response_free(&res);
+		}
 	}
 	write_response(&req, &res, wr, io);
 	wp_response_free(&res);
@@ -213,7 +265,7 @@ fcgi_worker(void *arg)
 		pthread_mutex_unlock(&f->accept_lock);
 		if (rc < 0)
 			break;
-		serve_env(r.envp, f->max_body, fcgi_read, fcgi_write, &r);
+		serve_env(r.envp, f->max_body, fcgi_read, fcgi_write, &r, 1);
 		FCGX_Finish_r(&r);
 	}
 	FCGX_Free(&r, 1);
@@ -285,6 +337,6 @@ stdout_write(void *io, const char *buf, size_t n)
 int
 wp_cgi_serve(const struct wp_config *cfg)
 {
-	serve_env(environ, cfg->max_body, stdin_read, stdout_write, NULL);
+	serve_env(environ, cfg->max_body, stdin_read, stdout_write, NULL, 0);
 	return fflush(stdout) == 0 ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include <microhttpd.h>
 
 #include "fronts.h"
+#include "wait.h"
 
 struct wp_http {
 	struct MHD_Daemon *daemon;
@@ -21,7 +22,17 @@ struct conn_ctx {
 	struct wp_request req;
 	size_t cap;              /* allocated bytes of req.body */
 	size_t discarded;        /* body bytes dropped after the cap */
+	struct MHD_Connection *conn;
+	struct wp_waiter waiter; /* while suspended in a long-poll */
 };
+
+/* Called once by the wait registry (any thread): serve the request again. */
+static void
+wake(struct wp_waiter *w)
+{
+	struct conn_ctx *cc = w->arg;
+	MHD_resume_connection(cc->conn);
+}
 
 /* A body over the cap without a Content-Length (chunked) is read and
  * dropped up to this much more, then the connection is cut. */
@@ -113,7 +124,7 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	enum MHD_Result ret;
 	struct query_buf q = {0};
 
-	if (!cc->req.body_too_large) {
+	if (!cc->req.query && !cc->req.body_too_large) {
 		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
 		cc->req.query = q.failed ? NULL : q.s;
 		if (q.failed)
@@ -121,7 +132,20 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	}
 	if (!cc->req.query)
 		cc->req.query = strdup("");
+	cc->req.can_wait = !wp_wait_stopping();
 	wp_serve(&cc->req, &res);
+	if (res.status == 0 && res.wait_game) {
+		/* A long-poll: the connection is suspended, not a thread; the
+		 * registry resumes it exactly once (a change or the deadline). */
+		cc->req.wait_until_ns = res.wait_until_ns;
+		cc->conn = c;
+		cc->waiter = (struct wp_waiter){.game = res.wait_game, .gen_seen = res.wait_gen,
+		                                .deadline_ns = res.wait_until_ns, .wake = wake, .arg = cc};
+		wp_response_free(&res);
+		MHD_suspend_connection(c);
+		wp_wait_add(&cc->waiter);
+		return MHD_YES;
+	}
 	r = MHD_create_response_from_buffer(res.body_len, res.body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		wp_response_free(&res);
@@ -212,6 +236,7 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	if (!cc)
 		return;
+	wp_wait_remove(&cc->waiter);
 	wp_request_free(&cc->req);
 	free(cc);
 	*con_cls = NULL;

@@ -41,13 +41,20 @@ wp_strerror(enum wp_err err)
 void
 wp_response_problem(struct wp_response *res, enum wp_err err, const char *detail)
 {
+	wp_response_problem_ex(res, err, NULL, detail, NULL);
+}
+
+void
+wp_response_problem_ex(struct wp_response *res, enum wp_err err, const char *slug,
+                       const char *detail, json_object *extra)
+{
 	char type[96];
 	json_object *o;
 	const char *text;
 
 	if (err <= WP_OK || err >= WP_ERR_MAX)
 		err = WP_ERR_INTERNAL;
-	snprintf(type, sizeof(type), "urn:warpost:problem:%s", problems[err].slug);
+	snprintf(type, sizeof(type), "urn:warpost:problem:%s", slug ? slug : problems[err].slug);
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string(type));
 	json_object_object_add(o, "title", json_object_new_string(problems[err].title));
@@ -55,6 +62,11 @@ wp_response_problem(struct wp_response *res, enum wp_err err, const char *detail
 	json_object_object_add(o, "detail",
 	                       json_object_new_string(detail && *detail ? detail
 	                                                                : problems[err].title));
+	if (extra) {
+		json_object_object_foreach(extra, k, v)
+			if (!json_object_object_get_ex(o, k, NULL))
+				json_object_object_add(o, k, json_object_get(v));
+	}
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	                                             JSON_C_TO_STRING_NOSLASHESCAPE);
 	free(res->body);

@@ -13,6 +13,7 @@
 
 #include "core_priv.h"
 #include "fronts.h"
+#include "wait.h"
 
 /* How long a stopping server lets requests in flight finish. */
 #define WP_DRAIN_SEC 10
@@ -105,15 +106,22 @@ wp_main(int argc, char **argv)
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
 		goto out;
 	}
+	if (wp_wait_start(cfg.database_url) != 0)
+		goto out;
 	if (cfg.fcgi_socket)
 		fcgi = wp_fcgi_start(&cfg);
 	else
 		http = wp_http_start(&cfg);
-	if (!fcgi && !http)
+	if (!fcgi && !http) {
+		wp_wait_stop();
 		goto out;
+	}
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
+	/* Long-polls are answered first (their connections resumed), so that
+	 * the fronts can drain. */
+	wp_wait_stop();
 	if (http)
 		wp_http_stop(http, WP_DRAIN_SEC);
 	if (fcgi)

@@ -1,6 +1,7 @@
 /* The store's connections: a small locked pool of libpq connections,
  * connected lazily and reconnected when the server went away. */
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,65 @@ static const struct {
 	                           " RETURNING id"},
 	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
 	                             "SELECT id, name FROM players WHERE token_hash = $1"},
+	[WP_STMT_GAME_INSERT] = {"game_insert",
+		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by)"
+		" VALUES ($1, $2, $3, $4, $5, $6) RETURNING id"},
+	[WP_STMT_SEAT_INSERT] = {"seat_insert",
+		"INSERT INTO seats (game_id, seat, player_id, invite_hash, client_seed, joined_at)"
+		" VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() END)"},
+	[WP_STMT_GAME_GET] = {"game_get",
+		"SELECT id, ruleset, options::text, seats, status, seq, version, state::text, seed,"
+		" commitment, client_seeds, draws, awaiting, draw_offers, result::text, created_by,"
+		" to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"
+		" to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+		" FROM games WHERE id = $1"},
+	[WP_STMT_GAME_LOCK] = {"game_lock",
+		"SELECT id, ruleset, options::text, seats, status, seq, version, state::text, seed,"
+		" commitment, client_seeds, draws, awaiting, draw_offers, result::text, created_by,"
+		" '', '' FROM games WHERE id = $1 FOR UPDATE"},
+	[WP_STMT_GAME_HEAD] = {"game_head",
+		"SELECT g.version, g.status,"
+		" (SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = $2)"
+		" FROM games g WHERE g.id = $1"},
+	[WP_STMT_SEATS_GET] = {"seats_get",
+		"SELECT s.seat, s.player_id, p.name, s.client_seed FROM seats s"
+		" LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = $1 ORDER BY s.seat"},
+	[WP_STMT_SEAT_BY_INVITE] = {"seat_by_invite",
+		"SELECT seat, player_id FROM seats WHERE game_id = $1 AND invite_hash = $2"},
+	[WP_STMT_SEAT_JOIN] = {"seat_join",
+		"UPDATE seats SET player_id = $3, client_seed = $4, joined_at = now()"
+		" WHERE game_id = $1 AND seat = $2 AND player_id IS NULL"},
+	[WP_STMT_GAME_UPDATE] = {"game_update",
+		"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
+		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb,"
+		" client_seeds = $9, updated_at = now() WHERE id = $1"},
+	[WP_STMT_GAME_BUMP] = {"game_bump",
+		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"},
+	[WP_STMT_POST_INSERT] = {"post_insert",
+		"INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"
+		" events, draws_from, rolls) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"},
+	[WP_STMT_POSTS_PAGE] = {"posts_page",
+		"SELECT seq, seat, kind, actions::text, comment, comment_hidden, events::text,"
+		" rolls::text, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+		" FROM posts WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"},
+	[WP_STMT_POSTS_ALL] = {"posts_all",
+		"SELECT seq, seat, kind, actions::text, comment, comment_hidden, events::text,"
+		" rolls::text, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"
+		" draws_from FROM posts WHERE game_id = $1 ORDER BY seq"},
+	[WP_STMT_IDEM_GET] = {"idem_get",
+		"SELECT request_hash, status, body FROM idempotency"
+		" WHERE game_id = $1 AND player_id = $2 AND key = $3"},
+	[WP_STMT_IDEM_PUT] = {"idem_put",
+		"INSERT INTO idempotency (game_id, player_id, key, request_hash, status, body)"
+		" VALUES ($1, $2, $3, $4, $5, $6)"},
+	[WP_STMT_NOTIFY] = {"notify", "SELECT pg_notify('wp_game', $1)"},
+	[WP_STMT_ME_GAMES] = {"me_games",
+		"SELECT g.id, g.ruleset, g.status, g.seq, g.seats, s.seat,"
+		" ((g.awaiting >> s.seat) & 1) = 1 AS awaiting_me,"
+		" to_char(g.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"
+		" count(*) OVER ()"
+		" FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1"
+		" ORDER BY awaiting_me DESC, g.updated_at DESC, g.id DESC LIMIT $2 OFFSET $3"},
 };
 
 static int
@@ -53,13 +113,41 @@ PGresult *
 wp_store_exec(PGconn *conn, enum wp_stmt stmt, int nparams, const char *const *values,
               const int *lengths)
 {
-	int formats[8] = {0};
+	int formats[16] = {0};
 
 	if (lengths)
-		for (int i = 0; i < nparams && i < 8; i++)
+		for (int i = 0; i < nparams && i < 16; i++)
 			formats[i] = lengths[i] >= 0;
 	return PQexecPrepared(conn, stmts[stmt].name, nparams, values, lengths,
 	                      lengths ? formats : NULL, 0);
+}
+
+int
+wp_store_cmd(PGconn *conn, const char *sql)
+{
+	PGresult *r = PQexec(conn, sql);
+	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+
+	if (!ok)
+		wp_log("database: %s: %s", sql, PQresultErrorMessage(r));
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+long
+wp_bytea_decode(const char *text, unsigned char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (text[0] != '\\' || text[1] != 'x')
+		return -1;
+	for (const char *p = text + 2; p[0] && p[1]; p += 2) {
+		unsigned v;
+		if (n == cap || sscanf(p, "%2x", &v) != 1)
+			return -1;
+		out[n++] = (unsigned char)v;
+	}
+	return (long)n;
 }
 
 int

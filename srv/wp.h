@@ -53,6 +53,8 @@ struct wp_request {
 	int body_too_large;      /* set by the front: the cap was exceeded */
 	char peer[64];
 	int64_t start_ns;        /* when the front first saw the request */
+	int can_wait;            /* the front can hold the request (long-poll) */
+	int64_t wait_until_ns;   /* set once the request has started waiting */
 };
 
 struct wp_response {
@@ -61,6 +63,12 @@ struct wp_response {
 	size_t nheaders;
 	char *body;              /* malloc'd, owned by the response */
 	size_t body_len;
+	/* status 0 and wait_game set: no answer yet; the front holds the
+	 * request until wp_wait wakes it (or wait_until_ns), then serves it
+	 * again. */
+	int64_t wait_game;
+	uint64_t wait_gen;
+	int64_t wait_until_ns;
 };
 
 /* Service-wide settings read once at start (config.c). */
@@ -97,6 +105,11 @@ const char *wp_response_get_header(const struct wp_response *res, const char *na
 void wp_response_free(struct wp_response *res);
 int wp_response_json(struct wp_response *res, int status, const char *json_text);
 void wp_response_problem(struct wp_response *res, enum wp_err err, const char *detail);
+/* The same with a more specific type slug ("stale-sequence") and extra
+ * members (RFC 9457, 3.2), borrowed. */
+struct json_object;
+void wp_response_problem_ex(struct wp_response *res, enum wp_err err, const char *slug,
+                            const char *detail, struct json_object *extra);
 
 /* HTTP status text for a status line ("Not Found"). */
 const char *wp_status_text(int status);

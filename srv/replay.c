@@ -1,0 +1,171 @@
+/* Replaying an exported match (replay.h). Every post is applied again to
+ * the ruleset with the dice derived from the revealed seed; each draw is
+ * compared with the one the log recorded, and the final state with the
+ * stored one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "game.h"
+#include "replay.h"
+
+static void
+mismatch(json_object *list, int seq, const char *what)
+{
+	json_object *m = json_object_new_object();
+	json_object_object_add(m, "seq", json_object_new_int(seq));
+	json_object_object_add(m, "what", json_object_new_string(what));
+	json_object_array_add(list, m);
+}
+
+static const char *
+str(json_object *o, const char *k)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
+	       ? json_object_get_string(v) : "";
+}
+
+static int64_t
+num(json_object *o, const char *k)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : -1;
+}
+
+/* Compares the draws the replay made with those the log recorded. */
+static int
+same_rolls(const struct wr_rng *rng, json_object *recorded)
+{
+	size_t n = recorded ? json_object_array_length(recorded) : 0;
+
+	if (n != rng->log_len)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *d = json_object_array_get_idx(recorded, i);
+		if (json_object_get_int64(json_object_array_get_idx(d, 0)) != rng->log[i].bound ||
+		    json_object_get_int64(json_object_array_get_idx(d, 1)) != rng->log[i].value)
+			return 0;
+	}
+	return 1;
+}
+
+static char *
+canonical(const struct wr_ruleset *rs, const void *state)
+{
+	json_object *snap = rs->save(state);
+	char *s = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	json_object_put(snap);
+	return s;
+}
+
+json_object *
+wp_verify(json_object *doc)
+{
+	json_object *report = json_object_new_object(), *mism = json_object_new_array();
+	json_object *posts, *seeds, *rolls_out = json_object_new_array(), *v;
+	const struct wr_ruleset *rs = wr_ruleset_find(str(doc, "ruleset"));
+	unsigned char seed[32], commit[32], check[32];
+	struct wp_seat seatv[WR_MAX_SEATS];
+	struct wr_hmac_stream hs;
+	void *state = NULL;
+	int nposts = 0, nrolls = 0, commitment_ok = 0, state_ok = 0;
+	int nseats = (int)num(doc, "seats");
+	uint64_t next_draw = 0;
+
+	if (strcmp(str(doc, "format"), WP_EXPORT_FORMAT) != 0)
+		mismatch(mism, 0, "not a warpost-export-1 document");
+	else if (!rs)
+		mismatch(mism, 0, "this build has no such ruleset");
+	else if (nseats < 1 || nseats > WR_MAX_SEATS)
+		mismatch(mism, 0, "the seat count is not valid");
+	else if (sodium_hex2bin(seed, 32, str(doc, "seed"), 64, NULL, NULL, NULL) != 0 ||
+	         sodium_hex2bin(commit, 32, str(doc, "commitment"), 64, NULL, NULL, NULL) != 0)
+		mismatch(mism, 0, "the seed or the commitment is missing");
+	if (json_object_array_length(mism))
+		goto done;
+	crypto_hash_sha256(check, seed, 32);
+	commitment_ok = memcmp(check, commit, 32) == 0;
+	if (!commitment_ok)
+		mismatch(mism, 0, "SHA-256 of the seed is not the published commitment");
+
+	memset(seatv, 0, sizeof(seatv));
+	if (json_object_object_get_ex(doc, "client_seeds", &seeds))
+		for (int i = 0; i < nseats && i < (int)json_object_array_length(seeds); i++)
+			snprintf(seatv[i].client_seed, sizeof(seatv[i].client_seed), "%s",
+			         json_object_get_string(json_object_array_get_idx(seeds, (size_t)i)));
+	memcpy(hs.seed, seed, 32);
+	unsigned char material[4 * (WP_CLIENT_SEED_MAX + 1)];
+	hs.client = material;
+	hs.client_len = wp_client_material(seatv, nseats, material, sizeof(material));
+
+	json_object_object_get_ex(doc, "posts", &posts);
+	for (size_t i = 0; posts && i < json_object_array_length(posts); i++) {
+		json_object *p = json_object_array_get_idx(posts, i), *content = NULL, *rec = NULL;
+		int seq = (int)num(p, "seq"), seat = (int)num(p, "seat"), bad;
+		const char *kind = str(p, "kind");
+		struct wr_rng rng;
+		struct wr_events ev = {0};
+		struct wr_error e;
+		int64_t from = num(p, "draws_from");
+
+		nposts++;
+		json_object_object_get_ex(p, "actions", &content);
+		json_object_object_get_ex(p, "rolls", &rec);
+		if (from != (int64_t)next_draw)
+			mismatch(mism, seq, "the post's first draw does not follow the previous post");
+		wr_rng_hmac(&rng, &hs, next_draw);
+		wr_rng_record(&rng);
+		if (strcmp(kind, "start") == 0) {
+			if (state || rs->create(json_object_object_get_ex(doc, "options", &v) ? v : NULL,
+			                        nseats, &rng, &state, &e) != 0)
+				mismatch(mism, seq, "the start does not replay");
+		} else if (strcmp(kind, "turn") == 0 || strcmp(kind, "orders") == 0 ||
+		           strcmp(kind, "resign") == 0) {
+			if (!state || seat < 0 ||
+			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
+				mismatch(mism, seq, "the post does not replay: an action is refused");
+		}
+		if (!same_rolls(&rng, rec))
+			mismatch(mism, seq, "the dice differ from the recorded rolls");
+		json_object *r = json_object_new_object();
+		json_object_object_add(r, "seq", json_object_new_int(seq));
+		json_object_object_add(r, "dice", wp_rolls_json(&rng));
+		json_object_array_add(rolls_out, r);
+		nrolls += (int)rng.log_len;
+		next_draw = rng.count;
+		wr_events_free(&ev);
+		wr_rng_record_free(&rng);
+	}
+	if (state && json_object_object_get_ex(doc, "final_state", &v)) {
+		void *stored = NULL;
+		struct wr_error e;
+		if (rs->load(v, &stored, &e) == 0) {
+			char *a = canonical(rs, state), *b = canonical(rs, stored);
+			state_ok = strcmp(a, b) == 0;
+			free(a);
+			free(b);
+			rs->free(stored);
+		}
+		if (!state_ok)
+			mismatch(mism, 0, "the replayed final state differs from the stored one");
+	} else if (state) {
+		mismatch(mism, 0, "the export has no final state");
+	} else {
+		state_ok = 1; /* aborted before the start: nothing to compare */
+	}
+done:
+	if (state)
+		rs->free(state);
+	json_object_object_add(report, "verified",
+	                       json_object_new_boolean(json_object_array_length(mism) == 0));
+	json_object_object_add(report, "commitment_ok", json_object_new_boolean(commitment_ok));
+	json_object_object_add(report, "state_ok", json_object_new_boolean(state_ok));
+	json_object_object_add(report, "posts", json_object_new_int(nposts));
+	json_object_object_add(report, "rolls_checked", json_object_new_int(nrolls));
+	json_object_object_add(report, "mismatches", mism);
+	json_object_object_add(report, "rolls", rolls_out);
+	return report;
+}

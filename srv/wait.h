@@ -1,0 +1,35 @@
+/* Long-polls: requests held until their match changes. A LISTEN thread
+ * on its own connection hears NOTIFY wp_game '<id>' from any srv instance
+ * and wakes the requests waiting on that match; a deadline sweep wakes
+ * the rest. Each match hashes to a bucket with a generation counter, so
+ * a notification between a request's read and its registration is not
+ * lost (the request sees the generation moved and is woken at once). */
+#ifndef WP_WAIT_H
+#define WP_WAIT_H
+
+#include <stdint.h>
+
+struct wp_waiter {
+	int64_t game;
+	uint64_t gen_seen;
+	int64_t deadline_ns;
+	void (*wake)(struct wp_waiter *w);   /* called once, from any thread */
+	void *arg;
+	struct wp_waiter *next;
+	int registered;
+};
+
+int wp_wait_start(const char *conninfo);
+/* 1 once stopping: requests must not start waiting any more. */
+int wp_wait_stopping(void);
+/* Wakes every waiter and stops the listener. */
+void wp_wait_stop(void);
+uint64_t wp_wait_gen(int64_t game);
+/* Registers w; wakes it at once when its generation already moved. */
+void wp_wait_add(struct wp_waiter *w);
+/* Unregisters w if it is still waiting (a connection that went away). */
+void wp_wait_remove(struct wp_waiter *w);
+/* A match changed (called by the listener; tests may call it). */
+void wp_wait_notify(int64_t game);
+
+#endif
