@@ -110,6 +110,7 @@ load_state(const struct wp_game *g)
 	if (!g->state)
 		return NULL;
 	snap = json_tokener_parse(g->state);
+	wp_metric_add(WP_METRIC_RULES_LOADS, 1);
 	if (!snap || g->rs->load(snap, &state, &err) != 0) {
 		wp_log("game %lld: snapshot does not load: %s", (long long)g->id,
 		       snap ? err.message : "not JSON");
@@ -738,6 +739,8 @@ wp_api_games_get(struct wp_ctx *ctx)
 				ctx->res->wait_gen = gen;
 				ctx->res->wait_until_ns = until;
 				ctx->res->status = 0;
+				if (!ctx->req->wait_until_ns)
+					wp_metric_add(WP_METRIC_LONGPOLLS, 1);
 			} else {
 				ctx->res->status = 304;
 			}

@@ -139,6 +139,13 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	} else if (!req->path || wp_percent_decode(req->path, path, sizeof(path)) != 0) {
 		err = wp_fail(&ctx, WP_ERR_BAD_PATH,
 		              "the path has a bad percent-encoding, a NUL byte or is too long");
+	} else if (strcmp(path, "/metrics") == 0) {
+		if (wp_method_bit(req->method) & (WP_GET | WP_HEAD)) {
+			err = wp_api_metrics(&ctx);
+		} else {
+			wp_response_header(res, "Allow", "GET, HEAD");
+			err = wp_fail(&ctx, WP_ERR_METHOD, "/metrics allows GET and HEAD");
+		}
 	} else if (is_api_path(path)) {
 		err = serve_api(&ctx, path);
 		if (err == WP_OK && !wp_response_get_header(res, "Cache-Control"))
@@ -158,5 +165,6 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	if (res->status == 0 && res->wait_game)
 		return; /* held by the front; logged when answered */
 	wp_response_header(res, "X-Content-Type-Options", "nosniff");
+	wp_metric_status(res->status);
 	wp_log_request(req, res->status);
 }

@@ -153,6 +153,19 @@ enum wp_err wp_api_games_export(struct wp_ctx *ctx);
 enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
 enum wp_err wp_api_me_games(struct wp_ctx *ctx);
 
+/* --- metrics.c --- */
+enum wp_metric {
+	WP_METRIC_DB_QUERIES,
+	WP_METRIC_DB_ROWS,
+	WP_METRIC_RULES_LOADS,
+	WP_METRIC_RULES_APPLIES,
+	WP_METRIC_LONGPOLLS,
+	WP_METRIC_MAX
+};
+void wp_metric_add(enum wp_metric m, uint64_t n);
+void wp_metric_status(int status);
+enum wp_err wp_api_metrics(struct wp_ctx *ctx);
+
 /* --- auth.c --- */
 struct wp_player {
 	int64_t id;

@@ -58,6 +58,7 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, const char *ki
 		if (!(rs->to_act(state) & (1u << seat)))
 			return wr_fail(err, "not-awaited", "", "the seat is no longer awaited after action %zu",
 			               i ? i - 1 : 0);
+		wp_metric_add(WP_METRIC_RULES_APPLIES, 1);
 		if (rs->apply(state, seat, a, rng, ev, err) != 0)
 			return -1;
 	}

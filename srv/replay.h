@@ -12,4 +12,7 @@
  * {"verified", "commitment_ok", "state_ok", "posts", "rolls", "mismatches"}. */
 json_object *wp_verify(json_object *export_doc);
 
+/* The `warpost` command (cli.c). */
+int wp_cli(int argc, char **argv);
+
 #endif

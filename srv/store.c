@@ -118,8 +118,12 @@ wp_store_exec(PGconn *conn, enum wp_stmt stmt, int nparams, const char *const *v
 	if (lengths)
 		for (int i = 0; i < nparams && i < 16; i++)
 			formats[i] = lengths[i] >= 0;
-	return PQexecPrepared(conn, stmts[stmt].name, nparams, values, lengths,
-	                      lengths ? formats : NULL, 0);
+	PGresult *r = PQexecPrepared(conn, stmts[stmt].name, nparams, values, lengths,
+	                             lengths ? formats : NULL, 0);
+	wp_metric_add(WP_METRIC_DB_QUERIES, 1);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK)
+		wp_metric_add(WP_METRIC_DB_ROWS, (uint64_t)PQntuples(r));
+	return r;
 }
 
 int

@@ -1,0 +1,62 @@
+/* Counters for /metrics (Prometheus text format 0.0.4). Process-wide,
+ * relaxed atomics: cheap on every request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_priv.h"
+
+static uint64_t counters[WP_METRIC_MAX];
+static uint64_t by_status[6]; /* 1xx..5xx, [0] other */
+
+static const struct {
+	const char *name, *help, *type;
+} info[WP_METRIC_MAX] = {
+	[WP_METRIC_DB_QUERIES] = {"warpost_db_queries_total", "Prepared statements run", "counter"},
+	[WP_METRIC_DB_ROWS] = {"warpost_db_rows_total", "Rows returned by them", "counter"},
+	[WP_METRIC_RULES_LOADS] = {"warpost_rules_state_loads_total",
+	                           "Match snapshots loaded into a ruleset", "counter"},
+	[WP_METRIC_RULES_APPLIES] = {"warpost_rules_applies_total",
+	                             "Actions applied by a ruleset", "counter"},
+	[WP_METRIC_LONGPOLLS] = {"warpost_longpolls_total", "Requests that waited for a change",
+	                         "counter"},
+};
+
+void
+wp_metric_add(enum wp_metric m, uint64_t n)
+{
+	__atomic_add_fetch(&counters[m], n, __ATOMIC_RELAXED);
+}
+
+void
+wp_metric_status(int status)
+{
+	int k = status >= 100 && status < 600 ? status / 100 : 0;
+	__atomic_add_fetch(&by_status[k], 1, __ATOMIC_RELAXED);
+}
+
+enum wp_err
+wp_api_metrics(struct wp_ctx *ctx)
+{
+	char buf[4096];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+	                      "# HELP warpost_http_responses_total Responses by status class\n"
+	                      "# TYPE warpost_http_responses_total counter\n");
+	for (int k = 1; k < 6; k++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+		                      "warpost_http_responses_total{class=\"%dxx\"} %llu\n", k,
+		                      (unsigned long long)__atomic_load_n(&by_status[k], __ATOMIC_RELAXED));
+	for (int m = 0; m < WP_METRIC_MAX; m++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n",
+		                      info[m].name, info[m].help, info[m].name, info[m].type,
+		                      info[m].name,
+		                      (unsigned long long)__atomic_load_n(&counters[m], __ATOMIC_RELAXED));
+	free(ctx->res->body);
+	ctx->res->body = strdup(buf);
+	ctx->res->body_len = strlen(buf);
+	ctx->res->status = 200;
+	wp_response_header(ctx->res, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+	return WP_OK;
+}
