@@ -6,6 +6,7 @@
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
 #   run    build + db: what scripts/run.sh needs
 #   test   what the test suite needs on top of build: db, nginx, curl, python3
+#   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (empty for now)
 #   all    every group above (the default)
 #
@@ -47,11 +48,15 @@ TEST_PKGS=(
 
 # E2E: later issues add the browser tests here, e.g. nodejs npm chromium
 # chromium-driver. Keep this group for packages only the browser tests need.
+BENCH_PKGS=(
+    wrk
+)
+
 E2E_PKGS=(
 )
 
 usage() {
-    echo "usage: $0 [build|db|run|test|e2e|all]..." >&2
+    echo "usage: $0 [build|db|run|test|bench|e2e|all]..." >&2
 }
 
 # Print the packages of one group, one per line.
@@ -64,8 +69,10 @@ group_packages() {
         test)  group_packages build; group_packages db
                printf '%s\n' "${TEST_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
+        bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
-        all)   group_packages run; group_packages test; group_packages e2e ;;
+        all)   group_packages run; group_packages test; group_packages bench
+               group_packages e2e ;;
         *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
     esac
 }
