@@ -1148,7 +1148,14 @@ wp_api_games_draw(struct wp_ctx *ctx)
 static enum wp_err
 do_abort(struct wp_ctx *ctx, PGconn *c, struct wp_game *g, int seat, json_object **out)
 {
-	int first_turn_done = strcmp(g->status, "active") == 0 && g->seq > 1;
+	char idbuf[24];
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)g->id);
+	const char *vals[1] = {idbuf};
+	PGresult *r = wp_store_exec(c, WP_STMT_HAS_TURN, 1, vals, NULL);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return db_fail(ctx, c, r, "has turn");
+	int first_turn_done = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
 
 	if (wp_game_over(g))
 		return wp_fail_as(ctx, WP_ERR_CONFLICT, "game-over", "the match is %s", g->status);

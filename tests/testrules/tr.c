@@ -53,7 +53,7 @@ tr_options(void)
 	json_object_object_add(t, "type", json_object_new_string("integer"));
 	json_object_object_add(t, "default", json_object_new_int(30));
 	json_object_object_add(t, "minimum", json_object_new_int(1));
-	json_object_object_add(t, "maximum", json_object_new_int(200));
+	json_object_object_add(t, "maximum", json_object_new_int(10000));
 	json_object_object_add(t, "description", json_object_new_string("turns before a draw"));
 	json_object_object_add(o, "turn_limit", t);
 	return o;
@@ -80,7 +80,7 @@ tr_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 		return wr_fail(err, "seats", "seats", "Skirmish is for 2 or 3 seats");
 	if (options && wr_json_only(options, known, err) != 0)
 		return -1;
-	if (wr_json_int(options, "turn_limit", 1, 200, 0, 30, &limit, err) != 0)
+	if (wr_json_int(options, "turn_limit", 1, 10000, 0, 30, &limit, err) != 0)
 		return -1;
 	s = calloc(1, sizeof(*s));
 	s->seats = seats;
