@@ -413,12 +413,14 @@ static int
 tr_resign(void *state, int seat, struct wr_events *evs)
 {
 	struct tr_state *s = state;
-	int was_active = s->active == seat && !s->pending;
+	int was_active = s->active == seat;
+	int in_attack = s->pending && (s->p[s->def].seat == seat || s->p[s->att].seat == seat);
 
-	if (s->pending && s->p[s->def].seat == seat)
+	/* An attack that involves the leaving seat ends with it. */
+	if (in_attack)
 		s->pending = 0;
 	remove_seat(s, seat, evs);
-	if (!s->over && (was_active || !s->pending))
+	if (!s->over && (was_active || in_attack))
 		next_turn(s, evs);
 	return 0;
 }
@@ -477,6 +479,13 @@ tr_result(const void *state, struct wr_result *out)
 	}
 }
 
+static unsigned
+tr_seats_in(const void *state)
+{
+	const struct tr_state *s = state;
+	return ((1u << s->seats) - 1) & ~(unsigned)s->out;
+}
+
 const struct wr_ruleset tr_ruleset = {
 	.id = "skirmish-test",
 	.title = "Skirmish (test ruleset)",
@@ -495,4 +504,5 @@ const struct wr_ruleset tr_ruleset = {
 	.resign = tr_resign,
 	.view = tr_view,
 	.result = tr_result,
+	.seats_in = tr_seats_in,
 };

@@ -1,0 +1,114 @@
+"""Shared helpers for the match-service API tests: they run the test server
+(warpostd-test, which offers the test-only ruleset "skirmish-test") instead
+of the product binary."""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+# Before the harness reads WARPOSTD: the same program plus the test ruleset.
+os.environ["WARPOSTD"] = os.environ.get("WARPOSTD_TEST") or os.path.join(
+    REPO, "build", "tests", "testrules", "warpostd-test")
+WARPOST_CLI = os.environ.get("WARPOST_CLI_TEST") or os.path.join(
+    REPO, "build", "tests", "testrules", "warpost-test")
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import warpost as wp  # noqa: E402
+
+RULESET = "skirmish-test"
+
+
+def auth(token, extra=None):
+    h = {"Authorization": "Bearer " + token}
+    h.update(extra or {})
+    return h
+
+
+class Client:
+    """One player talking to one server."""
+
+    def __init__(self, server, name):
+        self.server = server
+        r = server.request("POST", "/api/players", {"name": name})
+        assert r.status == 201, r
+        doc = r.json()
+        self.id, self.name, self.token = doc["id"], doc["name"], doc["token"]
+
+    def req(self, method, path, body=None, headers=None, **kw):
+        return self.server.request(method, path, body, auth(self.token, headers), **kw)
+
+    def create(self, seats=2, options=None, seat=0, client_seed=None, ruleset=RULESET):
+        body = {"ruleset": ruleset, "seats": seats, "seat": seat}
+        if options is not None:
+            body["options"] = options
+        if client_seed is not None:
+            body["client_seed"] = client_seed
+        r = self.req("POST", "/api/games", body)
+        assert r.status == 201, r
+        return r.json()
+
+    def join(self, game, code, client_seed=None):
+        body = {"code": code}
+        if client_seed is not None:
+            body["client_seed"] = client_seed
+        return self.req("POST", "/api/games/%d/join" % game, body)
+
+    def view(self, game, headers=None):
+        return self.req("GET", "/api/games/%d" % game, headers=headers)
+
+    def actions(self, game):
+        r = self.req("GET", "/api/games/%d/actions" % game)
+        assert r.status == 200, r
+        return r.json()
+
+    def turn(self, game, seq, actions, comment=None, hidden=None, key=None):
+        body = {"seq": seq, "actions": actions}
+        if comment is not None:
+            body["comment"] = comment
+        if hidden is not None:
+            body["comment_hidden"] = hidden
+        return self.req("POST", "/api/games/%d/turns" % game, body,
+                        {"Idempotency-Key": key} if key else None)
+
+
+def start_match(players, options=None, seeds=None):
+    """players[0] creates with seat 0, the others join in order; returns
+    the game id once every seat is taken (the match has started)."""
+    seeds = seeds or [None] * len(players)
+    g = players[0].create(len(players), options, client_seed=seeds[0])
+    for p, inv, s in zip(players[1:], g["invitations"], seeds[1:]):
+        r = p.join(g["id"], inv["code"], s)
+        assert r.status == 200, r
+    return g["id"]
+
+
+def seq_of(player, game):
+    r = player.view(game)
+    assert r.status == 200, r
+    return r.json()["seq"]
+
+
+def awaited(views_by_player, game):
+    for p in views_by_player:
+        v = p.view(game).json()
+        if p.id in [s["player"]["id"] for s in v["seats"] if s["player"] and s["seat"] in v["awaiting"]]:
+            return p
+    return None
+
+
+def play_random(players, game, posts, rng, prefer=None):
+    """Posts `posts` turns from the awaited seats, each a random legal action."""
+    for _ in range(posts):
+        p = awaited(players, game)
+        if p is None:
+            return
+        a = p.actions(game)
+        if not a["actions"]:
+            return
+        choice = rng.choice(a["actions"])
+        r = p.turn(game, a["seq"], [choice])
+        assert r.status == 200, r
+
+
+def dumps(o):
+    return json.dumps(o, sort_keys=True)
