@@ -85,6 +85,32 @@ class MatchFlowTest(wp.ServerTestCase):
         self.assertRegex(spec.headers["etag"], r'^"g%d-v\d+-x"$' % game)
         self.assertRegex(self.b.view(game).headers["etag"], r'^"g%d-v\d+-s1"$' % game)
 
+    def test_view_bytes_do_not_depend_on_hidden_pieces(self):
+        """G5, sizes included: matches that differ only in where the decoys
+        are give a spectator, and the other seat, the same bytes once the
+        public per-match values (id, commitment, times) are set aside."""
+        import re as _re
+
+        def norm(body, game):
+            t = body.decode()
+            t = t.replace('"id":%d,' % game, '"id":0,')
+            t = _re.sub(r'"commitment":"[0-9a-f]{64}"', '"commitment":""', t)
+            return _re.sub(r'"(created|updated)_at":"[^"]*"', '"t":""', t)
+
+        spectator, other_seat, decoys = set(), set(), set()
+        for n in range(40):
+            if n >= 6 and len(decoys) > 1:
+                break
+            game = ml.start_match([self.a, self.b])
+            spectator.add(norm(self.spectator(game).body, game))
+            other_seat.add(norm(self.b.view(game).body, game).replace(
+                '"decoy":true', '"decoy":X').replace('"decoy":false', '"decoy":X'))
+            decoys.add(tuple(p["decoy"] for p in self.a.view(game).json()["state"]["pieces"]
+                             if p["seat"] == 0))
+        self.assertGreater(len(decoys), 1, "the decoys did move between matches")
+        self.assertEqual(len(spectator), 1, "a spectator's bytes reveal the decoys")
+        self.assertEqual(len(other_seat), 1, "seat 1's bytes reveal seat 0's decoy")
+
     def test_actions_only_for_the_awaited_seat(self):
         game = ml.start_match([self.a, self.b])
         mine = self.a.actions(game)
