@@ -231,6 +231,26 @@ body_bool(struct wp_ctx *ctx, const char *key, int *out)
 	return WP_OK;
 }
 
+/* A whole number from the query string within [min, max]; def when absent. */
+static enum wp_err
+query_int(struct wp_ctx *ctx, const char *name, int64_t min, int64_t max, int64_t def,
+          int64_t *out)
+{
+	char buf[24], *end;
+	int q = wp_query_param(ctx->req->query, name, buf, sizeof(buf));
+
+	*out = def;
+	if (q == 0)
+		return WP_OK;
+	if (q > 0 && buf[0] >= '0' && buf[0] <= '9' && strlen(buf) <= 18) {
+		*out = strtoll(buf, &end, 10);
+		if (*end == '\0' && *out >= min && *out <= max)
+			return WP_OK;
+	}
+	return wp_fail(ctx, WP_ERR_INVALID, "%s: a whole number from %lld to %lld", name,
+	               (long long)min, (long long)max);
+}
+
 static enum wp_err
 check_client_seed(struct wp_ctx *ctx, const char **seed)
 {
@@ -686,17 +706,12 @@ wp_api_games_get(struct wp_ctx *ctx)
 	struct wp_game g = {0};
 	int64_t id, wait = 0;
 	enum wp_err err;
-	char etag[64], waitbuf[16];
+	char etag[64];
 	void *state = NULL;
 	PGconn *c;
 
-	if ((err = game_id(ctx, &id)))
+	if ((err = game_id(ctx, &id)) || (err = query_int(ctx, "wait", 0, WP_WAIT_MAX, 0, &wait)))
 		return err;
-	int q = wp_query_param(ctx->req->query, "wait", waitbuf, sizeof(waitbuf));
-	if (q < 0 || (q == 1 && (wp_parse_id(waitbuf, &wait) != 0 && strcmp(waitbuf, "0") != 0)))
-		return wp_fail(ctx, WP_ERR_INVALID, "wait: seconds from 0 to %d", WP_WAIT_MAX);
-	if (wait > WP_WAIT_MAX)
-		return wp_fail(ctx, WP_ERR_INVALID, "wait: seconds from 0 to %d", WP_WAIT_MAX);
 	/* Read the generation before the database, so that a change committed
 	 * after our read still wakes us (wait.h). */
 	uint64_t gen = wp_wait_gen(id);
@@ -1228,21 +1243,15 @@ wp_api_games_posts(struct wp_ctx *ctx)
 {
 	struct wp_player who;
 	struct wp_game g = {0};
-	int64_t id, after = 0, limit = 100;
-	char buf[24], idbuf[24], afterbuf[24], limitbuf[24];
+	int64_t id, after, limit;
+	char idbuf[24], afterbuf[24], limitbuf[24];
 	enum wp_err err;
 	PGconn *c;
 	PGresult *r;
-	int q;
 
-	if ((err = game_id(ctx, &id)))
+	if ((err = game_id(ctx, &id)) || (err = query_int(ctx, "after", 0, INT32_MAX, 0, &after)) ||
+	    (err = query_int(ctx, "limit", 1, 500, 100, &limit)))
 		return err;
-	if ((q = wp_query_param(ctx->req->query, "after", buf, sizeof(buf))) < 0 ||
-	    (q == 1 && strcmp(buf, "0") != 0 && wp_parse_id(buf, &after) != 0))
-		return wp_fail(ctx, WP_ERR_INVALID, "after: a post number, 0 or more");
-	if ((q = wp_query_param(ctx->req->query, "limit", buf, sizeof(buf))) < 0 ||
-	    (q == 1 && (wp_parse_id(buf, &limit) != 0 || limit > 500)))
-		return wp_fail(ctx, WP_ERR_INVALID, "limit: from 1 to 500");
 	c = wp_store_get(ctx->store);
 	if (!c)
 		return wp_fail(ctx, WP_ERR_DB_UNAVAILABLE, "the database does not answer");
@@ -1284,19 +1293,15 @@ enum wp_err
 wp_api_me_games(struct wp_ctx *ctx)
 {
 	struct wp_player who;
-	int64_t limit = 50, offset = 0;
-	char buf[24], pidbuf[24], limitbuf[24], offbuf[24];
+	int64_t limit, offset;
+	char pidbuf[24], limitbuf[24], offbuf[24];
 	enum wp_err err;
 	PGconn *c;
 	PGresult *r;
-	int q;
 
-	if ((q = wp_query_param(ctx->req->query, "limit", buf, sizeof(buf))) < 0 ||
-	    (q == 1 && (wp_parse_id(buf, &limit) != 0 || limit > 200)))
-		return wp_fail(ctx, WP_ERR_INVALID, "limit: from 1 to 200");
-	if ((q = wp_query_param(ctx->req->query, "offset", buf, sizeof(buf))) < 0 ||
-	    (q == 1 && strcmp(buf, "0") != 0 && wp_parse_id(buf, &offset) != 0))
-		return wp_fail(ctx, WP_ERR_INVALID, "offset: 0 or more");
+	if ((err = query_int(ctx, "limit", 1, 200, 50, &limit)) ||
+	    (err = query_int(ctx, "offset", 0, INT32_MAX, 0, &offset)))
+		return err;
 	c = wp_store_get(ctx->store);
 	if (!c)
 		return wp_fail(ctx, WP_ERR_DB_UNAVAILABLE, "the database does not answer");
