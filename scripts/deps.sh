@@ -5,9 +5,10 @@
 #   build  compiler, CMake and the -dev libraries warpostd links against
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
 #   run    build + db: what scripts/run.sh needs
-#   test   what the test suite needs on top of build: db, nginx, curl, python3
+#   test   what the test suite needs on top of build: db, nginx, curl, python3,
+#          clang, Node.js and npm
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
-#   e2e    browser end-to-end tests (empty for now)
+#   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
 #   all    every group above (the default)
 #
 # Prints nothing and exits 0 when everything is already installed, so the
@@ -38,21 +39,29 @@ DB_PKGS=(
 # python3 is Debian's interpreter; the harness uses only its stdlib.
 # clang and its runtime: the sanitizer build links the fuzz targets with
 # libFuzzer, which ships in libclang-rt-14-dev.
+# nodejs and npm: the openapi_lint test runs Redocly's CLI, installed from
+# tests/openapi/package-lock.json by scripts/test.sh (npm ci).
 TEST_PKGS=(
     nginx
     curl
     python3
     clang
     libclang-rt-14-dev
+    nodejs
+    npm
 )
 
-# E2E: later issues add the browser tests here, e.g. nodejs npm chromium
-# chromium-driver. Keep this group for packages only the browser tests need.
 BENCH_PKGS=(
     wrk
 )
 
+# The browser tests (tests/e2e) drive Debian's chromium with playwright-core
+# from npm (`npm ci` in scripts/test.sh); no browser is downloaded. Keep this
+# group for packages only the browser tests need.
 E2E_PKGS=(
+    nodejs
+    npm
+    chromium
 )
 
 usage() {
@@ -96,6 +105,16 @@ as_root() {
     else
         return 1
     fi
+}
+
+# True when an installed package provides the name as a virtual package:
+# NodeSource's nodejs provides npm (and conflicts with Debian's npm), so
+# asking apt for npm there would fail although npm is present.
+is_provided() {
+    dpkg-query -W -f='${db:Status-Status} ${Provides}\n' 2>/dev/null |
+        awk -v want="$1" '$1 == "installed" {
+            for (i = 2; i <= NF; i++) { p = $i; sub(/,$/, "", p); if (p == want) found = 1 }
+        } END { exit !found }'
 }
 
 install_packages() {
@@ -147,7 +166,7 @@ main() {
                 continue
             fi
             seen[$pkg]=1
-            if ! is_installed "$pkg"; then
+            if ! is_installed "$pkg" && ! is_provided "$pkg"; then
                 missing+=("$pkg")
             fi
         done

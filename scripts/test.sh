@@ -6,7 +6,8 @@
 #             CI always runs everything)
 #
 # Stages:
-#   1. Debian packages (scripts/deps.sh build test)
+#   1. Debian packages (scripts/deps.sh build test e2e), then the npm
+#      packages of tests/e2e (npm ci when node_modules is stale)
 #   2. build/      RelWithDebInfo, warnings are errors, then all ctest tests
 #   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
 #                  then the unit, api and fuzz tests
@@ -87,9 +88,36 @@ print_summary() {
 install_deps() {
     if [[ "${WP_SKIP_DEPS:-0}" == "1" ]]; then
         log "WP_SKIP_DEPS=1: not checking Debian packages"
+    else
+        bash "$ROOT/scripts/deps.sh" build test e2e || return
+    fi
+    install_npm_packages
+}
+
+# The npm packages of the test tools, each directory from its committed
+# package-lock.json: `npm ci` when node_modules is missing or older than
+# the lock file. Directories with a package.json of their own join the list.
+# tests/openapi: Redocly's CLI for the openapi_lint test.
+NPM_DIRS=(tests/e2e tests/openapi)
+
+install_npm_packages() {
+    local dir
+    for dir in "${NPM_DIRS[@]}"; do
+        npm_ci_if_stale "$ROOT/$dir" || return
+    done
+}
+
+# Usage: npm_ci_if_stale DIR
+npm_ci_if_stale() {
+    local dir=$1
+    if [[ ! -f "$dir/package.json" ]]; then
         return 0
     fi
-    bash "$ROOT/scripts/deps.sh" build test
+    if [[ -d "$dir/node_modules" && ! "$dir/package-lock.json" -nt "$dir/node_modules" ]]; then
+        return 0
+    fi
+    log "npm ci in ${dir#"$ROOT"/}"
+    npm ci --prefix "$dir" --no-audit --no-fund
 }
 
 # Usage: configure_and_build DIR [CMAKE OPTIONS...]

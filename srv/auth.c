@@ -65,7 +65,11 @@ wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
 	PGresult *r;
 
 	if (bearer_token(h, token) != 0) {
-		wp_response_header(ctx->res, "WWW-Authenticate", "Bearer realm=\"warpost\"");
+		/* RFC 6750, 3.1: no credentials, or credentials that are not a
+		 * bearer token at all. */
+		wp_response_header(ctx->res, "WWW-Authenticate",
+		                   h ? "Bearer realm=\"warpost\", error=\"invalid_request\""
+		                     : "Bearer realm=\"warpost\"");
 		return wp_fail(ctx, WP_ERR_UNAUTHORIZED,
 		               h ? "the Authorization header is not a Warpost bearer token"
 		                 : "this needs an Authorization: Bearer token");

@@ -13,6 +13,7 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me", wp_api_me, WP_BODY_NONE},
 	{WP_GET, "/api/me/games", wp_api_me_games, WP_BODY_NONE},
 	{WP_GET, "/api/rulesets", wp_api_rulesets, WP_BODY_NONE},
+	{WP_GET, "/api/openapi.json", wp_api_openapi, WP_BODY_NONE},
 	{WP_POST, "/api/games", wp_api_games_create, WP_BODY_JSON},
 	{WP_GET, "/api/games/{id}", wp_api_games_get, WP_BODY_NONE},
 	{WP_POST, "/api/games/{id}/join", wp_api_games_join, WP_BODY_JSON},

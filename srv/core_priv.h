@@ -140,6 +140,7 @@ enum wp_err wp_api_health(struct wp_ctx *ctx);
 enum wp_err wp_api_players_create(struct wp_ctx *ctx);
 enum wp_err wp_api_me(struct wp_ctx *ctx);
 enum wp_err wp_api_rulesets(struct wp_ctx *ctx);
+enum wp_err wp_api_openapi(struct wp_ctx *ctx);
 enum wp_err wp_api_games_create(struct wp_ctx *ctx);
 enum wp_err wp_api_games_join(struct wp_ctx *ctx);
 enum wp_err wp_api_games_get(struct wp_ctx *ctx);

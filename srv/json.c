@@ -67,9 +67,10 @@ wp_json_parse(const char *buf, size_t len, char *why, size_t whylen)
 	obj = json_tokener_parse_ex(tok, buf, (int)len);
 	jerr = json_tokener_get_error(tok);
 	if (!obj && jerr == json_tokener_continue) {
-		/* A bare number only ends at the end of input: say so. */
+		/* A bare number only ends at the end of input: say so. Anything
+		 * else still open there is a truncated text. */
 		obj = json_tokener_parse_ex(tok, "", 1);
-		jerr = json_tokener_get_error(tok);
+		jerr = obj ? json_tokener_success : json_tokener_continue;
 		end = len;
 	} else {
 		end = json_tokener_get_parse_end(tok);

@@ -14,6 +14,21 @@ WARPOST_CLI = os.environ.get("WARPOST_CLI_TEST") or os.path.join(
     REPO, "build", "tests", "testrules", "warpost-test")
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import warpost as wp  # noqa: E402
+import openapi_check  # noqa: E402
+
+# Every answer these tests get is checked against the OpenAPI document
+# (srv/openapi.json): status documented, media type, body schema.
+OPENAPI = openapi_check.load(os.path.join(REPO, "srv", "openapi.json"))
+_plain_request = wp.Server.request
+
+
+def _checked_request(self, method, path, body=None, headers=None, timeout=15):
+    reply = _plain_request(self, method, path, body, headers, timeout=timeout)
+    openapi_check.check_reply(OPENAPI, method, path, reply)
+    return reply
+
+
+wp.Server.request = _checked_request
 
 RULESET = "skirmish-test"
 
