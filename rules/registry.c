@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "wargame-chess/wargame_chess.h"
 
 #define WR_MAX_RULESETS 16
 
@@ -12,6 +13,7 @@ static int seeded;
 
 /* Product rulesets, added as their issues land. */
 static const struct wr_ruleset *const product[] = {
+	&wc_ruleset,
 	NULL,
 };
 

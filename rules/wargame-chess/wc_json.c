@@ -1,0 +1,800 @@
+/* Wargame Chess JSON: options, actions in and out, the saved state, views
+ * and the ruleset table. Every client field is shape-checked here before
+ * wc_rules.c sees it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wargame_chess.h"
+#include "wc_private.h"
+
+#define B (&wr_board8)
+
+static const char *const order_names[] = {"ask", "always", "never"};
+
+static json_object *
+wc_options(void)
+{
+	json_object *o = json_object_new_object(), *ft = json_object_new_object(),
+	            *en = json_object_new_array();
+
+	json_object_object_add(ft, "type", json_object_new_string("string"));
+	json_object_object_add(ft, "default", json_object_new_string("seat0"));
+	json_object_array_add(en, json_object_new_string("seat0"));
+	json_object_array_add(en, json_object_new_string("random"));
+	json_object_object_add(ft, "enum", en);
+	json_object_object_add(ft, "description",
+	                       json_object_new_string("Who sets up Trees first: seat 0, or a "
+	                                              "random seat (RULINGS.md, Wargame Chess W2)"));
+	json_object_object_add(o, "first_trees", ft);
+	return o;
+}
+
+static int
+wc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
+          struct wr_error *err)
+{
+	static const char *const known[] = {"first_trees", NULL};
+	const char *ft = NULL;
+	int random = 0;
+	struct wc_state *st;
+
+	if (seats != WC_SEATS)
+		return wr_fail(err, "seats", "seats", "Wargame Chess is for 2 seats");
+	if (options) {
+		if (wr_json_only(options, known, err) != 0 ||
+		    wr_json_string(options, "first_trees", 0, &ft, err) != 0)
+			return -1;
+		if (ft && strcmp(ft, "random") == 0)
+			random = 1;
+		else if (ft && strcmp(ft, "seat0") != 0)
+			return wr_fail(err, "bad-option", "first_trees",
+			               "first_trees: \"seat0\" or \"random\"");
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return wr_fail(err, "no-memory", "", "out of memory");
+	wc_init(st, random, rng, NULL);
+	*state = st;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- save */
+
+static json_object *
+int_array(const int *v, int n)
+{
+	json_object *a = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+static void
+put(json_object *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_int(v));
+}
+
+static json_object *
+wc_save(const void *state)
+{
+	const struct wc_state *st = state;
+	json_object *o = json_object_new_object(), *pc = json_object_new_array(),
+	            *se = json_object_new_array();
+	int atk[6] = {st->atk.att, st->atk.def, st->atk.from, st->atk.sq, st->atk.att_spent,
+	              st->atk.def_spent};
+
+	put(o, "version", 1);
+	put(o, "phase", st->phase);
+	put(o, "stage", st->stage);
+	put(o, "first_trees_random", st->first_trees_random);
+	put(o, "tree_first", st->tree_first);
+	put(o, "tree_choice", st->tree_choice);
+	json_object_object_add(o, "trees", int_array(st->trees, st->ntrees));
+	put(o, "turn", st->turn);
+	put(o, "active", st->active);
+	put(o, "first_deployer", st->first_deployer);
+	put(o, "first_this_turn", st->first_this_turn);
+	put(o, "last_activator", st->last_activator);
+	put(o, "any_activation", st->any_activation);
+	put(o, "act_piece", st->act_piece);
+	put(o, "act_reactivation", st->act_reactivation);
+	put(o, "act_first", st->act_first);
+	json_object_object_add(o, "attack", int_array(atk, 6));
+	for (int i = 0; i < st->npieces; i++) {
+		const struct wc_piece *p = &st->pieces[i];
+		int v[13] = {p->seat, p->opt, (int)p->type, p->where, p->sq, p->adv, p->dis,
+		             p->blessing, p->curse, p->activated, p->reactivations,
+		             p->ever_activated, p->mark};
+		json_object_array_add(pc, int_array(v, 13));
+	}
+	json_object_object_add(o, "pieces", pc);
+	for (int s = 0; s < WC_SEATS; s++) {
+		const struct wc_seat *ss = &st->seat[s];
+		const struct wc_faction *f = wc_faction_at(ss->faction);
+		json_object *x = json_object_new_object();
+		put(x, "submitted", ss->submitted);
+		json_object_object_add(x, "faction", json_object_new_string(f ? f->id : "standard"));
+		json_object_object_add(x, "counts", int_array(ss->counts, WC_MAX_OPTS));
+		put(x, "upgrades", (int)ss->upgrades);
+		put(x, "order_defend", ss->order_defend);
+		json_object_object_add(x, "var", int_array(ss->var, 4));
+		json_object_array_add(se, x);
+	}
+	json_object_object_add(o, "seats", se);
+	put(o, "over", st->over);
+	put(o, "winners", (int)st->winners);
+	json_object_object_add(o, "reason", json_object_new_string(st->reason));
+	return o;
+}
+
+/* ---------------------------------------------------------------- load */
+
+static int
+arr_ints(json_object *o, const char *key, int *out, int min_n, int max_n, int lo, int hi,
+         struct wr_error *err)
+{
+	json_object *a;
+	int n;
+
+	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+		return wr_fail(err, "bad-snapshot", key, "%s: an array is required", key);
+	n = (int)json_object_array_length(a);
+	if (n < min_n || n > max_n)
+		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
+	for (int i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(a, (size_t)i);
+		int64_t x;
+		if (!json_object_is_type(v, json_type_int))
+			return wr_fail(err, "bad-snapshot", key, "%s: whole numbers", key);
+		x = json_object_get_int64(v);
+		if (x < lo || x > hi)
+			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
+		out[i] = (int)x;
+	}
+	return n;
+}
+
+#define GETI(obj, key, lo, hi, dst)                                                   \
+	do {                                                                          \
+		int v_;                                                               \
+		if (wr_json_int(obj, key, lo, hi, 1, 0, &v_, err) != 0)               \
+			goto bad;                                                     \
+		dst = v_;                                                             \
+	} while (0)
+
+/* Indices a state must keep straight for the rules never to read out of
+ * bounds; a snapshot that breaks them is refused. */
+static int
+coherent(const struct wc_state *st)
+{
+	int n = st->npieces;
+	if (st->phase >= WC_PH_DEPLOY && st->phase <= WC_PH_PLAY && st->active < 0)
+		return 0;
+	if (st->phase == WC_PH_PLAY) {
+		if (st->turn < 1 || st->turn > WC_LAST_TURN)
+			return 0;
+		if (st->stage != WC_ST_PICK && (st->act_piece < 0 || st->act_piece >= n ||
+		                                st->pieces[st->act_piece].where == WC_OFF))
+			return 0;
+		if ((st->stage == WC_ST_DEFEND || st->stage == WC_ST_COMBAT) &&
+		    (st->atk.att < 0 || st->atk.att >= n || st->atk.def < 0 || st->atk.def >= n ||
+		     st->atk.sq < 0 || st->atk.from < 0))
+			return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct wc_piece *p = &st->pieces[i];
+		const struct wc_faction *f = wc_faction_at(st->seat[p->seat].faction);
+		if (!f || p->opt >= f->nopts || f->opts[p->opt].type != p->type)
+			return 0;
+		if (p->where == WC_ON && p->sq < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+wc_load(json_object *snap, void **state, struct wr_error *err)
+{
+	struct wc_state *st = calloc(1, sizeof(*st));
+	json_object *pcs, *seats;
+	int atk[6], n;
+
+	if (!st)
+		return wr_fail(err, "no-memory", "", "out of memory");
+	if (!snap || !json_object_is_type(snap, json_type_object)) {
+		wr_fail(err, "bad-snapshot", "", "a JSON object is required");
+		goto bad;
+	}
+	GETI(snap, "phase", 0, WC_PH_OVER, st->phase);
+	GETI(snap, "stage", 0, WC_ST_COMBAT, st->stage);
+	GETI(snap, "first_trees_random", 0, 1, st->first_trees_random);
+	GETI(snap, "tree_first", 0, 1, st->tree_first);
+	GETI(snap, "tree_choice", -1, WC_TREES_MAX - 1, st->tree_choice);
+	if ((n = arr_ints(snap, "trees", st->trees, 0, WC_MAX_TREES, 0, 63, err)) < 0)
+		goto bad;
+	st->ntrees = n;
+	GETI(snap, "turn", 0, WC_LAST_TURN, st->turn);
+	GETI(snap, "active", -1, 1, st->active);
+	GETI(snap, "first_deployer", 0, 1, st->first_deployer);
+	GETI(snap, "first_this_turn", -1, 1, st->first_this_turn);
+	GETI(snap, "last_activator", -1, 1, st->last_activator);
+	GETI(snap, "any_activation", 0, 1, st->any_activation);
+	GETI(snap, "act_piece", -1, WC_MAX_PIECES - 1, st->act_piece);
+	GETI(snap, "act_reactivation", 0, 1, st->act_reactivation);
+	GETI(snap, "act_first", 0, 1, st->act_first);
+	if (arr_ints(snap, "attack", atk, 6, 6, -1, 63, err) < 0)
+		goto bad;
+	st->atk = (struct wc_attack){atk[0], atk[1], atk[2], atk[3], atk[4], atk[5]};
+	if (!json_object_object_get_ex(snap, "seats", &seats) ||
+	    !json_object_is_type(seats, json_type_array) || json_object_array_length(seats) != 2) {
+		wr_fail(err, "bad-snapshot", "seats", "two seats are required");
+		goto bad;
+	}
+	for (int s = 0; s < WC_SEATS; s++) {
+		json_object *x = json_object_array_get_idx(seats, (size_t)s);
+		struct wc_seat *ss = &st->seat[s];
+		const char *fid;
+		int up;
+		if (!json_object_is_type(x, json_type_object)) {
+			wr_fail(err, "bad-snapshot", "seats", "seat objects are required");
+			goto bad;
+		}
+		GETI(x, "submitted", 0, 1, ss->submitted);
+		if (wr_json_string(x, "faction", 1, &fid, err) != 0)
+			goto bad;
+		if ((ss->faction = wc_faction_find(fid)) < 0) {
+			wr_fail(err, "bad-snapshot", "faction", "unknown faction");
+			goto bad;
+		}
+		if (arr_ints(x, "counts", ss->counts, WC_MAX_OPTS, WC_MAX_OPTS, 0, WC_MAX_PIECES,
+		             err) < 0)
+			goto bad;
+		GETI(x, "upgrades", 0, (1 << WC_MAX_UPGRADES) - 1, up);
+		ss->upgrades = (unsigned)up;
+		GETI(x, "order_defend", 0, 2, ss->order_defend);
+		if (arr_ints(x, "var", ss->var, 4, 4, -1000000, 1000000, err) < 0)
+			goto bad;
+	}
+	if (!json_object_object_get_ex(snap, "pieces", &pcs) ||
+	    !json_object_is_type(pcs, json_type_array) ||
+	    json_object_array_length(pcs) > WC_MAX_PIECES) {
+		wr_fail(err, "bad-snapshot", "pieces", "a list of pieces is required");
+		goto bad;
+	}
+	st->npieces = (int)json_object_array_length(pcs);
+	for (int i = 0; i < st->npieces; i++) {
+		json_object *w = json_object_new_object(), *x = json_object_array_get_idx(pcs, (size_t)i);
+		int v[13];
+		static const int lo[13] = {0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1000000};
+		static const int hi[13] = {1, WC_MAX_OPTS - 1, WC_TYPE_MAX - 1, WC_REMOVED, 63, 99, 99,
+		                           1, 1, 1, 1000, 1, 1000000};
+		json_object_object_add(w, "p", json_object_get(x));
+		n = arr_ints(w, "p", v, 13, 13, -1000000, 1000000, err);
+		json_object_put(w);
+		if (n < 0)
+			goto bad;
+		for (int k = 0; k < 13; k++)
+			if (v[k] < lo[k] || v[k] > hi[k]) {
+				wr_fail(err, "bad-snapshot", "pieces", "piece %d: field %d out of range", i, k);
+				goto bad;
+			}
+		st->pieces[i] = (struct wc_piece){v[0], v[1], (enum wc_type)v[2], v[3], v[4], v[5],
+		                                  v[6], v[7], v[8], v[9], v[10], v[11], v[12]};
+	}
+	GETI(snap, "over", 0, 1, st->over);
+	{
+		int w;
+		const char *r;
+		GETI(snap, "winners", 0, 3, w);
+		st->winners = (unsigned)w;
+		if (wr_json_string(snap, "reason", 1, &r, err) != 0)
+			goto bad;
+		snprintf(st->reason, sizeof(st->reason), "%s", r);
+	}
+	if (!coherent(st)) {
+		wr_fail(err, "bad-snapshot", "", "the snapshot is not a coherent state");
+		goto bad;
+	}
+	*state = st;
+	return 0;
+bad:
+	free(st);
+	return -1;
+}
+
+static void
+wc_free_state(void *state)
+{
+	free(state);
+}
+
+/* ------------------------------------------------------------- actions */
+
+static json_object *
+action_json(const struct wc_state *st, int seat, const struct wc_action *a)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", json_object_new_string(wc_kind_names[a->kind]));
+	switch (a->kind) {
+	case WC_A_TEAM: {
+		const struct wc_faction *f = wc_faction_at(a->faction);
+		json_object *pc = json_object_new_object(), *up = json_object_new_array();
+		json_object_object_add(o, "faction", json_object_new_string(f->id));
+		for (int i = 0; i < f->nopts; i++)
+			if (a->counts[i])
+				json_object_object_add(pc, f->opts[i].id, json_object_new_int(a->counts[i]));
+		for (int u = 0; u < f->nupgrades; u++)
+			if (a->upgrades & (1u << u))
+				json_object_array_add(up, json_object_new_string(f->upgrades[u].id));
+		json_object_object_add(o, "pieces", pc);
+		json_object_object_add(o, "upgrades", up);
+		break;
+	}
+	case WC_A_TREES:
+		json_object_object_add(o, "choice", json_object_new_string(wc_tree_names[a->choice]));
+		break;
+	case WC_A_DEPLOY:
+		json_object_object_add(
+		    o, "piece",
+		    json_object_new_string(wc_faction_at(st->seat[seat].faction)->opts[a->opt].id));
+		json_object_object_add(o, "square", wc_sq_json(a->sq));
+		break;
+	case WC_A_ACTIVATE:
+		json_object_object_add(o, "square", wc_sq_json(a->sq));
+		break;
+	case WC_A_MOVE:
+		json_object_object_add(o, "to", wc_sq_json(a->sq));
+		if (a->castle >= 0)
+			json_object_object_add(o, "castle", wc_sq_json(a->castle));
+		break;
+	case WC_A_ATTACK:
+		json_object_object_add(o, "to", wc_sq_json(a->sq));
+		if (a->adv)
+			json_object_object_add(o, "advantage", json_object_new_boolean(1));
+		break;
+	case WC_A_PROMOTE:
+		json_object_object_add(o, "piece", json_object_new_int(a->piece));
+		break;
+	case WC_A_DEFEND:
+		json_object_object_add(o, "advantage", json_object_new_boolean(a->adv));
+		break;
+	case WC_A_COMBAT:
+		json_object_object_add(o, "option",
+		                       json_object_new_string(a->choice ? "retreat" : "push"));
+		json_object_object_add(o, "square", wc_sq_json(a->sq));
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+static json_object *
+wc_actions(const void *state, int seat)
+{
+	const struct wc_state *st = state;
+	json_object *arr = json_object_new_array();
+	int n = wc_list(st, seat, NULL, 0);
+	struct wc_action *l = n > 0 ? calloc((size_t)n, sizeof(*l)) : NULL;
+
+	if (l) {
+		n = wc_list(st, seat, l, n);
+		for (int i = 0; i < n; i++)
+			json_object_array_add(arr, action_json(st, seat, &l[i]));
+		free(l);
+	}
+	return arr;
+}
+
+static int
+parse_choice(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; s && i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Shape of every action (README.md, Actions). */
+static int
+parse_action(const struct wc_state *st, int seat, json_object *j, struct wc_action *a,
+             struct wr_error *err)
+{
+	const char *type, *s;
+	int kind;
+
+	if (!j || !json_object_is_type(j, json_type_object))
+		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
+	if (wr_json_string(j, "type", 1, &type, err) != 0)
+		return -1;
+	kind = parse_choice(type, wc_kind_names + 1, WC_A_MAX - 1) + 1;
+	if (kind <= 0)
+		return wr_fail(err, "unknown-action", "type", "unknown action type");
+	wc_action_init(a, kind);
+	switch (kind) {
+	case WC_A_TEAM: {
+		static const char *const known[] = {"type", "faction", "pieces", "upgrades", NULL};
+		json_object *pc, *up;
+		const struct wc_faction *f;
+		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "faction", 1, &s, err) != 0)
+			return -1;
+		if ((a->faction = wc_faction_find(s)) < 0)
+			return wr_fail(err, "unknown-faction", "faction", "no such faction");
+		f = wc_faction_at(a->faction);
+		if (!json_object_object_get_ex(j, "pieces", &pc) ||
+		    !json_object_is_type(pc, json_type_object))
+			return wr_fail(err, "missing-field", "pieces", "pieces: an object is required");
+		{
+			json_object_object_foreach(pc, key, val) {
+				int i, c;
+				for (i = 0; i < f->nopts && strcmp(f->opts[i].id, key); i++)
+					;
+				if (i == f->nopts)
+					return wr_fail(err, "unknown-piece", "pieces",
+					               "%.40s: not in this faction's roster", key);
+				(void)val;
+				if (wr_json_int(pc, key, 0, 99, 1, 0, &c, err) != 0)
+					return -1;
+				a->counts[i] = c;
+			}
+		}
+		if (json_object_object_get_ex(j, "upgrades", &up) &&
+		    !json_object_is_type(up, json_type_null)) {
+			if (!json_object_is_type(up, json_type_array))
+				return wr_fail(err, "wrong-type", "upgrades", "upgrades: an array");
+			for (size_t k = 0; k < json_object_array_length(up); k++) {
+				json_object *v = json_object_array_get_idx(up, k);
+				int u;
+				if (!json_object_is_type(v, json_type_string))
+					return wr_fail(err, "wrong-type", "upgrades", "upgrades: strings");
+				for (u = 0; u < f->nupgrades && strcmp(f->upgrades[u].id,
+				                                       json_object_get_string(v)); u++)
+					;
+				if (u == f->nupgrades)
+					return wr_fail(err, "unknown-upgrade", "upgrades", "no such upgrade");
+				if (a->upgrades & (1u << u))
+					return wr_fail(err, "duplicate-upgrade", "upgrades",
+					               "an upgrade is taken once");
+				a->upgrades |= 1u << u;
+			}
+		}
+		return 0;
+	}
+	case WC_A_TREES: {
+		static const char *const known[] = {"type", "choice", NULL};
+		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "choice", 1, &s, err) != 0)
+			return -1;
+		if ((a->choice = parse_choice(s, wc_tree_names, WC_TREES_MAX)) < 0)
+			return wr_fail(err, "bad-choice", "choice",
+			               "choice: mirror, mirror_flip or random");
+		return 0;
+	}
+	case WC_A_DEPLOY: {
+		static const char *const known[] = {"type", "piece", "square", NULL};
+		const struct wc_faction *f = wc_faction_at(st->seat[seat].faction);
+		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "piece", 1, &s, err) != 0 ||
+		    wr_json_square(j, "square", B, &a->sq, err) != 0)
+			return -1;
+		for (a->opt = 0; f && a->opt < f->nopts && strcmp(f->opts[a->opt].id, s); a->opt++)
+			;
+		if (!f || a->opt == f->nopts)
+			return wr_fail(err, "unknown-piece", "piece", "not in this team's roster");
+		return 0;
+	}
+	case WC_A_ACTIVATE: {
+		static const char *const known[] = {"type", "square", NULL};
+		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "square", B, &a->sq, err) != 0)
+			return -1;
+		return 0;
+	}
+	case WC_A_MOVE: {
+		static const char *const known[] = {"type", "to", "castle", NULL};
+		json_object *c;
+		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "to", B, &a->sq, err) != 0)
+			return -1;
+		if (json_object_object_get_ex(j, "castle", &c) && !json_object_is_type(c, json_type_null) &&
+		    wr_json_square(j, "castle", B, &a->castle, err) != 0)
+			return -1;
+		return 0;
+	}
+	case WC_A_ATTACK: {
+		static const char *const known[] = {"type", "to", "advantage", NULL};
+		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "to", B, &a->sq, err) != 0 ||
+		    wr_json_bool(j, "advantage", 0, 0, &a->adv, err) != 0)
+			return -1;
+		return 0;
+	}
+	case WC_A_STAY:
+	case WC_A_END: {
+		static const char *const known[] = {"type", NULL};
+		return wr_json_only(j, known, err);
+	}
+	case WC_A_PROMOTE: {
+		static const char *const known[] = {"type", "piece", NULL};
+		if (wr_json_only(j, known, err) != 0 ||
+		    wr_json_int(j, "piece", 0, WC_MAX_PIECES - 1, 1, 0, &a->piece, err) != 0)
+			return -1;
+		return 0;
+	}
+	case WC_A_DEFEND: {
+		static const char *const known[] = {"type", "advantage", NULL};
+		if (wr_json_only(j, known, err) != 0 ||
+		    wr_json_bool(j, "advantage", 1, 0, &a->adv, err) != 0)
+			return -1;
+		return 0;
+	}
+	case WC_A_COMBAT: {
+		static const char *const known[] = {"type", "option", "square", NULL};
+		static const char *const opts[] = {"push", "retreat"};
+		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "option", 1, &s, err) != 0 ||
+		    wr_json_square(j, "square", B, &a->sq, err) != 0)
+			return -1;
+		if ((a->choice = parse_choice(s, opts, 2)) < 0)
+			return wr_fail(err, "bad-choice", "option", "option: push or retreat");
+		return 0;
+	}
+	}
+	return wr_fail(err, "unknown-action", "type", "unknown action type");
+}
+
+static int
+wc_apply(void *state, int seat, json_object *action, struct wr_rng *rng, struct wr_events *ev,
+         struct wr_error *err)
+{
+	struct wc_state *st = state;
+	struct wc_action a;
+
+	if (st->over)
+		return wr_fail(err, "game-over", "", "the match is over");
+	if (seat < 0 || seat >= WC_SEATS || !(wc_to_act(st) & (1u << seat)))
+		return wr_fail(err, "not-your-turn", "", "this seat is not awaited now");
+	if (parse_action(st, seat, action, &a, err) != 0 || wc_check(st, seat, &a, err) != 0)
+		return -1;
+	wc_do(st, seat, &a, rng, ev);
+	return 0;
+}
+
+/* Standing orders: {"defend_advantage": "ask" | "always" | "never"}. */
+static int
+wc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
+{
+	static const char *const known[] = {"defend_advantage", NULL};
+	struct wc_state *st = state;
+	const char *s;
+	int o;
+
+	if (seat < 0 || seat >= WC_SEATS)
+		return wr_fail(err, "bad-seat", "", "no such seat");
+	if (wr_json_only(orders, known, err) != 0 ||
+	    wr_json_string(orders, "defend_advantage", 0, &s, err) != 0)
+		return -1;
+	if (!s)
+		return 0;
+	if ((o = parse_choice(s, order_names, 3)) < 0)
+		return wr_fail(err, "bad-order", "defend_advantage",
+		               "defend_advantage: ask, always or never");
+	st->seat[seat].order_defend = o;
+	return 0;
+}
+
+static int
+wc_resign(void *state, int seat, struct wr_events *ev)
+{
+	struct wc_state *st = state;
+	json_object *o;
+
+	if (seat < 0 || seat >= WC_SEATS || st->over)
+		return -1;
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("resign"));
+	json_object_object_add(o, "seat", json_object_new_int(seat));
+	if (ev)
+		wr_emit(ev, WR_VIS_PUBLIC, o);
+	else
+		json_object_put(o);
+	wc_finish(st, 1u << (1 - seat), "resignation", ev);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- view */
+
+static const char *const where_names[] = {"reserve", "board", "slain", "removed"};
+
+static json_object *
+pending(const struct wc_state *st)
+{
+	static const char *const kinds[] = {"activate", "act", "en_passant", "defend_advantage",
+	                                    "combat_movement"};
+	static const char *const prompts[] = {
+	    "Re/Activate a piece",
+	    "Move, Attack, Promote, or stay",
+	    "Move the Pawn again (En Passant) or end the Activation",
+	    "Spend an Advantage token on the Defence roll?",
+	    "Combat Movement: place the attacker aside, or step aside yourself",
+	};
+	json_object *arr = json_object_new_array();
+	unsigned m = wc_to_act(st);
+
+	for (int s = 0; s < WC_SEATS; s++) {
+		json_object *o;
+		const char *kind, *prompt;
+		if (!(m & (1u << s)))
+			continue;
+		switch (st->phase) {
+		case WC_PH_TEAMS:
+			kind = "team";
+			prompt = "Build a team of exactly 14 points";
+			break;
+		case WC_PH_TREES:
+			kind = "trees";
+			prompt = "Trees for your half: mirror, mirror_flip or random";
+			break;
+		case WC_PH_DEPLOY:
+			kind = "deploy";
+			prompt = "Deploy a piece in your deployment zone";
+			break;
+		default:
+			kind = kinds[st->stage];
+			prompt = prompts[st->stage];
+		}
+		o = json_object_new_object();
+		json_object_object_add(o, "seat", json_object_new_int(s));
+		json_object_object_add(o, "kind", json_object_new_string(kind));
+		json_object_object_add(o, "prompt", json_object_new_string(prompt));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *
+wc_view(const void *state, int viewer)
+{
+	const struct wc_state *st = state;
+	json_object *o = json_object_new_object(), *pcs = json_object_new_array(),
+	            *teams = json_object_new_array(), *trees = json_object_new_object(),
+	            *tq = json_object_new_array(), *pts = json_object_new_array(),
+	            *res = json_object_new_object(), *w = json_object_new_array();
+	int revealed = st->seat[0].submitted && st->seat[1].submitted;
+
+	json_object_object_add(o, "ruleset", json_object_new_string("wargame-chess"));
+	json_object_object_add(o, "phase", json_object_new_string(wc_phase_names[st->phase]));
+	put(o, "turn", st->turn);
+	put(o, "active", st->active);
+	put(o, "first_this_turn", st->first_this_turn);
+	put(o, "last_activator", st->last_activator);
+	{
+		json_object *act = json_object_new_object();
+		json_object_object_add(act, "step", json_object_new_string(wc_stage_names[st->stage]));
+		put(act, "piece", st->act_piece);
+		json_object_object_add(act, "reactivation",
+		                       json_object_new_boolean(st->act_piece >= 0 && st->act_reactivation));
+		if (st->atk.att >= 0) {
+			json_object *at = json_object_new_object();
+			put(at, "attacker", st->atk.att);
+			put(at, "defender", st->atk.def);
+			json_object_object_add(at, "from", wc_sq_json(st->atk.from));
+			json_object_object_add(at, "square", wc_sq_json(st->atk.sq));
+			json_object_object_add(act, "attack", at);
+		} else
+			json_object_object_add(act, "attack", NULL);
+		json_object_object_add(o, "activation", act);
+	}
+	json_object_object_add(o, "pending", pending(st));
+	put(trees, "first_seat", st->tree_first);
+	json_object_object_add(trees, "choice",
+	                       st->tree_choice >= 0
+	                           ? json_object_new_string(wc_tree_names[st->tree_choice])
+	                           : NULL);
+	for (int i = 0; i < st->ntrees; i++)
+		json_object_array_add(tq, wc_sq_json(st->trees[i]));
+	json_object_object_add(trees, "squares", tq);
+	json_object_object_add(o, "trees", trees);
+	for (int s = 0; s < WC_SEATS; s++) {
+		const struct wc_seat *ss = &st->seat[s];
+		const struct wc_faction *f = wc_faction_at(ss->faction);
+		json_object *t = json_object_new_object();
+		/* A team list is hidden until both are in (G5). */
+		int see = ss->submitted && (revealed || viewer == s || viewer == WR_EVERYONE);
+		put(t, "seat", s);
+		json_object_object_add(t, "submitted", json_object_new_boolean(ss->submitted));
+		if (see && f) {
+			json_object *pc = json_object_new_object(), *up = json_object_new_array();
+			json_object_object_add(t, "faction", json_object_new_string(f->id));
+			for (int i = 0; i < f->nopts; i++)
+				if (ss->counts[i])
+					json_object_object_add(pc, f->opts[i].id, json_object_new_int(ss->counts[i]));
+			for (int u = 0; u < f->nupgrades; u++)
+				if (ss->upgrades & (1u << u))
+					json_object_array_add(up, json_object_new_string(f->upgrades[u].id));
+			json_object_object_add(t, "pieces", pc);
+			json_object_object_add(t, "upgrades", up);
+		} else {
+			json_object_object_add(t, "faction", NULL);
+			json_object_object_add(t, "pieces", NULL);
+			json_object_object_add(t, "upgrades", NULL);
+		}
+		if (viewer == s || viewer == WR_EVERYONE) {
+			json_object *ord = json_object_new_object();
+			json_object_object_add(ord, "defend_advantage",
+			                       json_object_new_string(order_names[ss->order_defend]));
+			json_object_object_add(t, "orders", ord);
+		} else
+			json_object_object_add(t, "orders", NULL);
+		json_object_array_add(teams, t);
+		json_object_array_add(pts, json_object_new_int(revealed ? wc_points(st, s) : 0));
+	}
+	json_object_object_add(o, "teams", teams);
+	for (int i = 0; i < st->npieces; i++) {
+		const struct wc_piece *p = &st->pieces[i];
+		json_object *x = json_object_new_object();
+		put(x, "id", i);
+		put(x, "owner", p->seat);
+		json_object_object_add(x, "type", json_object_new_string(wc_type_names[p->type]));
+		json_object_object_add(x, "option", json_object_new_string(wc_opt(st, i)->id));
+		put(x, "rank", p->opt);
+		json_object_object_add(x, "where", json_object_new_string(where_names[p->where]));
+		json_object_object_add(x, "square", p->where == WC_ON ? wc_sq_json(p->sq) : NULL);
+		put(x, "advantage", p->adv);
+		put(x, "disadvantage", p->dis);
+		json_object_object_add(x, "blessing", json_object_new_boolean(p->blessing));
+		json_object_object_add(x, "curse", json_object_new_boolean(p->curse));
+		json_object_object_add(x, "activated", json_object_new_boolean(p->activated));
+		put(x, "reactivations", p->reactivations);
+		json_object_array_add(pcs, x);
+	}
+	json_object_object_add(o, "pieces", pcs);
+	json_object_object_add(o, "points", pts);
+	json_object_object_add(res, "over", json_object_new_boolean(st->over));
+	for (int s = 0; s < WC_SEATS; s++)
+		if (st->winners & (1u << s))
+			json_object_array_add(w, json_object_new_int(s));
+	json_object_object_add(res, "winners", w);
+	json_object_object_add(res, "reason", json_object_new_string(st->reason));
+	json_object_object_add(o, "result", res);
+	return o;
+}
+
+static void
+wc_result(const void *state, struct wr_result *out)
+{
+	const struct wc_state *st = state;
+
+	memset(out, 0, sizeof(*out));
+	out->over = st->over;
+	out->winners = st->winners;
+	if (st->seat[0].submitted && st->seat[1].submitted) {
+		out->has_scores = 1;
+		for (int s = 0; s < WC_SEATS; s++)
+			out->scores[s] = wc_points(st, s);
+	}
+	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
+}
+
+static unsigned
+wc_to_act_fn(const void *state)
+{
+	return wc_to_act(state);
+}
+
+const struct wr_ruleset wc_ruleset = {
+	.id = "wargame-chess",
+	.title = "Wargame Chess",
+	.source = "000_fd193abe0e5c92ac.txt",
+	.min_seats = 2,
+	.max_seats = 2,
+	.options = wc_options,
+	.create = wc_create,
+	.load = wc_load,
+	.save = wc_save,
+	.free = wc_free_state,
+	.to_act = wc_to_act_fn,
+	.actions = wc_actions,
+	.apply = wc_apply,
+	.set_orders = wc_set_orders,
+	.resign = wc_resign,
+	.view = wc_view,
+	.result = wc_result,
+};

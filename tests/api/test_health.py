@@ -1,0 +1,112 @@
+"""GET /api/health: shape, methods, and behaviour while the database is down."""
+import os
+import sys
+import time
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import warpost as wp  # noqa: E402
+
+
+class HealthTest(wp.ServerTestCase):
+
+    def test_ok(self):
+        r = self.req("GET", "/api/health")
+        self.assertEqual(r.status, 200, r)
+        doc = wp.json_of(r, "application/json")
+        self.assertEqual(doc.get("status"), "ok", r)
+        self.assertEqual(doc.get("database"), "up", r)
+        self.assertIsInstance(doc.get("version"), str, r)
+        self.assertTrue(doc["version"], r)
+
+    def test_head_has_headers_and_no_body(self):
+        get = self.req("GET", "/api/health")
+        raw = wp.raw_exchange(self.server.port, wp.http_request_bytes("HEAD", "/api/health"))
+        head, sep, rest = raw.partition(b"\r\n\r\n")
+        self.assertTrue(sep, raw)
+        r = wp.parse_reply(raw)
+        self.assertEqual(r.status, 200, raw)
+        self.assertEqual(rest, b"", "HEAD answered with a body: %r" % raw)
+        self.assertEqual(r.media_type, "application/json", raw)
+        if "content-length" in r.headers:
+            self.assertEqual(int(r.headers["content-length"]), len(get.body), raw)
+
+    def test_other_methods_405_with_allow(self):
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            with self.subTest(method=method):
+                r = self.req(method, "/api/health")
+                self.assertProblem(r, 405, "method-not-allowed")
+                self.assertEqual(wp.allow_set(r), {"GET", "HEAD"}, r)
+
+    def test_query_string_ignored(self):
+        r = self.req("GET", "/api/health?verbose=1&x=%20")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(wp.json_of(r, "application/json").get("status"), "ok")
+
+
+def poll(fn, timeout, interval=0.2):
+    """Call fn until it returns something true; return the last result."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v or time.monotonic() > deadline:
+            return v
+        time.sleep(interval)
+
+
+class DatabaseDownTest(unittest.TestCase):
+    """Stops the database under a running server: needs a cluster of its
+    own (the shared one serves the other modules)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = wp.PgCluster(private=True).start()
+        cls.addClassCleanup(cls.pg.close)
+        cls.db = cls.pg.create_database()
+        cls.server = wp.Server(cls.db.url).start()
+        cls.addClassCleanup(cls.server.stop)
+
+    def test_down_then_up(self):
+        s = self.server
+        r = s.request("GET", "/api/health")
+        self.assertEqual(r.status, 200, r)
+        r = s.request("POST", "/api/players", {"name": "Before"})
+        self.assertEqual(r.status, 201, r)
+
+        self.pg.stop_cluster()
+        try:
+            r = poll(lambda: (lambda x: x if x.status == 503 else None)(
+                s.request("GET", "/api/health", timeout=10)), 10)
+            self.assertIsNotNone(r, "health never answered 503 with the database stopped")
+            self.assertEqual(r.status, 503, r)
+            doc = wp.json_of(r, "application/json")   # a health report, not problem+json
+            self.assertEqual(doc.get("status"), "degraded", r)
+            self.assertEqual(doc.get("database"), "down", r)
+            self.assertTrue(s.alive(), "warpostd exited when the database went away")
+
+            r = s.request("POST", "/api/players", {"name": "During"}, timeout=15)
+            wp.assert_problem(r, 503, "database-unavailable")
+            # still serving, still alive
+            r = s.request("GET", "/api/health", timeout=10)
+            self.assertEqual(r.status, 503, r)
+            self.assertTrue(s.alive(), "warpostd exited while the database was down")
+        finally:
+            self.pg.start_cluster()
+
+        r = poll(lambda: (lambda x: x if x.status == 200 else None)(
+            s.request("GET", "/api/health", timeout=10)), 20)
+        self.assertIsNotNone(r, "health did not come back to 200 after the database restarted")
+        self.assertEqual(wp.json_of(r, "application/json").get("database"), "up")
+        # every pooled connection must have been replaced, not only the one
+        # health used: a few requests in a row all succeed
+        for i in range(8):
+            r = s.request("POST", "/api/players", {"name": "After%d" % i})
+            self.assertEqual(r.status, 201, r)
+        token = r.json()["token"]
+        r = s.request("GET", "/api/me", headers={"Authorization": "Bearer " + token})
+        self.assertEqual(r.status, 200, r)
+
+
+if __name__ == "__main__":
+    wp.main()

@@ -1,0 +1,238 @@
+/* 1,000 seeded random playouts of Wargame Chess from actions() to the end
+ * (a victory or the end of Turn 10): invariants after every apply, offered
+ * actions accepted on a save/load clone, non-offered ones refused with the
+ * state unchanged, and every match replayed from create() with the same
+ * seed and actions to the identical final save(). */
+#include <time.h>
+
+#include "wc_test.h"
+
+#define GAMES 1000
+#define FULL_CHECK_GAMES 6     /* every offered action tried on a clone */
+#define MAX_STEPS 4000
+
+static uint64_t chooser;
+
+static uint32_t
+pick(uint32_t n)
+{
+	chooser ^= chooser << 13;
+	chooser ^= chooser >> 7;
+	chooser ^= chooser << 17;
+	return (uint32_t)(chooser % n);
+}
+
+static char *
+save_str(const void *st)
+{
+	json_object *j = wc_ruleset.save(st);
+	char *s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	return s;
+}
+
+static int bad_invariant;
+
+static void
+invariants(const struct wc_state *st)
+{
+	int seen[64] = {0}, ok = 1;
+	unsigned m = wc_to_act(st);
+
+	for (int i = 0; i < st->npieces; i++) {
+		const struct wc_piece *p = &st->pieces[i];
+		if (p->adv && p->dis)
+			ok = 0;                       /* tokens cancel on receipt */
+		if (p->adv < 0 || p->dis < 0)
+			ok = 0;
+		if (p->where != WC_ON)
+			continue;
+		if (p->sq < 0 || p->sq > 63 || wc_is_tree(st, p->sq))
+			ok = 0;
+		seen[p->sq]++;
+	}
+	for (int s = 0; s < 64; s++) {
+		int shared = st->phase == WC_PH_PLAY &&
+		             (st->stage == WC_ST_DEFEND || st->stage == WC_ST_COMBAT) && s == st->atk.sq;
+		if (seen[s] > (shared ? 2 : 1))
+			ok = 0;
+	}
+	if (st->over != (m == 0))
+		ok = 0;
+	if (st->phase == WC_PH_PLAY && (st->turn < 1 || st->turn > WC_LAST_TURN))
+		ok = 0;
+	if (st->phase == WC_PH_PLAY && !st->over)
+		for (int s = 0; s < WC_SEATS; s++) {
+			int on = 0;
+			for (int i = 0; i < st->npieces; i++)
+				on += st->pieces[i].seat == s && st->pieces[i].where == WC_ON;
+			if (!on)
+				ok = 0;
+		}
+	if (!ok && !bad_invariant++) {
+		char *s = save_str(st);
+		fprintf(stderr, "invariant broken: %s\n", s);
+		free(s);
+	}
+	CHECK(ok, "invariants hold after every apply");
+}
+
+/* Candidate actions in canonical form, legal or not. */
+static char *
+random_candidate(const struct wc_state *st)
+{
+	char buf[128], s1[8];
+	static const char *const kinds[] = {"move", "activate", "attack", "stay", "end", "deploy",
+	                                    "combat_move", "defend", "promote"};
+	int k = (int)pick(9), sqr = (int)pick(64);
+
+	wr_square_name(&wr_board8, sqr, s1);
+	switch (k) {
+	case 0: snprintf(buf, sizeof(buf), "{\"type\":\"move\",\"to\":\"%s\"}", s1); break;
+	case 1: snprintf(buf, sizeof(buf), "{\"type\":\"activate\",\"square\":\"%s\"}", s1); break;
+	case 2: snprintf(buf, sizeof(buf), "{\"type\":\"attack\",\"to\":\"%s\"}", s1); break;
+	case 5: snprintf(buf, sizeof(buf), "{\"type\":\"deploy\",\"piece\":\"pawn\",\"square\":\"%s\"}", s1); break;
+	case 6: snprintf(buf, sizeof(buf), "{\"type\":\"combat_move\",\"option\":\"push\",\"square\":\"%s\"}", s1); break;
+	case 7: snprintf(buf, sizeof(buf), "{\"type\":\"defend\",\"advantage\":%s}", pick(2) ? "true" : "false"); break;
+	case 8: snprintf(buf, sizeof(buf), "{\"type\":\"promote\",\"piece\":%d}", (int)pick(30)); break;
+	default: snprintf(buf, sizeof(buf), "{\"type\":\"%s\"}", kinds[k]); break;
+	}
+	(void)st;
+	return strdup(buf);
+}
+
+struct step {
+	int seat;
+	char *json;
+};
+
+int
+main(void)
+{
+	static struct step steps[MAX_STEPS];
+	int finished = 0, by_points = 0, draws = 0, refused_ok = 0, accepted_ok = 0;
+	clock_t t0 = clock();
+
+	for (int g = 0; g < GAMES; g++) {
+		uint64_t rs;
+		struct wr_rng rng;
+		void *st = NULL;
+		struct wr_error err;
+		json_object *opt = json_object_new_object();
+		int nsteps = 0;
+		char *final;
+
+		json_object_object_add(opt, "first_trees",
+		                       json_object_new_string(g % 2 ? "random" : "seat0"));
+		chooser = 0x2545F4914F6CDD1Dull ^ (uint64_t)(g + 1) * 0x9E3779B97F4A7C15ull;
+		wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
+		CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create");
+		while (!((struct wc_state *)st)->over && nsteps < MAX_STEPS) {
+			unsigned m = wc_ruleset.to_act(st);
+			int seat = m == 3 ? (int)pick(2) : m == 2 ? 1 : 0;
+			json_object *acts = wc_ruleset.actions(st, seat), *other;
+			int n = (int)json_object_array_length(acts);
+			CHECK(n > 0, "an awaited seat has an action");
+			other = wc_ruleset.actions(st, 1 - seat);
+			CHECK(((m >> (1 - seat)) & 1) || json_object_array_length(other) == 0,
+			      "a seat not awaited has no action");
+			json_object_put(other);
+			if (n == 0) {
+				json_object_put(acts);
+				break;
+			}
+			/* Offered actions are accepted (on a clone). */
+			int full = g < FULL_CHECK_GAMES;
+			for (int i = 0; i < (full ? n : 1); i++) {
+				int k = full ? i : (int)pick((uint32_t)n);
+				void *cl = wc_clone(st);
+				uint64_t cs;
+				struct wr_rng crng;
+				wr_rng_seeded(&crng, &cs, (uint64_t)g * 7919 + (uint64_t)i + 3);
+				CHECK(cl != NULL, "save/load clone");
+				if (cl) {
+					int rc = wc_ruleset.apply(cl, seat, json_object_array_get_idx(acts, (size_t)k),
+					                          &crng, &test_ev, &err);
+					CHECK(rc == 0, "an offered action is accepted");
+					if (rc)
+						fprintf(stderr, "refused %s: %s %s\n",
+						        json_object_to_json_string(json_object_array_get_idx(acts, (size_t)k)),
+						        err.code, err.message);
+					else
+						accepted_ok++;
+					invariants(cl);
+					wc_ruleset.free(cl);
+				}
+				wr_events_free(&test_ev);
+			}
+			/* A non-offered candidate is refused, state unchanged. */
+			for (int t = 0; t < 1; t++) {
+				char *cand = random_candidate(st);
+				json_object *cj = json_tokener_parse(cand);
+				int offered = 0;
+				for (int i = 0; i < n; i++)
+					offered |= json_object_equal(cj, json_object_array_get_idx(acts, (size_t)i));
+				if (!offered) {
+					static struct wc_state before;
+					uint64_t cs;
+					struct wr_rng crng;
+					wr_rng_seeded(&crng, &cs, 99);
+					before = *(struct wc_state *)st;
+					int rc = wc_ruleset.apply(st, seat, cj, &crng, &test_ev, &err);
+					CHECK(rc != 0 && err.code[0], "a non-offered action is refused");
+					CHECK(memcmp(&before, st, sizeof(before)) == 0,
+					      "a refusal leaves the state unchanged");
+					CHECK(crng.count == 0, "a refusal draws no dice");
+					refused_ok += rc != 0;
+					if (rc == 0)
+						fprintf(stderr, "accepted non-offered %s\n", cand);
+					wr_events_free(&test_ev);
+				}
+				json_object_put(cj);
+				free(cand);
+			}
+			/* Play one offered action. */
+			int k = (int)pick((uint32_t)n);
+			const char *js = json_object_to_json_string_ext(json_object_array_get_idx(acts, (size_t)k),
+			                                                JSON_C_TO_STRING_PLAIN);
+			steps[nsteps].seat = seat;
+			steps[nsteps].json = strdup(js);
+			nsteps++;
+			CHECK(wc_ruleset.apply(st, seat, json_object_array_get_idx(acts, (size_t)k), &rng,
+			                       &test_ev, &err) == 0,
+			      "the chosen action applies");
+			wr_events_free(&test_ev);
+			json_object_put(acts);
+			invariants(st);
+		}
+		struct wr_result res;
+		wc_ruleset.result(st, &res);
+		CHECK(res.over, "the match ends (victory or Turn 10)");
+		finished += res.over;
+		by_points += strstr(res.reason, "Turn 10") != NULL;
+		draws += res.over && res.winners == 0;
+		CHECK(wc_ruleset.to_act(st) == 0, "nobody is awaited at the end");
+		final = save_str(st);
+		wc_ruleset.free(st);
+
+		/* Replay: same seed, same actions, same final save. */
+		wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
+		st = NULL;
+		CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create again");
+		for (int i = 0; i < nsteps; i++) {
+			CHECK(wc_apply_str(st, steps[i].seat, steps[i].json, &rng, &err) == 0, "replay step");
+			wr_events_free(&test_ev);
+			free(steps[i].json);
+		}
+		char *again = save_str(st);
+		CHECK(strcmp(final, again) == 0, "the replay ends in the identical save()");
+		free(again);
+		free(final);
+		wc_ruleset.free(st);
+		json_object_put(opt);
+	}
+	printf("%d/%d finished, %d at Turn 10, %d draws; %d offered accepted, %d refused; %.1fs\n",
+	       finished, GAMES, by_points, draws, accepted_ok, refused_ok,
+	       (double)(clock() - t0) / CLOCKS_PER_SEC);
+	return check_done("wargame-chess playouts");
+}

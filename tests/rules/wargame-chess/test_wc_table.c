@@ -1,0 +1,628 @@
+/* Wargame Chess rule-case table (000_fd193abe0e5c92ac.txt with RULINGS.md):
+ * positions as data, actions, scripted dice, expected outcomes, error
+ * codes and legal action counts; every row names its section or ruling.
+ * Set-up (teams, Trees, deployment) is checked from create() after the
+ * table.
+ *
+ * Row language. pos: see wc_pos() in wc_test.h. acts: "S:{json}" applied by
+ * seat S in order, "O1:{json}" sets seat 1's standing orders; single
+ * quotes stand for double quotes. dice: the faces the script returns, all
+ * of which must be used. expect, space separated:
+ *   P@e4=0K  piece at e4 is seat 0's King (P@e4=- empty)
+ *   A@e4=n D@e4=n  Advantage / Disadvantage tokens of the piece at e4
+ *   A#i=n D#i=n act#i=0|1 W#i=board|slain|removed  piece i (spec order)
+ *   stage= phase= over= win=(mask) turn= active= toact=(mask)
+ *   n=  legal actions of the awaited seat
+ *   has={json} !has={json}  offered or not to the awaited seat
+ *   ev=text !ev=text  in the events of the row (~ stands for a space)
+ *   err=code  the last action is refused with that code (state unchanged)
+ */
+#include "wc_test.h"
+
+#define ACT(s) "0:{'type':'activate','square':'" s "'};"
+#define MV(s) "0:{'type':'move','to':'" s "'};"
+#define AT(s) "0:{'type':'attack','to':'" s "'};"
+#define ATA(s) "0:{'type':'attack','to':'" s "','advantage':true};"
+
+struct row {
+	const char *rule, *pos, *acts, *dice, *expect;
+};
+
+#define FILL0 " 0Kh1"
+#define FILL1 " 1Kh8 1Pa8:e"
+
+static const struct row rows[] = {
+	/* ---- Moves and Attacks: paths of every piece type ---- */
+	{"Pawn: Move 1 square vertically or horizontally", "0Pd4:e" FILL0 FILL1, ACT("d4"), "",
+	 "stage=act n=4 has={'type':'move','to':'d5'} has={'type':'move','to':'c4'} "
+	 "has={'type':'move','to':'d3'} !has={'type':'move','to':'e5'}"},
+	{"Pawn: Attack 1 square diagonally", "0Pd4:e 1Pe5:e 1Pc5:e" FILL0 FILL1, ACT("d4"), "",
+	 "n=6 has={'type':'attack','to':'e5'} has={'type':'attack','to':'c5'}"},
+	{"Pawn: no orthogonal Attack", "0Pd4:e 1Pd5:e" FILL0 FILL1, ACT("d4"), "",
+	 "n=3 !has={'type':'attack','to':'d5'}"},
+	{"Rook: Move 1 to 8 squares vertically or horizontally (+ Castle)", "0Ra1 0Kh1 1Kh8 1Pc8:e",
+	 ACT("a1"), "", "n=14 has={'type':'move','to':'a8'} has={'type':'move','to':'g1','castle':'h1'}"},
+	{"Rook: Attack 1 to 8 squares, the first piece on the line", "0Ra1 1Pa5:e 1Pa7:e" FILL0 FILL1,
+	 ACT("a1"), "", "has={'type':'attack','to':'a5'} !has={'type':'attack','to':'a7'} "
+	 "!has={'type':'move','to':'a6'}"},
+	{"Move: cannot end in or pass through squares occupied by pieces",
+	 "0Ra1 0Pa3:e 1Pa6:e" FILL0 FILL1, ACT("a1"), "",
+	 "!has={'type':'attack','to':'a6'} !has={'type':'move','to':'a4'} has={'type':'move','to':'a2'}"},
+	{"Move: Trees block Moves", "0Ra1 T:a3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
+	 "has={'type':'move','to':'a2'} !has={'type':'move','to':'a3'} !has={'type':'move','to':'a4'}"},
+	{"Attack path: Trees block Attacks (decision)", "0Ra1 T:a3 1Pa5:e" FILL0 FILL1, ACT("a1"), "",
+	 "!has={'type':'attack','to':'a5'}"},
+	{"Knight: jumps over pieces and terrain, not into Trees",
+	 "0Nb1 0Pa2:e 0Pb2:e 0Pc2:e T:c3" FILL0 FILL1, ACT("b1"), "",
+	 "n=2 has={'type':'move','to':'a3'} has={'type':'move','to':'d2'} !has={'type':'move','to':'c3'}"},
+	{"Knight: Attacks this way as well", "0Nb1 1Pc3:e" FILL0 FILL1, ACT("b1"), "",
+	 "has={'type':'attack','to':'c3'}"},
+	{"Bishop: Move 1 to 8 squares diagonally", "0Bc1" FILL0 FILL1, ACT("c1"), "",
+	 "n=7 has={'type':'move','to':'h6'} has={'type':'move','to':'a3'}"},
+	{"Queen: vertically, horizontally or diagonally", "0Qd1" FILL0 FILL1, ACT("d1"), "",
+	 "n=20 has={'type':'move','to':'d8'} has={'type':'move','to':'h5'}"},
+	{"King: Move 1 square in any direction", "0Kd4 0Pa1:e" FILL1, ACT("d4"), "",
+	 "n=8 has={'type':'move','to':'e5'}"},
+	{"Joker: 1, 2 or 3 squares through unoccupied squares; W3 end square differs",
+	 "0Ja1" FILL0 FILL1, ACT("a1"), "",
+	 "n=15 has={'type':'move','to':'d4'} !has={'type':'move','to':'a1'} "
+	 "!has={'type':'move','to':'e1'}"},
+	{"Joker: Jokers cannot Attack", "0Ja1 1Pb2:e" FILL0 FILL1, ACT("a1"), "",
+	 "n=13 !has={'type':'attack','to':'b2'} !has={'type':'move','to':'d4'}"},
+	{"Move: at least 1 square if possible, else fewer (W3: stay, taken by the server, G3)",
+	 "0Ja1 T:a2 T:b2 T:b1" FILL0 FILL1, ACT("a1"), "", "ev='type':'stay' active=1 stage=activate"},
+	{"W3: a piece with a legal Move cannot stay", "0Kd4 0Pa1:e" FILL1,
+	 ACT("d4") "0:{'type':'stay'}", "", "err=must-move"},
+	{"W3: boxed-in Rook stays", "0Ra1 0Pa2:e 0Pb1:e" FILL0 FILL1, ACT("a1"), "",
+	 "ev='type':'stay' active=1"},
+	{"Move: cannot end in a square occupied by other pieces", "0Kd4 0Pd5:e 0Pa1:e" FILL1,
+	 ACT("d4") MV("d5"), "", "err=not-a-move"},
+
+	{"Attack: only into a square occupied by an enemy piece", "0Pd4:e" FILL0 FILL1,
+	 ACT("d4") AT("e5"), "", "err=not-an-attack"},
+	{"Attack: not an ally", "0Pd4:e 0Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "",
+	 "err=not-an-attack"},
+
+	/* ---- Attack resolution ---- */
+	{"Attack: greater total slays; W4 attacker stands in the target's square",
+	 "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "3 4 1 2",
+	 "P@e5=0P P@d4=- W#1=slain ev='type':'slain' ev='faces':[3,4] active=1 stage=activate"},
+	{"Attack: equal total, the defender does Combat Movement (W5 pending)",
+	 "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "2 2 3 1",
+	 "stage=combat_move toact=2 n=16 has={'type':'combat_move','option':'push','square':'d4'} "
+	 "has={'type':'combat_move','option':'retreat','square':'f6'}"},
+	{"Combat Movement: place the Attacker aside with a Disadvantage token",
+	 "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'f6'}", "2 2 3 1",
+	 "P@f6=0P D@f6=1 P@e5=1P active=1 stage=activate"},
+	{"Combat Movement: the defender steps aside and gains an Advantage token",
+	 "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'retreat','square':'f6'}", "2 2 3 1",
+	 "P@f6=1P A@f6=1 P@e5=0P"},
+	{"Combat Movement: only to an unoccupied adjacent square", "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'a1'}", "2 2 3 1",
+	 "err=not-adjacent-free"},
+	{"Attack: a greater Defence total also wins", "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5"), "1 1 2 2", "stage=combat_move"},
+	{"W5: no unoccupied adjacent square: the attacker returns with a Disadvantage token",
+	 "0Nc7 0Pd1:e 1Pa8 1Pa7:e 1Pb7:e 1Pb8:e" FILL0 " 1Kh8", "0:{'type':'activate','square':'c7'};"
+	 AT("a8"), "1 1 4 4", "P@c7=0N D@c7=1 P@a8=1P ev='option':'return'"},
+	{"Tokens: an Advantage token may be spent (W4: part of the attack action)",
+	 "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4"), "",
+	 "n=6 has={'type':'attack','to':'e5'} has={'type':'attack','to':'e5','advantage':true}"},
+	{"Advantage: double the higher die", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"),
+	 "1 3 2 3", "P@e5=0P A@e5=0 ev='mode':'advantage' ev='total':6"},
+	{"Advantage token kept when not spent", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"),
+	 "1 3 2 3", "stage=combat_move A#0=1 ev='total':4"},
+	{"No Advantage token, no spending", "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"), "",
+	 "err=no-advantage-token"},
+	{"Disadvantage token: must be spent; double the lower die", "0Pd4:e:D2 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5"), "4 1 1 1", "stage=combat_move D#0=1 ev='mode':'disadvantage' ev='total':2"},
+	{"Disadvantage token of the defender spent without asking (W4)",
+	 "0Pd4:e 1Pe5:e:D1" FILL0 FILL1, ACT("d4") AT("e5"), "1 2 4 1",
+	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'disadvantage'"},
+	{"W4: the defender's Advantage token is a reaction; the server asks (G3)",
+	 "0Pd4:e 1Pe5:e:A1" FILL0 FILL1, ACT("d4") AT("e5"), "",
+	 "stage=defend toact=2 n=2 has={'type':'defend','advantage':true}"},
+	{"W4: the defender spends its Advantage token", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	 ACT("d4") AT("e5") "1:{'type':'defend','advantage':true}", "3 3 1 2",
+	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'advantage','role':'defence'"},
+	{"W4/G3: standing order always", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	 "O1:{'defend_advantage':'always'};" ACT("d4") AT("e5"), "3 3 1 2",
+	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'advantage','role':'defence'"},
+	{"W4/G3: standing order never", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	 "O1:{'defend_advantage':'never'};" ACT("d4") AT("e5"), "3 3 1 2",
+	 "P@e5=0P !ev='type':'token_spent'"},
+	{"Knight Mounted Advantage: another enemy adjacent to the shared square",
+	 "0Nc3 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") AT("d5"), "1 4 4 3",
+	 "P@d5=0N ev='mode':'advantage'"},
+	{"Mounted Advantage: no other enemy, no Advantage", "0Nc3 1Pd5:e" FILL0 FILL1,
+	 ACT("c3") AT("d5"), "1 4 4 3", "stage=combat_move ev='mode':'normal'"},
+	{"Mounted Advantage: not against a Knight", "0Nc3 1Nd5 1Pe5:e" FILL0 " 1Kh8",
+	 ACT("c3") AT("d5"), "1 4 4 3", "stage=combat_move ev='mode':'normal'"},
+	{"Advantage and Disadvantage cancel (Mounted Advantage vs a Disadvantage token)",
+	 "0Nc3:D1 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") AT("d5"), "1 4 1 1",
+	 "P@d5=0N ev='mode':'normal' ev='total':5"},
+	{"Example interaction: Mounted Advantage and a spent token, still Advantage",
+	 "0Nc3:A1 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") ATA("d5"), "1 4 4 3",
+	 "P@d5=0N ev='mode':'advantage','advantages':2"},
+	{"Dis/Advantage and Jokers: 1d20, tokens not spent (W4)", "0Pd4:e 1Je5:A1" FILL0 FILL1,
+	 ACT("d4") AT("e5"), "2 2 10", "stage=combat_move A#1=1 ev='dice':'1d20'"},
+	{"Dis/Advantage and Jokers: a Disadvantage token is not spent either",
+	 "0Pd4:e 1Je5:D1" FILL0 FILL1, ACT("d4") AT("e5"), "2 2 3",
+	 "P@e5=0P !ev='type':'token_spent'"},
+	{"Tokens cancel on receipt", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1,
+	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'f6'}", "1 1 2 2",
+	 "A@f6=0 D@f6=0 ev='cancelled':1"},
+	{"Dice: Kings 2D10", "0Kd4 1Pe5:e 0Pa1:e" FILL1, ACT("d4") AT("e5"), "10 9 1 1",
+	 "ev='dice':'2d10' ev='total':19"},
+	{"Dice: Queens 2D8", "0Qd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "8 7 1 1",
+	 "ev='dice':'2d8' ev='total':15"},
+	{"Dice: Rooks 2D6", "0Rd4 1Pd5:e" FILL0 FILL1, ACT("d4") AT("d5"), "6 5 1 1",
+	 "ev='dice':'2d6' ev='total':11"},
+	{"Dice: Bishops 2D6, Pawns 2D4", "0Bd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "6 6 4 4",
+	 "ev='dice':'2d6' ev='dice':'2d4' ev='total':12"},
+
+	/* ---- Turn structure, Activations and Reactivation ---- */
+	{"Activations alternate", "0Kd4 0Pa1:e" FILL1, ACT("d4") MV("d5"), "",
+	 "active=1 stage=activate turn=1"},
+	{"Reactivation: all own pieces Activated, the opponent has some left",
+	 "0Kd4:x 0Pa1:x 1Kh8 1Ph7:e", "", "", "n=2 has={'type':'activate','square':'d4'}"},
+	{"Reactivation: give a Disadvantage token if it has none", "0Kd4:x 0Pa1:x 1Kh8 1Ph7:e",
+	 ACT("d4"), "", "D#0=1 ev='reactivation':true"},
+	{"Reactivation: no second token when it has one", "0Kd4:x:D1 0Pa1:x 1Kh8 1Ph7:e", ACT("d4"),
+	 "", "D#0=1"},
+	{"Reactivation: the token cancels an Advantage token", "0Kd4:x:A1 0Pa1:x 1Kh8 1Ph7:e",
+	 ACT("d4"), "", "D#0=0 A#0=0"},
+	{"Reactivation: pieces already Reactivated this turn may Reactivate again",
+	 "0Kd4:x:r:D1 0Pa1:x 1Kh8 1Ph7:e", ACT("d4"), "", "ev='reactivation':true stage=act D#0=1"},
+	{"Activation: a piece that has not Activated yet this turn", "0Kd4:x 0Pa1:e 1Kh8 1Ph7:e",
+	 ACT("d4"), "", "err=already-activated"},
+	{"End of turn: no unactivated pieces; the seat without the last Activation starts",
+	 "0Kd4 0Pa2:x 1Kh8:x 1Ph7:x", ACT("d4") MV("d5"), "", "turn=2 active=1 ev='type':'turn_end'"},
+	{"Fool's Endeavour: Joker tokens removed at the end of the turn",
+	 "0Kd4 0Ja2:x:A2 1Kh8:x 1Ph7:x", ACT("d4") MV("d5"), "", "A#1=0 ev='type':'tokens_cleared'"},
+	{"Joker tokens stay during the turn", "0Kd4 0Ja2:x:A2 1Kh8 1Ph7:e", ACT("d4") MV("d5"), "",
+	 "turn=1 A#1=2"},
+	{"Objective: no pieces left, the other player wins", "0Pd4:e 1Pe5:e 0Kh1",
+	 ACT("d4") AT("e5"), "3 4 1 2", "over=1 win=1 ev=no~pieces~left~on~the~board toact=0 n=0"},
+	{"Faction Leader: King slain, its player loses immediately", "0Pd4:e 1Ke5 1Pa8:e 0Kh1",
+	 ACT("d4") AT("e5"), "4 4 1 1", "over=1 win=1 ev=Faction~Leader~slain"},
+	{"Fool's Endeavour: only Jokers left, that player loses", "0Pd4:e 1Pe5:e 1Ja8 0Kh1",
+	 ACT("d4") AT("e5"), "3 4 1 2", "over=1 win=1 ev=Endeavour"},
+	{"W7: after Turn 10, points on the board decide", "turn:10 0Qd4 0Pa2:x 1Kh8:x",
+	 ACT("d4") MV("d5"), "", "over=1 win=1 ev='points':[4,2]"},
+	{"W7: equal points after Turn 10 is a draw", "turn:10 0Kd4 1Kh8:x", ACT("d4") MV("d5"), "",
+	 "over=1 win=0 ev='winners':[]"},
+	{"Turn 9 ends, Turn 10 is played", "turn:9 0Kd4 1Kh8:x 1Pa8:x", ACT("d4") MV("d5"), "",
+	 "over=0 turn=10"},
+
+	/* ---- Pawn: En Passant and Promotion ---- */
+	{"En Passant: first Activation, the Pawn may Move twice", "0Pd2" FILL0 FILL1,
+	 ACT("d2") MV("d3"), "", "stage=en_passant n=5 has={'type':'end'}"},
+	{"En Passant: the second Move", "0Pd2" FILL0 FILL1, ACT("d2") MV("d3") MV("d4"), "",
+	 "P@d4=0P active=1"},
+	{"En Passant: the second Move is optional", "0Pd2" FILL0 FILL1,
+	 ACT("d2") MV("d3") "0:{'type':'end'}", "", "P@d3=0P active=1"},
+	{"En Passant: Moves only, no Attack", "0Pd2 1Pe4:e" FILL0 FILL1, ACT("d2") MV("d3"), "",
+	 "stage=en_passant !has={'type':'attack','to':'e4'}"},
+	{"En Passant: only the first Activation of the game", "0Pd2:e" FILL0 FILL1,
+	 ACT("d2") MV("d3"), "", "active=1 stage=activate"},
+	{"Promotion: in the opponent's deployment zone, a slain positional", "0Pd7:e 0Qa1:S" FILL0
+	 " 1Kh8 1Pa8:e", ACT("d7"), "", "n=5 has={'type':'promote','piece':1}"},
+	{"Promotion + W6: the Pawn's Activation ends; the positional may Activate",
+	 "0Pd7:e 0Qa1:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0Q W#0=removed act#1=0 active=1"},
+	{"Promotion: counts as Activated if it Activated earlier this turn",
+	 "0Pd7:e 0Qa1:S:x" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0Q act#1=1"},
+	{"Promotion: not outside the opponent's deployment zone", "0Pd6:e 0Qa1:S" FILL0 FILL1,
+	 ACT("d6") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
+	{"Promotion: a positional, not a Pawn or a Joker", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
+	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':2}", "", "err=cannot-promote"},
+
+	/* ---- Rook: Castle ---- */
+	{"Castle: a lower-ranked ally gains an Advantage token", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
+	 ACT("a1") "0:{'type':'move','to':'a3','castle':'b3'}", "", "P@b3=0R P@a3=0P A@a3=1"},
+	{"Castle: a higher-ranked ally loses a Disadvantage token", "0Ra1 0Kb3:D2 1Kh8 1Pc8:e",
+	 ACT("a1") "0:{'type':'move','to':'a3','castle':'b3'}", "", "P@b3=0R P@a3=0K D@a3=1"},
+	{"Castle: only with a non-Rook ally", "0Ra1 0Rb3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
+	 "!has={'type':'move','to':'a3','castle':'b3'}"},
+	{"Castle: only with an ally adjacent to where the Move ends", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
+	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=illegal-action"},
+
+	/* ---- Blessed / Cursed through the rules ---- */
+	{"Blessed: an ally gains an Advantage token, Blessed allies gain one",
+	 "0Pd4:e 1Pe5:e 1Pa7:B 1Kh8", ACT("d4") AT("e5")
+	 "1:{'type':'combat_move','option':'retreat','square':'f6'}", "2 2 3 1", "A#2=1 A#1=1"},
+	{"Cursed: Reactivation's Disadvantage token reaches Cursed allies",
+	 "0Kd4:x 0Pa1:x:C 1Kh8 1Ph7:e", ACT("d4"), "", "D#0=1 D#1=1"},
+
+	/* ---- Refusals (G5: nothing hidden in them) ---- */
+	{"Turn order: not this seat's turn", "0Kd4 0Pa1:e" FILL1,
+	 "1:{'type':'activate','square':'h8'}", "", "err=not-your-turn"},
+	{"Activation: only your own pieces", "0Kd4 0Pa1:e" FILL1, ACT("h8"), "", "err=not-your-piece"},
+	{"Activation: a piece must be there", "0Kd4 0Pa1:e" FILL1, ACT("e4"), "", "err=no-piece"},
+	{"Actions by phase", "0Kd4 0Pa1:e" FILL1,
+	 "0:{'type':'team','faction':'standard','pieces':{'king':1}};", "", "err=wrong-phase"},
+	{"Actions by step", "0Kd4 0Pa1:e" FILL1, AT("e5"), "", "err=wrong-step"},
+	{"Unknown action", "0Kd4 0Pa1:e" FILL1, "0:{'type':'fly'};", "", "err=unknown-action"},
+	{"Unknown field", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'d4','x':1};", "",
+	 "err=unknown-field"},
+	{"Squares a1..h8 (G1)", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'z9'};", "",
+	 "err=not-a-square"},
+};
+
+static char *
+quotes(const char *s)
+{
+	char *d = strdup(s);
+	for (char *p = d; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+		else if (*p == '~')
+			*p = ' ';
+	return d;
+}
+
+static int
+awaited(const struct wc_state *st)
+{
+	unsigned m = wc_to_act(st);
+	return m & 1 ? 0 : m & 2 ? 1 : 0;
+}
+
+static int
+where_of(const char *s)
+{
+	return strcmp(s, "board") == 0 ? WC_ON : strcmp(s, "slain") == 0 ? WC_SLAIN
+	       : strcmp(s, "removed") == 0 ? WC_REMOVED : WC_OFF;
+}
+
+static void
+expect_one(const struct row *r, struct wc_state *st, const char *e, const char *lasterr)
+{
+	char what[512];
+	int ok = 1;
+	const char *v = strchr(e, '=') ? strchr(e, '=') + 1 : "";
+
+	snprintf(what, sizeof(what), "%s: %s", r->rule, e);
+	if (e[0] == 'P' && e[1] == '@') {
+		char s[3] = {e[2], e[3], 0};
+		int p = wc_piece_at(st, sq(s));
+		if (v[0] == '-')
+			ok = p < 0;
+		else
+			ok = p >= 0 && st->pieces[p].seat == v[0] - '0' &&
+			     (int)st->pieces[p].type == type_of(v[1]);
+	} else if ((e[0] == 'A' || e[0] == 'D') && e[1] == '@') {
+		char s[3] = {e[2], e[3], 0};
+		int p = wc_piece_at(st, sq(s));
+		ok = p >= 0 && (e[0] == 'A' ? st->pieces[p].adv : st->pieces[p].dis) == atoi(v);
+	} else if ((e[0] == 'A' || e[0] == 'D' || e[0] == 'W') && e[1] == '#') {
+		int i = atoi(e + 2);
+		const struct wc_piece *p = &st->pieces[i];
+		ok = e[0] == 'A' ? p->adv == atoi(v) : e[0] == 'D' ? p->dis == atoi(v)
+		                                                   : p->where == where_of(v);
+	} else if (strncmp(e, "act#", 4) == 0) {
+		ok = st->pieces[atoi(e + 4)].activated == atoi(v);
+	} else if (strncmp(e, "stage=", 6) == 0) {
+		static const char *const names[] = {"activate", "act", "en_passant", "defend",
+		                                    "combat_move"};
+		ok = st->phase == WC_PH_PLAY && strcmp(names[st->stage], v) == 0;
+	} else if (strncmp(e, "over=", 5) == 0) {
+		ok = st->over == atoi(v);
+	} else if (strncmp(e, "win=", 4) == 0) {
+		ok = st->over && (int)st->winners == atoi(v);
+	} else if (strncmp(e, "turn=", 5) == 0) {
+		ok = st->turn == atoi(v);
+	} else if (strncmp(e, "active=", 7) == 0) {
+		ok = st->active == atoi(v);
+	} else if (strncmp(e, "toact=", 6) == 0) {
+		ok = (int)wc_to_act(st) == atoi(v);
+	} else if (strncmp(e, "n=", 2) == 0) {
+		int n = wc_count(st, awaited(st), NULL, NULL);
+		ok = n == atoi(v);
+		if (!ok)
+			fprintf(stderr, "  (%d actions)\n", n);
+	} else if (strncmp(e, "has=", 4) == 0 || strncmp(e, "!has=", 5) == 0) {
+		char *j = quotes(v);
+		int found;
+		wc_count(st, awaited(st), j, &found);
+		ok = e[0] == '!' ? !found : found;
+		free(j);
+	} else if (strncmp(e, "ev=", 3) == 0 || strncmp(e, "!ev=", 4) == 0) {
+		char *j = quotes(v);
+		ok = e[0] == '!' ? !ev_has(j) : ev_has(j);
+		free(j);
+	} else if (strncmp(e, "err=", 4) == 0) {
+		ok = lasterr && strcmp(lasterr, v) == 0;
+		if (!ok)
+			fprintf(stderr, "  (error %s)\n", lasterr ? lasterr : "none");
+	} else {
+		ok = 0;
+	}
+	CHECK(ok, what);
+}
+
+static void
+run_row(const struct row *r)
+{
+	static struct wc_state st;
+	unsigned faces[32];
+	size_t nf = 0;
+	struct wr_script script = {0};
+	struct wr_rng rng;
+	char *acts = quotes(r->acts), *save = NULL, *expect = strdup(r->expect);
+	const char *lasterr = NULL;
+	struct wr_error err;
+	int want_err = strstr(r->expect, "err=") != NULL, rc = 0;
+
+	wc_pos(&st, r->pos);
+	for (const char *p = r->dice; *p;) {
+		char *end;
+		unsigned long f = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		faces[nf++] = (unsigned)f;
+		p = end;
+	}
+	script.faces = faces;
+	script.n = nf;
+	wr_rng_script(&rng, &script);
+	wr_events_free(&test_ev);
+	for (char *a = strtok_r(acts, ";", &save); a; a = strtok_r(NULL, ";", &save)) {
+		static struct wc_state before;
+		json_object *j;
+		char what[1024];
+		if (a[0] == 'O') {
+			j = json_tokener_parse(a + 3);
+			rc = wc_ruleset.set_orders(&st, a[1] - '0', j, &err);
+			json_object_put(j);
+			CHECK(rc == 0, "standing orders accepted");
+			continue;
+		}
+		before = st;
+		rc = wc_apply_str(&st, a[0] - '0', a + 2, &rng, &err);
+		if (rc != 0) {
+			lasterr = err.code;
+			CHECK(memcmp(&before, &st, sizeof(st)) == 0, "refusal leaves the state unchanged");
+			snprintf(what, sizeof(what), "%s: %s accepted (%s: %s)", r->rule, a + 2, err.code,
+			         err.message);
+			CHECK(want_err, what);
+			break;
+		}
+	}
+	{
+		char what[300];
+		snprintf(what, sizeof(what), "%s: every scripted die used", r->rule);
+		CHECK(!script.exhausted && script.pos == script.n, what);
+	}
+	for (char *e = strtok_r(expect, " ", &save); e; e = strtok_r(NULL, " ", &save))
+		expect_one(r, &st, e, rc ? lasterr : NULL);
+	wr_events_free(&test_ev);
+	free(acts);
+	free(expect);
+}
+
+/* ------------------------------------------------ set-up from create() */
+
+static void *
+fresh(const char *first_trees, struct wr_rng *rng)
+{
+	void *st = NULL;
+	struct wr_error err;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "first_trees", json_object_new_string(first_trees));
+	CHECK(wc_ruleset.create(o, 2, rng, &st, &err) == 0, "create");
+	json_object_put(o);
+	return st;
+}
+
+#define TEAM_A "{'type':'team','faction':'standard','pieces':{'king':1,'queen':1,'rook':2,'pawn':5},'upgrades':[]}"
+#define TEAM_B "{'type':'team','faction':'standard','pieces':{'king':1,'knight':2,'bishop':2,'joker':1,'pawn':2}}"
+
+static int
+apply_q(void *st, int seat, const char *s, struct wr_rng *rng, struct wr_error *err)
+{
+	char *j = quotes(s);
+	int rc = wc_apply_str(st, seat, j, rng, err);
+	free(j);
+	return rc;
+}
+
+static char *
+view_str(const void *st, int viewer)
+{
+	json_object *v = wc_ruleset.view(st, viewer);
+	char *s = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	json_object_put(v);
+	return s;
+}
+
+static void
+test_teams(void)
+{
+	static const unsigned none[1] = {0};
+	struct wr_script sc = {none, 0, 0, 0};
+	struct wr_rng rng;
+	struct wr_error err;
+	void *st, *st2;
+	int legal = 0;
+
+	wr_rng_script(&rng, &sc);
+	st = fresh("seat0", &rng);
+	/* Building a team: exactly 14 points, quantities (1), (0-n). */
+	CHECK(wc_ruleset.to_act(st) == 3, "Building a team: both seats build at once");
+	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':8}}",
+	              &rng, &err) != 0 && strcmp(err.code, "not-14-points") == 0,
+	      "Building a team: exactly 14 points (10 refused)");
+	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'queen':1,'rook':2,'bishop':2,'knight':1,'pawn':1}}",
+	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
+	      "Quantity (1): the King must be taken");
+	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'rook':3,'pawn':6}}",
+	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
+	      "Quantity (0-2): no third Rook");
+	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':9,'joker':1,'queen':1}}",
+	              &rng, &err) != 0, "Quantity (0-8): no ninth Pawn");
+	CHECK(apply_q(st, 0, "{'type':'team','faction':'nobody','pieces':{}}", &rng, &err) != 0 &&
+	          strcmp(err.code, "unknown-faction") == 0, "W1: only shipped factions");
+	/* Every legal Standard list, counted by brute force. */
+	for (int q = 0; q <= 1; q++)
+		for (int r = 0; r <= 2; r++)
+			for (int b = 0; b <= 2; b++)
+				for (int n = 0; n <= 2; n++)
+					for (int j = 0; j <= 2; j++)
+						for (int p = 0; p <= 8; p++)
+							legal += 2 + 3 * q + 2 * (r + b + n + j) + p == 14;
+	CHECK(wc_count(st, 0, NULL, NULL) == legal, "Building a team: every legal list offered");
+	{
+		int found;
+		char *j = quotes(TEAM_A);
+		wc_count(st, 0, j, &found);
+		CHECK(found, "a legal list is offered in its canonical form");
+		free(j);
+	}
+	/* G5: a list built first is hidden until both are in. */
+	st2 = wc_clone(st);
+	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) == 0, "team A accepted");
+	CHECK(apply_q(st2, 0, TEAM_B, &rng, &err) == 0, "team B accepted");
+	{
+		char *a1 = view_str(st, 1), *b1 = view_str(st2, 1), *as = view_str(st, WR_SPECTATOR),
+		     *bs = view_str(st2, WR_SPECTATOR), *a0 = view_str(st, 0), *b0 = view_str(st2, 0);
+		CHECK(strcmp(a1, b1) == 0, "G5: the other seat's view does not depend on the hidden list");
+		CHECK(strcmp(as, bs) == 0, "G5: nor does a spectator's");
+		CHECK(strcmp(a0, b0) != 0, "the builder sees its own list");
+		CHECK(wc_to_act(st) == 2, "the first builder is no longer awaited");
+		CHECK(test_ev.len == 4 && test_ev.items[1].visible_to == 1u &&
+		          test_ev.items[0].visible_to == WR_VIS_PUBLIC,
+		      "team_list event only to its seat; team_submitted public");
+		free(a1); free(b1); free(as); free(bs); free(a0); free(b0);
+	}
+	wr_events_free(&test_ev);
+	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) != 0 && strcmp(err.code, "not-your-turn") == 0,
+	      "a list is built once");
+	wc_ruleset.free(st2);
+	wc_ruleset.free(st);
+}
+
+static void
+test_setup(void)
+{
+	/* Trees: seat 0 rolls D4 (rank) then D8 (file) three times; a
+	 * repeated square is re-rolled (G2). Then seat 1 chooses (W2). */
+	static const unsigned dice[] = {1, 1, 1, 1, 2, 3, 4, 8};
+	struct wr_script sc = {dice, sizeof(dice) / sizeof(dice[0]), 0, 0};
+	struct wr_rng rng;
+	struct wr_error err;
+	struct wc_state *st;
+
+	wr_rng_script(&rng, &sc);
+	st = fresh("seat0", &rng);
+	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) == 0, "team A");
+	CHECK(apply_q(st, 1, TEAM_B, &rng, &err) == 0, "team B");
+	CHECK(st->phase == WC_PH_TREES && st->ntrees == 3, "Tree Setup: three Trees");
+	CHECK(st->trees[0] == sq("a1") && st->trees[1] == sq("c2") && st->trees[2] == sq("h4"),
+	      "Tree Setup: D4 rank in the near half, D8 file; a taken square re-rolled");
+	CHECK(ev_has("\"rerolled\":true"), "the re-roll is shown");
+	CHECK(wc_to_act(st) == 2, "W2: the second seat's Tree choice is pending");
+	CHECK(wc_count(st, 1, NULL, NULL) == 3, "Tree Setup: mirror, mirror_flip, random");
+	{
+		struct wc_state *m = wc_clone(st), *f = wc_clone(st);
+		CHECK(apply_q(m, 1, "{'type':'trees','choice':'mirror'}", &rng, &err) == 0, "mirror");
+		CHECK(m->trees[3] == sq("a8") && m->trees[4] == sq("c7") && m->trees[5] == sq("h5"),
+		      "Tree Setup: mirrored in the other half");
+		CHECK(apply_q(f, 1, "{'type':'trees','choice':'mirror_flip'}", &rng, &err) == 0, "flip");
+		CHECK(f->trees[3] == sq("h8") && f->trees[4] == sq("f7") && f->trees[5] == sq("a5"),
+		      "Tree Setup: mirrored and flipped horizontally");
+		wc_ruleset.free(m);
+		wc_ruleset.free(f);
+	}
+	{
+		static const unsigned d2[] = {1, 2, 2, 2, 4, 5};
+		struct wr_script s2 = {d2, 6, 0, 0};
+		struct wr_rng r2;
+		wr_rng_script(&r2, &s2);
+		CHECK(apply_q(st, 1, "{'type':'trees','choice':'random'}", &r2, &err) == 0, "random");
+		CHECK(st->trees[3] == sq("b8") && st->trees[4] == sq("b7") && st->trees[5] == sq("e5"),
+		      "Tree Setup: random in the second seat's own half (D4 counted from its side)");
+	}
+	/* Piece Setup: the second Tree seat deploys its whole team first. */
+	CHECK(st->phase == WC_PH_DEPLOY && wc_to_act(st) == 2, "W2: seat 1 deploys first");
+	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'e4'}", &rng, &err) != 0 &&
+	          strcmp(err.code, "outside-zone") == 0, "Piece Setup: the two nearest ranks");
+	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'b8'}", &rng, &err) != 0 &&
+	          strcmp(err.code, "square-taken") == 0, "Piece Setup: not on a Tree");
+	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'queen','square':'e8'}", &rng, &err) != 0,
+	      "Piece Setup: only pieces of the team");
+	{
+		/* 16 squares of the zone minus the Tree at b8 and b7. */
+		CHECK(wc_count(st, 1, NULL, NULL) == 5 * 14, "deploy: options x free squares");
+		const char *order1[] = {"king:e8", "knight:b6", "knight:g8", "bishop:c8", "bishop:f8",
+		                        "joker:d8", "pawn:d7", "pawn:e7"};
+		const char *order0[] = {"king:e1", "queen:d1", "rook:a2", "rook:h1", "pawn:b2",
+		                        "pawn:g2", "pawn:d2", "pawn:e2", "pawn:f2"};
+		char buf[128];
+		for (int i = 0; i < 8; i++) {
+			char p[16], s[4];
+			sscanf(order1[i], "%15[^:]:%3s", p, s);
+			snprintf(buf, sizeof(buf), "{'type':'deploy','piece':'%s','square':'%s'}", p, s);
+			int rc = apply_q(st, 1, buf, &rng, &err);
+			CHECK((i == 1) == (rc != 0), "deploy seat 1 (b6 is outside the zone)");
+		}
+		CHECK(apply_q(st, 1, "{'type':'deploy','piece':'knight','square':'b8'}", &rng, &err) != 0,
+		      "a Tree square");
+		CHECK(apply_q(st, 1, "{'type':'deploy','piece':'knight','square':'a7'}", &rng, &err) == 0,
+		      "deploy the second knight");
+		CHECK(wc_to_act(st) == 1, "then the other seat deploys");
+		for (int i = 0; i < 9; i++) {
+			char p[16], s[4];
+			sscanf(order0[i], "%15[^:]:%3s", p, s);
+			snprintf(buf, sizeof(buf), "{'type':'deploy','piece':'%s','square':'%s'}", p, s);
+			CHECK(apply_q(st, 0, buf, &rng, &err) == 0 || i == 0, "deploy seat 0");
+		}
+	}
+	CHECK(st->phase == WC_PH_PLAY && st->turn == 1, "the game begins with Turn 1");
+	CHECK(st->active == 1 && wc_to_act(st) == 2, "W2: the first deployer Activates first");
+	{
+		struct wr_result res;
+		wc_ruleset.result(st, &res);
+		CHECK(!res.over && res.has_scores && res.scores[0] == 14 && res.scores[1] == 14,
+		      "points on the board: 14 each");
+	}
+	CHECK(wc_ruleset.resign(st, 1, &test_ev) == 0 && st->over && st->winners == 1u &&
+	          wc_to_act(st) == 0, "resignation: the other seat wins");
+	wr_events_free(&test_ev);
+	wc_ruleset.free(st);
+	{
+		static const unsigned one[] = {2};
+		struct wr_script s3 = {one, 1, 0, 0};
+		struct wr_rng r3;
+		struct wc_state *x;
+		wr_rng_script(&r3, &s3);
+		x = fresh("random", &r3);
+		CHECK(x->tree_first == 1 && x->first_deployer == 0,
+		      "W2 option first_trees=random: a d2 picks the first Tree seat");
+		wc_ruleset.free(x);
+	}
+	{
+		void *x = NULL;
+		json_object *o = json_tokener_parse("{\"first_trees\":\"seat1\"}");
+		CHECK(wc_ruleset.create(o, 2, &rng, &x, &err) != 0, "bad option refused");
+		CHECK(wc_ruleset.create(NULL, 3, &rng, &x, &err) != 0, "two seats only");
+		json_object_put(o);
+	}
+}
+
+int
+main(void)
+{
+	size_t n = sizeof(rows) / sizeof(rows[0]);
+
+	for (size_t i = 0; i < n; i++)
+		run_row(&rows[i]);
+	test_teams();
+	test_setup();
+	printf("%zu rule rows\n", n);
+	return check_done("wargame-chess rule table");
+}
