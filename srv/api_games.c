@@ -208,6 +208,8 @@ body_string(struct wp_ctx *ctx, const char *key, size_t max_chars, int allow_new
 	if (!json_object_is_type(v, json_type_string))
 		return wp_fail(ctx, WP_ERR_INVALID, "%s: must be a string", key);
 	*out = json_object_get_string(v);
+	if ((size_t)json_object_get_string_len(v) != strlen(*out))
+		return wp_fail(ctx, WP_ERR_INVALID, "%s: control characters are not allowed", key);
 	for (const unsigned char *p = (const unsigned char *)*out; *p; p++) {
 		if ((*p < 0x20 && !(allow_newlines && (*p == '\n' || *p == '\t'))) || *p == 0x7f)
 			return wp_fail(ctx, WP_ERR_INVALID, "%s: control characters are not allowed", key);

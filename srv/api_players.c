@@ -76,6 +76,8 @@ wp_api_players_create(struct wp_ctx *ctx)
 		return wp_fail(ctx, WP_ERR_INVALID, "name: required");
 	if (!json_object_is_type(jname, json_type_string))
 		return wp_fail(ctx, WP_ERR_INVALID, "name: must be a string");
+	if ((size_t)json_object_get_string_len(jname) != strlen(json_object_get_string(jname)))
+		return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
 	if ((err = check_name(ctx, json_object_get_string(jname), name, sizeof(name))) != WP_OK)
 		return err;
 

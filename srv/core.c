@@ -119,9 +119,10 @@ serve_api(struct wp_ctx *ctx, const char *path)
 		if ((req->body_len > 0 || ct) && !wp_media_type_is(ct, "application/json"))
 			return wp_fail(ctx, WP_ERR_MEDIA_TYPE,
 			               "the body must be application/json");
-		ctx->body = wp_json_parse(req->body, req->body_len, why, sizeof(why));
-		if (!ctx->body)
+		if (wp_json_parse(req->body, req->body_len, &ctx->body, why, sizeof(why)) != 0)
 			return wp_fail(ctx, WP_ERR_MALFORMED_JSON, "%s", why);
+		if (!json_object_is_type(ctx->body, json_type_object))
+			return wp_fail(ctx, WP_ERR_INVALID, "the body must be a JSON object");
 	}
 	err = m.route->handler(ctx);
 	ctx->match = NULL;
@@ -135,7 +136,9 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	char path[2048];
 	enum wp_err err;
 
-	if (req->body_too_large) {
+	if (req->bad_framing) {
+		err = wp_fail_as(&ctx, WP_ERR_INVALID, "bad-framing", "%s", req->bad_framing);
+	} else if (req->body_too_large) {
 		err = wp_fail(&ctx, WP_ERR_TOO_LARGE, "the request body is larger than allowed");
 	} else if (!req->path || wp_percent_decode(req->path, path, sizeof(path)) != 0) {
 		err = wp_fail(&ctx, WP_ERR_BAD_PATH,

@@ -55,8 +55,9 @@ int wp_media_type_is(const char *content_type, const char *type);
 
 /* --- json.c --- */
 /* Strict parse of a whole body: one value, UTF-8, bounded depth, only
- * trailing whitespace allowed. Returns NULL and a reason on failure. */
-json_object *wp_json_parse(const char *buf, size_t len, char *why, size_t whylen);
+ * trailing whitespace allowed. 0 and *out (NULL for the value null), or
+ * -1 and a reason. */
+int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen);
 #define WP_JSON_MAX_DEPTH 64
 
 /* --- store.c --- */

@@ -132,6 +132,8 @@ build_request(char **envp, size_t max_body, struct wp_request *req, read_fn rd, 
 			break;
 		req->body_len += (size_t)got;
 	}
+	if (req->body_len < want)
+		req->bad_framing = "the body is shorter than its Content-Length";
 }
 
 static void

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -16,10 +17,14 @@
 struct wp_http {
 	struct MHD_Daemon *daemon;
 	size_t max_body;
+	unsigned inflight;       /* requests between first call and completion */
 };
 
 struct conn_ctx {
 	struct wp_request req;
+	struct wp_http *http;
+	const char *raw_uri;     /* the request target as libmicrohttpd split it */
+	size_t raw_uri_len;
 	size_t cap;              /* allocated bytes of req.body */
 	size_t discarded;        /* body bytes dropped after the cap */
 	struct MHD_Connection *conn;
@@ -44,6 +49,40 @@ keep_raw(void *cls, struct MHD_Connection *c, char *s)
 	/* The core decodes paths and queries itself, the same way for every
 	 * front, so libmicrohttpd must hand them over untouched. */
 	return strlen(s);
+}
+
+/* Called with the request target before libmicrohttpd parses it; its
+ * result becomes the request's context. A NUL byte inside the target
+ * would silently shorten the path, so its length is kept for a check. */
+static void *
+on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct conn_ctx *cc = calloc(1, sizeof(*cc));
+
+	if (cc) {
+		cc->http = cls;
+		cc->raw_uri = uri;
+		cc->raw_uri_len = strlen(uri);
+	}
+	return cc;
+}
+
+/* RFC 9112, 6.3: several Content-Length fields, or one with
+ * Transfer-Encoding, make the body's length ambiguous: refuse. */
+static const char *
+framing_problem(const struct wp_request *req)
+{
+	int cl = 0, te = 0;
+
+	for (size_t i = 0; i < req->nheaders; i++) {
+		cl += strcasecmp(req->headers[i].name, "Content-Length") == 0;
+		te += strcasecmp(req->headers[i].name, "Transfer-Encoding") == 0;
+	}
+	if (cl > 1)
+		return "the request has more than one Content-Length";
+	if (cl && te)
+		return "the request has both Content-Length and Transfer-Encoding";
+	return NULL;
 }
 
 static enum MHD_Result
@@ -171,17 +210,27 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	struct wp_http *h = cls;
 	struct conn_ctx *cc = *con_cls;
 
-	if (!cc) {
+	if (!cc)
+		return MHD_NO;
+	if (!cc->req.method) {
 		const char *cl;
-		cc = calloc(1, sizeof(*cc));
-		if (!cc)
-			return MHD_NO;
-		*con_cls = cc;
+		/* From here the request is in flight: a stop waits for it. */
+		__atomic_add_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
 		cc->req.start_ns = wp_now_ns();
 		cc->req.method = strdup(method);
 		cc->req.path = strdup(url);
 		peer_of(c, cc->req.peer, sizeof(cc->req.peer));
 		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, &cc->req);
+		/* The target ends one space before the version; a shorter
+		 * string means a NUL byte inside it. Checked only while the
+		 * buffer is the one the target was read into. */
+		if (cc->raw_uri == url && version > url &&
+		    (size_t)(version - url) - 1 > cc->raw_uri_len) {
+			free(cc->req.path);
+			cc->req.path = strdup("%00");
+		}
+		if ((cc->req.bad_framing = framing_problem(&cc->req)) != NULL)
+			return answer(c, cc);
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		if (cl) {
 			char *end;
@@ -237,6 +286,8 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!cc)
 		return;
 	wp_wait_remove(&cc->waiter);
+	if (cc->req.method)
+		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
 	wp_request_free(&cc->req);
 	free(cc);
 	*con_cls = NULL;
@@ -293,8 +344,11 @@ wp_http_start(const struct wp_config *cfg)
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)0,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)511,
+		/* Refuse what RFC 9112 calls ambiguous instead of guessing. */
+		MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
 		MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
 		MHD_OPTION_END);
 	if (!h->daemon) {
 		wp_log("http: cannot listen on %s port %u", cfg->bind_addr, cfg->port);
@@ -317,15 +371,10 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	fd = MHD_quiesce_daemon(h->daemon);
 	if (fd != MHD_INVALID_SOCKET)
 		close(fd);
-	/* Requests in flight finish; idle keep-alive connections are cut at
-	 * the deadline. */
-	for (;;) {
-		const union MHD_DaemonInfo *di =
-			MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-		if (!di || di->num_connections == 0 || wp_now_ns() > deadline)
-			break;
+	/* Requests in flight finish (up to the deadline); idle keep-alive
+	 * connections and requests still sending their headers are closed. */
+	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)
 		usleep(20000);
-	}
 	MHD_stop_daemon(h->daemon);
 	free(h);
 }

@@ -1,100 +1,299 @@
-/* Strict JSON bodies (RFC 8259): one value, valid UTF-8, bounded depth,
- * nothing but whitespace after it. */
+/* Strict JSON bodies (RFC 8259): one value, nothing but whitespace after
+ * it. json-c's strict mode still takes NaN, Infinity, "1.", single quotes
+ * and some ill-formed UTF-8, so a small validator of the grammar runs
+ * first: valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+ * past U+10FFFF), no raw control characters in strings, escapes paired as
+ * UTF-16 surrogates, bounded depth. (\u0000 is valid JSON; the string
+ * readers refuse it where a C string must carry the value.) Only then does json-c build the tree. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core_priv.h"
 
-static int
-is_ws(char c)
+struct scan {
+	const unsigned char *p, *end;
+	int depth;
+	const char *why;
+};
+
+static void
+ws(struct scan *s)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+		s->p++;
 }
 
-/* json-c's strict mode still takes 'single-quoted' names; RFC 8259 has
- * no such thing, so a quote outside a string is refused here first. */
-static long
-stray_single_quote(const char *buf, size_t len)
+static int
+fail(struct scan *s, const char *why)
 {
-	int in_string = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		if (in_string) {
-			if (buf[i] == '\\')
-				i++;
-			else if (buf[i] == '"')
-				in_string = 0;
-		} else if (buf[i] == '"') {
-			in_string = 1;
-		} else if (buf[i] == '\'') {
-			return (long)i;
-		}
-	}
+	if (!s->why)
+		s->why = why;
 	return -1;
 }
 
-json_object *
-wp_json_parse(const char *buf, size_t len, char *why, size_t whylen)
+/* One UTF-8 sequence at s->p (RFC 3629, 4: the well-formed table). */
+static int
+utf8(struct scan *s)
 {
-	json_tokener *tok;
-	json_object *obj = NULL;
-	enum json_tokener_error jerr;
-	size_t end;
+	const unsigned char *p = s->p;
+	unsigned c = *p;
+	int n;
+	unsigned lo = 0x80, hi = 0xbf;
 
+	if (c < 0x80) {
+		s->p++;
+		return 0;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 1;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 2;
+		if (c == 0xe0)
+			lo = 0xa0;
+		if (c == 0xed)
+			hi = 0x9f; /* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 3;
+		if (c == 0xf0)
+			lo = 0x90;
+		if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return fail(s, "invalid UTF-8");
+	if (s->end - p <= n)
+		return fail(s, "invalid UTF-8");
+	if (p[1] < lo || p[1] > hi)
+		return fail(s, "invalid UTF-8");
+	for (int i = 2; i <= n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return fail(s, "invalid UTF-8");
+	s->p += n + 1;
+	return 0;
+}
+
+static int
+hex4(struct scan *s, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (s->end - s->p < 4)
+		return fail(s, "a \\u escape needs four hex digits");
+	for (int i = 0; i < 4; i++) {
+		unsigned c = s->p[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return fail(s, "a \\u escape needs four hex digits");
+		v = v * 16 + d;
+	}
+	s->p += 4;
+	*out = v;
+	return 0;
+}
+
+static int
+string(struct scan *s)
+{
+	s->p++; /* the opening quote */
+	while (s->p < s->end) {
+		unsigned c = *s->p;
+		if (c == '"') {
+			s->p++;
+			return 0;
+		}
+		if (c < 0x20)
+			return fail(s, "a control character inside a string must be escaped");
+		if (c != '\\') {
+			if (utf8(s) != 0)
+				return -1;
+			continue;
+		}
+		if (++s->p >= s->end)
+			break;
+		c = *s->p++;
+		if (strchr("\"\\/bfnrt", (int)c) && c)
+			continue;
+		if (c != 'u')
+			return fail(s, "an unknown escape in a string");
+		unsigned u, lo;
+		if (hex4(s, &u) != 0)
+			return -1;
+		if (u >= 0xdc00 && u <= 0xdfff)
+			return fail(s, "a lone low surrogate escape");
+		if (u >= 0xd800 && u <= 0xdbff) {
+			if (s->end - s->p < 6 || s->p[0] != '\\' || s->p[1] != 'u')
+				return fail(s, "a lone high surrogate escape");
+			s->p += 2;
+			if (hex4(s, &lo) != 0)
+				return -1;
+			if (lo < 0xdc00 || lo > 0xdfff)
+				return fail(s, "a lone high surrogate escape");
+		}
+	}
+	return fail(s, "the JSON text ends too early");
+}
+
+static int
+digits(struct scan *s)
+{
+	const unsigned char *start = s->p;
+	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+		s->p++;
+	return s->p > start ? 0 : fail(s, "a number is malformed");
+}
+
+/* RFC 8259, 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+static int
+number(struct scan *s)
+{
+	if (*s->p == '-')
+		s->p++;
+	if (s->p >= s->end)
+		return fail(s, "a number is malformed");
+	if (*s->p == '0')
+		s->p++;
+	else if (digits(s) != 0)
+		return -1;
+	if (s->p < s->end && *s->p == '.') {
+		s->p++;
+		if (digits(s) != 0)
+			return -1;
+	}
+	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+		s->p++;
+		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+			s->p++;
+		if (digits(s) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+literal(struct scan *s, const char *word)
+{
+	size_t n = strlen(word);
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+		return fail(s, "unexpected character");
+	s->p += n;
+	return 0;
+}
+
+static int value(struct scan *s);
+
+static int
+container(struct scan *s, unsigned char close)
+{
+	int first = 1;
+
+	if (++s->depth > WP_JSON_MAX_DEPTH)
+		return fail(s, "the JSON nests too deeply");
+	s->p++;
+	for (;;) {
+		ws(s);
+		if (s->p >= s->end)
+			return fail(s, "the JSON text ends too early");
+		if (*s->p == close && first) {
+			s->p++;
+			break;
+		}
+		if (close == '}') {
+			if (*s->p != '"')
+				return fail(s, "an object key must be a string");
+			if (string(s) != 0)
+				return -1;
+			ws(s);
+			if (s->p >= s->end || *s->p != ':')
+				return fail(s, s->p >= s->end ? "the JSON text ends too early"
+				                              : "a ':' is missing after a key");
+			s->p++;
+		}
+		if (value(s) != 0)
+			return -1;
+		ws(s);
+		if (s->p >= s->end)
+			return fail(s, "the JSON text ends too early");
+		if (*s->p == ',') {
+			s->p++;
+			first = 0;
+			continue;
+		}
+		if (*s->p != close)
+			return fail(s, "a ',' or a closing bracket is missing");
+		s->p++;
+		break;
+	}
+	s->depth--;
+	return 0;
+}
+
+static int
+value(struct scan *s)
+{
+	ws(s);
+	if (s->p >= s->end)
+		return fail(s, "the JSON text ends too early");
+	switch (*s->p) {
+	case '{': return container(s, '}');
+	case '[': return container(s, ']');
+	case '"': return string(s);
+	case 't': return literal(s, "true");
+	case 'f': return literal(s, "false");
+	case 'n': return literal(s, "null");
+	default:
+		if (*s->p == '-' || (*s->p >= '0' && *s->p <= '9'))
+			return number(s);
+		return fail(s, "unexpected character");
+	}
+}
+
+int
+wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen)
+{
+	struct scan s = {(const unsigned char *)buf, (const unsigned char *)buf + len, 0, NULL};
+	json_tokener *tok;
+
+	*out = NULL;
 	if (len == 0) {
 		snprintf(why, whylen, "the body is empty");
-		return NULL;
-	}
-	if (memchr(buf, '\0', len)) {
-		snprintf(why, whylen, "the body contains a NUL byte");
-		return NULL;
+		return -1;
 	}
 	if (len > INT32_MAX) {
 		snprintf(why, whylen, "the body is too long");
-		return NULL;
+		return -1;
 	}
-	long q = stray_single_quote(buf, len);
-	if (q >= 0) {
-		snprintf(why, whylen, "unexpected character at byte %ld", q);
-		return NULL;
+	if (value(&s) == 0) {
+		ws(&s);
+		if (s.p < s.end)
+			fail(&s, "unexpected data after the JSON value");
 	}
+	if (s.why) {
+		snprintf(why, whylen, "%s at byte %zu", s.why, (size_t)(s.p - (const unsigned char *)buf));
+		return -1;
+	}
+	/* The grammar is valid: json-c builds the tree. A bare number ends
+	 * only at the end of input, so the end is said explicitly. */
 	tok = json_tokener_new_ex(WP_JSON_MAX_DEPTH);
 	if (!tok) {
 		snprintf(why, whylen, "out of memory");
-		return NULL;
+		return -1;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	obj = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (!obj && jerr == json_tokener_continue) {
-		/* A bare number only ends at the end of input: say so. Anything
-		 * else still open there is a truncated text. */
-		obj = json_tokener_parse_ex(tok, "", 1);
-		jerr = obj ? json_tokener_success : json_tokener_continue;
-		end = len;
-	} else {
-		end = json_tokener_get_parse_end(tok);
+	*out = json_tokener_parse_ex(tok, buf, (int)len);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+	if (!*out && jerr == json_tokener_continue) {
+		*out = json_tokener_parse_ex(tok, "", 1);
+		jerr = json_tokener_get_error(tok);
 	}
-	if (!obj) {
-		if (jerr == json_tokener_continue)
-			snprintf(why, whylen, "the JSON text ends too early");
-		else if (jerr == json_tokener_error_depth)
-			snprintf(why, whylen, "the JSON nests deeper than %d levels",
-			         WP_JSON_MAX_DEPTH);
-		else
-			snprintf(why, whylen, "%s at byte %zu", json_tokener_error_desc(jerr),
-			         json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	for (size_t i = end; i < len; i++) {
-		if (!is_ws(buf[i])) {
-			snprintf(why, whylen, "unexpected data after the JSON value at byte %zu", i);
-			json_object_put(obj);
-			obj = NULL;
-			goto out;
-		}
-	}
-out:
 	json_tokener_free(tok);
-	return obj;
+	if (jerr != json_tokener_success) {
+		json_object_put(*out);
+		*out = NULL;
+		snprintf(why, whylen, "%s", json_tokener_error_desc(jerr));
+		return -1;
+	}
+	return 0; /* *out is NULL for the JSON value null */
 }

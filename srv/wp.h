@@ -51,6 +51,7 @@ struct wp_request {
 	char *body;              /* not NUL-terminated */
 	size_t body_len;
 	int body_too_large;      /* set by the front: the cap was exceeded */
+	const char *bad_framing; /* set by the front: why the message is ambiguous */
 	char peer[64];
 	int64_t start_ns;        /* when the front first saw the request */
 	int can_wait;            /* the front can hold the request (long-poll) */

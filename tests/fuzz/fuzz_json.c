@@ -1,6 +1,7 @@
 /* Fuzz target: the strict JSON body parser. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core_priv.h"
 
@@ -10,7 +11,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[160];
-	json_object *o = wp_json_parse((const char *)data, size, why, sizeof(why));
+	json_object *o = NULL;
+	int rc = wp_json_parse((const char *)data, size, &o, why, sizeof(why));
+
+	if (rc != 0 && o)
+		abort(); /* a failure never hands out a tree */
 
 	if (o)
 		(void)json_object_to_json_string(o);

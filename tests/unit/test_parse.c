@@ -8,9 +8,10 @@ static int
 json_fails(const char *text, size_t len)
 {
 	char why[160];
-	json_object *o = wp_json_parse(text, len, why, sizeof(why));
+	json_object *o = NULL;
+	int rc = wp_json_parse(text, len, &o, why, sizeof(why));
 	json_object_put(o);
-	return o == NULL;
+	return rc != 0;
 }
 
 int
@@ -44,12 +45,28 @@ main(void)
 	CHECK(!wp_media_type_is("text/plain", "application/json"), "other type");
 	CHECK(!wp_media_type_is(NULL, "application/json"), "absent");
 
-	json_object *o = wp_json_parse("{\"a\":[1,2]} \n", 13, why, sizeof(why));
-	CHECK(o && json_object_is_type(o, json_type_object), "object with trailing space");
+	json_object *o = NULL;
+	CHECK(wp_json_parse("{\"a\":[1,2]} \n", 13, &o, why, sizeof(why)) == 0 &&
+	          json_object_is_type(o, json_type_object), "object with trailing space");
 	json_object_put(o);
-	o = wp_json_parse("42", 2, why, sizeof(why));
-	CHECK(o && json_object_get_int(o) == 42, "a bare number ends at end of input");
+	CHECK(wp_json_parse("42", 2, &o, why, sizeof(why)) == 0 && json_object_get_int(o) == 42,
+	      "a bare number ends at end of input");
 	json_object_put(o);
+	CHECK(wp_json_parse("null", 4, &o, why, sizeof(why)) == 0 && o == NULL,
+	      "null is JSON (RFC 8259, 3)");
+	CHECK(wp_json_parse("\"\\ud83d\\ude00\"", 14, &o, why, sizeof(why)) == 0,
+	      "a surrogate pair escape");
+	json_object_put(o);
+	const char *bad[] = {"NaN", "-Infinity", "Infinity", "1.", ".5", "01", "-", "1e",
+	                     "1e+", "\"\x01\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
+	                     "\"\xf4\x90\x80\x80\"", "\"\xe2\x82\"",
+	                     "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x41\"",
+	                     "{\"a\" 1}", "{1:2}", "[1 2]", "tru", "nul", "[", "{\"a\":1,}",
+	                     "\"abc"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(json_fails(bad[i], strlen(bad[i])), bad[i]);
+	CHECK(!json_fails("-0.5e+10", 8), "a full number");
+	CHECK(!json_fails("\"\xf0\x9f\x98\x80\"", 6), "four-byte UTF-8");
 	CHECK(json_fails("", 0), "empty");
 	CHECK(json_fails("{\"a\":1} x", 9), "trailing garbage");
 	CHECK(json_fails("{\"a\":1}{}", 9), "two values");
