@@ -1,0 +1,411 @@
+// The web client in a real browser: two players (two browser contexts, one
+// desktop and one phone) create and join a match, play it by clicking on
+// the board, answer a dodge prompt, see each other's posts arrive through
+// the long-poll, and one resigns. A second test plays with the keyboard
+// alone. Screenshots go to test-output/e2e/ for a person to look at.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startAll, stopAll, api, OUT, DESKTOP, PHONE } from './harness.mjs';
+
+const T = 30000;   // longest wait for anything the page should show
+let env;
+
+before(async () => { env = await startAll(); });
+after(async () => { await stopAll(env); });
+
+const sq = (s) => `svg.board [data-square="${s}"]`;
+// A screenshot of what the screen shows, and of the whole page when it is longer.
+async function shot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 40);
+  if (tall) await page.screenshot({ path: join(OUT, `${name}-full.png`), fullPage: true });
+}
+
+// Fail on any uncaught error in the page.
+function watch(page, name) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+  return errors;
+}
+
+async function pieceLabel(page, square) {
+  return page.getAttribute(sq(square), 'aria-label');
+}
+
+async function waitPiece(page, square, text) {
+  await page.waitForFunction(([s, t]) => {
+    const g = document.querySelector(`svg.board [data-square="${s}"]`);
+    return g && g.querySelector('.sq-piece').childElementCount > 0 && (!t || g.getAttribute('aria-label').includes(t));
+  }, [square, text], { timeout: T });
+}
+
+async function waitEmpty(page, square) {
+  await page.waitForFunction((s) => {
+    const g = document.querySelector(`svg.board [data-square="${s}"]`);
+    return g && g.querySelector('.sq-piece').childElementCount === 0;
+  }, square, { timeout: T });
+}
+
+async function waitMyTurn(page) {
+  await page.waitForSelector('.prompt-you', { timeout: T });
+}
+
+// Click a piece, then its target, then Post.
+async function play(page, from, to, comment, hidden = false) {
+  await waitMyTurn(page);
+  await page.click(sq(from));
+  await page.waitForSelector(`${sq(to)}.is-target`, { timeout: T });
+  await page.click(sq(to));
+  if (comment) {
+    await page.fill('#comment', comment);
+    if (hidden) await page.check('#comment-hidden');
+  }
+  await page.click('#post-btn');
+  await page.waitForFunction(() => !document.querySelector('.prompt-you'), null, { timeout: T });
+}
+
+async function signUp(page, name) {
+  await page.fill('#player-name', name);
+  await page.click('text=Start playing');
+}
+
+test('two players create, join, play, dodge and resign', async () => {
+  const ctxA = await env.browser.newContext(DESKTOP);
+  const ctxB = await env.browser.newContext(PHONE);
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const errors = [];
+  const ea = watch(a, 'Alice');
+  let longPolls = 0;
+  a.on('request', (r) => { if (/\/api\/games\/\d+\?wait=\d+$/.test(r.url()) && r.headers()['if-none-match']) longPolls++; });
+  const eb = watch(b, 'Bob');
+  try {
+    // Alice: a name, then the lobby.
+    await a.goto(`${env.base}/`);
+    await signUp(a, 'Alice');
+    await a.waitForSelector('text=My matches');
+    await a.click('a.button:has-text("New match")');
+    await a.waitForSelector('#ruleset');
+    await a.selectOption('#ruleset', 'skirmish-test');
+    assert.equal(await a.inputValue('#opt-turn_limit'), '30', 'the option form shows the default');
+    await shot(a, 'lobby-desktop');
+    await a.click('text=Create the match');
+    await a.waitForSelector('#invite-1');
+    const link = await a.inputValue('#invite-1');
+    assert.match(link, /#\/join\/\d+\/[0-9a-f]+$/);
+    const gameId = link.match(/join\/(\d+)\//)[1];
+    await shot(a, 'lobby-created-desktop');
+    await a.click('text=Open the match');
+    await a.waitForSelector('text=Waiting for 1 more player');
+    // Mark the page: a reload would lose the mark.
+    await a.evaluate(() => { window.__sameDocument = true; });
+
+    // Bob opens the invitation on his phone, picks a name, joins.
+    await b.goto(link);
+    await signUp(b, 'Bob');
+    await b.waitForURL(/#\/match\/\d+$/, { timeout: T });
+    await waitPiece(b, 'e8', 'chief');
+    await b.evaluate(() => { window.__sameDocument = true; });
+
+    // Alice's page sees the match start without a reload (long-poll).
+    await waitMyTurn(a);
+    assert.match(await a.title(), /Your turn/);
+    assert.doesNotMatch(await b.title(), /Your turn/);
+    // Bob sits at the top: his board is flipped (rank 8 at the bottom).
+    const boxB8 = await b.locator(sq('e8')).boundingBox();
+    const boxB1 = await b.locator(sq('e1')).boundingBox();
+    assert.ok(boxB8.y > boxB1.y, "Bob's board shows his side at the bottom");
+
+    // Which of Bob's scouts is real? Only Bob sees the decoy flag.
+    const d8 = await pieceLabel(b, 'd8');
+    const f8 = await pieceLabel(b, 'f8');
+    assert.ok(/decoy/.test(d8) !== /decoy/.test(f8), 'Bob sees exactly one decoy');
+    assert.doesNotMatch((await pieceLabel(a, 'd8')) + (await pieceLabel(a, 'f8')), /decoy/, 'Alice does not see it');
+    const x = /decoy/.test(d8) ? 'f' : 'd';
+
+    // Three moves each, seeing each other's move arrive.
+    await play(a, `${x}1`, `${x}2`, 'Good luck!');
+    await waitPiece(b, `${x}2`);
+    await b.waitForSelector('text=Good luck!', { timeout: T });
+    await play(b, `${x}8`, `${x}7`);
+    await waitPiece(a, `${x}7`);
+    await play(a, `${x}2`, `${x}3`, 'A secret plan', true);
+    await waitPiece(b, `${x}3`);
+    await b.waitForSelector('text=A hidden comment, shown when the match ends.', { timeout: T });
+    await play(b, `${x}7`, `${x}6`);
+    await waitPiece(a, `${x}6`);
+    await play(a, `${x}3`, `${x}4`);
+    await waitPiece(b, `${x}4`);
+    await play(b, `${x}6`, `${x}5`);
+    await waitPiece(a, `${x}5`);
+    await shot(a, 'match-desktop');
+
+    // Alice attacks: the target is marked as a capture.
+    await waitMyTurn(a);
+    await a.click(sq(`${x}4`));
+    await a.waitForSelector(`${sq(`${x}5`)} .mark-capture`, { timeout: T });
+    await shot(a, 'match-desktop-selected');
+    await a.click(sq(`${x}5`));
+    assert.match(await a.textContent('.draft'), new RegExp(`attack ${x}4→${x}5`));
+    await a.click('#post-btn');
+
+    // Bob is asked whether to dodge.
+    await b.waitForSelector('.prompt-you:has-text("dodge")', { timeout: T });
+    assert.match(await b.title(), /Your turn/);
+    await shot(b, 'match-phone');
+    await b.emulateMedia({ colorScheme: 'dark' });
+    await shot(b, 'match-phone-dark');
+    await b.emulateMedia({ colorScheme: 'light' });
+    await b.click('button.action-btn:has-text("dodge: yes")');
+    await b.click('#post-btn');
+    // Both see the dice in the thread.
+    await a.waitForSelector('.events li:has-text("roll")', { timeout: T });
+    await b.waitForSelector('.events li:has-text("roll")', { timeout: T });
+    assert.match(await a.textContent('.events li:has-text("roll")'), /attacker [⚀-⚅]/);
+
+    // Bob's turn again: he resigns.
+    await waitMyTurn(b);
+    await b.click('button:has-text("Resign…")');
+    await b.click('.confirm button:has-text("Resign")');
+    await a.waitForSelector('.result-text', { timeout: T });
+    assert.match(await a.textContent('.result-text'), /Alice.*wins/);
+    await b.waitForSelector('.result-text', { timeout: T });
+    assert.match(await b.textContent('.result-text'), /Alice.*wins/);
+    // At the end the hidden comment is revealed.
+    await b.waitForSelector('text=A secret plan', { timeout: T });
+    await shot(a, 'result-desktop');
+    assert.equal(await a.evaluate(() => window.__sameDocument), true, 'Alice never reloaded');
+    assert.ok(longPolls >= 3, `Alice's page long-polls with If-None-Match (${longPolls})`);
+    assert.equal(await b.evaluate(() => window.__sameDocument), true, 'Bob never reloaded');
+
+    // The dice audit.
+    await a.click('text=Verify the dice');
+    await a.waitForSelector('.verdict.ok', { timeout: T });
+
+    // My matches, on the phone; and the lobby at phone width.
+    await b.goto(`${env.base}/#/`);
+    await b.waitForSelector(`.inbox a[href="#/match/${gameId}"]`, { timeout: T });
+    await shot(b, 'inbox-phone');
+    await b.goto(`${env.base}/#/new`);
+    await b.waitForSelector('.options .field', { timeout: T });
+    await shot(b, 'lobby-phone');
+    const overflow = await b.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the lobby fits 360 px (overflow ${overflow}px)`);
+    errors.push(...ea, ...eb);
+    assert.deepEqual(errors, [], 'no errors in the pages');
+  } catch (err) {
+    // What each player saw when it failed.
+    await a.screenshot({ path: join(OUT, 'failed-alice.png'), fullPage: true }).catch(() => {});
+    await b.screenshot({ path: join(OUT, 'failed-bob.png'), fullPage: true }).catch(() => {});
+    throw err;
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
+
+// In the page: elements whose text contrast is below 4.5:1 against the
+// first opaque background behind them.
+function contrastProblems() {
+  const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const bg = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  let checked = 0;
+  const sel = 'body, h1, h2, p, a, button:not(:disabled), label, summary, dt, dd, .hint, .tag, .post-title, .post-seq, time, .events li, .prompt p, .whoami';
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.offsetParent && el !== document.body) continue;
+    checked++;
+    const fg = rgb(getComputedStyle(el).color).slice(0, 3);
+    const [a, b] = [lum(fg), lum(bg(el))].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    if (ratio < 4.5) out.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+  }
+  return { low: out, checked };
+}
+
+// A started match between two new players, set up through the API.
+async function newMatch(first, second) {
+  const p0 = await api(env, 'POST', '/api/players', { name: first });
+  const p1 = await api(env, 'POST', '/api/players', { name: second });
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'skirmish-test', seats: 2, seat: 0 }, p0.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, p1.token);
+  return { g, p0, p1 };
+}
+
+// A browser context already signed in as the player.
+async function contextAs(player, opts) {
+  const ctx = await env.browser.newContext(opts);
+  await ctx.addInitScript(([tok, name]) => {
+    localStorage.setItem('warpost.token', tok);
+    localStorage.setItem('warpost.name', name);
+  }, [player.token, player.name]);
+  return ctx;
+}
+
+test('keyboard alone reaches the board, chooses and posts a move', async () => {
+  const { g, p0: carol } = await newMatch('Carol', 'Dave');
+  const ctx = await contextAs(carol, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, 'Carol');
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await waitMyTurn(page);
+    // Tab until a square of the board has the focus.
+    let onBoard = false;
+    for (let i = 0; i < 40 && !onBoard; i++) {
+      await page.keyboard.press('Tab');
+      onBoard = await page.evaluate(() => !!document.activeElement?.dataset?.square);
+    }
+    assert.ok(onBoard, 'Tab reaches the board');
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement.querySelector('.sq-focus')).stroke);
+    assert.notEqual(ring, 'none', 'the focused square shows a focus ring');
+    // The board starts its focus on e2; the chief stands on e1.
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), 'e2');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), 'e1');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`${sq('e2')}.is-target`, { timeout: T });
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), 'f2');
+    await page.keyboard.press('Enter');
+    // The choice moves the focus to Post.
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'post-btn');
+    assert.match(await page.textContent('.draft'), /move e1→f2/);
+    await shot(page, 'keyboard-desktop');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.post-title:has-text("move e1→f2")', { timeout: T });
+    await waitPiece(page, 'f2', 'chief');
+
+    // Contrast sanity check (not a full audit): text against the
+    // background it sits on, in both themes, at least 4.5:1.
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const { low, checked } = await page.evaluate(contrastProblems);
+      assert.ok(checked > 20, `${checked} elements checked`);
+      assert.deepEqual(low, [], `${scheme} theme: low contrast`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a post whose answer is lost is retried with the same key, and applied once', async () => {
+  const { g, p0: erin, p1: frank } = await newMatch('Erin', 'Frank');
+  const ctx = await contextAs(erin, PHONE);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const keys = [];
+  let lose = true;
+  // The first post reaches the server, but its answer never comes back.
+  await page.route('**/api/games/*/turns', async (route) => {
+    const req = route.request();
+    if (req.method() !== 'POST') return route.continue();
+    keys.push(req.headers()['idempotency-key']);
+    if (lose) {
+      lose = false;
+      await route.fetch();
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await waitMyTurn(page);
+    await page.click(sq('e1'));
+    await page.click(sq('e2'));
+    await page.click('#post-btn');
+    // Either the player retries, or the page does once it sees the match
+    // moved on; both send the same key, and the server answers as the
+    // first time.
+    const retry = page.locator('.error button:has-text("Retry")');
+    await Promise.race([
+      retry.click({ timeout: T }).catch(() => {}),
+      page.waitForFunction(() => !document.querySelector('.error'), null, { timeout: T }),
+    ]);
+    await page.waitForSelector('.post-title:has-text("move e1→e2")', { timeout: T });
+    await page.waitForFunction(() => !document.querySelector('.composer .error'), null, { timeout: T });
+    assert.ok(keys.length >= 2, `the post was sent again (${keys.length})`);
+    assert.ok(keys.every((k) => k && k === keys[0]), `one Idempotency-Key for every try: ${keys}`);
+    const log = await api(env, 'GET', `/api/games/${g.id}/turns?after=0`, undefined, erin.token);
+    assert.equal(log.posts.filter((p) => p.kind === 'turn').length, 1, 'the turn is applied once');
+    assert.equal(await page.locator('.post-title:has-text("move e1→e2")').count(), 1);
+
+    // Standing orders through the ruleset's own form.
+    await page.click('summary:has-text("Standing orders")');
+    await page.selectOption('#orders-dodge', 'always');
+    await page.click('button:has-text("Save orders")');
+    await page.waitForSelector('.state-facts dd:has-text("Always dodge")', { timeout: T });
+
+    // Frank offers a draw; Erin's page offers to accept it, live.
+    await api(env, 'POST', `/api/games/${g.id}/draw`, { action: 'offer' }, frank.token);
+    await page.click('button:has-text("Accept the draw")', { timeout: T });
+    await page.waitForSelector('.result-text:has-text("Draw (agreement)")', { timeout: T });
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
+// A real ruleset through its renderer: Wargame Chess set up through the API
+// (teams, trees, deployment), then activations chosen on the board. Skipped
+// when the server does not offer the ruleset.
+test('wargame-chess: activations chosen on the board', async (t) => {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  if (!rulesets.some((r) => r.id === 'wargame-chess')) { t.skip('no wargame-chess on this server'); return; }
+  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
+  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'wargame-chess', seats: 2, seat: 0 }, ann.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, ben.token);
+  const players = [ann, ben];
+  let v;
+  for (let i = 0; i < 80; i++) {
+    v = await api(env, 'GET', `/api/games/${g.id}`, undefined, ann.token);
+    if (v.status !== 'active' || v.state.phase === 'play') break;
+    const seat = v.awaiting[0];
+    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
+    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [list.actions[0]] }, players[seat].token);
+  }
+  assert.equal(v.state.phase, 'play', 'the set-up is done');
+  const who = players[v.awaiting[0]];
+  const ctx = await contextAs(who, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, who.name);
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    for (let step = 0; step < 2; step++) {
+      await waitMyTurn(page);
+      const posts = await page.locator('.thread > li').count();
+      // Activate a piece (a ring on my own piece), then act with it.
+      const target = page.locator('svg.board .is-target').first();
+      if (await target.count()) await target.click();
+      else await page.locator('.other-actions button').first().click();
+      const menu = page.locator('.menu:not([hidden]) button.action-btn');
+      if (await menu.count()) await menu.first().click();
+      assert.match(await page.textContent('.draft'), /Your choice: /);
+      if (step === 1) await shot(page, 'wargame-chess-desktop');
+      await page.click('#post-btn');
+      await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+    }
+    assert.ok(await page.locator('svg.board .terrain-tree').count() > 0, 'the Trees are drawn');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});

@@ -1,0 +1,118 @@
+// The e2e harness: a private PostgreSQL cluster, the test server
+// (warpostd-test, which offers the skirmish-test ruleset) and Debian's
+// Chromium driven by playwright-core. Nothing is downloaded.
+//
+// Environment (ctest sets them; defaults suit a run from the repository):
+//   WP_REPO         repository root
+//   WARPOSTD_TEST   the test server binary (build/tests/testrules/warpostd-test)
+//   CHROMIUM        the browser (/usr/bin/chromium)
+//   WP_E2E_OUT      where screenshots and the server log go (test-output/e2e)
+//   WP_E2E_BASE_URL use a server already running instead (development)
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const REPO = process.env.WP_REPO || resolve(HERE, '../..');
+export const OUT = process.env.WP_E2E_OUT || join(REPO, 'test-output', 'e2e');
+const SERVER = process.env.WARPOSTD_TEST || join(REPO, 'build', 'tests', 'testrules', 'warpostd-test');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// Chromium's own background connections are refused on the test machines:
+// switch them off, and keep GPU and sandbox out of a headless CI run.
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function startAll() {
+  mkdirSync(OUT, { recursive: true });
+  const env = { base: process.env.WP_E2E_BASE_URL || null };
+  // The cluster runs as the postgres user when we are root: its directory's
+  // parents must be traversable by it.
+  env.tmp = mkdtempSync('/tmp/wp-e2e-');
+  chmodSync(env.tmp, 0o755);
+  if (!env.base) {
+    env.pgDir = join(env.tmp, 'pg');
+    const pgPort = await freePort();
+    env.dbUrl = execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'start', env.pgDir, String(pgPort)],
+      { env: { ...process.env, PG_FAST: '1' }, encoding: 'utf8' }).trim();
+    const port = await freePort();
+    const log = openSync(join(OUT, 'server.log'), 'w');
+    env.server = spawn(SERVER, [], {
+      env: {
+        ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
+        WEB_ROOT: join(REPO, 'web'), MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
+      },
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    env.base = `http://127.0.0.1:${port}`;
+    let up = false;
+    for (let i = 0; i < 100 && !up; i++) {
+      if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${OUT}/server.log`);
+      try { up = (await fetch(`${env.base}/api/health`)).ok; } catch { /* not yet */ }
+      if (!up) await sleep(100);
+    }
+    if (!up) throw new Error(`the server did not come up; see ${OUT}/server.log`);
+  }
+  // Playwright puts the browser profile (a fresh --user-data-dir) under
+  // the temporary directory: keep it in ours, removed at the end.
+  process.env.TMPDIR = env.tmp;
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    throw new Error('playwright-core is not installed: run  npm ci --prefix tests/e2e --no-audit --no-fund  (scripts/test.sh does)');
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (scripts/deps.sh e2e)`);
+  env.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return env;
+}
+
+export async function stopAll(env) {
+  if (!env) return;
+  if (env.browser) await env.browser.close().catch(() => {});
+  if (env.server && env.server.exitCode === null) {
+    const done = new Promise((r) => env.server.once('exit', r));
+    env.server.kill('SIGTERM');
+    await Promise.race([done, sleep(5000)]);
+    if (env.server.exitCode === null) env.server.kill('SIGKILL');
+  }
+  if (env.pgDir) {
+    try {
+      execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'destroy', env.pgDir], { stdio: 'inherit' });
+    } catch (err) { console.error('pgcluster destroy failed', err.message); }
+  }
+  if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
+}
+
+// The API from the test itself (for set-ups that are not under test).
+export async function api(env, method, path, body, tok) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (tok) headers.Authorization = `Bearer ${tok}`;
+  const r = await fetch(env.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };

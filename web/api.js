@@ -1,0 +1,125 @@
+// The JSON API: fetch wrapper, identity (the player's token in localStorage),
+// problem+json errors turned into sentences a player understands.
+
+const TOKEN_KEY = 'warpost.token';
+const NAME_KEY = 'warpost.name';
+
+export function token() { return localStorage.getItem(TOKEN_KEY); }
+export function myName() { return localStorage.getItem(NAME_KEY); }
+export function setIdentity(tok, name) {
+  if (tok) localStorage.setItem(TOKEN_KEY, tok); else localStorage.removeItem(TOKEN_KEY);
+  if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY);
+}
+
+// Random hex from the Web Crypto API (works on plain http too, unlike randomUUID).
+export function randomHex(bytes = 16) {
+  const b = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+const SENTENCES = {
+  'not-found': 'That address does not exist on this server.',
+  'game-not-found': 'There is no such match. Check the link.',
+  'method-not-allowed': 'The server does not accept this request here.',
+  'body-too-large': 'What you sent is too long.',
+  'malformed-json': 'The server could not read the request.',
+  'unsupported-media-type': 'The server could not read the request.',
+  'invalid-request': 'Something in the request is not valid.',
+  'bad-path': 'That address is not valid.',
+  'unauthorized': 'Your player key is missing or not known to this server. Sign in again.',
+  'forbidden': 'You are not allowed to do that.',
+  'not-a-player': 'You hold no seat in this match; you can only watch it.',
+  'invalid-invitation': 'This invitation link is not valid for this match.',
+  'invitation-used': 'Someone else has already taken the seat of this invitation.',
+  'already-seated': 'You already hold a seat in this match.',
+  'game-not-open': 'This match is no longer open for new players.',
+  'game-not-started': 'The match starts when every seat is taken.',
+  'game-over': 'The match is over.',
+  'game-under-way': 'The first turn has been played: the match can no longer be aborted. Resign instead.',
+  'game-not-over': 'The dice can be checked only when the match is over.',
+  'stale-sequence': 'The match moved on while you were choosing. The board is up to date now: choose again.',
+  'not-awaited': 'It is not your turn now.',
+  'not-in-play': 'Your seat is out of the match.',
+  'draw-already-offered': 'You have already offered a draw.',
+  'no-draw-offer': 'No draw is on offer any more.',
+  'unknown-ruleset': 'This server does not know that ruleset.',
+  'invalid-option': 'One of the match options is not valid.',
+  'illegal-action': 'The rules do not allow that.',
+  'invalid-orders': 'Those standing orders are not valid.',
+  'idempotency-key-reused': 'This post was changed after it failed; post it again.',
+  'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
+  'internal-error': 'The server ran into a problem. Try again; if it persists, tell the server admin.',
+};
+
+export class ApiError extends Error {
+  constructor(status, problem, network = false) {
+    const slug = problem && typeof problem.type === 'string'
+      ? problem.type.replace(/^urn:warpost:problem:/, '') : null;
+    super(problem?.detail || problem?.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+    this.slug = slug;
+    this.network = network;
+  }
+  // Worth retrying unchanged: the request may not have reached the server,
+  // or the server could not finish it.
+  get retryable() {
+    return this.network || this.status >= 500 || this.status === 0;
+  }
+  // A sentence for the player, then the server's own detail when it adds something.
+  get sentence() {
+    if (this.network) return 'The server does not answer. Check your connection, then retry.';
+    const s = SENTENCES[this.slug] || this.problem.title || `The server answered with an error (${this.status}).`;
+    const d = this.problem.detail;
+    return d && d !== s ? `${s} (${d})` : s;
+  }
+}
+
+// request(method, path, {body, auth, headers, signal}) -> {status, body, headers}
+// Throws ApiError for network failures and every status >= 400.
+export async function request(method, path, opts = {}) {
+  const headers = { Accept: 'application/json', ...(opts.headers || {}) };
+  const tok = opts.auth === false ? null : token();
+  if (tok && !headers.Authorization) headers.Authorization = `Bearer ${tok}`;
+  let bodyText;
+  if (opts.rawBody !== undefined) bodyText = opts.rawBody;
+  else if (opts.body !== undefined) bodyText = JSON.stringify(opts.body);
+  if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: bodyText, cache: 'no-store', signal: opts.signal });
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    throw new ApiError(0, null, true);
+  }
+  let body = null;
+  let text = '';
+  if (res.status !== 304) {
+    try {
+      text = await res.text();
+    } catch (err) {
+      if (err.name === 'AbortError') throw err;
+      throw new ApiError(0, null, true);
+    }
+  }
+  if (text) {
+    try { body = JSON.parse(text); } catch { body = null; }
+  }
+  if (res.status >= 400) throw new ApiError(res.status, body);
+  return { status: res.status, body, headers: res.headers };
+}
+
+export const get = (path, opts) => request('GET', path, opts);
+export const post = (path, body, opts = {}) => request('POST', path, { ...opts, body });
+
+// Invitation codes are returned once, at creation: keep them so the creator
+// can copy the links again later.
+export function saveInvites(gameId, invitations) {
+  localStorage.setItem(`warpost.invites.${gameId}`, JSON.stringify(invitations));
+}
+export function loadInvites(gameId) {
+  try { return JSON.parse(localStorage.getItem(`warpost.invites.${gameId}`)) || []; } catch { return []; }
+}
+export function inviteLink(gameId, code) {
+  return `${location.origin}/#/join/${gameId}/${code}`;
+}

@@ -1,0 +1,58 @@
+// The web client's entry: a hash router over the pages, and the header.
+//   #/              my matches, and who I am
+//   #/new           the lobby: create a match
+//   #/join/ID/CODE  an invitation link: take the seat, then open the match
+//   #/match/ID      a match
+//   #/verify/ID     the dice audit of a finished match
+
+import { myName } from './api.js';
+
+const routes = [
+  [/^#?\/?$/, () => import('./pages/home.js'), []],
+  [/^#\/new$/, () => import('./pages/new.js'), []],
+  [/^#\/join\/(\d+)\/([0-9A-Za-z]+)$/, () => import('./pages/join.js'), ['game', 'code']],
+  [/^#\/match\/(\d+)$/, () => import('./pages/match.js'), ['game']],
+  [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
+];
+
+let current = null;   // the page shown, with an optional stop()
+
+export function updateWhoami() {
+  const el = document.getElementById('whoami');
+  const name = myName();
+  el.textContent = name ? `Playing as ${name}` : 'Not signed in';
+}
+
+async function route() {
+  const hash = location.hash || '#/';
+  const main = document.getElementById('main');
+  if (current && current.stop) current.stop();
+  current = null;
+  updateWhoami();
+  for (const [re, load, names] of routes) {
+    const m = re.exec(hash);
+    if (!m) continue;
+    const params = Object.fromEntries(names.map((n, i) => [n, m[i + 1]]));
+    main.replaceChildren();
+    try {
+      const page = await load();
+      current = await page.show(main, params) || null;
+    } catch (err) {
+      console.error(err);
+      main.replaceChildren();
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.setAttribute('role', 'alert');
+      p.textContent = 'This page could not be shown. Reload to try again.';
+      main.append(p);
+    }
+    // Move focus to the new page for keyboard and screen-reader users,
+    // unless the page already placed it.
+    if (!main.contains(document.activeElement)) main.focus({ preventScroll: true });
+    return;
+  }
+  location.hash = '#/';
+}
+
+window.addEventListener('hashchange', route);
+route();

@@ -1,0 +1,224 @@
+// The shared 8x8 board: an SVG grid of focusable squares, files and ranks
+// labelled, seat 0 at the bottom unless flipped. It knows nothing of any
+// ruleset: it draws what a renderer describes (pieces, terrain) and the
+// highlights the match page asks for, and reports the square chosen by
+// click, tap, Enter or Space. The arrow keys move between squares.
+
+const NS = 'http://www.w3.org/2000/svg';
+const FILES = 'abcdefgh';
+const S = 100;      // square size in SVG units
+const M = 30;       // margin for the rank and file labels
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
+  for (const c of children) if (c) el.append(c);
+  return el;
+}
+
+export function squareName(file, rank) { return FILES[file] + (rank + 1); }
+export function parseSquare(sq) {
+  if (typeof sq !== 'string' || !/^[a-h][1-8]$/.test(sq)) return null;
+  return { file: FILES.indexOf(sq[0]), rank: Number(sq[1]) - 1 };
+}
+
+export class Board {
+  // onSquare(square) when a square is chosen; onEscape() on Escape.
+  constructor({ onSquare, onEscape, label = 'Board' } = {}) {
+    this.onSquare = onSquare || (() => {});
+    this.onEscape = onEscape || (() => {});
+    this.flipped = false;
+    this.focus = 'e2';
+    this.squares = new Map();
+    this.el = svg('svg', {
+      viewBox: `0 0 ${8 * S + M} ${8 * S + M}`, class: 'board', role: 'grid',
+      'aria-label': label,
+    });
+    this.el.addEventListener('click', (e) => {
+      const g = e.target.closest('[data-square]');
+      if (g) { this.setFocus(g.dataset.square, false); this.onSquare(g.dataset.square); }
+    });
+    this.el.addEventListener('keydown', (e) => this.key(e));
+    this.build();
+  }
+
+  // Screen position of a square: column 0..7 left to right, row 0..7 top down.
+  pos(file, rank) {
+    return this.flipped ? { col: 7 - file, row: rank } : { col: file, row: 7 - rank };
+  }
+
+  build() {
+    const had = this.el.contains(document.activeElement);
+    this.el.replaceChildren();
+    this.squares.clear();
+    const rows = [];
+    for (let row = 0; row < 8; row++) {
+      rows.push(svg('g', { role: 'row' }));
+    }
+    for (let rank = 0; rank < 8; rank++) {
+      for (let file = 0; file < 8; file++) {
+        const name = squareName(file, rank);
+        const { col, row } = this.pos(file, rank);
+        const dark = (file + rank) % 2 === 0;
+        const g = svg('g', {
+          class: `sq ${dark ? 'sq-dark' : 'sq-light'}`, role: 'gridcell', 'data-square': name,
+          transform: `translate(${M + col * S} ${row * S})`, tabindex: name === this.focus ? '0' : '-1',
+          'aria-label': name,
+        });
+        g.append(svg('rect', { class: 'sq-bg', width: S, height: S }));
+        const layers = {
+          hl: svg('g', { class: 'sq-hl' }),
+          terrain: svg('g', { class: 'sq-terrain' }),
+          piece: svg('g', { class: 'sq-piece' }),
+          mark: svg('g', { class: 'sq-mark' }),
+        };
+        g.append(layers.hl, layers.terrain, layers.piece, layers.mark,
+          svg('rect', { class: 'sq-focus', x: 4, y: 4, width: S - 8, height: S - 8, rx: 6 }));
+        this.squares.set(name, { g, ...layers, col, row });
+        rows[row].append(g);
+      }
+    }
+    // Cells in reading order inside each row.
+    for (const r of rows) {
+      [...r.children].sort((a, b) => this.squares.get(a.dataset.square).col - this.squares.get(b.dataset.square).col)
+        .forEach((c) => r.append(c));
+      this.el.append(r);
+    }
+    const labels = svg('g', { class: 'coords', 'aria-hidden': 'true' });
+    for (let i = 0; i < 8; i++) {
+      const file = this.flipped ? 7 - i : i;
+      const rank = this.flipped ? i : 7 - i;
+      const fx = svg('text', { x: M + i * S + S / 2, y: 8 * S + M - 7, 'text-anchor': 'middle' });
+      fx.textContent = FILES[file];
+      const ry = svg('text', { x: M / 2, y: i * S + S / 2 + 8, 'text-anchor': 'middle' });
+      ry.textContent = String(rank + 1);
+      labels.append(fx, ry);
+    }
+    this.el.append(labels);
+    if (this.last) this.render(this.last);
+    if (had) this.setFocus(this.focus, true);
+  }
+
+  setFlipped(flipped) {
+    if (this.flipped === !!flipped) return;
+    this.flipped = !!flipped;
+    this.build();
+  }
+
+  setFocus(square, move = true) {
+    const old = this.squares.get(this.focus);
+    if (old) old.g.setAttribute('tabindex', '-1');
+    this.focus = square;
+    const s = this.squares.get(square);
+    s.g.setAttribute('tabindex', '0');
+    if (move) s.g.focus({ preventScroll: false });
+  }
+
+  key(e) {
+    const s = this.squares.get(this.focus);
+    if (!s) return;
+    const d = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
+    if (d) {
+      e.preventDefault();
+      const col = Math.min(7, Math.max(0, s.col + d[0]));
+      const row = Math.min(7, Math.max(0, s.row + d[1]));
+      for (const [name, q] of this.squares) if (q.col === col && q.row === row) this.setFocus(name);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.onSquare(this.focus);
+    } else if (e.key === 'Escape') {
+      this.onEscape();
+    }
+  }
+
+  // scene: {pieces:[{square, seat, glyph, label, badges, dashed, draw}],
+  //         terrain:[{square, kind, glyph, label}],
+  //         selected, sources:Set, targets:Map(square -> 'move'|'capture'|'own'),
+  //         last:[squares]}
+  render(scene) {
+    this.last = scene;
+    const labels = new Map();
+    for (const [, q] of this.squares) {
+      q.hl.replaceChildren(); q.terrain.replaceChildren(); q.piece.replaceChildren(); q.mark.replaceChildren();
+      q.g.classList.remove('is-source', 'is-selected', 'is-target');
+    }
+    const add = (sq, text) => labels.set(sq, [...(labels.get(sq) || []), text]);
+    for (const sq of scene.last || []) {
+      const q = this.squares.get(sq);
+      if (q) q.hl.append(svg('rect', { class: 'hl-last', width: S, height: S }));
+    }
+    for (const t of scene.terrain || []) {
+      const q = this.squares.get(t.square);
+      if (!q) continue;
+      if (t.draw) t.draw(q.terrain, S, svg);
+      else {
+        q.terrain.append(svg('rect', { class: `terrain terrain-${cssName(t.kind)}`, x: 2, y: 2, width: S - 4, height: S - 4 }));
+        const tx = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
+        tx.textContent = t.glyph || '';
+        q.terrain.append(tx);
+      }
+      add(t.square, t.label || t.kind);
+    }
+    for (const p of scene.pieces || []) {
+      const q = this.squares.get(p.square);
+      if (!q) continue;
+      if (p.draw) p.draw(q.piece, S, svg);
+      else drawPiece(q.piece, p);
+      add(p.square, p.label);
+    }
+    for (const sq of scene.sources || []) {
+      const q = this.squares.get(sq);
+      if (!q) continue;
+      q.g.classList.add('is-source');
+      q.hl.append(svg('rect', { class: 'hl-source', x: 3, y: 3, width: S - 6, height: S - 6 }));
+    }
+    if (scene.selected) {
+      const q = this.squares.get(scene.selected);
+      if (q) {
+        q.g.classList.add('is-selected');
+        q.hl.append(svg('rect', { class: 'hl-selected', width: S, height: S }));
+        add(scene.selected, 'selected');
+      }
+    }
+    for (const [sq, how] of scene.targets || []) {
+      const q = this.squares.get(sq);
+      if (!q) continue;
+      q.g.classList.add('is-target');
+      if (how === 'capture') q.mark.append(svg('circle', { class: 'mark-capture', cx: S / 2, cy: S / 2, r: 44 }));
+      else if (how === 'own') q.mark.append(svg('circle', { class: 'mark-own', cx: S / 2, cy: S / 2, r: 44 }));
+      else q.mark.append(svg('circle', { class: 'mark-target', cx: S / 2, cy: S / 2, r: 15 }));
+    }
+    for (const [name, q] of this.squares) {
+      const extra = [...(labels.get(name) || [])];
+      if (scene.sources?.has(name) && scene.selected !== name) extra.push('has actions');
+      if (scene.targets?.has(name)) extra.push('choose to act here');
+      q.g.setAttribute('aria-label', [name, ...extra].join(', '));
+      q.g.setAttribute('aria-selected', scene.selected === name ? 'true' : 'false');
+    }
+  }
+}
+
+function cssName(s) { return String(s || 'mark').toLowerCase().replace(/[^a-z0-9]+/g, '-'); }
+
+// The default piece: a disc in the owner's colour with a letter or symbol.
+export function drawPiece(g, p) {
+  const seat = Number.isInteger(p.seat) ? p.seat % 6 : 'n';
+  const c = svg('circle', {
+    class: `piece seat-${seat}${p.dashed ? ' piece-unknown' : ''}`, cx: S / 2, cy: S / 2, r: 36,
+  });
+  const t = svg('text', {
+    class: `piece-glyph seat-${seat}-ink`, x: S / 2, y: S / 2 + 13, 'text-anchor': 'middle',
+    'font-size': (p.glyph || '').length > 1 ? 30 : 38,
+  });
+  t.textContent = p.glyph || '?';
+  const title = svg('title');
+  title.textContent = p.label || '';
+  g.append(title, c, t);
+  (p.badges || []).slice(0, 2).forEach((b, i) => {
+    const x = i === 0 ? S - 22 : 22;
+    g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
+    const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle' });
+    bt.textContent = String(b).slice(0, 3);
+    g.append(bt);
+  });
+}

@@ -1,0 +1,150 @@
+// The lobby: pick a ruleset, its options (a form generated from the
+// ruleset's options map) and the seats; create the match; hand out the
+// invitation links.
+
+import { post, token, randomHex, saveInvites, inviteLink } from '../api.js';
+import { h, clear, errorBox, copyField, setTitle } from '../ui.js';
+import { rulesets } from './rulesets.js';
+import { signInForms } from './identity.js';
+import { words } from '../words.js';
+
+export async function show(main) {
+  setTitle('New match');
+  if (!token()) {
+    clear(main, h('h1', {}, 'New match'), h('p', {}, 'First, choose the name you play under.'),
+      signInForms(() => show(main)));
+    return null;
+  }
+  clear(main, h('h1', {}, 'New match'), h('p', {}, 'Loading the rulesets…'));
+  let list;
+  try {
+    list = await rulesets();
+  } catch (err) {
+    clear(main, h('h1', {}, 'New match'), errorBox(err, () => show(main)));
+    return null;
+  }
+  if (!list.length) {
+    clear(main, h('h1', {}, 'New match'), h('p', {}, 'This server offers no ruleset yet.'));
+    return null;
+  }
+
+  const rsSelect = h('select', { id: 'ruleset', name: 'ruleset' },
+    list.map((r) => h('option', { value: r.id }, r.title)));
+  const seatsSelect = h('select', { id: 'seats', name: 'seats' });
+  const seatSelect = h('select', { id: 'seat', name: 'seat' });
+  const optionsBox = h('fieldset', { class: 'options' });
+  const msg = h('div', { 'aria-live': 'polite' });
+  const result = h('div', { 'aria-live': 'polite' });
+  let fields = [];
+
+  function current() { return list.find((r) => r.id === rsSelect.value); }
+
+  function fillSeats() {
+    const r = current();
+    const keep = Number(seatsSelect.value) || r.min_seats;
+    seatsSelect.replaceChildren(...Array.from({ length: r.max_seats - r.min_seats + 1 }, (_, i) => {
+      const n = r.min_seats + i;
+      return h('option', { value: n, selected: n === keep }, `${n} players`);
+    }));
+    fillSeat();
+  }
+  function fillSeat() {
+    const n = Number(seatsSelect.value);
+    const keep = Math.min(Number(seatSelect.value) || 0, n - 1);
+    seatSelect.replaceChildren(...Array.from({ length: n }, (_, i) =>
+      h('option', { value: i, selected: i === keep }, `Seat ${i}`)));
+  }
+  function fillOptions() {
+    const r = current();
+    fields = [];
+    const opts = Object.entries(r.options || {});
+    clear(optionsBox, h('legend', {}, 'Options'));
+    if (!opts.length) optionsBox.append(h('p', {}, 'This ruleset has no options.'));
+    for (const [name, spec] of opts) {
+      const id = `opt-${name}`;
+      let input;
+      const type = spec.type || (spec.enum ? 'string' : typeof spec.default);
+      if (Array.isArray(spec.enum)) {
+        input = h('select', { id }, spec.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === spec.default }, String(v))));
+        fields.push([name, () => JSON.parse(input.value)]);
+      } else if (type === 'boolean') {
+        input = h('input', { id, type: 'checkbox', checked: !!spec.default });
+        fields.push([name, () => input.checked]);
+      } else if (type === 'integer' || type === 'number') {
+        input = h('input', {
+          id, type: 'number', inputmode: 'numeric', value: spec.default ?? '',
+          min: spec.minimum, max: spec.maximum, step: type === 'integer' ? 1 : 'any', required: true,
+        });
+        fields.push([name, () => (type === 'integer' ? parseInt(input.value, 10) : Number(input.value))]);
+      } else if (type === 'string') {
+        input = h('input', { id, type: 'text', value: spec.default ?? '' });
+        fields.push([name, () => input.value]);
+      } else {
+        input = h('textarea', { id, rows: 3 }, JSON.stringify(spec.default ?? null));
+        fields.push([name, () => JSON.parse(input.value)]);
+      }
+      const range = spec.minimum !== undefined || spec.maximum !== undefined
+        ? ` (${spec.minimum ?? '…'} to ${spec.maximum ?? '…'})` : '';
+      const hint = `${spec.description || ''}${range}`.trim();
+      const hintId = `${id}-hint`;
+      if (hint) input.setAttribute('aria-describedby', hintId);
+      optionsBox.append(h('div', { class: `field${type === 'boolean' ? ' field-check' : ''}` },
+        h('label', { for: id }, words(name)), input,
+        hint ? h('p', { class: 'hint', id: hintId }, hint) : null));
+    }
+  }
+  rsSelect.addEventListener('change', () => { seatsSelect.value = ''; fillSeats(); fillOptions(); });
+  seatsSelect.addEventListener('change', fillSeat);
+
+  const form = h('form', {
+    class: 'card lobby',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      msg.replaceChildren();
+      let options;
+      try {
+        options = Object.fromEntries(fields.map(([n, f]) => [n, f()]));
+      } catch {
+        msg.append(errorBox({ sentence: 'An option is not in the expected form.' }));
+        return;
+      }
+      const btn = form.querySelector('button[type=submit]');
+      btn.disabled = true;
+      try {
+        const r = await post('/api/games', {
+          ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
+          seat: Number(seatSelect.value), client_seed: randomHex(16),
+        });
+        saveInvites(r.body.id, r.body.invitations);
+        showCreated(r.body);
+      } catch (err) {
+        msg.append(errorBox(err));
+      } finally {
+        btn.disabled = false;
+      }
+    },
+  },
+  h('div', { class: 'field' }, h('label', { for: 'ruleset' }, 'Ruleset'), rsSelect),
+  h('div', { class: 'field-pair' },
+    h('div', { class: 'field' }, h('label', { for: 'seats' }, 'Players'), seatsSelect),
+    h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
+  optionsBox,
+  h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
+  msg);
+
+  function showCreated(body) {
+    clear(result, h('section', { class: 'card created', 'aria-labelledby': 'created-h' },
+      h('h2', { id: 'created-h', tabindex: '-1' }, `Match #${body.id} is created`),
+      h('p', {}, body.invitations.length > 1
+        ? 'Send each link to one player. The match starts when every seat is taken.'
+        : 'Send this link to your opponent. The match starts when they join.'),
+      body.invitations.map((inv) => copyField(`Invitation for seat ${inv.seat}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
+      h('p', {}, h('a', { class: 'button primary', href: `#/match/${body.id}` }, 'Open the match'))));
+    result.querySelector('h2').focus();
+  }
+
+  clear(main, h('h1', {}, 'New match'), form, result);
+  fillSeats();
+  fillOptions();
+  return null;
+}
