@@ -130,6 +130,14 @@ configure_and_build() {
     cmake --build "$dir" -j "$JOBS"
 }
 
+# Usage: with_cc COMPILER COMMAND [ARGS...]: runs a command (a function too)
+# with CC set for it alone.
+with_cc() {
+    local cc=$1
+    shift
+    CC=$cc "$@"
+}
+
 # Usage: run_ctest DIR [CTEST OPTIONS...]
 # --no-tests=error: a suite that silently lost its tests must not pass.
 # The output is kept in test-output/ and its closing line counted.
@@ -181,7 +189,7 @@ main() {
         # above already covers the warnings that only appear with -O2.
         # clang, so that the same build also links the fuzz targets with
         # libFuzzer (short runs here; WP_FUZZ_SECONDS for longer ones).
-        stage "build-asan" env CC=clang configure_and_build "$ROOT/build-asan" \
+        stage "build-asan" with_cc clang configure_and_build "$ROOT/build-asan" \
             -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
             -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-30}"
         stage "ctest asan (unit|api|fuzz)" run_ctest "$ROOT/build-asan" -L 'unit|api|fuzz'

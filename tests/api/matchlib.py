@@ -7,9 +7,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-# Before the harness reads WARPOSTD: the same program plus the test ruleset.
-os.environ["WARPOSTD"] = os.environ.get("WARPOSTD_TEST") or os.path.join(
-    REPO, "build", "tests", "testrules", "warpostd-test")
+# Before the harness reads WARPOSTD: the same program plus the test ruleset,
+# unless the module asks for the product binary (WARPOSTD as ctest sets it).
+if not os.environ.get("WARPOSTD_PRODUCT"):
+    os.environ["WARPOSTD"] = os.environ.get("WARPOSTD_TEST") or os.path.join(
+        REPO, "build", "tests", "testrules", "warpostd-test")
 WARPOST_CLI = os.environ.get("WARPOST_CLI_TEST") or os.path.join(
     REPO, "build", "tests", "testrules", "warpost-test")
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
