@@ -1334,8 +1334,15 @@ wp_api_me_games(struct wp_ctx *ctx)
 		json_object_object_add(g, "updated_at", json_object_new_string(PQgetvalue(r, i, 7)));
 		json_object_array_add(list, g);
 	}
-	json_object_object_add(o, "count",
-	                       json_object_new_int(PQntuples(r) ? atoi(PQgetvalue(r, 0, 8)) : 0));
+	int count = PQntuples(r) ? atoi(PQgetvalue(r, 0, 8)) : 0;
+	if (!PQntuples(r) && offset > 0) {
+		/* A page past the end has no row to carry the count. */
+		PGresult *n = wp_store_exec(c, WP_STMT_ME_GAMES_COUNT, 1, vals, NULL);
+		if (PQresultStatus(n) == PGRES_TUPLES_OK)
+			count = atoi(PQgetvalue(n, 0, 0));
+		PQclear(n);
+	}
+	json_object_object_add(o, "count", json_object_new_int(count));
 	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
 	json_object_object_add(o, "games", list);
 	PQclear(r);

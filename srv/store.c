@@ -91,6 +91,8 @@ static const struct {
 		" count(*) OVER ()"
 		" FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1"
 		" ORDER BY awaiting_me DESC, g.updated_at DESC, g.id DESC LIMIT $2 OFFSET $3"},
+	[WP_STMT_ME_GAMES_COUNT] = {"me_games_count",
+		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
 };

@@ -314,6 +314,8 @@ class MatchFlowTest(wp.ServerTestCase):
         self.assertEqual([x["awaiting_you"] for x in doc["games"][1:]], [False, False])
         page = self.a.req("GET", "/api/me/games?limit=1&offset=1").json()
         self.assertEqual((page["count"], len(page["games"])), (3, 1))
+        page = self.a.req("GET", "/api/me/games?offset=10").json()
+        self.assertEqual((page["count"], page["games"]), (3, []), "past the end")
         self.assertProblem(self.server.request("GET", "/api/me/games"), 401, "unauthorized")
 
     def test_three_seats_a_resigning_seat_leaves_the_board(self):
