@@ -254,14 +254,16 @@ value(struct scan *s)
 int
 wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen)
 {
-	struct scan s = {(const unsigned char *)buf, (const unsigned char *)buf + len, 0, NULL};
+	struct scan s = {NULL, NULL, 0, NULL};
 	json_tokener *tok;
 
 	*out = NULL;
-	if (len == 0) {
+	if (len == 0 || !buf) {
 		snprintf(why, whylen, "the body is empty");
 		return -1;
 	}
+	s.p = (const unsigned char *)buf;
+	s.end = s.p + len;
 	if (len > INT32_MAX) {
 		snprintf(why, whylen, "the body is too long");
 		return -1;

@@ -31,6 +31,14 @@ emit(char *line, size_t len, size_t cap)
 
 /* Paths are logged without the query: queries may carry codes. Control
  * characters are escaped so a client cannot forge log lines. */
+static int quiet;
+
+void
+wp_log_quiet(int on)
+{
+	quiet = on;
+}
+
 void
 wp_log_request(const struct wp_request *req, int status)
 {
@@ -46,6 +54,8 @@ wp_log_request(const struct wp_request *req, int status)
 			path[o++] = (char)c;
 	}
 	path[o] = '\0';
+	if (quiet)
+		return;
 	size_t n = stamp(line, sizeof(line));
 	n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %d %.2fms %s",
 	                      req->method ? req->method : "-", path, status, ms,
@@ -58,6 +68,8 @@ wp_log(const char *fmt, ...)
 {
 	char line[2048];
 	va_list ap;
+	if (quiet)
+		return;
 	size_t n = stamp(line, sizeof(line));
 
 	va_start(ap, fmt);

@@ -121,5 +121,7 @@ int64_t wp_now_ns(void);
 /* One line per request to stderr; errors with context. */
 void wp_log_request(const struct wp_request *req, int status);
 void wp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Silences both (fuzzing, where sanitizer reports must stay visible). */
+void wp_log_quiet(int on);
 
 #endif

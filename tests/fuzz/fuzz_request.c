@@ -36,8 +36,7 @@ setup(void)
 	st = wp_store_open("postgresql:///none?host=/nonexistent-wp-fuzz", 1);
 	wp_core_init(&cfg, st);
 	/* Request logs would drown the fuzzer's own output. */
-	if (!freopen("/dev/null", "w", stderr))
-		return;
+	wp_log_quiet(1);
 	ready = 1;
 }
 
@@ -46,7 +45,12 @@ take_line(const char **p, const char *end)
 {
 	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
 	const char *stop = nl ? nl : end;
-	char *s = strndup(*p, (size_t)(stop - *p));
+	size_t n = (size_t)(stop - *p);
+	char *s = malloc(n + 1);
+
+	/* The input is not NUL-terminated: copy exactly, never strndup. */
+	memcpy(s, *p, n);
+	s[n] = '\0';
 
 	*p = nl ? nl + 1 : end;
 	return s;
