@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "confrontation/confrontation.h"
 #include "wargame-chess/wargame_chess.h"
 
 #define WR_MAX_RULESETS 16
@@ -13,6 +14,7 @@ static int seeded;
 
 /* Product rulesets, added as their issues land. */
 static const struct wr_ruleset *const product[] = {
+	&cf_ruleset,
 	&wc_ruleset,
 	NULL,
 };

@@ -1,0 +1,545 @@
+/*
+ * Random playouts of Confrontation: 1,000 seeded matches each of 2, 3 and
+ * 4 seats, options on and off, played to the end by picking from
+ * actions(). After every action: the invariant checker (cf_check plus the
+ * checks here), exactly the awaited seats have actions, one offered action
+ * is accepted on a clone, a sample of actions not offered is refused and
+ * leaves the state unchanged. At the end the match is replayed from
+ * create() with the same seed and actions and must give the same save().
+ *
+ * The pick is uniform except that, in play, an action that starts a
+ * battle is taken with probability 1/2 when one exists (random play with
+ * Move 6 Queens and free Leadership swaps otherwise wanders for a long
+ * time); README.md says so too.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../unit/check.h"
+#include "cf_priv.h"
+
+#define TURN_CAP 3000
+/* Full checks on every CHECK_EVERY-th match; the others play and replay.
+ * Fewer under AddressSanitizer, which is ~8 times slower. */
+#ifdef __SANITIZE_ADDRESS__
+#define CHECK_EVERY 16
+#else
+#define CHECK_EVERY 4
+#endif
+#define MAX_LOG 20000
+
+static uint64_t pick_state;
+
+static uint32_t
+pick(uint32_t n)
+{
+	pick_state ^= pick_state << 13;
+	pick_state ^= pick_state >> 7;
+	pick_state ^= pick_state << 17;
+	return n ? (uint32_t)(pick_state % n) : 0;
+}
+
+static char *
+save_str(const void *st)
+{
+	json_object *j = cf_ruleset.save(st);
+	char *s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	return s;
+}
+
+struct logent {
+	int seat;           /* -1: standing orders for seat `orders_seat`; -2 resign */
+	int orders_seat;
+	char *json;
+};
+
+static struct logent plog[MAX_LOG];
+static int nlog;
+
+static json_object *
+options_for(int variant, int m)
+{
+	json_object *o = json_object_new_object();
+	switch (variant) {
+	case 0:
+		break;
+	case 1:
+		json_object_object_add(o, "races", json_object_new_boolean(1));
+		json_object_object_add(o, "treasure", json_object_new_boolean(1));
+		json_object_object_add(o, "kings_magic", json_object_new_boolean(1));
+		break;
+	case 2:
+		json_object_object_add(o, "races", json_object_new_boolean(1));
+		json_object_object_add(o, "terrain", json_object_new_string("random"));
+		json_object_object_add(o, "random_areas", json_object_new_int(1 + m % 4));
+		break;
+	default:
+		json_object_object_add(o, "races", json_object_new_boolean(1));
+		json_object_object_add(o, "treasure", json_object_new_boolean(1));
+		json_object_object_add(o, "kings_magic", json_object_new_boolean(1));
+		json_object_object_add(o, "terrain", json_object_new_string("random"));
+		json_object_object_add(o, "army_points", json_object_new_int(5 + m % 26));
+		break;
+	}
+	return o;
+}
+
+static int
+is_battle(const struct cf_state *st, json_object *a)
+{
+	json_object *t, *to;
+	const char *ty;
+	if (!json_object_object_get_ex(a, "type", &t))
+		return 0;
+	ty = json_object_get_string(t);
+	if (!strcmp(ty, "cast"))
+		return 1;
+	if (strcmp(ty, "move") && strcmp(ty, "fury") && strcmp(ty, "swift"))
+		return 0;
+	json_object_object_get_ex(a, "to", &to);
+	int sq = wr_square_parse(&wr_board8, json_object_get_string(to));
+	return sq >= 0 && st->board[sq] >= 0;
+}
+
+/* wr_clone() lives in registry.c (wprules); this test links only the
+ * core, so it clones the same way: save, then load. */
+static void *
+clone(const void *st)
+{
+	json_object *j = cf_ruleset.save(st);
+	void *c = NULL;
+	struct wr_error err;
+	if (cf_ruleset.load(j, &c, &err) != 0)
+		fprintf(stderr, "load(save()) failed: %s\n", err.message);
+	json_object_put(j);
+	return c;
+}
+
+static int invariant_fail;
+
+/* Checks beyond cf_check: counts, awaited seats and their lists. */
+static void
+invariants(const struct cf_state *st, const char *where)
+{
+	struct wr_error err;
+	unsigned m = cf_ruleset.to_act(st);
+	int seen[64] = {0};
+	if (cf_check(st, &err) != 0) {
+		invariant_fail++;
+		fprintf(stderr, "%s: %s\n", where, err.message);
+	}
+	for (int s = 0; s < st->nseats; s++) {
+		json_object *acts = cf_ruleset.actions(st, s);
+		int n = (int)json_object_array_length(acts);
+		json_object_put(acts);
+		if (((m >> s) & 1) != (n > 0)) {
+			invariant_fail++;
+			fprintf(stderr, "%s: seat %d awaited=%u actions=%d\n", where, s, (m >> s) & 1, n);
+		}
+		if (st->s[s].racial < 0 || st->s[s].points < 0)
+			invariant_fail++;
+		for (int i = 0; i < st->s[s].n; i++) {
+			const struct cf_piece *p = &st->s[s].p[i];
+			if (p->status == CF_ON) {
+				if (seen[p->sq]++ || st->board[p->sq] != s * 16 + i)
+					invariant_fail++;
+			}
+		}
+		if (st->phase == CF_PLAY && !st->s[s].out && st->s[s].p[0].status != CF_ON) {
+			invariant_fail++;
+			fprintf(stderr, "%s: seat %d plays without its King\n", where, s);
+		}
+	}
+	if (st->phase == CF_OVER && m) {
+		invariant_fail++;
+		fprintf(stderr, "%s: over but awaited %u\n", where, m);
+	}
+	if (st->phase != CF_OVER && !m) {
+		invariant_fail++;
+		fprintf(stderr, "%s: nobody awaited in %s\n", where, cf_phase_name[st->phase]);
+	}
+}
+
+static int refuse_fail, accept_fail, apply_fail;
+
+/* How often each event type and each pending decision came up: the
+ * playouts must reach every part of the rules. */
+#define NTYPES 64
+static char *ev_names[NTYPES];
+static long ev_counts[NTYPES];
+
+static void
+count_event(const char *name)
+{
+	for (int i = 0; i < NTYPES; i++) {
+		if (!ev_names[i]) {
+			ev_names[i] = strdup(name);
+			ev_counts[i] = 1;
+			return;
+		}
+		if (!strcmp(ev_names[i], name)) {
+			ev_counts[i]++;
+			return;
+		}
+	}
+}
+
+static long
+event_count(const char *name)
+{
+	for (int i = 0; i < NTYPES && ev_names[i]; i++)
+		if (!strcmp(ev_names[i], name))
+			return ev_counts[i];
+	return 0;
+}
+static long n_accept, n_refuse, n_actions;
+
+static void
+check_refusals(struct cf_state *st, int seat, json_object *acts, struct wr_rng *rng)
+{
+	/* Not offered: random straight-line moves, a seat not awaited. */
+	char *before = save_str(st);
+	unsigned m = cf_ruleset.to_act(st);
+	for (int k = 0; k < 4; k++) {
+		char buf[96], f[8], t[8];
+		int from = (int)pick(64), to = (int)pick(64), offered = 0;
+		static const char *kinds[] = {"move", "rise", "swift", "fury"};
+		snprintf(buf, sizeof(buf), "{\"type\":\"%s\",\"from\":\"%s\",\"to\":\"%s\"}",
+		         kinds[pick(4)], wr_square_name(&wr_board8, from, f),
+		         wr_square_name(&wr_board8, to, t));
+		json_object *a = json_tokener_parse(buf);
+		for (size_t i = 0; i < json_object_array_length(acts) && !offered; i++)
+			offered = json_object_equal(a, json_object_array_get_idx(acts, i));
+		int s2 = k == 3 ? (int)pick((uint32_t)st->nseats) : seat;
+		if (!((m >> s2) & 1))
+			offered = 0;
+		else if (s2 != seat) {
+			json_object_put(a);
+			continue;
+		}
+		if (!offered) {
+			struct wr_events ev = {0};
+			struct wr_error err;
+			n_refuse++;
+			if (cf_ruleset.apply(st, s2, a, rng, &ev, &err) == 0) {
+				refuse_fail++;
+				fprintf(stderr, "accepted a non-offered action %s by seat %d\n", buf, s2);
+			} else if (!err.code[0] || !err.message[0]) {
+				refuse_fail++;
+			}
+			wr_events_free(&ev);
+		}
+		json_object_put(a);
+	}
+	/* Every square on the eight lines from one of the seat's pieces (and
+	 * from an enemy piece: wrong piece) that is not offered is refused. */
+	if (st->phase == CF_PLAY) {
+		int owner = pick(3) ? seat : (int)pick((uint32_t)st->nseats);
+		const struct cf_seat *x = &st->s[owner];
+		int id = (int)pick((uint32_t)x->n);
+		if (x->p[id].status == CF_ON)
+			for (int d = 0; d < WR_DIRS; d++) {
+				int ray[8], n = wr_ray(&wr_board8, x->p[id].sq, d, 8, ray);
+				for (int k = 0; k < n; k++) {
+					char buf[96], f[8], t[8];
+					int offered = 0;
+					snprintf(buf, sizeof(buf), "{\"type\":\"move\",\"from\":\"%s\",\"to\":\"%s\"}",
+					         wr_square_name(&wr_board8, x->p[id].sq, f),
+					         wr_square_name(&wr_board8, ray[k], t));
+					json_object *a = json_tokener_parse(buf);
+					for (size_t i = 0; i < json_object_array_length(acts) && !offered; i++)
+						offered = json_object_equal(a, json_object_array_get_idx(acts, i));
+					if (!offered) {
+						struct wr_events ev = {0};
+						struct wr_error err;
+						n_refuse++;
+						if (cf_ruleset.apply(st, seat, a, rng, &ev, &err) == 0) {
+							refuse_fail++;
+							fprintf(stderr, "accepted a non-offered move %s\n", buf);
+						}
+						wr_events_free(&ev);
+					}
+					json_object_put(a);
+				}
+			}
+	}
+	char *after = save_str(st);
+	if (strcmp(before, after) != 0) {
+		refuse_fail++;
+		fprintf(stderr, "a refused action changed the state\n");
+	}
+	free(before);
+	free(after);
+}
+
+static void
+log_add(int seat, int oseat, const char *json)
+{
+	if (nlog < MAX_LOG) {
+		plog[nlog].seat = seat;
+		plog[nlog].orders_seat = oseat;
+		plog[nlog].json = strdup(json);
+		nlog++;
+	}
+}
+
+static void
+log_clear(void)
+{
+	for (int i = 0; i < nlog; i++)
+		free(plog[i].json);
+	nlog = 0;
+}
+
+static const char *const luck_orders[] = {"ask", "always", "never", "if_losing", "unless_winning"};
+static const char *const yn_orders[] = {"ask", "always", "never"};
+
+/* One match; returns 1 when it ended, 0 at the cap, -1 on error. */
+static int
+playout(int seats, int variant, int m, uint64_t seed, int checks, int *turns)
+{
+	struct wr_rng rng;
+	uint64_t rs;
+	struct wr_error err;
+	void *vst;
+	json_object *opts = options_for(variant, m);
+	int rc = -1;
+	wr_rng_seeded(&rng, &rs, seed);
+	pick_state = seed * 0x9E3779B97F4A7C15ull + 1;
+	log_clear();
+	if (cf_ruleset.create(opts, seats, &rng, &vst, &err) != 0) {
+		fprintf(stderr, "create: %s\n", err.message);
+		json_object_put(opts);
+		return -1;
+	}
+	struct cf_state *st = vst;
+	/* Standing orders for some seats; the others are asked. */
+	for (int s = 0; s < seats; s++)
+		if (pick(2)) {
+			char buf[128];
+			snprintf(buf, sizeof(buf),
+			         "{\"hold_the_line\":\"%s\",\"luck\":\"%s\",\"live_again\":\"%s\"}",
+			         yn_orders[pick(3)], luck_orders[pick(5)], yn_orders[pick(3)]);
+			json_object *o = json_tokener_parse(buf);
+			if (cf_ruleset.set_orders(st, s, o, &err) != 0)
+				apply_fail++;
+			json_object_put(o);
+			log_add(-1, s, buf);
+		}
+	int steps = 0;
+	while (st->phase != CF_OVER && st->turn < TURN_CAP) {
+		unsigned mask = cf_ruleset.to_act(st);
+		int cand[4], nc = 0;
+		for (int s = 0; s < seats; s++)
+			if (mask & (1u << s))
+				cand[nc++] = s;
+		if (!nc) {
+			fprintf(stderr, "nobody to act (seed %llu)\n", (unsigned long long)seed);
+			goto out;
+		}
+		/* Rarely, in 3-4 seat games, a seat resigns. */
+		if (seats > 2 && pick(1500) == 0) {
+			int s = (int)pick((uint32_t)seats);
+			struct wr_events ev = {0};
+			char buf[8];
+			snprintf(buf, sizeof(buf), "%d", s);
+			cf_ruleset.resign(st, s, &ev);
+			for (size_t i = 0; i < ev.len; i++) {
+				json_object *t;
+				if (json_object_object_get_ex(ev.items[i].body, "type", &t))
+					count_event(json_object_get_string(t));
+			}
+			wr_events_free(&ev);
+			log_add(-2, s, buf);
+			if (checks)
+				invariants(st, "after resign");
+			continue;
+		}
+		int seat = cand[pick((uint32_t)nc)];
+		json_object *acts = cf_ruleset.actions(st, seat);
+		int n = (int)json_object_array_length(acts);
+		if (!n) {
+			fprintf(stderr, "awaited seat %d has no action\n", seat);
+			json_object_put(acts);
+			goto out;
+		}
+		json_object *choice = NULL;
+		if (st->phase == CF_PLAY && pick(2)) {
+			int battles[4096], nb = 0;
+			for (int i = 0; i < n && nb < 4096; i++)
+				if (is_battle(st, json_object_array_get_idx(acts, (size_t)i)))
+					battles[nb++] = i;
+			if (nb)
+				choice = json_object_array_get_idx(acts, (size_t)battles[pick((uint32_t)nb)]);
+		}
+		if (st->phase == CF_BUILD && pick(3) == 0) {
+			/* Armies of random play: ready sooner than uniform would. */
+			json_object *last = json_object_array_get_idx(acts, (size_t)n - 1);
+			json_object *t;
+			json_object_object_get_ex(last, "type", &t);
+			if (!strcmp(json_object_get_string(t), "ready"))
+				choice = last;
+		}
+		if (!choice)
+			choice = json_object_array_get_idx(acts, pick((uint32_t)n));
+		if (checks) {
+			/* Another offered action is accepted on a clone. */
+			void *cl = clone(st);
+			json_object *other = json_object_array_get_idx(acts, pick((uint32_t)n));
+			struct wr_events ev = {0};
+			uint64_t rs2 = rs ^ 0x5555;
+			struct wr_rng r2;
+			wr_rng_seeded(&r2, &rs2, rs2);
+			n_accept++;
+			if (!cl || cf_ruleset.apply(cl, seat, other, &r2, &ev, &err) != 0) {
+				accept_fail++;
+				fprintf(stderr, "offered action refused: %s: %s\n",
+				        json_object_to_json_string(other), cl ? err.message : "clone");
+			}
+			wr_events_free(&ev);
+			if (cl)
+				cf_ruleset.free(cl);
+			check_refusals(st, seat, acts, &rng);
+		}
+		{
+			char k[64];
+			const char *pk = cf_pending_kind(st, seat);
+			snprintf(k, sizeof(k), "asked:%s", pk ? pk : "-");
+			if (pk && strcmp(pk, "turn") && strcmp(pk, "place") && strcmp(pk, "build"))
+				count_event(k);
+		}
+		const char *cj = json_object_to_json_string_ext(choice, JSON_C_TO_STRING_PLAIN);
+		log_add(seat, 0, cj);
+		struct wr_events ev = {0};
+		n_actions++;
+		if (cf_ruleset.apply(st, seat, choice, &rng, &ev, &err) != 0) {
+			apply_fail++;
+			fprintf(stderr, "apply refused an offered action %s: %s %s\n", cj, err.code,
+			        err.message);
+			wr_events_free(&ev);
+			json_object_put(acts);
+			goto out;
+		}
+		for (size_t i = 0; i < ev.len; i++) {
+			json_object *t;
+			if (!ev.items[i].body || !json_object_object_get_ex(ev.items[i].body, "type", &t))
+				apply_fail++;
+			else
+				count_event(json_object_get_string(t));
+			if (json_object_object_get_ex(ev.items[i].body, "strength", &t))
+				count_event("strength");
+			if (json_object_object_get_ex(ev.items[i].body, "intimidation", &t))
+				count_event("intimidation");
+		}
+
+		wr_events_free(&ev);
+		json_object_put(acts);
+		if (checks)
+			invariants(st, "after apply");
+		steps++;
+	}
+	rc = st->phase == CF_OVER;
+	*turns = st->turn;
+	if (!rc && getenv("CF_DEBUG")) {
+		json_object *v = cf_ruleset.view(st, WR_EVERYONE);
+		fprintf(stderr, "capped: %s\n", json_object_to_json_string(v));
+		json_object_put(v);
+	}
+	{
+		struct wr_result res;
+		cf_ruleset.result(st, &res);
+		if (rc == 1 && (!res.over || !res.reason[0]))
+			apply_fail++;
+		if (rc == 1 && cf_ruleset.to_act(st) != 0)
+			apply_fail++;
+	}
+	/* Replay: same options, seed and actions, same save(). */
+	{
+		char *final = save_str(st);
+		void *v2;
+		uint64_t rs3;
+		struct wr_rng r3;
+		json_object *o2 = options_for(variant, m);
+		wr_rng_seeded(&r3, &rs3, seed);
+		if (cf_ruleset.create(o2, seats, &r3, &v2, &err) == 0) {
+			for (int i = 0; i < nlog; i++) {
+				json_object *a = plog[i].seat == -2 ? NULL : json_tokener_parse(plog[i].json);
+				struct wr_events ev = {0};
+				if (plog[i].seat == -1)
+					cf_ruleset.set_orders(v2, plog[i].orders_seat, a, &err);
+				else if (plog[i].seat == -2)
+					cf_ruleset.resign(v2, plog[i].orders_seat, &ev);
+				else if (cf_ruleset.apply(v2, plog[i].seat, a, &r3, &ev, &err) != 0)
+					apply_fail++;
+				wr_events_free(&ev);
+				json_object_put(a);
+			}
+			char *again = save_str(v2);
+			CHECK(strcmp(final, again) == 0, "replay gives the same save() byte for byte");
+			free(again);
+			cf_ruleset.free(v2);
+		} else {
+			apply_fail++;
+		}
+		json_object_put(o2);
+		free(final);
+	}
+out:
+	cf_ruleset.free(st);
+	json_object_put(opts);
+	return rc;
+}
+
+int
+main(void)
+{
+	clock_t t0 = clock();
+	for (int seats = 2; seats <= 4; seats++) {
+		int ended = 0, capped = 0, errors = 0;
+		long turns_sum = 0;
+		for (int m = 0; m < 1000; m++) {
+			int turns = 0;
+			uint64_t seed = (uint64_t)seats * 1000003u + (uint64_t)m * 7919u + 17u;
+			int rc = playout(seats, m % 4, m, seed, m % CHECK_EVERY == (m / CHECK_EVERY) % 4,
+			                 &turns);
+			if (rc == 1) {
+				ended++;
+				turns_sum += turns;
+			} else if (rc == 0) {
+				capped++;
+			} else {
+				errors++;
+			}
+		}
+		printf("%d seats: %d ended (mean %ld turns), %d hit the %d-turn cap, %d errors\n",
+		       seats, ended, ended ? turns_sum / ended : 0, capped, TURN_CAP, errors);
+		CHECK(errors == 0, "no playout errors");
+		CHECK(capped <= 10, "at most 1% of matches hit the turn cap");
+	}
+	printf("actions %ld, offered-accepted checks %ld, refusal checks %ld, %.1f s\n", n_actions,
+	       n_accept, n_refuse, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	for (int i = 0; i < NTYPES && ev_names[i]; i++)
+		printf("  %-22s %ld\n", ev_names[i], ev_counts[i]);
+	static const char *const must[] = {
+		"battle", "battle_result", "removed", "advance", "strength", "intimidation", "treasure_roll",
+		"live_again", "luck", "hold_the_line", "rise_from_hell", "stay", "swift_movement",
+		"battle_fury", "fury_move", "cast", "healed", "panic_moved", "leadership",
+		"seat_out", "resigned", "game_over", "turn_end", "asked:hold_the_line",
+		"asked:luck", "asked:live_again", "asked:panic_square", "asked:order",
+		"asked:rise_move", NULL};
+	for (int i = 0; must[i]; i++) {
+		char what[96];
+		snprintf(what, sizeof(what), "the playouts reach %s", must[i]);
+		CHECK(event_count(must[i]) > 0, what);
+	}
+	CHECK(invariant_fail == 0, "invariants hold after every action");
+	CHECK(accept_fail == 0, "every offered action is accepted");
+	CHECK(refuse_fail == 0, "actions not offered are refused, state unchanged");
+	CHECK(apply_fail == 0, "apply accepts what it offered");
+	log_clear();
+	return check_done("confrontation playouts");
+}
