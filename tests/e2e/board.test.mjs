@@ -409,3 +409,53 @@ test('wargame-chess: activations chosen on the board', async (t) => {
     await ctx.close();
   }
 });
+
+// Confrontation through its renderer: armies, the set-up roll-off choice
+// and placement through the API, then two moves played by clicking a piece
+// and its target on the board. Skipped when the server does not offer it.
+test('confrontation: moves chosen on the board', async (t) => {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  if (!rulesets.some((r) => r.id === 'confrontation')) { t.skip('no confrontation on this server'); return; }
+  const cy = await api(env, 'POST', '/api/players', { name: 'Cy' });
+  const dee = await api(env, 'POST', '/api/players', { name: 'Dee' });
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'confrontation', seats: 2, seat: 0 }, cy.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, dee.token);
+  const players = [cy, dee];
+  let v;
+  for (let i = 0; i < 200; i++) {
+    v = await api(env, 'GET', `/api/games/${g.id}`, undefined, cy.token);
+    if (v.status !== 'active' || v.state.phase === 'play') break;
+    const seat = v.awaiting[0];
+    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
+    // Armies of a Knight and a Rook besides the free pieces, then ready.
+    const pick = list.actions.find((a) => a.type === 'buy' && a.piece === 'knight' && i < 2)
+      || list.actions.find((a) => a.type === 'ready') || list.actions[0];
+    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [pick] }, players[seat].token);
+  }
+  assert.equal(v.state.phase, 'play', 'the armies are built and placed');
+  const who = players[v.awaiting[0]];
+  const ctx = await contextAs(who, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, who.name);
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    for (let step = 0; step < 2; step++) {
+      await waitMyTurn(page);
+      const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, who.token);
+      const mv = list.actions.find((a) => a.type === 'move');
+      assert.ok(mv, 'a move is offered');
+      const posts = await page.locator('.thread > li').count();
+      await page.click(sq(mv.from));
+      await page.waitForSelector(`${sq(mv.to)}.is-target`, { timeout: T });
+      await page.click(sq(mv.to));
+      const menu = page.locator('.menu:not([hidden]) button.action-btn');
+      if (await menu.count()) await menu.first().click();
+      if (step === 0) await shot(page, 'confrontation-desktop');
+      await page.click('#post-btn');
+      await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});

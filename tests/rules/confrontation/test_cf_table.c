@@ -785,7 +785,8 @@ position(const char *text, char *why)
 			}
 		} else if (tok[0] == '%') {
 			char sqn[4] = {tok[1], tok[2], 0};
-			const char *p = strchr(cf_terrain_letter, tok[3]);
+			/* Not NUL-terminated: a table of CF_T_MAX letters. */
+			const char *p = memchr(cf_terrain_letter, tok[3], CF_T_MAX);
 			st->terrain[wr_square_parse(&wr_board8, sqn)] = (int)(p - cf_terrain_letter);
 		} else if (sscanf(tok, "race%d=%31s", &s, name) == 2) {
 			st->s[s].race = cf_lookup(cf_race_name, CF_RACE_MAX, name);
