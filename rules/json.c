@@ -21,15 +21,28 @@ wr_fail(struct wr_error *err, const char *code, const char *field, const char *f
 	return -1;
 }
 
+/* The field's value in *v (NULL when absent or null); -1 when it is
+ * required and missing. */
+static int
+field(json_object *obj, const char *key, int required, json_object **v, struct wr_error *err)
+{
+	if (!json_object_object_get_ex(obj, key, v) || json_object_is_type(*v, json_type_null)) {
+		*v = NULL;
+		if (required)
+			return wr_fail(err, "missing-field", key, "%s: required", key);
+	}
+	return 0;
+}
+
 int
 wr_json_int(json_object *obj, const char *key, int min, int max, int required, int def,
             int *out, struct wr_error *err)
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		if (required)
-			return wr_fail(err, "missing-field", key, "%s: required", key);
+	if (field(obj, key, required, &v, err) != 0)
+		return -1;
+	if (!v) {
 		*out = def;
 		return 0;
 	}
@@ -48,9 +61,9 @@ wr_json_bool(json_object *obj, const char *key, int required, int def, int *out,
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		if (required)
-			return wr_fail(err, "missing-field", key, "%s: required", key);
+	if (field(obj, key, required, &v, err) != 0)
+		return -1;
+	if (!v) {
 		*out = def;
 		return 0;
 	}
@@ -66,15 +79,19 @@ wr_json_string(json_object *obj, const char *key, int required, const char **out
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		*out = NULL;
-		if (required)
-			return wr_fail(err, "missing-field", key, "%s: required", key);
+	*out = NULL;
+	if (field(obj, key, required, &v, err) != 0)
+		return -1;
+	if (!v)
 		return 0;
-	}
 	if (!json_object_is_type(v, json_type_string))
 		return wr_fail(err, "wrong-type", key, "%s: must be a string", key);
 	*out = json_object_get_string(v);
+	/* A \u0000 inside would silently shorten the C string. */
+	if ((size_t)json_object_get_string_len(v) != strlen(*out)) {
+		*out = NULL;
+		return wr_fail(err, "wrong-type", key, "%s: must not contain NUL", key);
+	}
 	return 0;
 }
 

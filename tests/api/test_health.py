@@ -45,16 +45,6 @@ class HealthTest(wp.ServerTestCase):
         self.assertEqual(wp.json_of(r, "application/json").get("status"), "ok")
 
 
-def poll(fn, timeout, interval=0.2):
-    """Call fn until it returns something true; return the last result."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v or time.monotonic() > deadline:
-            return v
-        time.sleep(interval)
-
-
 class DatabaseDownTest(unittest.TestCase):
     """Stops the database under a running server: needs a cluster of its
     own (the shared one serves the other modules)."""
@@ -76,7 +66,7 @@ class DatabaseDownTest(unittest.TestCase):
 
         self.pg.stop_cluster()
         try:
-            r = poll(lambda: (lambda x: x if x.status == 503 else None)(
+            r = wp.wait_until(lambda: (lambda x: x if x.status == 503 else None)(
                 s.request("GET", "/api/health", timeout=10)), 10)
             self.assertIsNotNone(r, "health never answered 503 with the database stopped")
             self.assertEqual(r.status, 503, r)
@@ -94,7 +84,7 @@ class DatabaseDownTest(unittest.TestCase):
         finally:
             self.pg.start_cluster()
 
-        r = poll(lambda: (lambda x: x if x.status == 200 else None)(
+        r = wp.wait_until(lambda: (lambda x: x if x.status == 200 else None)(
             s.request("GET", "/api/health", timeout=10)), 20)
         self.assertIsNotNone(r, "health did not come back to 200 after the database restarted")
         self.assertEqual(wp.json_of(r, "application/json").get("database"), "up")

@@ -12,13 +12,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import warpost as wp  # noqa: E402
 
 
-def wait_for(fn, timeout, interval=0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v or time.monotonic() > deadline:
-            return v
-        time.sleep(interval)
 
 
 class ShutdownTest(wp.ServerTestCase):
@@ -43,7 +36,7 @@ class ShutdownTest(wp.ServerTestCase):
         log = s.stop(timeout=15)
         took = time.monotonic() - t0
         self.assertLess(took, 5.0, "shutdown took %.1f s" % took)
-        n = wait_for(lambda: db.connection_count() == 0, 5)
+        n = wp.wait_until(lambda: db.connection_count() == 0, 5)
         self.assertTrue(n, "connections to %s still open after exit: %d\n%s" % (
             db.name, db.connection_count(), log))
 

@@ -79,6 +79,17 @@ def remove_tmpdir(d):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def wait_until(fn, timeout, interval=0.1):
+    """Calls fn until it returns something true or timeout seconds pass;
+    returns its last result."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v or time.monotonic() > deadline:
+            return v
+        time.sleep(interval)
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
