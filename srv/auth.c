@@ -54,27 +54,51 @@ bearer_token(const char *header, char out[65])
 }
 
 enum wp_err
-wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
+wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present)
 {
 	const char *h = wp_request_header(ctx->req, "Authorization");
 	char token[65];
+
+	*present = 0;
+	if (!h)
+		return WP_OK;
+	if (bearer_token(h, token) != 0) {
+		/* RFC 6750, 3.1: credentials that are not a bearer token. */
+		wp_response_header(ctx->res, "WWW-Authenticate",
+		                   "Bearer realm=\"warpost\", error=\"invalid_request\"");
+		return wp_fail(ctx, WP_ERR_UNAUTHORIZED,
+		               "the Authorization header is not a Warpost bearer token");
+	}
+	wp_token_hash(token, hash);
+	*present = 1;
+	return WP_OK;
+}
+
+enum wp_err
+wp_auth_unknown(struct wp_ctx *ctx)
+{
+	wp_response_header(ctx->res, "WWW-Authenticate",
+	                   "Bearer realm=\"warpost\", error=\"invalid_token\"");
+	return wp_fail(ctx, WP_ERR_UNAUTHORIZED, "the token is not known");
+}
+
+enum wp_err
+wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
+{
 	unsigned char hash[32];
 	const char *vals[1] = {(const char *)hash};
 	const int lens[1] = {sizeof(hash)};
-	enum wp_err err = WP_ERR_UNAUTHORIZED;
+	enum wp_err err;
+	int present;
 	PGresult *r;
 
-	if (bearer_token(h, token) != 0) {
-		/* RFC 6750, 3.1: no credentials, or credentials that are not a
-		 * bearer token at all. */
-		wp_response_header(ctx->res, "WWW-Authenticate",
-		                   h ? "Bearer realm=\"warpost\", error=\"invalid_request\""
-		                     : "Bearer realm=\"warpost\"");
-		return wp_fail(ctx, WP_ERR_UNAUTHORIZED,
-		               h ? "the Authorization header is not a Warpost bearer token"
-		                 : "this needs an Authorization: Bearer token");
+	if ((err = wp_auth_token(ctx, hash, &present)) != WP_OK)
+		return err;
+	if (!present) {
+		/* RFC 6750, 3.1: no credentials at all. */
+		wp_response_header(ctx->res, "WWW-Authenticate", "Bearer realm=\"warpost\"");
+		return wp_fail(ctx, WP_ERR_UNAUTHORIZED, "this needs an Authorization: Bearer token");
 	}
-	wp_token_hash(token, hash);
 	r = wp_store_exec(conn, WP_STMT_PLAYER_BY_TOKEN, 1, vals, lens);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		err = wp_store_lost(conn) ? WP_ERR_DB_UNAVAILABLE : WP_ERR_INTERNAL;
@@ -84,9 +108,7 @@ wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
 		snprintf(who->name, sizeof(who->name), "%s", PQgetvalue(r, 0, 1));
 		err = WP_OK;
 	} else {
-		wp_response_header(ctx->res, "WWW-Authenticate",
-		                   "Bearer realm=\"warpost\", error=\"invalid_token\"");
-		wp_fail(ctx, err, "the token is not known");
+		err = wp_auth_unknown(ctx);
 	}
 	PQclear(r);
 	return err;

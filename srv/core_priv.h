@@ -178,6 +178,11 @@ struct wp_player {
 /* Resolves the bearer token to a player; WP_ERR_UNAUTHORIZED when absent
  * or unknown. */
 enum wp_err wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who);
+/* The bearer token's hash when the request has one (*present); an error
+ * only for an Authorization header that is not a bearer token. */
+enum wp_err wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present);
+/* The 401 for a well-formed token nobody holds. */
+enum wp_err wp_auth_unknown(struct wp_ctx *ctx);
 int wp_token_new(char hex[65], unsigned char hash[32]);
 void wp_token_hash(const char *hex, unsigned char hash[32]);
 

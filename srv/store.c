@@ -48,10 +48,13 @@ static const struct {
 		"SELECT id, ruleset, options::text, seats, status, seq, version, state::text, seed,"
 		" commitment, client_seeds, draws, awaiting, draw_offers, result::text, created_by,"
 		" '', '' FROM games WHERE id = $1 FOR UPDATE"},
+	/* A conditional GET in one round trip: the token's player, if any,
+	 * the match's version and status, and the player's seat in it. */
 	[WP_STMT_GAME_HEAD] = {"game_head",
 		"SELECT g.version, g.status,"
-		" (SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = $2)"
-		" FROM games g WHERE g.id = $1"},
+		" (SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = p.id),"
+		" p.id, p.name"
+		" FROM games g LEFT JOIN players p ON p.token_hash = $2 WHERE g.id = $1"},
 	[WP_STMT_SEATS_GET] = {"seats_get",
 		"SELECT s.seat, s.player_id, p.name, s.client_seed FROM seats s"
 		" LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = $1 ORDER BY s.seat"},
