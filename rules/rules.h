@@ -214,8 +214,9 @@ struct wr_ruleset {
 	 * advance, at any time, private to the seat. NULL when none exist. */
 	int (*set_orders)(void *state, int seat, json_object *orders, struct wr_error *err);
 	/* A seat leaves (resignation). In 2-seat games the other seat wins;
-	 * with more seats the ruleset removes the seat (its pieces leave). */
-	int (*resign)(void *state, int seat, struct wr_events *ev);
+	 * with more seats the ruleset removes the seat (its pieces leave) and
+	 * play goes on, drawing dice from rng if what follows needs them. */
+	int (*resign)(void *state, int seat, struct wr_rng *rng, struct wr_events *ev);
 	/* The state as a viewer may see it. */
 	json_object *(*view)(const void *state, int viewer);
 	void (*result)(const void *state, struct wr_result *out);

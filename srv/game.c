@@ -48,7 +48,7 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, const char *ki
 		return rs->set_orders(state, seat, content, err);
 	}
 	if (strcmp(kind, "resign") == 0)
-		return rs->resign(state, seat, ev);
+		return rs->resign(state, seat, rng, ev);
 	if (strcmp(kind, "turn") != 0)
 		return 0;
 	size_t n = json_object_array_length(content);

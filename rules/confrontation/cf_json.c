@@ -716,12 +716,12 @@ cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
 }
 
 static int
-cf_resign_seat(void *vst, int seat, struct wr_events *ev)
+cf_resign_seat(void *vst, int seat, struct wr_rng *rng, struct wr_events *ev)
 {
 	struct cf_state *st = vst;
 	if (seat < 0 || seat >= st->nseats)
 		return -1;
-	cf_resign(st, seat, ev);
+	cf_resign(st, seat, rng, ev);
 	return 0;
 }
 

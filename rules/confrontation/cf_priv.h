@@ -157,7 +157,7 @@ int cf_legal(const struct cf_state *st, int seat, struct cf_act *out, int max);
 int cf_do(struct cf_state *st, int seat, const struct cf_act *a, struct wr_rng *rng,
           struct wr_events *ev, struct wr_error *err);
 int cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live);
-void cf_resign(struct cf_state *st, int seat, struct wr_events *ev);
+void cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_events *ev);
 void cf_settle_public(struct cf_state *st, struct wr_rng *rng, struct wr_events *ev);
 const char *cf_pending_kind(const struct cf_state *st, int seat);
 int cf_piece_on(const struct cf_state *st, int sq, int *seat, int *id);

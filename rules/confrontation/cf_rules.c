@@ -919,7 +919,7 @@ battle_step(struct cf_state *st, struct wr_rng *rng, struct wr_events *ev)
 	struct cf_battle *b = &st->r.b;
 	int s;
 	if (!rng)
-		return WAIT; /* resign() has no dice; never reached (README) */
+		return WAIT; /* settle() without dice: never reached */
 	for (;;) {
 		switch (b->stage) {
 		case CF_ST_HTL:
@@ -1252,8 +1252,8 @@ reveal_armies(struct cf_state *st, struct wr_events *ev)
 	wr_emit(ev, WR_VIS_PUBLIC, e);
 }
 
-/* Everything that follows without a decision. rng may be NULL (resign):
- * then nothing that needs dice is started. */
+/* Everything that follows without a decision. With rng NULL nothing that
+ * needs dice is started (the service always passes the match's dice). */
 static void
 settle(struct cf_state *st, struct wr_rng *rng, struct wr_events *ev)
 {
@@ -1379,7 +1379,7 @@ cf_awaited(const struct cf_state *st)
 				m |= 1u << s;
 			all &= st->s[s].out || st->s[s].ready;
 		}
-		if (all)  /* after a resignation: someone must call the roll-off */
+		if (all)  /* only a state settled without dice: someone calls the roll */
 			for (int s = st->nseats - 1; s >= 0; s--)
 				if (!st->s[s].out)
 					m = 1u << s;
@@ -2057,7 +2057,7 @@ cf_settle_public(struct cf_state *st, struct wr_rng *rng, struct wr_events *ev)
 }
 
 void
-cf_resign(struct cf_state *st, int seat, struct wr_events *ev)
+cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_events *ev)
 {
 	if (st->phase == CF_OVER || st->s[seat].out)
 		return;
@@ -2088,7 +2088,7 @@ cf_resign(struct cf_state *st, int seat, struct wr_events *ev)
 	seat_out(st, seat, "resignation", ev);
 	if (st->phase == CF_OVER)
 		return;
-	settle(st, NULL, ev);
+	settle(st, rng, ev);
 }
 
 /* ------------------------------------------------------- invariants */

@@ -581,7 +581,7 @@ wc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 }
 
 static int
-wc_resign(void *state, int seat, struct wr_events *ev)
+wc_resign(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
 {
 	struct wc_state *st = state;
 	json_object *o;

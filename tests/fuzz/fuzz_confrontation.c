@@ -108,7 +108,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (next)
 			*next++ = '\0';
 		if (line[0] == 'R' && line[1] == ' ') {
-			cf_ruleset.resign(st, atoi(line + 2), &ev);
+			cf_ruleset.resign(st, atoi(line + 2), &rng, &ev);
 		} else if (line[0] == 'O' && line[1] == ' ' && line[2]) {
 			json_object *o = parse(line + 3, strlen(line + 3));
 			if (o)

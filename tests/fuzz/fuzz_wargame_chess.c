@@ -103,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			json_object_put(acts);
 		} else if (line[0] == 'R') {
-			wc_ruleset.resign(st, line[1] == '1', &ev);
+			wc_ruleset.resign(st, line[1] == '1', &rng, &ev);
 		} else if (line[0] == 'O' && line[1]) {
 			json_object *j = json_tokener_parse(line + 2);
 			wc_ruleset.set_orders(st, line[1] == '1', j, &err);

@@ -410,7 +410,7 @@ tr_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 }
 
 static int
-tr_resign(void *state, int seat, struct wr_events *evs)
+tr_resign(void *state, int seat, struct wr_rng *rng, struct wr_events *evs)
 {
 	struct tr_state *s = state;
 	int was_active = s->active == seat;

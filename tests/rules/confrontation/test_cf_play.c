@@ -347,7 +347,7 @@ playout(int seats, int variant, int m, uint64_t seed, int checks, int *turns)
 			struct wr_events ev = {0};
 			char buf[8];
 			snprintf(buf, sizeof(buf), "%d", s);
-			cf_ruleset.resign(st, s, &ev);
+			cf_ruleset.resign(st, s, &rng, &ev);
 			for (size_t i = 0; i < ev.len; i++) {
 				json_object *t;
 				if (json_object_object_get_ex(ev.items[i].body, "type", &t))
@@ -472,7 +472,7 @@ playout(int seats, int variant, int m, uint64_t seed, int checks, int *turns)
 				if (plog[i].seat == -1)
 					cf_ruleset.set_orders(v2, plog[i].orders_seat, a, &err);
 				else if (plog[i].seat == -2)
-					cf_ruleset.resign(v2, plog[i].orders_seat, &ev);
+					cf_ruleset.resign(v2, plog[i].orders_seat, &r3, &ev);
 				else if (cf_ruleset.apply(v2, plog[i].seat, a, &r3, &ev, &err) != 0)
 					apply_fail++;
 				wr_events_free(&ev);

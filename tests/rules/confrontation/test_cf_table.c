@@ -699,12 +699,9 @@ static const struct row rows[] = {
 	  "0 {\"type\":\"leadership\",\"a\":\"a2\",\"b\":\"d1\"};0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a6\"}",
 	  "", "ok a6=0Q d1=0P nacts=1"),
 
-	R(RU "Confrontation R10 (our ruling): a resignation that leaves all others ready waits for one of them to call the roll",
-	  "new {} seats=3", "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};resign 2", "",
-	  "ok phase=build await=1 n0=1 out2=1"),
-	R(RU "Confrontation R2: the roll-off called after a resignation",
-	  "new {} seats=3", "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};resign 2;0 {\"type\":\"ready\"}",
-	  "2 5", "ok phase=order chooser=1"),
+	R(RU "Confrontation R2 with R10: a resignation that leaves all others ready starts the set-up roll-off at once (the server rolls, G2)",
+	  "new {} seats=3", "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};resign 2",
+	  "2 5", "ok phase=order chooser=1 out2=1"),
 	R(RU "Confrontation R10 (our ruling): the seat asked for its Panic square resigns; the turn goes on",
 	  "seats=3 0K@e1 0B@c1/panic/hurt 0P@a2 1K@h8 1P@h7 2K@a5 2P@c5",
 	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"panic\",\"target\":\"c5\"};resign 2", "",
@@ -1075,7 +1072,7 @@ run_row(const struct row *r)
 		char *before = snap(st);
 		last_err[0] = 0;
 		if (!strncmp(a, "resign ", 7)) {
-			rc = cf_ruleset.resign(st, atoi(a + 7), &ev);
+			rc = cf_ruleset.resign(st, atoi(a + 7), &rng, &ev);
 		} else if (!strncmp(a, "orders ", 7)) {
 			seat = atoi(a + 7);
 			j = json_tokener_parse(strchr(a, '{'));

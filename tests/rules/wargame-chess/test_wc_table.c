@@ -590,7 +590,7 @@ test_setup(void)
 		CHECK(!res.over && res.has_scores && res.scores[0] == 14 && res.scores[1] == 14,
 		      "points on the board: 14 each");
 	}
-	CHECK(wc_ruleset.resign(st, 1, &test_ev) == 0 && st->over && st->winners == 1u &&
+	CHECK(wc_ruleset.resign(st, 1, &rng, &test_ev) == 0 && st->over && st->winners == 1u &&
 	          wc_to_act(st) == 0, "resignation: the other seat wins");
 	wr_events_free(&test_ev);
 	wc_ruleset.free(st);
