@@ -1001,6 +1001,28 @@ apply_and_store(struct wp_ctx *ctx, PGconn *c, struct wp_game *g, struct post *p
 	return err;
 }
 
+/* A post made against an older seq still stands when everything posted
+ * since is a side post — standing orders (private, and the poster could
+ * not have seen them anyway) or a draw offered or declined — since none
+ * changes the position the poster chose from. */
+static int
+only_side_posts_since(struct wp_ctx *ctx, PGconn *c, const struct wp_game *g, int64_t seq)
+{
+	char idbuf[24], seqbuf[24];
+	int ok;
+
+	if (seq > g->seq || seq < 1)
+		return 0;
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)g->id);
+	snprintf(seqbuf, sizeof(seqbuf), "%lld", (long long)seq);
+	const char *vals[2] = {idbuf, seqbuf};
+	PGresult *r = wp_store_exec(c, WP_STMT_POSTS_SINCE_MOVES, 2, vals, NULL);
+	ok = PQresultStatus(r) == PGRES_TUPLES_OK && strcmp(PQgetvalue(r, 0, 0), "0") == 0;
+	PQclear(r);
+	(void)ctx;
+	return ok;
+}
+
 static enum wp_err
 do_turn(struct wp_ctx *ctx, PGconn *c, struct wp_game *g, int seat, json_object **out)
 {
@@ -1017,7 +1039,7 @@ do_turn(struct wp_ctx *ctx, PGconn *c, struct wp_game *g, int seat, json_object 
 	json_object_object_get_ex(ctx->body, "actions", &actions);
 	if ((err = must_be_active(ctx, g)))
 		return err;
-	if (seq != g->seq) {
+	if (seq != g->seq && !only_side_posts_since(ctx, c, g, seq)) {
 		wp_fail_extra(ctx, "seq", json_object_new_int(g->seq));
 		return wp_fail_as(ctx, WP_ERR_CONFLICT, "stale-sequence",
 		                  "the match is at post %d, not %lld: reload and try again", g->seq,

@@ -94,6 +94,7 @@ enum wp_stmt {
 	WP_STMT_ME_GAMES,
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
+	WP_STMT_POSTS_SINCE_MOVES,
 	WP_STMT_MAX
 };
 /* Runs a prepared statement; text parameters unless lengths are given

@@ -94,6 +94,11 @@ static const struct {
 		" count(*) OVER ()"
 		" FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1"
 		" ORDER BY awaiting_me DESC, g.updated_at DESC, g.id DESC LIMIT $2 OFFSET $3"},
+	/* Posts after a given one that could change what a seat sees of the
+	 * board: anything but standing orders and draw offers or refusals. */
+	[WP_STMT_POSTS_SINCE_MOVES] = {"posts_since_moves",
+		"SELECT count(*) FROM posts WHERE game_id = $1 AND seq > $2"
+		" AND kind NOT IN ('orders', 'draw_offer', 'draw_decline')"},
 	[WP_STMT_ME_GAMES_COUNT] = {"me_games_count",
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",

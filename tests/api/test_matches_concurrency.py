@@ -59,6 +59,27 @@ class ConcurrencyTest(wp.ServerTestCase):
             "SELECT seq FROM posts WHERE game_id = %d ORDER BY seq" % game).split()]
         self.assertEqual(seqs, [1, 2], "no gap and no duplicate in the log")
 
+    def test_side_posts_do_not_make_a_turn_stale(self):
+        """Standing orders and draw offers are posts (the log orders every
+        change), but a turn made against the seq before them still stands;
+        a move or a start in between makes it stale."""
+        game = ml.start_match([self.a, self.b])
+        self.assertEqual(self.b.req("POST", "/api/games/%d/orders" % game,
+                                    {"orders": {"dodge": "never"}}).status, 200)
+        self.assertEqual(self.b.req("POST", "/api/games/%d/draw" % game,
+                                    {"action": "offer"}).status, 200)
+        self.assertEqual(self.a.req("POST", "/api/games/%d/draw" % game,
+                                    {"action": "decline"}).status, 200)
+        self.assertEqual(ml.seq_of(self.a, game), 4)
+        r = self.a.turn(game, 1, [move("d1", "d2")])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json()["seq"], 5)
+        r = self.b.turn(game, 4, [move("d8", "d7")])
+        self.assertProblem(r, 409, "stale-sequence")
+        self.assertEqual(r.json()["seq"], 5)
+        self.assertProblem(self.b.turn(game, 0, [move("d8", "d7")]), 409, "stale-sequence")
+        self.assertProblem(self.b.turn(game, 9, [move("d8", "d7")]), 409, "stale-sequence")
+
     def test_retries_with_the_same_key_apply_once(self):
         game = ml.start_match([self.a, self.b])
         results = [None] * 8
