@@ -363,27 +363,35 @@ test('a post whose answer is lost is retried with the same key, and applied once
   }
 });
 
+// A match of a real ruleset brought to its play phase through the API:
+// each awaited seat posts the action `choose` picks from its legal list.
+// Returns null (after t.skip) when the server does not offer the ruleset.
+async function setUpThroughApi(t, ruleset, names, choose) {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  if (!rulesets.some((r) => r.id === ruleset)) { t.skip(`no ${ruleset} on this server`); return null; }
+  const players = [];
+  for (const name of names) players.push(await api(env, 'POST', '/api/players', { name }));
+  const g = await api(env, 'POST', '/api/games', { ruleset, seats: 2, seat: 0 }, players[0].token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
+  let v;
+  for (let i = 0; i < 200; i++) {
+    v = await api(env, 'GET', `/api/games/${g.id}`, undefined, players[0].token);
+    if (v.status !== 'active' || v.state.phase === 'play') break;
+    const seat = v.awaiting[0];
+    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
+    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [choose(list.actions, i)] }, players[seat].token);
+  }
+  assert.equal(v.state.phase, 'play', 'the set-up is done');
+  return { g, who: players[v.awaiting[0]] };
+}
+
 // A real ruleset through its renderer: Wargame Chess set up through the API
 // (teams, trees, deployment), then activations chosen on the board. Skipped
 // when the server does not offer the ruleset.
 test('wargame-chess: activations chosen on the board', async (t) => {
-  const { rulesets } = await api(env, 'GET', '/api/rulesets');
-  if (!rulesets.some((r) => r.id === 'wargame-chess')) { t.skip('no wargame-chess on this server'); return; }
-  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
-  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
-  const g = await api(env, 'POST', '/api/games', { ruleset: 'wargame-chess', seats: 2, seat: 0 }, ann.token);
-  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, ben.token);
-  const players = [ann, ben];
-  let v;
-  for (let i = 0; i < 80; i++) {
-    v = await api(env, 'GET', `/api/games/${g.id}`, undefined, ann.token);
-    if (v.status !== 'active' || v.state.phase === 'play') break;
-    const seat = v.awaiting[0];
-    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
-    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [list.actions[0]] }, players[seat].token);
-  }
-  assert.equal(v.state.phase, 'play', 'the set-up is done');
-  const who = players[v.awaiting[0]];
+  const set = await setUpThroughApi(t, 'wargame-chess', ['Ann', 'Ben'], (acts) => acts[0]);
+  if (!set) return;
+  const { g, who } = set;
   const ctx = await contextAs(who, DESKTOP);
   const page = await ctx.newPage();
   const errors = watch(page, who.name);
@@ -414,26 +422,12 @@ test('wargame-chess: activations chosen on the board', async (t) => {
 // and placement through the API, then two moves played by clicking a piece
 // and its target on the board. Skipped when the server does not offer it.
 test('confrontation: moves chosen on the board', async (t) => {
-  const { rulesets } = await api(env, 'GET', '/api/rulesets');
-  if (!rulesets.some((r) => r.id === 'confrontation')) { t.skip('no confrontation on this server'); return; }
-  const cy = await api(env, 'POST', '/api/players', { name: 'Cy' });
-  const dee = await api(env, 'POST', '/api/players', { name: 'Dee' });
-  const g = await api(env, 'POST', '/api/games', { ruleset: 'confrontation', seats: 2, seat: 0 }, cy.token);
-  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, dee.token);
-  const players = [cy, dee];
-  let v;
-  for (let i = 0; i < 200; i++) {
-    v = await api(env, 'GET', `/api/games/${g.id}`, undefined, cy.token);
-    if (v.status !== 'active' || v.state.phase === 'play') break;
-    const seat = v.awaiting[0];
-    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
-    // Armies of a Knight and a Rook besides the free pieces, then ready.
-    const pick = list.actions.find((a) => a.type === 'buy' && a.piece === 'knight' && i < 2)
-      || list.actions.find((a) => a.type === 'ready') || list.actions[0];
-    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [pick] }, players[seat].token);
-  }
-  assert.equal(v.state.phase, 'play', 'the armies are built and placed');
-  const who = players[v.awaiting[0]];
+  // Armies of a Knight or two besides the free pieces, then ready.
+  const set = await setUpThroughApi(t, 'confrontation', ['Cy', 'Dee'], (acts, i) =>
+    acts.find((a) => a.type === 'buy' && a.piece === 'knight' && i < 2)
+      || acts.find((a) => a.type === 'ready') || acts[0]);
+  if (!set) return;
+  const { g, who } = set;
   const ctx = await contextAs(who, DESKTOP);
   const page = await ctx.newPage();
   const errors = watch(page, who.name);
