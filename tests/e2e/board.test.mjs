@@ -385,6 +385,20 @@ async function setUpThroughApi(t, ruleset, names, choose) {
   return { g, who: players[v.awaiting[0]] };
 }
 
+// The match page of `who`, desktop width, with page errors failing the test.
+async function onMatchPage(who, g, body) {
+  const ctx = await contextAs(who, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, who.name);
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await body(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+}
+
 // A real ruleset through its renderer: Wargame Chess set up through the API
 // (teams, trees, deployment), then activations chosen on the board. Skipped
 // when the server does not offer the ruleset.
@@ -392,11 +406,7 @@ test('wargame-chess: activations chosen on the board', async (t) => {
   const set = await setUpThroughApi(t, 'wargame-chess', ['Ann', 'Ben'], (acts) => acts[0]);
   if (!set) return;
   const { g, who } = set;
-  const ctx = await contextAs(who, DESKTOP);
-  const page = await ctx.newPage();
-  const errors = watch(page, who.name);
-  try {
-    await page.goto(`${env.base}/#/match/${g.id}`);
+  await onMatchPage(who, g, async (page) => {
     for (let step = 0; step < 2; step++) {
       await waitMyTurn(page);
       const posts = await page.locator('.thread > li').count();
@@ -412,10 +422,7 @@ test('wargame-chess: activations chosen on the board', async (t) => {
       await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
     }
     assert.ok(await page.locator('svg.board .terrain-tree').count() > 0, 'the Trees are drawn');
-    assert.deepEqual(errors, []);
-  } finally {
-    await ctx.close();
-  }
+  });
 });
 
 // Confrontation through its renderer: armies, the set-up roll-off choice
@@ -428,11 +435,7 @@ test('confrontation: moves chosen on the board', async (t) => {
       || acts.find((a) => a.type === 'ready') || acts[0]);
   if (!set) return;
   const { g, who } = set;
-  const ctx = await contextAs(who, DESKTOP);
-  const page = await ctx.newPage();
-  const errors = watch(page, who.name);
-  try {
-    await page.goto(`${env.base}/#/match/${g.id}`);
+  await onMatchPage(who, g, async (page) => {
     for (let step = 0; step < 2; step++) {
       await waitMyTurn(page);
       const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, who.token);
@@ -448,8 +451,5 @@ test('confrontation: moves chosen on the board', async (t) => {
       await page.click('#post-btn');
       await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
     }
-    assert.deepEqual(errors, []);
-  } finally {
-    await ctx.close();
-  }
+  });
 });
