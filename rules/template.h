@@ -1,0 +1,82 @@
+/*
+ * The ruleset template (rules/README.md, "Adding a ruleset").
+ *
+ * Every ruleset folder has the same four parts, as a chess engine screens
+ * a move before it makes it:
+ *
+ *   parse  (codec)  JSON -> the ruleset's plain action struct, named fields;
+ *                   checks shape only (types, names, squares on the board)
+ *   legal  (rules)  ONE function: is this action legal for this seat now,
+ *                   and if not, why (a wr_error). Listing legal actions is
+ *                   "every candidate that legal() accepts" -- there is no
+ *                   second legality implementation that must agree with it.
+ *   do     (rules)  mutates the plain state; never fails once legal() said
+ *                   yes; draws dice only from the rng; appends events as
+ *                   plain structs to a wr_list
+ *   codec           turns state, actions and events into JSON
+ *
+ * Rule logic (legal, do) never builds or reads JSON; the codec never decides
+ * a rule. wr_tpl_actions() and wr_tpl_apply() below are the glue that every
+ * ruleset's `actions` and `apply` entries call.
+ */
+#ifndef WR_TEMPLATE_H
+#define WR_TEMPLATE_H
+
+#include <stddef.h>
+
+#include "rules.h"
+
+/* A growable array of plain structs of one size (candidate actions,
+ * events). Slots are zeroed when pushed. */
+struct wr_list {
+	unsigned char *items;
+	size_t len, cap, size;
+};
+
+void wr_list_init(struct wr_list *l, size_t size);
+/* A new zeroed slot at the end, or NULL when memory runs out. */
+void *wr_list_push(struct wr_list *l);
+void *wr_list_at(const struct wr_list *l, size_t i);
+void wr_list_free(struct wr_list *l);
+
+struct wr_template {
+	size_t action_size;       /* sizeof the ruleset's action struct */
+	size_t event_size;        /* sizeof the ruleset's event struct */
+
+	/* codec: JSON -> action. Shape only; the state is given so names
+	 * (squares of a larger board, unit ids) can be resolved. */
+	int (*parse)(const void *state, json_object *j, void *action, struct wr_error *err);
+	/* codec: action -> the exact JSON parse() accepts. */
+	json_object *(*action_json)(const void *state, const void *action);
+	/* rules: every action that might be legal for the seat now (a
+	 * superset, in a stable order), pushed onto `out`. */
+	void (*candidates)(const void *state, int seat, struct wr_list *out);
+	/* rules: the one legality check. 0 when legal, else -1 and err. The
+	 * error may not depend on what the seat cannot see (G5). */
+	int (*legal)(const void *state, int seat, const void *action, struct wr_error *err);
+	/* rules: applies a legal action; events (plain structs) onto `ev`. */
+	void (*apply)(void *state, int seat, const void *action, struct wr_rng *rng,
+	              struct wr_list *ev);
+	/* codec: one event -> JSON, and who may see it (WR_VIS_PUBLIC or a
+	 * seat mask). `state` is the state after the apply. */
+	json_object *(*event_json)(const void *state, const void *event, unsigned *visible_to);
+};
+
+/* The legal actions of the seat as a JSON array: the candidates legal()
+ * accepts, each encoded by action_json(). */
+json_object *wr_tpl_actions(const struct wr_template *t, const void *state, int seat);
+
+/* parse -> legal -> apply -> events to JSON. Mutates nothing on failure. */
+int wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object *action,
+                 struct wr_rng *rng, struct wr_events *ev, struct wr_error *err);
+
+/* The typed form of the same glue, for rule tables and playouts in C:
+ * legal() then apply(), events left as plain structs in `ev`. */
+int wr_tpl_do(const struct wr_template *t, void *state, int seat, const void *action,
+              struct wr_rng *rng, struct wr_list *ev, struct wr_error *err);
+
+/* The events of `ev` (plain structs) encoded onto `out`. */
+void wr_tpl_events(const struct wr_template *t, const void *state, const struct wr_list *ev,
+                   struct wr_events *out);
+
+#endif
