@@ -42,15 +42,37 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Starts everything; when any step fails, what was started is stopped
+// before the error goes on, so a failed run leaves no cluster behind.
 export async function startAll() {
   mkdirSync(OUT, { recursive: true });
   const env = { base: process.env.WP_E2E_BASE_URL || null };
+  try {
+    return await startInto(env);
+  } catch (err) {
+    await stopAll(env);
+    throw err;
+  }
+}
+
+// A watchdog outside this process destroys the cluster when the process
+// dies without stopAll (ctest's timeout kills it with SIGKILL).
+function watchCluster(pgDir) {
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ` +
+    `[ -d "$1" ] && bash "$2" destroy "$1"`;
+  const w = spawn('bash', ['-c', script, 'watchdog', pgDir, join(REPO, 'scripts', 'pgcluster.sh')],
+    { detached: true, stdio: 'ignore' });
+  w.unref();
+}
+
+async function startInto(env) {
   // The cluster runs as the postgres user when we are root: its directory's
   // parents must be traversable by it.
   env.tmp = mkdtempSync('/tmp/wp-e2e-');
   chmodSync(env.tmp, 0o755);
   if (!env.base) {
     env.pgDir = join(env.tmp, 'pg');
+    watchCluster(env.pgDir);
     const pgPort = await freePort();
     env.dbUrl = execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'start', env.pgDir, String(pgPort)],
       { env: { ...process.env, PG_FAST: '1' }, encoding: 'utf8' }).trim();
