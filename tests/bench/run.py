@@ -2,11 +2,17 @@
 """Warpost benchmarks, each beside a baseline measured in the same run.
 
 1. Turns: THREADS clients post turns of the test ruleset over MATCHES
-   matches (tests/bench/turnload.c) for SECONDS, then pgbench -M prepared
-   runs a script of the same SQL one turn executes, with as many clients,
-   on the same database: turns/s against transactions/s.
-2. Conditional GET of a match (If-None-Match -> 304) with wrk, beside a
-   plain GET of a static file from the same server.
+   matches (tests/bench/turnload.c) for SECONDS. Baselines, pgbench -M
+   prepared with as many clients on the same database: the minimal durable
+   turn (BEGIN; SELECT the match's counter and ~500-byte jsonb snapshot FOR
+   UPDATE; UPDATE snapshot and counter; INSERT the post; COMMIT), its
+   single-statement optimistic form, and Warpost's own turn SQL (which shows
+   what that SQL costs, never the ratio's baseline).
+2. Conditional GET of a match (If-None-Match -> 304) and a static file with
+   wrk, each beside a bare libmicrohttpd server (tests/bench/baremhd.c)
+   answering the same shape from memory.
+3. Per ruleset (tests/bench/rulebench.c): listing a seat's legal actions in
+   a mid-game position and applying one post, in microseconds.
 
 Prints a Markdown table and writes it to test-output/bench.md. Nothing here
 asserts a time: figures are reported, not tested.
@@ -75,6 +81,55 @@ UPDATE games SET status = 'active', seq = :nseq, version = version + 1, state = 
 SELECT pg_notify('wp_game', :gid::text);
 COMMIT;
 """
+
+
+MINIMAL_SETUP = """
+DROP TABLE IF EXISTS bench_posts, bench_matches;
+CREATE TABLE bench_matches (id int PRIMARY KEY, seq int NOT NULL, snapshot jsonb NOT NULL);
+CREATE TABLE bench_posts (match_id int, seq int, body jsonb NOT NULL, PRIMARY KEY (match_id, seq));
+INSERT INTO bench_matches SELECT g, 0, jsonb_build_object('pieces', repeat('x', 480)) FROM generate_series(1, %d) g;
+"""
+
+# The minimal durable turn: what any server that keeps a match as one
+# snapshot row must do to commit a post.
+MINIMAL_TURN = """\\set m random(1, %d)
+BEGIN;
+SELECT seq, snapshot FROM bench_matches WHERE id = :m FOR UPDATE;
+UPDATE bench_matches SET seq = seq + 1, snapshot = jsonb_set(snapshot, '{turn}', to_jsonb(seq + 1)) WHERE id = :m;
+INSERT INTO bench_posts SELECT :m, seq, '{"type":"move","from":"d1","to":"d2"}' FROM bench_matches WHERE id = :m;
+COMMIT;
+"""
+
+# The same in one statement, guarded by the expected version.
+OPTIMISTIC_TURN = """\\set m random(1, %d)
+WITH u AS (UPDATE bench_matches SET seq = seq + 1, snapshot = jsonb_set(snapshot, '{turn}', to_jsonb(seq + 1)) WHERE id = :m RETURNING seq) INSERT INTO bench_posts SELECT :m, seq, '{"type":"move","from":"d1","to":"d2"}' FROM u;
+"""
+
+
+def pgbench(url, script_text, clients, seconds, tmp, name):
+    path = os.path.join(tmp, name + ".sql")
+    with open(path, "w") as f:
+        f.write(script_text)
+    pb = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
+                         "-T", str(seconds), "-f", path, url], capture_output=True, text=True)
+    tps = re.search(r"tps = ([\d.]+) \(without initial connection time\)", pb.stdout)
+    if not tps:
+        raise SystemExit(f"pgbench ({name}) failed: " + pb.stdout + pb.stderr)
+    lat = re.search(r"latency average = ([\d.]+) ms", pb.stdout)
+    return float(tps.group(1)), lat.group(1) if lat else "?"
+
+
+def start_bare(build, port, file=None):
+    cmd = [os.path.join(build, "tests/bench/baremhd"), str(port), "4"] + ([file] if file else [])
+    p = subprocess.Popen(cmd)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return p
+        except OSError:
+            time.sleep(0.05)
+    p.kill()
+    raise SystemExit("baremhd did not come up")
 
 
 def wrk(url, headers, seconds, threads=2, conns=32):
@@ -148,20 +203,23 @@ def main():
             f.write(pgbench_script(args.matches, token_hash, state_text).replace(
                 "random(1,", f"random({first},").replace(
                 f"random({first}, {args.matches})", f"random({first}, {first + args.matches - 1})"))
-        pb = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(args.threads), "-j", "2",
-                             "-T", str(args.seconds), "-f", script, url],
-                            capture_output=True, text=True)
-        tps = re.search(r"tps = ([\d.]+) \(without initial connection time\)", pb.stdout)
-        if not tps:
-            raise SystemExit("pgbench failed: " + pb.stdout + pb.stderr)
-        tps = float(tps.group(1))
-        lat = re.search(r"latency average = ([\d.]+) ms", pb.stdout)
+        own_tps, own_lat = pgbench(url, open(script).read(), args.threads, args.seconds, tmp, "own")
+        psql(MINIMAL_SETUP % args.matches)
+        min_tps, min_lat = pgbench(url, MINIMAL_TURN % args.matches, args.threads, args.seconds,
+                                   tmp, "minimal")
+        opt_tps, opt_lat = pgbench(url, OPTIMISTIC_TURN % args.matches, args.threads,
+                                   args.seconds, tmp, "optimistic")
         rows.append(("Turns posted (HTTP, warpostd)", f"{turns:.0f} turns/s",
                      f"p50 {m['p50_ms']} ms, p90 {m['p90_ms']} ms, p99 {m['p99_ms']} ms",
                      f"errors {m['errors']}"))
-        rows.append(("Same SQL, pgbench -M prepared", f"{tps:.0f} tx/s",
-                     f"avg {lat.group(1) if lat else '?'} ms", ""))
-        rows.append(("Ratio turns/s : pgbench tx/s", f"{turns / tps:.2f}x", "", "aim >= 0.7x"))
+        rows.append(("Baseline: minimal durable turn, pgbench -M prepared", f"{min_tps:.0f} tx/s",
+                     f"avg {min_lat} ms", "BEGIN; SELECT ... FOR UPDATE; UPDATE; INSERT; COMMIT"))
+        rows.append(("Ratio turns/s : minimal durable turn", f"{turns / min_tps:.2f}x", "",
+                     "goal >= 0.7x"))
+        rows.append(("Minimal turn, one optimistic statement", f"{opt_tps:.0f} tx/s",
+                     f"avg {opt_lat} ms", f"ratio {turns / opt_tps:.2f}x"))
+        rows.append(("Warpost's own turn SQL in pgbench", f"{own_tps:.0f} tx/s",
+                     f"avg {own_lat} ms", "what our SQL costs (not a baseline)"))
 
         status, headers, _ = call(base, "GET", f"/api/games/{first}", token=a["token"])
         etag = headers["ETag"]
@@ -169,11 +227,40 @@ def main():
                                      [f"Authorization: Bearer {a['token']}",
                                       f"If-None-Match: {etag}"], min(args.seconds, 10))
         s_rps, s50, s99, s_bad = wrk(f"{base}/app.js", [], min(args.seconds, 10))
+        bport = free_port()
+        bare = start_bare(args.build, bport)
+        try:
+            b_rps, b50, b99, _ = wrk(f"http://127.0.0.1:{bport}/game",
+                                     ['If-None-Match: "bare-1"'], min(args.seconds, 10))
+            j_rps, j50, j99, _ = wrk(f"http://127.0.0.1:{bport}/game", [], min(args.seconds, 10))
+        finally:
+            bare.terminate()
+            bare.wait()
+        bport = free_port()
+        bare = start_bare(args.build, bport, os.path.join(ROOT, "web", "app.js"))
+        try:
+            f_rps, f50, f99, _ = wrk(f"http://127.0.0.1:{bport}/app.js", [], min(args.seconds, 10))
+        finally:
+            bare.terminate()
+            bare.wait()
         rows.append(("GET match, If-None-Match -> 304", f"{g_rps:.0f} req/s",
                      f"p50 {g50}, p99 {g99}", f"non-2xx/3xx {g_bad}"))
+        rows.append(("Baseline: bare libmicrohttpd 304 from memory", f"{b_rps:.0f} req/s",
+                     f"p50 {b50}, p99 {b99}", f"ratio {g_rps / b_rps:.2f}x, goal >= 0.5x"))
+        rows.append(("Bare libmicrohttpd ~200-byte JSON 200", f"{j_rps:.0f} req/s",
+                     f"p50 {j50}, p99 {j99}", ""))
         rows.append(("GET static file (app.js) -> 200", f"{s_rps:.0f} req/s",
                      f"p50 {s50}, p99 {s99}", f"non-2xx/3xx {s_bad}"))
-        rows.append(("Ratio 304 match : static", f"{g_rps / s_rps:.2f}x", "", ""))
+        rows.append(("Baseline: bare libmicrohttpd, app.js from memory", f"{f_rps:.0f} req/s",
+                     f"p50 {f50}, p99 {f99}", f"ratio {s_rps / f_rps:.2f}x, goal >= 0.8x"))
+        rb = subprocess.run([os.path.join(args.build, "tests/bench/rulebench"), "60", "2000"],
+                            capture_output=True, text=True, check=True).stdout
+        for line in rb.splitlines():
+            f = line.split()
+            if len(f) == 9:
+                rows.append((f"Ruleset {f[0]}: list legal actions ({f[4]} of them) after {f[2]} posts",
+                             f"{f[6]} us", "", "goal < 50 us"))
+                rows.append((f"Ruleset {f[0]}: apply one post", f"{f[8]} us", "", ""))
     finally:
         srv.send_signal(signal.SIGTERM)
         srv.wait(timeout=30)
