@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Memory of idle long-polls (issue "Performance": 10,000 watchers of one
+match in under 64 MiB). Starts warpostd-test on a private cluster, makes one
+match, then opens N connections that each hold GET /api/games/ID?wait=60
+with the current ETag, and reads the server's resident memory (VmRSS) before
+and after, and its thread count. Reported, never asserted.
+
+Usage: tests/bench/watchers.py [--build build] [--watchers 10000]
+                               [--connection-memory BYTES]
+"""
+import argparse
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from run import ROOT, call, free_port, wait_health  # noqa: E402
+
+
+def status_of(pid):
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            out[k] = v.strip()
+    return int(out["VmRSS"].split()[0]), int(out["Threads"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--watchers", type=int, default=10000)
+    ap.add_argument("--connection-memory", type=int, default=0,
+                    help="CONNECTION_MEMORY for the server (0: its default)")
+    args = ap.parse_args()
+    need = args.watchers + 256
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(need, soft), max(need, hard)))
+
+    tmp = tempfile.mkdtemp(prefix="wp-watch-")
+    os.chmod(tmp, 0o755)
+    pgdir = os.path.join(tmp, "pg")
+    url = subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "start", pgdir,
+                          str(free_port())], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
+               WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
+               MAX_CONNECTIONS=str(need))
+    if args.connection_memory:
+        env["CONNECTION_MEMORY"] = str(args.connection_memory)
+    srv = subprocess.Popen([os.path.join(args.build, "tests/testrules/warpostd-test")], env=env,
+                           stderr=open(os.path.join(tmp, "warpostd.log"), "w"))
+    socks = []
+    try:
+        wait_health(base, srv)
+        _, _, a = call(base, "POST", "/api/players", {"name": "Watch A"})
+        _, _, b = call(base, "POST", "/api/players", {"name": "Watch B"})
+        _, _, g = call(base, "POST", "/api/games", {"ruleset": "skirmish-test"}, a["token"])
+        call(base, "POST", f"/api/games/{g['id']}/join", {"code": g["invitations"][0]["code"]},
+             b["token"])
+        _, headers, _ = call(base, "GET", f"/api/games/{g['id']}")
+        etag = headers["ETag"]
+        time.sleep(0.5)
+        rss0, threads0 = status_of(srv.pid)
+        req = (f"GET /api/games/{g['id']}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+               f"If-None-Match: {etag}\r\n\r\n").encode()
+        for _ in range(args.watchers):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(req)
+            socks.append(s)
+        time.sleep(2)
+        rss1, threads1 = status_of(srv.pid)
+        answered = 0
+        for s in socks[:200]:
+            s.setblocking(False)
+            try:
+                if s.recv(1):
+                    answered += 1
+            except BlockingIOError:
+                pass
+        per = (rss1 - rss0) * 1024 / max(1, args.watchers)
+        print(f"watchers {args.watchers}; RSS before {rss0 / 1024:.1f} MiB, with them "
+              f"{rss1 / 1024:.1f} MiB (+{(rss1 - rss0) / 1024:.1f} MiB, {per / 1024:.2f} KiB "
+              f"each); threads {threads0} -> {threads1}; of 200 sampled, {answered} answered "
+              f"early (0 expected); CONNECTION_MEMORY "
+              f"{args.connection_memory or 'default'}; goal < 64 MiB in all")
+    finally:
+        for s in socks:
+            s.close()
+        srv.terminate()
+        srv.wait(timeout=30)
+        subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "destroy", pgdir],
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
