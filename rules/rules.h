@@ -225,11 +225,11 @@ struct wr_ruleset {
 	unsigned (*seats_in)(const void *state);
 };
 
-/* The product's rulesets. Tests may register more (never the product). */
+/* The rulesets this program offers: a const table built at compile time
+ * (registry.c); the test servers' table also lists the test ruleset. */
 const struct wr_ruleset *wr_ruleset_find(const char *id);
 size_t wr_ruleset_count(void);
 const struct wr_ruleset *wr_ruleset_at(size_t i);
-int wr_ruleset_register(const struct wr_ruleset *rs);
 
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);
