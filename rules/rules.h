@@ -109,7 +109,12 @@ struct wr_events {
 /* Takes ownership of body. visible_to: WR_VIS_PUBLIC or 1u << seat | ... */
 void wr_emit(struct wr_events *ev, unsigned visible_to, json_object *take_body);
 void wr_events_free(struct wr_events *ev);
-/* 1 when a viewer may see the event. WR_EVERYONE sees all. */
+/* RULINGS.md G5, the one secrecy rule: 1 when a viewer (a seat,
+ * WR_SPECTATOR or WR_EVERYONE) may see what is visible_to (WR_VIS_PUBLIC
+ * or a seat mask). Hidden from other seats and spectators until revealed;
+ * WR_EVERYONE, the end of a match, sees everything. */
+int wr_visible(unsigned visible_to, int viewer);
+/* wr_visible() of an event. */
 int wr_event_visible(const struct wr_event *e, int viewer);
 
 /* ---------------------------------------------------------- geometry */

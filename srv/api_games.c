@@ -489,8 +489,8 @@ store_post(struct wp_ctx *ctx, PGconn *c, struct wp_game *g, const void *state,
 		json_object *e = json_object_array_get_idx(events, i), *to, *body;
 		json_object_object_get_ex(e, "to", &to);
 		json_object_object_get_ex(e, "e", &body);
-		unsigned mask = (unsigned)json_object_get_int(to);
-		if (mask == 0 || (p->seat >= 0 && (mask & (1u << p->seat))) || strcmp(status, "active"))
+		int viewer = strcmp(status, "active") ? WR_EVERYONE : p->seat >= 0 ? p->seat : WR_SPECTATOR;
+		if (wr_visible((unsigned)json_object_get_int(to), viewer))
 			json_object_array_add(mine, json_object_get(body));
 	}
 
@@ -1264,8 +1264,7 @@ post_json(PGresult *r, int i, int viewer, int over)
 		json_object *e = json_object_array_get_idx(ev, k), *to, *body;
 		json_object_object_get_ex(e, "to", &to);
 		json_object_object_get_ex(e, "e", &body);
-		struct wr_event we = {body, (unsigned)json_object_get_int(to)};
-		if (wr_event_visible(&we, viewer))
+		if (wr_visible((unsigned)json_object_get_int(to), viewer))
 			json_object_array_add(vis, json_object_get(body));
 	}
 	json_object_put(ev);
