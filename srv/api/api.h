@@ -1,7 +1,7 @@
 /* What the API handlers share: the handlers themselves (api/routes.c
  * lists them), checks of what a client sent (request.c), identity
  * (auth.c) and writing to a match (write.c). Handlers talk to the typed
- * store (store.h) only: no SQL, no libpq here. */
+ * store (store.h) only: no SQL and no database types here. */
 #ifndef WP_API_H
 #define WP_API_H
 
@@ -51,6 +51,9 @@ enum wp_err wp_game_id(struct wp_ctx *ctx, int64_t *id);
 
 /* A connection for the request, or the 503. */
 enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
+/* The bearer's player (who), then fn in one transaction (wp_store_tx) on
+ * a connection of the request's own. */
+enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
 /* The problem for a store error (WP_ERR_DB_UNAVAILABLE or internal). */
 enum wp_err wp_fail_store(struct wp_ctx *ctx, enum wp_err err);
 /* The match, or game-not-found; a ruleset this server lacks is a 500. */

@@ -36,7 +36,8 @@ struct creation {
 	const struct wr_ruleset *rs;
 	const char *options, *client_seed;
 	int seats, seat;
-	int64_t player, id;
+	struct wp_player who;
+	int64_t id;
 	unsigned char seed[32], commitment[32];
 	json_object *invitations;
 };
@@ -50,7 +51,7 @@ create_tx(struct wp_conn *c, void *arg)
 	enum wp_err err;
 
 	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
-	                        m->player, &m->id);
+	                        m->who.id, &m->id);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
 		char code[33];
 		unsigned char raw[16], hash[32];
@@ -58,7 +59,7 @@ create_tx(struct wp_conn *c, void *arg)
 		randombytes_buf(raw, sizeof(raw));
 		sodium_bin2hex(code, sizeof(code), raw, sizeof(raw));
 		crypto_hash_sha256(hash, (const unsigned char *)code, 32);
-		err = wp_db_seat_insert(c, m->id, i, mine ? m->player : 0, hash,
+		err = wp_db_seat_insert(c, m->id, i, mine ? m->who.id : 0, hash,
 		                        mine ? m->client_seed : NULL);
 		if (err == WP_OK && !mine) {
 			json_object *one = json_object_new_object();
@@ -100,8 +101,6 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object *options = NULL, *v;
 	int64_t seats, seat;
 	enum wp_err err;
-	struct wp_player who;
-	struct wp_conn *c;
 
 	if ((err = wp_body_only(ctx, fields)) ||
 	    (err = wp_body_string(ctx, "ruleset", 64, 0, &ruleset)))
@@ -129,24 +128,17 @@ wp_api_games_create(struct wp_ctx *ctx)
 		               m.rs->min_seats, m.rs->max_seats);
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
-	if ((err = check_options(ctx, m.rs, options, (int)seats)) || (err = wp_conn_get(ctx, &c)))
+	if ((err = check_options(ctx, m.rs, options, (int)seats)))
 		return err;
-	if ((err = wp_auth_player(ctx, c, &who)) != WP_OK) {
-		wp_store_put(ctx->store, c);
-		return err;
-	}
 	m.seats = (int)seats;
 	m.seat = (int)seat;
-	m.player = who.id;
 	m.options = options ? json_object_to_json_string_ext(options, JSON_C_TO_STRING_PLAIN) : "{}";
 	m.invitations = json_object_new_array();
 	randombytes_buf(m.seed, sizeof(m.seed));
 	crypto_hash_sha256(m.commitment, m.seed, sizeof(m.seed));
-	err = wp_store_tx(c, create_tx, &m);
-	wp_store_put(ctx->store, c);
-	if (err != WP_OK) {
+	if ((err = wp_player_tx(ctx, &m.who, create_tx, &m)) != WP_OK) {
 		json_object_put(m.invitations);
-		return ctx->detail[0] ? err : wp_fail_store(ctx, err);
+		return err;
 	}
 	json_object *out = json_object_new_object();
 	json_object_object_add(out, "id", json_object_new_int64(m.id));
@@ -253,7 +245,6 @@ wp_api_games_join(struct wp_ctx *ctx)
 	static const char *const fields[] = {"code", "client_seed", NULL};
 	struct joining j = {.ctx = ctx, .seat = -1};
 	enum wp_err err;
-	struct wp_conn *c;
 
 	if ((err = wp_game_id(ctx, &j.id)) || (err = wp_body_only(ctx, fields)) ||
 	    (err = wp_body_string(ctx, "code", 64, 0, &j.code)) ||
@@ -261,13 +252,7 @@ wp_api_games_join(struct wp_ctx *ctx)
 		return err;
 	if (!j.code)
 		return wp_fail(ctx, WP_ERR_INVALID, "code: required");
-	if ((err = wp_conn_get(ctx, &c)))
-		return err;
-	if ((err = wp_auth_player(ctx, c, &j.who)) == WP_OK &&
-	    (err = wp_store_tx(c, join_tx, &j)) != WP_OK && !ctx->detail[0])
-		err = wp_fail_store(ctx, err);
-	wp_store_put(ctx->store, c);
-	if (err != WP_OK)
+	if ((err = wp_player_tx(ctx, &j.who, join_tx, &j)))
 		return err;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "game", json_object_new_int64(j.id));

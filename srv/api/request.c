@@ -160,6 +160,23 @@ wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c)
 }
 
 enum wp_err
+wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg)
+{
+	struct wp_conn *c;
+	enum wp_err err;
+
+	if ((err = wp_conn_get(ctx, &c)))
+		return err;
+	/* A failure inside fn has its detail already; a failed BEGIN or
+	 * COMMIT has none. */
+	if ((err = wp_auth_player(ctx, c, who)) == WP_OK &&
+	    (err = wp_store_tx(c, fn, arg)) != WP_OK && !ctx->detail[0])
+		err = wp_fail_store(ctx, err);
+	wp_store_put(ctx->store, c);
+	return err;
+}
+
+enum wp_err
 wp_fail_store(struct wp_ctx *ctx, enum wp_err err)
 {
 	if (err != WP_ERR_DB_UNAVAILABLE)

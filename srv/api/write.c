@@ -210,7 +210,6 @@ wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
 	const struct wp_request *req = ctx->req;
 	crypto_hash_sha256_state hs;
 	enum wp_err err;
-	struct wp_conn *c;
 
 	m.key = wp_request_header(req, "Idempotency-Key");
 	if ((err = wp_game_id(ctx, &m.id)))
@@ -223,12 +222,7 @@ wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
 	if (req->body_len)
 		crypto_hash_sha256_update(&hs, (const unsigned char *)req->body, req->body_len);
 	crypto_hash_sha256_final(&hs, m.reqhash);
-	if ((err = wp_conn_get(ctx, &c)))
-		return err;
-	if ((err = wp_auth_player(ctx, c, &m.who)) == WP_OK &&
-	    (err = wp_store_tx(c, mutate_tx, &m)) != WP_OK && !ctx->detail[0])
-		err = wp_fail_store(ctx, err);
-	wp_store_put(ctx->store, c);
+	err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
 	if (err == WP_OK && !m.replayed)
 		wp_response_json(ctx->res, 200, m.text);
 	json_object_put(m.out);

@@ -35,29 +35,19 @@ lookup(const char *const *table, int n, const char *s)
 	return i;
 }
 
-const char *
-wp_status_str(enum wp_status s)
-{
-	return s < WP_STATUS_MAX ? statuses[s] : "unknown";
-}
+/* The string and the parse of an enum with a string table. */
+#define ENUM_STRINGS(type, str, parse, table, max)                         \
+	const char *str(enum type v)                                       \
+	{                                                                  \
+		return v < max ? table[v] : "unknown";                     \
+	}                                                                  \
+	enum type parse(const char *s)                                     \
+	{                                                                  \
+		return (enum type)lookup(table, max, s);                   \
+	}
 
-enum wp_status
-wp_status_parse(const char *s)
-{
-	return (enum wp_status)lookup(statuses, WP_STATUS_MAX, s);
-}
-
-const char *
-wp_post_kind_str(enum wp_post_kind k)
-{
-	return k < WP_POST_KIND_MAX ? kinds[k] : "unknown";
-}
-
-enum wp_post_kind
-wp_post_kind_parse(const char *s)
-{
-	return (enum wp_post_kind)lookup(kinds, WP_POST_KIND_MAX, s);
-}
+ENUM_STRINGS(wp_status, wp_status_str, wp_status_parse, statuses, WP_STATUS_MAX)
+ENUM_STRINGS(wp_post_kind, wp_post_kind_str, wp_post_kind_parse, kinds, WP_POST_KIND_MAX)
 
 void
 wp_game_free(struct wp_game *g)
