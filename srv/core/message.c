@@ -6,13 +6,20 @@
 
 #include "wp.h"
 
+/* Header names are case-insensitive (RFC 9110, 5.1). */
+static const char *
+header_find(const struct wp_header *h, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(h[i].name, name) == 0)
+			return h[i].value;
+	return NULL;
+}
+
 const char *
 wp_request_header(const struct wp_request *req, const char *name)
 {
-	for (size_t i = 0; i < req->nheaders; i++)
-		if (strcasecmp(req->headers[i].name, name) == 0)
-			return req->headers[i].value;
-	return NULL;
+	return header_find(req->headers, req->nheaders, name);
 }
 
 void
@@ -60,10 +67,7 @@ wp_response_header(struct wp_response *res, const char *name, const char *value)
 const char *
 wp_response_get_header(const struct wp_response *res, const char *name)
 {
-	for (size_t i = 0; i < res->nheaders; i++)
-		if (strcasecmp(res->headers[i].name, name) == 0)
-			return res->headers[i].value;
-	return NULL;
+	return header_find(res->headers, res->nheaders, name);
 }
 
 void

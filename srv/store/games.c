@@ -11,8 +11,6 @@ wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_js
                   int64_t created_by, int64_t *id)
 {
 	struct wp_params p = {0};
-	PGresult *r;
-	enum wp_err err;
 
 	wp_p_text(&p, ruleset);
 	wp_p_text(&p, options_json);
@@ -20,11 +18,7 @@ wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_js
 	wp_p_bytes(&p, seed, 32);
 	wp_p_bytes(&p, commitment, 32);
 	wp_p_int(&p, created_by);
-	if ((err = wp_sql_run(c, WP_STMT_GAME_INSERT, &p, &r)) != WP_OK)
-		return err;
-	*id = wp_col_int(r, 0, 0);
-	PQclear(r);
-	return WP_OK;
+	return wp_sql_one(c, WP_STMT_GAME_INSERT, &p, id);
 }
 
 enum wp_err
@@ -144,18 +138,13 @@ wp_db_seat_by_invite(struct wp_conn *c, int64_t game, const unsigned char invite
                      int *seat)
 {
 	struct wp_params p = {0};
-	PGresult *r;
+	int64_t v = -1;
 	enum wp_err err;
 
 	wp_p_int(&p, game);
 	wp_p_bytes(&p, invite_hash, 32);
-	if ((err = wp_sql_run(c, WP_STMT_SEAT_BY_INVITE, &p, &r)) != WP_OK)
-		return err;
-	if (PQntuples(r) == 0)
-		err = WP_ERR_NOT_FOUND;
-	else
-		*seat = (int)wp_col_int(r, 0, 0);
-	PQclear(r);
+	err = wp_sql_one(c, WP_STMT_SEAT_BY_INVITE, &p, &v);
+	*seat = (int)v;
 	return err;
 }
 

@@ -9,16 +9,10 @@ wp_db_player_insert(struct wp_conn *c, const char *name, const unsigned char tok
                     int64_t *id)
 {
 	struct wp_params p = {0};
-	PGresult *r;
-	enum wp_err err;
 
 	wp_p_text(&p, name);
 	wp_p_bytes(&p, token_hash, 32);
-	if ((err = wp_sql_run(c, WP_STMT_PLAYER_INSERT, &p, &r)) != WP_OK)
-		return err;
-	*id = wp_col_int(r, 0, 0);
-	PQclear(r);
-	return WP_OK;
+	return wp_sql_one(c, WP_STMT_PLAYER_INSERT, &p, id);
 }
 
 enum wp_err
@@ -76,11 +70,10 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		return WP_ERR_INTERNAL;
 	if (*n == 0 && offset > 0) {
 		/* A page past the end has no row to carry the count. */
+		int64_t all;
 		p.n = 1;
-		if (wp_sql_run(c, WP_STMT_ME_GAMES_COUNT, &p, &r) == WP_OK) {
-			*count = (int)wp_col_int(r, 0, 0);
-			PQclear(r);
-		}
+		if (wp_sql_one(c, WP_STMT_ME_GAMES_COUNT, &p, &all) == WP_OK)
+			*count = (int)all;
 	}
 	return WP_OK;
 }

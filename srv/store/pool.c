@@ -279,6 +279,22 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	return WP_OK;
 }
 
+enum wp_err
+wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, int64_t *v)
+{
+	PGresult *r;
+	enum wp_err err = wp_sql_run(c, st, p, &r);
+
+	if (err != WP_OK)
+		return err;
+	if (PQntuples(r) == 0)
+		err = WP_ERR_NOT_FOUND;
+	else
+		*v = wp_col_bool(r, 0, 0) ? 1 : wp_col_int(r, 0, 0);
+	PQclear(r);
+	return err;
+}
+
 /* --------------------------------------------------------------- columns */
 
 int64_t

@@ -89,20 +89,6 @@ wp_post_rows_free(struct wp_post_row *rows, int n)
 	free(rows);
 }
 
-static enum wp_err
-count(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, int64_t *n)
-{
-	PGresult *r;
-	enum wp_err err = wp_sql_run(c, st, p, &r);
-
-	if (err != WP_OK)
-		return err;
-	/* count(*) is a number; EXISTS is a boolean */
-	*n = wp_col_bool(r, 0, 0) ? 1 : wp_col_int(r, 0, 0);
-	PQclear(r);
-	return WP_OK;
-}
-
 enum wp_err
 wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n)
 {
@@ -110,7 +96,7 @@ wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n)
 
 	wp_p_int(&p, game);
 	wp_p_int(&p, seq);
-	return count(c, WP_STMT_POSTS_SINCE_MOVES, &p, n);
+	return wp_sql_one(c, WP_STMT_POSTS_SINCE_MOVES, &p, n);
 }
 
 enum wp_err
@@ -121,7 +107,7 @@ wp_db_has_turn(struct wp_conn *c, int64_t game, int *yes)
 	enum wp_err err;
 
 	wp_p_int(&p, game);
-	err = count(c, WP_STMT_HAS_TURN, &p, &n);
+	err = wp_sql_one(c, WP_STMT_HAS_TURN, &p, &n);
 	*yes = n > 0;
 	return err;
 }

@@ -117,6 +117,11 @@ void wp_p_bytes(struct wp_params *p, const void *b, size_t n);
 enum wp_err wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
                        PGresult **out);
 
+/* Runs a statement that answers one value in its first column (an id,
+ * a count, a boolean as 0 or 1); WP_ERR_NOT_FOUND when no row. */
+enum wp_err wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
+                       int64_t *v);
+
 /* Reading columns of a result. */
 int64_t wp_col_int(const PGresult *r, int row, int col);
 int wp_col_null(const PGresult *r, int row, int col);
