@@ -75,8 +75,9 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you)
 }
 
 /* The ETag comes from the game row alone: a 304 loads no snapshot, and
- * costs one round trip with the token checked in it. 1 when answered
- * (304, or held for a long-poll), 0 when the full view is wanted. */
+ * costs one round trip with the token checked in it. *answered is 1 when
+ * the request is answered (304, or held for a long-poll), 0 when the full
+ * view is wanted. */
 static enum wp_err
 head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t gen,
      struct wp_player *who, int *answered)
