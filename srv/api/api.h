@@ -41,6 +41,9 @@ enum wp_err wp_body_int(struct wp_ctx *ctx, const char *key, int64_t min, int64_
 enum wp_err wp_body_string(struct wp_ctx *ctx, const char *key, size_t max_chars,
                            int allow_newlines, const char **out);
 enum wp_err wp_body_bool(struct wp_ctx *ctx, const char *key, int *out);
+/* A required member of the given JSON type, borrowed. */
+enum wp_err wp_body_required(struct wp_ctx *ctx, const char *key, json_type type,
+                             json_object **out);
 enum wp_err wp_client_seed(struct wp_ctx *ctx, const char **seed);
 /* A whole number from the query string within [min, max]; def when absent. */
 enum wp_err wp_query_int(struct wp_ctx *ctx, const char *name, int64_t min, int64_t max,

@@ -60,11 +60,9 @@ wp_api_games_turn(struct wp_ctx *ctx)
 	json_object *actions;
 	enum wp_err err;
 
-	if ((err = wp_body_only(ctx, fields)))
+	if ((err = wp_body_only(ctx, fields)) ||
+	    (err = wp_body_required(ctx, "actions", json_type_array, &actions)))
 		return err;
-	if (!json_object_object_get_ex(ctx->body, "actions", &actions) ||
-	    !json_object_is_type(actions, json_type_array))
-		return wp_fail(ctx, WP_ERR_INVALID, "actions: required, an array");
 	size_t n = json_object_array_length(actions);
 	if (n < 1 || n > WP_MAX_ACTIONS)
 		return wp_fail(ctx, WP_ERR_INVALID, "actions: 1 to %d actions", WP_MAX_ACTIONS);
@@ -95,11 +93,9 @@ wp_api_games_orders(struct wp_ctx *ctx)
 	json_object *orders;
 	enum wp_err err;
 
-	if ((err = wp_body_only(ctx, fields)))
+	if ((err = wp_body_only(ctx, fields)) ||
+	    (err = wp_body_required(ctx, "orders", json_type_object, &orders)))
 		return err;
-	if (!json_object_object_get_ex(ctx->body, "orders", &orders) ||
-	    !json_object_is_type(orders, json_type_object))
-		return wp_fail(ctx, WP_ERR_INVALID, "orders: required, an object");
 	return wp_mutate(ctx, do_orders);
 }
 

@@ -98,6 +98,15 @@ wp_body_bool(struct wp_ctx *ctx, const char *key, int *out)
 }
 
 enum wp_err
+wp_body_required(struct wp_ctx *ctx, const char *key, json_type type, json_object **out)
+{
+	if (!json_object_object_get_ex(ctx->body, key, out) || !json_object_is_type(*out, type))
+		return wp_fail(ctx, WP_ERR_INVALID, "%s: required, %s", key,
+		               type == json_type_array ? "an array" : "an object");
+	return WP_OK;
+}
+
+enum wp_err
 wp_client_seed(struct wp_ctx *ctx, const char **seed)
 {
 	enum wp_err err = wp_body_string(ctx, "client_seed", WP_CLIENT_SEED_MAX, 0, seed);
