@@ -3,6 +3,7 @@
 #include "store_priv.h"
 
 #define COLS(list) list(WP_COLUMN_SQL) WP_COLUMNS_END
+#define GAME_GET "SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
@@ -15,10 +16,8 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_SEAT_INSERT] = {"seat_insert",
 		"INSERT INTO seats (game_id, seat, player_id, invite_hash, client_seed, joined_at)"
 		" VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() END)"},
-	[WP_STMT_GAME_GET] = {"game_get",
-		"SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"},
-	[WP_STMT_GAME_LOCK] = {"game_lock",
-		"SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1 FOR UPDATE"},
+	[WP_STMT_GAME_GET] = {"game_get", GAME_GET},
+	[WP_STMT_GAME_LOCK] = {"game_lock", GAME_GET " FOR UPDATE"},
 	[WP_STMT_GAME_HEAD] = {"game_head",
 		"SELECT " COLS(WP_HEAD_COLUMNS)
 		" FROM games g LEFT JOIN players p ON p.token_hash = $2 WHERE g.id = $1"},
