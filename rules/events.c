@@ -32,9 +32,15 @@ wr_events_free(struct wr_events *ev)
 }
 
 int
+wr_visible(unsigned visible_to, int viewer)
+{
+	if (visible_to == WR_VIS_PUBLIC || viewer == WR_EVERYONE)
+		return 1;
+	return viewer >= 0 && viewer < WR_MAX_SEATS && (visible_to & (1u << viewer));
+}
+
+int
 wr_event_visible(const struct wr_event *e, int viewer)
 {
-	if (e->visible_to == WR_VIS_PUBLIC || viewer == WR_EVERYONE)
-		return 1;
-	return viewer >= 0 && viewer < WR_MAX_SEATS && (e->visible_to & (1u << viewer));
+	return wr_visible(e->visible_to, viewer);
 }

@@ -109,7 +109,12 @@ struct wr_events {
 /* Takes ownership of body. visible_to: WR_VIS_PUBLIC or 1u << seat | ... */
 void wr_emit(struct wr_events *ev, unsigned visible_to, json_object *take_body);
 void wr_events_free(struct wr_events *ev);
-/* 1 when a viewer may see the event. WR_EVERYONE sees all. */
+/* RULINGS.md G5, the one secrecy rule: 1 when a viewer (a seat,
+ * WR_SPECTATOR or WR_EVERYONE) may see what is visible_to (WR_VIS_PUBLIC
+ * or a seat mask). Hidden from other seats and spectators until revealed;
+ * WR_EVERYONE, the end of a match, sees everything. */
+int wr_visible(unsigned visible_to, int viewer);
+/* wr_visible() of an event. */
 int wr_event_visible(const struct wr_event *e, int viewer);
 
 /* ---------------------------------------------------------- geometry */
@@ -225,11 +230,11 @@ struct wr_ruleset {
 	unsigned (*seats_in)(const void *state);
 };
 
-/* The product's rulesets. Tests may register more (never the product). */
+/* The rulesets this program offers: a const table built at compile time
+ * (registry.c); the test servers' table also lists the test ruleset. */
 const struct wr_ruleset *wr_ruleset_find(const char *id);
 size_t wr_ruleset_count(void);
 const struct wr_ruleset *wr_ruleset_at(size_t i);
-int wr_ruleset_register(const struct wr_ruleset *rs);
 
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);

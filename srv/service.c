@@ -11,7 +11,7 @@
 
 #include <sodium.h>
 
-#include "core_priv.h"
+#include "store.h"
 #include "fronts.h"
 #include "wait.h"
 
@@ -106,14 +106,14 @@ wp_main(int argc, char **argv)
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
 		goto out;
 	}
-	if (wp_wait_start(cfg.database_url) != 0)
+	if (wp_listen_start(cfg.database_url) != 0)
 		goto out;
 	if (cfg.fcgi_socket)
 		fcgi = wp_fcgi_start(&cfg);
 	else
 		http = wp_http_start(&cfg);
 	if (!fcgi && !http) {
-		wp_wait_stop();
+		wp_listen_stop();
 		goto out;
 	}
 	wp_log("warpostd %s ready", WP_VERSION);
@@ -121,7 +121,7 @@ wp_main(int argc, char **argv)
 	wp_log("signal %d: stopping", sig);
 	/* Long-polls are answered first (their connections resumed), so that
 	 * the fronts can drain. */
-	wp_wait_stop();
+	wp_listen_stop();
 	if (http)
 		wp_http_stop(http, WP_DRAIN_SEC);
 	if (fcgi)

@@ -26,6 +26,7 @@ const SENTENCES = {
   'unsupported-media-type': 'The server could not read the request.',
   'invalid-request': 'Something in the request is not valid.',
   'bad-path': 'That address is not valid.',
+  'bad-framing': 'The server could not read the request.',
   'unauthorized': 'Your player key is missing or not known to this server. Sign in again.',
   'forbidden': 'You are not allowed to do that.',
   'not-a-player': 'You hold no seat in this match; you can only watch it.',

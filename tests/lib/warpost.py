@@ -350,6 +350,25 @@ def request(port, method, path, body=None, headers=None, host="127.0.0.1", timeo
 
 # Raw sockets, for what http.client will not send.
 
+def run_together(calls):
+    """Calls every function of `calls` on its own thread, all released at
+    once; returns their results in order."""
+    results = [None] * len(calls)
+    go = threading.Event()
+
+    def run(i):
+        go.wait()
+        results[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    go.set()
+    for t in threads:
+        t.join()
+    return results
+
+
 def raw_connect(port, host="127.0.0.1", timeout=5):
     return socket.create_connection((host, port), timeout=timeout)
 

@@ -6,7 +6,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core_priv.h"
+#include "core.h"
+#include "store.h"
 
 static char root[256];
 

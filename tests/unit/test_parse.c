@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core_priv.h"
+#include "core.h"
 
 static int
 json_fails(const char *text, size_t len)

@@ -1,6 +1,6 @@
 /* Router: matching, parameters, HEAD for GET, 404 and 405 with Allow. */
 #include "check.h"
-#include "core_priv.h"
+#include "core.h"
 
 static enum wp_err h1(struct wp_ctx *c) { return WP_OK; }
 static enum wp_err h2(struct wp_ctx *c) { return WP_OK; }

@@ -11,7 +11,7 @@
 #include <libpq-fe.h>
 #include <sodium.h>
 
-#include "core_priv.h"
+#include "store.h"
 
 /* An arbitrary constant that names Warpost's migration lock. */
 #define WP_MIGRATION_LOCK "7305206114421580848"

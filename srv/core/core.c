@@ -5,28 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_priv.h"
-
-static const struct wp_route routes[] = {
-	{WP_GET, "/api/health", wp_api_health, WP_BODY_NONE},
-	{WP_POST, "/api/players", wp_api_players_create, WP_BODY_JSON},
-	{WP_GET, "/api/me", wp_api_me, WP_BODY_NONE},
-	{WP_GET, "/api/me/games", wp_api_me_games, WP_BODY_NONE},
-	{WP_GET, "/api/rulesets", wp_api_rulesets, WP_BODY_NONE},
-	{WP_GET, "/api/openapi.json", wp_api_openapi, WP_BODY_NONE},
-	{WP_POST, "/api/games", wp_api_games_create, WP_BODY_JSON},
-	{WP_GET, "/api/games/{id}", wp_api_games_get, WP_BODY_NONE},
-	{WP_POST, "/api/games/{id}/join", wp_api_games_join, WP_BODY_JSON},
-	{WP_GET, "/api/games/{id}/actions", wp_api_games_actions, WP_BODY_NONE},
-	{WP_POST, "/api/games/{id}/turns", wp_api_games_turn, WP_BODY_JSON},
-	{WP_GET, "/api/games/{id}/turns", wp_api_games_posts, WP_BODY_NONE},
-	{WP_POST, "/api/games/{id}/orders", wp_api_games_orders, WP_BODY_JSON},
-	{WP_POST, "/api/games/{id}/resign", wp_api_games_resign, WP_BODY_OPTIONAL},
-	{WP_POST, "/api/games/{id}/draw", wp_api_games_draw, WP_BODY_JSON},
-	{WP_POST, "/api/games/{id}/abort", wp_api_games_abort, WP_BODY_OPTIONAL},
-	{WP_GET, "/api/games/{id}/export", wp_api_games_export, WP_BODY_NONE},
-	{WP_GET, "/api/games/{id}/verify", wp_api_games_verify, WP_BODY_NONE},
-};
+#include "core.h"
 
 static struct wp_store *store;
 
@@ -70,18 +49,6 @@ wp_fail(struct wp_ctx *ctx, enum wp_err err, const char *fmt, ...)
 	return err;
 }
 
-enum wp_err
-wp_fail_as(struct wp_ctx *ctx, enum wp_err err, const char *slug, const char *fmt, ...)
-{
-	va_list ap;
-
-	ctx->slug = slug;
-	va_start(ap, fmt);
-	vsnprintf(ctx->detail, sizeof(ctx->detail), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 void
 wp_fail_extra(struct wp_ctx *ctx, const char *key, json_object *take_val)
 {
@@ -103,7 +70,11 @@ serve_api(struct wp_ctx *ctx, const char *path)
 	const struct wp_request *req = ctx->req;
 	enum wp_err err;
 
-	err = wp_route_match(routes, sizeof(routes) / sizeof(routes[0]), req->method, path, &m);
+	const struct wp_route *routes;
+	size_t nroutes;
+
+	routes = wp_api_routes(&nroutes);
+	err = wp_route_match(routes, nroutes, req->method, path, &m);
 	if (err == WP_ERR_METHOD) {
 		wp_response_header(ctx->res, "Allow", m.allow);
 		return wp_fail(ctx, err, "%s is not allowed here; allowed: %s", req->method,
@@ -137,7 +108,7 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	enum wp_err err;
 
 	if (req->bad_framing) {
-		err = wp_fail_as(&ctx, WP_ERR_INVALID, "bad-framing", "%s", req->bad_framing);
+		err = wp_fail(&ctx, WP_ERR_BAD_FRAMING, "%s", req->bad_framing);
 	} else if (req->body_too_large) {
 		err = wp_fail(&ctx, WP_ERR_TOO_LARGE, "the request body is larger than allowed");
 	} else if (!req->path || wp_percent_decode(req->path, path, sizeof(path)) != 0) {
@@ -163,7 +134,7 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 			wp_fail(&ctx, err, "there is no file at this path");
 	}
 	if (err != WP_OK)
-		wp_response_problem_ex(res, err, ctx.slug, ctx.detail, ctx.extra);
+		wp_response_problem_ex(res, err, ctx.detail, ctx.extra);
 	json_object_put(ctx.extra);
 	json_object_put(ctx.body);
 	if (res->status == 0 && res->wait_game)

@@ -13,27 +13,52 @@
 
 #define WP_VERSION "0.1.0"
 
-/* Errors are values; wp_problem() maps each to an HTTP status and an
- * RFC 9457 problem type. Keep the string tables in problem.c in step. */
+/* Errors are values, and each value is one RFC 9457 problem type: the
+ * table in problem.c gives its slug (urn:warpost:problem:<slug>), HTTP
+ * status and title, and is the only list of slugs in the program
+ * (tests/unit/test_problems.c checks srv/openapi.json and web/api.js
+ * against it). */
 enum wp_err {
 	WP_OK = 0,
-	WP_ERR_NOT_FOUND,          /* 404: no such route, file or resource */
+	WP_ERR_NOT_FOUND,          /* 404: no such route or file */
+	WP_ERR_GAME_NOT_FOUND,     /* 404: no such match */
 	WP_ERR_METHOD,             /* 405: route exists, method does not */
 	WP_ERR_TOO_LARGE,          /* 413: body over the cap */
 	WP_ERR_MALFORMED_JSON,     /* 400: body is not one strict JSON value */
 	WP_ERR_MEDIA_TYPE,         /* 415: body is not application/json */
 	WP_ERR_INVALID,            /* 400: a field has the wrong type or range */
+	WP_ERR_BAD_FRAMING,        /* 400: the message's length is ambiguous */
 	WP_ERR_BAD_PATH,           /* 400: undecodable or NUL in the path */
 	WP_ERR_UNAUTHORIZED,       /* 401: no or unknown bearer token */
 	WP_ERR_FORBIDDEN,          /* 403 */
-	WP_ERR_CONFLICT,           /* 409 */
-	WP_ERR_UNPROCESSABLE,      /* 422 */
+	WP_ERR_NOT_A_PLAYER,       /* 403: no seat in the match */
+	WP_ERR_INVALID_INVITATION, /* 403 */
+	WP_ERR_INVITATION_USED,    /* 409 */
+	WP_ERR_ALREADY_SEATED,     /* 409 */
+	WP_ERR_GAME_NOT_OPEN,      /* 409 */
+	WP_ERR_GAME_NOT_STARTED,   /* 409 */
+	WP_ERR_GAME_OVER,          /* 409 */
+	WP_ERR_GAME_UNDER_WAY,     /* 409: abort after the first turn */
+	WP_ERR_GAME_NOT_OVER,      /* 409: export before the end */
+	WP_ERR_STALE_SEQUENCE,     /* 409 */
+	WP_ERR_NOT_AWAITED,        /* 409 */
+	WP_ERR_NOT_IN_PLAY,        /* 409 */
+	WP_ERR_DRAW_ALREADY_OFFERED, /* 409 */
+	WP_ERR_NO_DRAW_OFFER,      /* 409 */
+	WP_ERR_UNKNOWN_RULESET,    /* 422 */
+	WP_ERR_INVALID_OPTION,     /* 422 */
+	WP_ERR_ILLEGAL_ACTION,     /* 422 */
+	WP_ERR_INVALID_ORDERS,     /* 422 */
+	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
 	WP_ERR_INTERNAL,           /* 500 */
 	WP_ERR_MAX
 };
 
+/* The problem type's title, slug and HTTP status. */
 const char *wp_strerror(enum wp_err err);
+const char *wp_err_slug(enum wp_err err);
+int wp_err_status(enum wp_err err);
 
 struct wp_header {
 	char *name;
@@ -91,7 +116,7 @@ struct wp_config {
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);
 
 /* The core. wp_core_init() prepares what every request needs (web root,
- * database pool); wp_serve() answers one request and never fails: every
+ * the store); wp_serve() answers one request and never fails: every
  * error becomes a problem+json response. */
 struct wp_store;
 int wp_core_init(const struct wp_config *cfg, struct wp_store *store);
@@ -106,11 +131,10 @@ const char *wp_response_get_header(const struct wp_response *res, const char *na
 void wp_response_free(struct wp_response *res);
 int wp_response_json(struct wp_response *res, int status, const char *json_text);
 void wp_response_problem(struct wp_response *res, enum wp_err err, const char *detail);
-/* The same with a more specific type slug ("stale-sequence") and extra
- * members (RFC 9457, 3.2), borrowed. */
+/* The same with extra members (RFC 9457, 3.2), borrowed. */
 struct json_object;
-void wp_response_problem_ex(struct wp_response *res, enum wp_err err, const char *slug,
-                            const char *detail, struct json_object *extra);
+void wp_response_problem_ex(struct wp_response *res, enum wp_err err, const char *detail,
+                            struct json_object *extra);
 
 /* HTTP status text for a status line ("Not Found"). */
 const char *wp_status_text(int status);

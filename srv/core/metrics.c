@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_priv.h"
+#include "core.h"
 
 static uint64_t counters[WP_METRIC_MAX];
 static uint64_t by_status[6]; /* 1xx..5xx, [0] other */
@@ -35,28 +35,22 @@ wp_metric_status(int status)
 	__atomic_add_fetch(&by_status[k], 1, __ATOMIC_RELAXED);
 }
 
-enum wp_err
-wp_api_metrics(struct wp_ctx *ctx)
+size_t
+wp_metrics_text(char *buf, size_t cap)
 {
-	char buf[4096];
 	size_t n = 0;
 
-	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+	n += (size_t)snprintf(buf + n, cap - n,
 	                      "# HELP warpost_http_responses_total Responses by status class\n"
 	                      "# TYPE warpost_http_responses_total counter\n");
 	for (int k = 1; k < 6; k++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+		n += (size_t)snprintf(buf + n, cap - n,
 		                      "warpost_http_responses_total{class=\"%dxx\"} %llu\n", k,
 		                      (unsigned long long)__atomic_load_n(&by_status[k], __ATOMIC_RELAXED));
 	for (int m = 0; m < WP_METRIC_MAX; m++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n",
+		n += (size_t)snprintf(buf + n, cap - n, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n",
 		                      info[m].name, info[m].help, info[m].name, info[m].type,
 		                      info[m].name,
 		                      (unsigned long long)__atomic_load_n(&counters[m], __ATOMIC_RELAXED));
-	free(ctx->res->body);
-	ctx->res->body = strdup(buf);
-	ctx->res->body_len = strlen(buf);
-	ctx->res->status = 200;
-	wp_response_header(ctx->res, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-	return WP_OK;
+	return n;
 }

@@ -1,5 +1,5 @@
-/* Long-polls: requests held until their match changes. A LISTEN thread
- * on its own connection hears NOTIFY wp_game '<id>' from any srv instance
+/* Long-polls: requests held until their match changes. The store's
+ * LISTEN thread (store/listen.c), on its own connection, hears NOTIFY wp_game '<id>' from any srv instance
  * and wakes the requests waiting on that match; a deadline sweep wakes
  * the rest. Each match hashes to a bucket with a generation counter, so
  * a notification between a request's read and its registration is not
@@ -19,10 +19,11 @@ struct wp_waiter {
 	int registered;
 };
 
-int wp_wait_start(const char *conninfo);
+/* Waiting is allowed again (at start). */
+void wp_wait_begin(void);
 /* 1 once stopping: requests must not start waiting any more. */
 int wp_wait_stopping(void);
-/* Wakes every waiter and stops the listener. */
+/* Wakes every waiter; from now on requests do not wait. */
 void wp_wait_stop(void);
 uint64_t wp_wait_gen(int64_t game);
 /* Registers w; wakes it at once when its generation already moved. */
@@ -31,5 +32,9 @@ void wp_wait_add(struct wp_waiter *w);
 void wp_wait_remove(struct wp_waiter *w);
 /* A match changed (called by the listener; tests may call it). */
 void wp_wait_notify(int64_t game);
+/* Wakes the waiters whose deadline has passed. */
+void wp_wait_sweep(int64_t now_ns);
+/* Wakes every waiter (notifications may have been missed). */
+void wp_wait_all(void);
 
 #endif

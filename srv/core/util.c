@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core_priv.h"
+#include "core.h"
 
 static int
 hexval(int c)

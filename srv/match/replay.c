@@ -8,7 +8,7 @@
 
 #include <sodium.h>
 
-#include "game.h"
+#include "match.h"
 #include "replay.h"
 
 static void
@@ -105,7 +105,7 @@ wp_verify(json_object *doc)
 	for (size_t i = 0; posts && i < json_object_array_length(posts); i++) {
 		json_object *p = json_object_array_get_idx(posts, i), *content = NULL, *rec = NULL;
 		int seq = (int)num(p, "seq"), seat = (int)num(p, "seat"), bad;
-		const char *kind = str(p, "kind");
+		enum wp_post_kind kind = wp_post_kind_parse(str(p, "kind"));
 		struct wr_rng rng;
 		struct wr_events ev = {0};
 		struct wr_error e;
@@ -118,12 +118,11 @@ wp_verify(json_object *doc)
 			mismatch(mism, seq, "the post's first draw does not follow the previous post");
 		wr_rng_hmac(&rng, &hs, next_draw);
 		wr_rng_record(&rng);
-		if (strcmp(kind, "start") == 0) {
+		if (kind == WP_POST_START) {
 			if (state || rs->create(json_object_object_get_ex(doc, "options", &v) ? v : NULL,
 			                        nseats, &rng, &state, &e) != 0)
 				mismatch(mism, seq, "the start does not replay");
-		} else if (strcmp(kind, "turn") == 0 || strcmp(kind, "orders") == 0 ||
-		           strcmp(kind, "resign") == 0) {
+		} else if (kind == WP_POST_TURN || kind == WP_POST_ORDERS || kind == WP_POST_RESIGN) {
 			if (!state || seat < 0 ||
 			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
 				mismatch(mism, seq, "the post does not replay: an action is refused");

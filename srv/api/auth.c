@@ -8,22 +8,10 @@
 
 #include <sodium.h>
 
-#include "core_priv.h"
+#include "api.h"
 
-int
-wp_token_new(char hex[65], unsigned char hash[32])
-{
-	unsigned char raw[32];
-
-	randombytes_buf(raw, sizeof(raw));
-	sodium_bin2hex(hex, 65, raw, sizeof(raw));
-	sodium_memzero(raw, sizeof(raw));
-	wp_token_hash(hex, hash);
-	return 0;
-}
-
-void
-wp_token_hash(const char *hex, unsigned char hash[32])
+static void
+token_hash(const char *hex, unsigned char hash[32])
 {
 	crypto_hash_sha256(hash, (const unsigned char *)hex, strlen(hex));
 }
@@ -69,7 +57,7 @@ wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present)
 		return wp_fail(ctx, WP_ERR_UNAUTHORIZED,
 		               "the Authorization header is not a Warpost bearer token");
 	}
-	wp_token_hash(token, hash);
+	token_hash(token, hash);
 	*present = 1;
 	return WP_OK;
 }
@@ -82,15 +70,24 @@ wp_auth_unknown(struct wp_ctx *ctx)
 	return wp_fail(ctx, WP_ERR_UNAUTHORIZED, "the token is not known");
 }
 
+int
+wp_token_new(char hex[65], unsigned char hash[32])
+{
+	unsigned char raw[32];
+
+	randombytes_buf(raw, sizeof(raw));
+	sodium_bin2hex(hex, 65, raw, sizeof(raw));
+	sodium_memzero(raw, sizeof(raw));
+	token_hash(hex, hash);
+	return 0;
+}
+
 enum wp_err
-wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
+wp_auth_player(struct wp_ctx *ctx, struct wp_conn *c, struct wp_player *who)
 {
 	unsigned char hash[32];
-	const char *vals[1] = {(const char *)hash};
-	const int lens[1] = {sizeof(hash)};
 	enum wp_err err;
 	int present;
-	PGresult *r;
 
 	if ((err = wp_auth_token(ctx, hash, &present)) != WP_OK)
 		return err;
@@ -99,17 +96,17 @@ wp_auth_player(struct wp_ctx *ctx, PGconn *conn, struct wp_player *who)
 		wp_response_header(ctx->res, "WWW-Authenticate", "Bearer realm=\"warpost\"");
 		return wp_fail(ctx, WP_ERR_UNAUTHORIZED, "this needs an Authorization: Bearer token");
 	}
-	r = wp_store_exec(conn, WP_STMT_PLAYER_BY_TOKEN, 1, vals, lens);
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-		err = wp_store_lost(conn) ? WP_ERR_DB_UNAVAILABLE : WP_ERR_INTERNAL;
-		wp_log("auth: %s", PQresultErrorMessage(r));
-	} else if (PQntuples(r) == 1) {
-		who->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		snprintf(who->name, sizeof(who->name), "%s", PQgetvalue(r, 0, 1));
-		err = WP_OK;
-	} else {
-		err = wp_auth_unknown(ctx);
-	}
-	PQclear(r);
-	return err;
+	err = wp_db_player_by_token(c, hash, who);
+	if (err == WP_ERR_NOT_FOUND)
+		return wp_auth_unknown(ctx);
+	return err == WP_OK ? WP_OK : wp_fail_store(ctx, err);
+}
+
+enum wp_err
+wp_auth_optional(struct wp_ctx *ctx, struct wp_conn *c, struct wp_player *who)
+{
+	memset(who, 0, sizeof(*who));
+	if (!wp_request_header(ctx->req, "Authorization"))
+		return WP_OK;
+	return wp_auth_player(ctx, c, who);
 }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core_priv.h"
+#include "core.h"
 
 struct scan {
 	const unsigned char *p, *end;

@@ -1,11 +1,9 @@
-/* Long-poll registry and the LISTEN thread (see wait.h). */
+/* Long-poll registry (see wait.h); the store's LISTEN thread feeds it. */
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <libpq-fe.h>
 
 #include "wait.h"
 #include "wp.h"
@@ -15,9 +13,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct wp_waiter *bucket[BUCKETS];
 static uint64_t gen[BUCKETS];
-static pthread_t listener;
-static int running, stopping;
-static char *conninfo;
+static int stopping;
 
 static unsigned
 slot(int64_t game)
@@ -119,75 +115,22 @@ wp_wait_notify(int64_t game)
 	wake_where(game, 0, 0);
 }
 
-static PGconn *
-listen_connect(void)
+void
+wp_wait_sweep(int64_t now_ns)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
-	PGconn *c = PQconnectdbParams(keys, vals, 1);
-	PGresult *r;
-
-	if (PQstatus(c) != CONNECTION_OK) {
-		PQfinish(c);
-		return NULL;
-	}
-	r = PQexec(c, "LISTEN wp_game");
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		PQclear(r);
-		PQfinish(c);
-		return NULL;
-	}
-	PQclear(r);
-	return c;
+	wake_where(0, 0, now_ns);
 }
 
-static void *
-listen_main(void *arg)
+void
+wp_wait_all(void)
 {
-	PGconn *c = NULL;
-
-	while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
-		if (!c) {
-			c = listen_connect();
-			if (!c) {
-				wake_where(0, 0, wp_now_ns());
-				usleep(500000);
-				continue;
-			}
-			/* Notifications may have been missed while disconnected:
-			 * every waiter looks again. */
-			wake_where(0, 1, 0);
-		}
-		struct pollfd pfd = {PQsocket(c), POLLIN, 0};
-		int rc = poll(&pfd, 1, 200);
-		if (rc > 0 && PQconsumeInput(c) == 0) {
-			wp_log("listen: connection lost: %s", PQerrorMessage(c));
-			PQfinish(c);
-			c = NULL;
-			continue;
-		}
-		PGnotify *n;
-		while ((n = PQnotifies(c)) != NULL) {
-			int64_t game = strtoll(n->extra, NULL, 10);
-			if (game > 0)
-				wp_wait_notify(game);
-			PQfreemem(n);
-		}
-		wake_where(0, 0, wp_now_ns());
-	}
-	PQfinish(c);
-	return NULL;
+	wake_where(0, 1, 0);
 }
 
-int
-wp_wait_start(const char *info)
+void
+wp_wait_begin(void)
 {
-	conninfo = strdup(info);
-	stopping = 0;
-	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0)
-		return -1;
-	running = 1;
-	return 0;
+	__atomic_store_n(&stopping, 0, __ATOMIC_RELEASE);
 }
 
 int
@@ -201,9 +144,4 @@ wp_wait_stop(void)
 {
 	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
 	wake_where(0, 1, 0);
-	if (running)
-		pthread_join(listener, NULL);
-	running = 0;
-	free(conninfo);
-	conninfo = NULL;
 }

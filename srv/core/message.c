@@ -6,13 +6,29 @@
 
 #include "wp.h"
 
+/* Header names are case-insensitive (RFC 9110, 5.1). */
+static const char *
+header_find(const struct wp_header *h, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(h[i].name, name) == 0)
+			return h[i].value;
+	return NULL;
+}
+
+static void
+headers_free(struct wp_header *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(h[i].name);
+		free(h[i].value);
+	}
+}
+
 const char *
 wp_request_header(const struct wp_request *req, const char *name)
 {
-	for (size_t i = 0; i < req->nheaders; i++)
-		if (strcasecmp(req->headers[i].name, name) == 0)
-			return req->headers[i].value;
-	return NULL;
+	return header_find(req->headers, req->nheaders, name);
 }
 
 void
@@ -21,10 +37,7 @@ wp_request_free(struct wp_request *req)
 	free(req->method);
 	free(req->path);
 	free(req->query);
-	for (size_t i = 0; i < req->nheaders; i++) {
-		free(req->headers[i].name);
-		free(req->headers[i].value);
-	}
+	headers_free(req->headers, req->nheaders);
 	free(req->body);
 	memset(req, 0, sizeof(*req));
 }
@@ -60,19 +73,13 @@ wp_response_header(struct wp_response *res, const char *name, const char *value)
 const char *
 wp_response_get_header(const struct wp_response *res, const char *name)
 {
-	for (size_t i = 0; i < res->nheaders; i++)
-		if (strcasecmp(res->headers[i].name, name) == 0)
-			return res->headers[i].value;
-	return NULL;
+	return header_find(res->headers, res->nheaders, name);
 }
 
 void
 wp_response_free(struct wp_response *res)
 {
-	for (size_t i = 0; i < res->nheaders; i++) {
-		free(res->headers[i].name);
-		free(res->headers[i].value);
-	}
+	headers_free(res->headers, res->nheaders);
 	free(res->body);
 	memset(res, 0, sizeof(*res));
 }

@@ -1,10 +1,12 @@
-/* GET /api/health: liveness and readiness in one answer. 503 when the
- * database does not answer, so a load balancer takes the instance out. */
+/* Health and metrics: GET /api/health (liveness and readiness in one
+ * answer), GET /metrics, and the API's own description. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_priv.h"
+#include "api.h"
 
+/* 503 when the database does not answer, so a load balancer takes the
+ * instance out. */
 enum wp_err
 wp_api_health(struct wp_ctx *ctx)
 {
@@ -34,5 +36,20 @@ wp_api_openapi(struct wp_ctx *ctx)
 	ctx->res->status = 200;
 	wp_response_header(ctx->res, "Content-Type", "application/json");
 	wp_response_header(ctx->res, "Cache-Control", "public, max-age=300");
+	return WP_OK;
+}
+
+/* GET /metrics: the counters, Prometheus text format 0.0.4. */
+enum wp_err
+wp_api_metrics(struct wp_ctx *ctx)
+{
+	char buf[4096];
+	size_t n = wp_metrics_text(buf, sizeof(buf));
+
+	free(ctx->res->body);
+	ctx->res->body = strdup(buf);
+	ctx->res->body_len = n < sizeof(buf) ? n : strlen(buf);
+	ctx->res->status = 200;
+	wp_response_header(ctx->res, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
 	return WP_OK;
 }

@@ -1,9 +1,53 @@
-/* Applying posts to a ruleset state, and the JSON forms of results,
- * events and dice that the log stores. No SQL here. */
+/* Applying posts to a ruleset state, the string tables of a match's
+ * enums, and the JSON forms of results, events and dice that the log
+ * stores. No SQL here. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
+#include "core.h"
+#include "match.h"
+
+static const char *const statuses[WP_STATUS_MAX] = {
+	[WP_STATUS_OPEN] = "open",
+	[WP_STATUS_ACTIVE] = "active",
+	[WP_STATUS_OVER] = "over",
+	[WP_STATUS_ABORTED] = "aborted",
+};
+
+static const char *const kinds[WP_POST_KIND_MAX] = {
+	[WP_POST_START] = "start",
+	[WP_POST_TURN] = "turn",
+	[WP_POST_ORDERS] = "orders",
+	[WP_POST_RESIGN] = "resign",
+	[WP_POST_DRAW_OFFER] = "draw_offer",
+	[WP_POST_DRAW_ACCEPT] = "draw_accept",
+	[WP_POST_DRAW_DECLINE] = "draw_decline",
+	[WP_POST_ABORT] = "abort",
+};
+
+static int
+lookup(const char *const *table, int n, const char *s)
+{
+	int i = 0;
+
+	while (i < n && strcmp(table[i], s) != 0)
+		i++;
+	return i;
+}
+
+/* The string and the parse of an enum with a string table. */
+#define ENUM_STRINGS(type, str, parse, table, max)                         \
+	const char *str(enum type v)                                       \
+	{                                                                  \
+		return v < max ? table[v] : "unknown";                     \
+	}                                                                  \
+	enum type parse(const char *s)                                     \
+	{                                                                  \
+		return (enum type)lookup(table, max, s);                   \
+	}
+
+ENUM_STRINGS(wp_status, wp_status_str, wp_status_parse, statuses, WP_STATUS_MAX)
+ENUM_STRINGS(wp_post_kind, wp_post_kind_str, wp_post_kind_parse, kinds, WP_POST_KIND_MAX)
 
 void
 wp_game_free(struct wp_game *g)
@@ -17,7 +61,31 @@ wp_game_free(struct wp_game *g)
 int
 wp_game_over(const struct wp_game *g)
 {
-	return strcmp(g->status, "over") == 0 || strcmp(g->status, "aborted") == 0;
+	return g->status == WP_STATUS_OVER || g->status == WP_STATUS_ABORTED;
+}
+
+int
+wp_game_seat_of(const struct wp_game *g, int64_t player_id)
+{
+	for (int i = 0; i < g->nseats; i++)
+		if (player_id && g->seats[i].player_id == player_id)
+			return i;
+	return -1;
+}
+
+int
+wp_viewer(int over, int seat)
+{
+	if (over)
+		return WR_EVERYONE;
+	return seat >= 0 ? seat : WR_SPECTATOR;
+}
+
+unsigned
+wp_private_to(int seat)
+{
+	/* A bit past every seat: no seat's, so only WR_EVERYONE sees it. */
+	return seat >= 0 ? 1u << seat : 1u << WR_MAX_SEATS;
 }
 
 size_t
@@ -37,19 +105,19 @@ wp_client_material(const struct wp_seat *seats, int n, unsigned char *out, size_
 }
 
 int
-wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, const char *kind,
+wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_kind kind,
               json_object *content, struct wr_rng *rng, struct wr_events *ev,
               struct wr_error *err, int *bad_index)
 {
 	*bad_index = -1;
-	if (strcmp(kind, "orders") == 0) {
+	if (kind == WP_POST_ORDERS) {
 		if (!rs->set_orders)
 			return wr_fail(err, "no-orders", "orders", "this ruleset has no standing orders");
 		return rs->set_orders(state, seat, content, err);
 	}
-	if (strcmp(kind, "resign") == 0)
+	if (kind == WP_POST_RESIGN)
 		return rs->resign(state, seat, rng, ev);
-	if (strcmp(kind, "turn") != 0)
+	if (kind != WP_POST_TURN)
 		return 0;
 	size_t n = json_object_array_length(content);
 	for (size_t i = 0; i < n; i++) {
@@ -103,6 +171,21 @@ wp_events_store(struct wr_events *ev)
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+json_object *
+wp_events_visible(json_object *stored, int viewer)
+{
+	json_object *vis = json_object_new_array();
+
+	for (size_t k = 0; stored && k < json_object_array_length(stored); k++) {
+		json_object *e = json_object_array_get_idx(stored, k), *to, *body;
+		json_object_object_get_ex(e, "to", &to);
+		json_object_object_get_ex(e, "e", &body);
+		if (wr_visible((unsigned)json_object_get_int(to), viewer))
+			json_object_array_add(vis, json_object_get(body));
+	}
+	return vis;
 }
 
 json_object *

@@ -2,7 +2,7 @@
  * segments, and the Allow list for 405 (RFC 9110, 15.5.6). */
 #include <string.h>
 
-#include "core_priv.h"
+#include "core.h"
 
 static const struct {
 	const char *name;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core_priv.h"
+#include "core.h"
 
 /* Board assets are small; anything larger is not ours to serve. */
 #define WP_STATIC_MAX (16u * 1024 * 1024)

@@ -1,0 +1,116 @@
+/* What the API handlers share: the handlers themselves (api/routes.c
+ * lists them), checks of what a client sent (request.c), identity
+ * (auth.c) and writing to a match (write.c). Handlers talk to the typed
+ * store (store.h) only: no SQL and no database types here. */
+#ifndef WP_API_H
+#define WP_API_H
+
+#include "core.h"
+#include "match.h"
+#include "store.h"
+
+/* --- the handlers, one file per resource --- */
+enum wp_err wp_api_health(struct wp_ctx *ctx);             /* health.c */
+enum wp_err wp_api_openapi(struct wp_ctx *ctx);
+enum wp_err wp_api_players_create(struct wp_ctx *ctx);     /* players.c */
+enum wp_err wp_api_me(struct wp_ctx *ctx);
+enum wp_err wp_api_me_games(struct wp_ctx *ctx);
+enum wp_err wp_api_rulesets(struct wp_ctx *ctx);           /* matches.c */
+enum wp_err wp_api_games_create(struct wp_ctx *ctx);
+enum wp_err wp_api_games_join(struct wp_ctx *ctx);
+enum wp_err wp_api_games_get(struct wp_ctx *ctx);          /* view.c */
+enum wp_err wp_api_games_actions(struct wp_ctx *ctx);
+enum wp_err wp_api_games_turn(struct wp_ctx *ctx);         /* posts.c */
+enum wp_err wp_api_games_posts(struct wp_ctx *ctx);
+enum wp_err wp_api_games_orders(struct wp_ctx *ctx);
+enum wp_err wp_api_games_resign(struct wp_ctx *ctx);
+enum wp_err wp_api_games_draw(struct wp_ctx *ctx);
+enum wp_err wp_api_games_abort(struct wp_ctx *ctx);
+enum wp_err wp_api_games_export(struct wp_ctx *ctx);       /* export.c */
+enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
+/* One post as a viewer may see it (RULINGS.md G5). */
+json_object *wp_post_json(const struct wp_post_row *w, int viewer);
+
+/* --- request.c: validate at the edge (STYLE.md) --- */
+/* Every field of the body is one of known (NULL-terminated). */
+enum wp_err wp_body_only(struct wp_ctx *ctx, const char *const *known);
+enum wp_err wp_body_int(struct wp_ctx *ctx, const char *key, int64_t min, int64_t max,
+                        int required, int64_t def, int64_t *out);
+/* NULL when absent; at most max_chars characters, no control characters
+ * (but newlines and tabs when allow_newlines). */
+enum wp_err wp_body_string(struct wp_ctx *ctx, const char *key, size_t max_chars,
+                           int allow_newlines, const char **out);
+enum wp_err wp_body_bool(struct wp_ctx *ctx, const char *key, int *out);
+/* A required member of the given JSON type, borrowed. */
+enum wp_err wp_body_required(struct wp_ctx *ctx, const char *key, json_type type,
+                             json_object **out);
+enum wp_err wp_client_seed(struct wp_ctx *ctx, const char **seed);
+/* A whole number from the query string within [min, max]; def when absent. */
+enum wp_err wp_query_int(struct wp_ctx *ctx, const char *name, int64_t min, int64_t max,
+                         int64_t def, int64_t *out);
+int wp_parse_id(const char *s, int64_t *id);
+/* The {id} of the path. */
+enum wp_err wp_game_id(struct wp_ctx *ctx, int64_t *id);
+
+/* A connection for the request, or the 503. */
+enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
+/* The bearer's player (who), then fn in one transaction (wp_store_tx) on
+ * a connection of the request's own. */
+enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
+/* The problem for a store error (WP_ERR_DB_UNAVAILABLE or internal). */
+enum wp_err wp_fail_store(struct wp_ctx *ctx, enum wp_err err);
+/* The match, or game-not-found; a ruleset this server lacks is a 500. */
+enum wp_err wp_game_get(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int lock,
+                        struct wp_game *g);
+/* The ruleset state of the snapshot; NULL when open or unreadable. */
+void *wp_game_state(const struct wp_game *g);
+/* A ruleset's refusal as a problem with its code, field and index
+ * (RFC 9457 extra members); its text never reveals hidden information
+ * (RULINGS.md G5). */
+enum wp_err wp_fail_rules(struct wp_ctx *ctx, enum wp_err err, const struct wr_error *e,
+                          int index);
+json_object *wp_json_hex(const unsigned char *b, size_t n);
+json_object *wp_json_seats(unsigned mask, int n);
+
+/* --- auth.c: bearer tokens (RFC 6750) --- */
+/* The token's player; 401 when absent or unknown. */
+enum wp_err wp_auth_player(struct wp_ctx *ctx, struct wp_conn *c, struct wp_player *who);
+/* The same, but no token is fine for reading (who->id stays 0). */
+enum wp_err wp_auth_optional(struct wp_ctx *ctx, struct wp_conn *c, struct wp_player *who);
+/* The bearer token's hash when the request has one (*present); an error
+ * only for an Authorization header that is not a bearer token. */
+enum wp_err wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present);
+/* The 401 for a well-formed token nobody holds. */
+enum wp_err wp_auth_unknown(struct wp_ctx *ctx);
+int wp_token_new(char hex[65], unsigned char hash[32]);
+
+/* --- write.c: the one way a match changes --- */
+struct wp_post {
+	int seat;                /* -1: the server (start) */
+	enum wp_post_kind kind;
+	json_object *content;    /* borrowed: actions, orders or NULL */
+	const char *comment;
+	int comment_hidden;
+	unsigned draw_offers;
+	int aborted;             /* the post aborts the match */
+	json_object *result;     /* borrowed override (agreement, abort), or NULL */
+};
+/* Stores a post and the state after it (NULL: no ruleset state change)
+ * in the caller's transaction; *out is the answer for the posting seat. */
+enum wp_err wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
+                          const void *state, const struct wp_post *p, struct wr_rng *rng,
+                          struct wr_events *ev, json_object **out);
+/* Loads the state, applies the post with the match's dice, stores it. */
+enum wp_err wp_post_apply(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
+                          const struct wp_post *p, json_object **out);
+/* The match's dice stream from its next draw (DESIGN.md). */
+void wp_game_dice(struct wp_game *g, struct wr_hmac_stream *hs, struct wr_rng *rng);
+/* 409 unless the match is being played. */
+enum wp_err wp_must_be_active(struct wp_ctx *ctx, const struct wp_game *g);
+
+/* A write by a seated player: lock, Idempotency-Key, seat, change. */
+typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
+                                    int seat, json_object **out);
+enum wp_err wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn);
+
+#endif

@@ -1,0 +1,261 @@
+/* Matches: the rulesets on offer, creating a match and taking a seat.
+ * Every write is one transaction (wp_store_tx); acknowledged means
+ * committed (DESIGN.md, "Store"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api.h"
+
+enum wp_err
+wp_api_rulesets(struct wp_ctx *ctx)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+
+	for (size_t i = 0; i < wr_ruleset_count(); i++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(i);
+		json_object *r = json_object_new_object();
+		json_object_object_add(r, "id", json_object_new_string(rs->id));
+		json_object_object_add(r, "title", json_object_new_string(rs->title));
+		json_object_object_add(r, "source", json_object_new_string(rs->source));
+		json_object_object_add(r, "min_seats", json_object_new_int(rs->min_seats));
+		json_object_object_add(r, "max_seats", json_object_new_int(rs->max_seats));
+		json_object_object_add(r, "options", rs->options());
+		json_object_array_add(list, r);
+	}
+	json_object_object_add(o, "rulesets", list);
+	return wp_reply_json(ctx, 200, o);
+}
+
+/* --------------------------------------------------------------- create */
+
+struct creation {
+	struct wp_ctx *ctx;
+	const struct wr_ruleset *rs;
+	const char *options, *client_seed;
+	int seats, seat;
+	struct wp_player who;
+	int64_t id;
+	unsigned char seed[32], commitment[32];
+	json_object *invitations;
+};
+
+/* The match row and its seats, each open seat with an invitation code
+ * of 128 random bits kept only as its hash. */
+static enum wp_err
+create_tx(struct wp_conn *c, void *arg)
+{
+	struct creation *m = arg;
+	enum wp_err err;
+
+	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
+	                        m->who.id, &m->id);
+	for (int i = 0; err == WP_OK && i < m->seats; i++) {
+		char code[33];
+		unsigned char raw[16], hash[32];
+		int mine = i == m->seat;
+		randombytes_buf(raw, sizeof(raw));
+		sodium_bin2hex(code, sizeof(code), raw, sizeof(raw));
+		crypto_hash_sha256(hash, (const unsigned char *)code, 32);
+		err = wp_db_seat_insert(c, m->id, i, mine ? m->who.id : 0, hash,
+		                        mine ? m->client_seed : NULL);
+		if (err == WP_OK && !mine) {
+			json_object *one = json_object_new_object();
+			json_object_object_add(one, "seat", json_object_new_int(i));
+			json_object_object_add(one, "code", json_object_new_string(code));
+			json_object_array_add(m->invitations, one);
+		}
+	}
+	return err == WP_OK ? WP_OK : wp_fail_store(m->ctx, err);
+}
+
+/* The options are checked by building a start state with a throwaway
+ * dice stream; the real one is built when the last seat is taken. */
+static enum wp_err
+check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs, json_object *options, int seats)
+{
+	struct wr_rng rng;
+	uint64_t st;
+	struct wr_error e;
+	void *state = NULL;
+	json_object *opts = options ? json_object_get(options) : json_object_new_object();
+
+	wr_rng_seeded(&rng, &st, 1);
+	int rc = rs->create(opts, seats, &rng, &state, &e);
+	json_object_put(opts);
+	if (rc != 0)
+		return wp_fail_rules(ctx, WP_ERR_INVALID_OPTION, &e, -1);
+	rs->free(state);
+	return WP_OK;
+}
+
+enum wp_err
+wp_api_games_create(struct wp_ctx *ctx)
+{
+	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
+	                                     NULL};
+	struct creation m = {.ctx = ctx};
+	const char *ruleset;
+	json_object *options = NULL, *v;
+	int64_t seats, seat;
+	enum wp_err err;
+
+	if ((err = wp_body_only(ctx, fields)) ||
+	    (err = wp_body_string(ctx, "ruleset", 64, 0, &ruleset)))
+		return err;
+	if (!ruleset)
+		return wp_fail(ctx, WP_ERR_INVALID, "ruleset: required");
+	if ((err = wp_body_int(ctx, "seats", 1, WR_MAX_SEATS, 0, 0, &seats)) ||
+	    (err = wp_body_int(ctx, "seat", 0, WR_MAX_SEATS - 1, 0, 0, &seat)) ||
+	    (err = wp_client_seed(ctx, &m.client_seed)))
+		return err;
+	if (json_object_object_get_ex(ctx->body, "options", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		if (!json_object_is_type(v, json_type_object))
+			return wp_fail(ctx, WP_ERR_INVALID, "options: must be an object");
+		options = v;
+	}
+	if (!(m.rs = wr_ruleset_find(ruleset)))
+		return wp_fail(ctx, WP_ERR_UNKNOWN_RULESET,
+		               "this server has no ruleset \"%.64s\" (GET /api/rulesets lists them)",
+		               ruleset);
+	if (seats == 0)
+		seats = m.rs->min_seats;
+	if (seats < m.rs->min_seats || seats > m.rs->max_seats)
+		return wp_fail(ctx, WP_ERR_INVALID_OPTION, "seats: %s is for %d to %d seats", m.rs->id,
+		               m.rs->min_seats, m.rs->max_seats);
+	if (seat >= seats)
+		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
+	if ((err = check_options(ctx, m.rs, options, (int)seats)))
+		return err;
+	m.seats = (int)seats;
+	m.seat = (int)seat;
+	m.options = options ? json_object_to_json_string_ext(options, JSON_C_TO_STRING_PLAIN) : "{}";
+	m.invitations = json_object_new_array();
+	randombytes_buf(m.seed, sizeof(m.seed));
+	crypto_hash_sha256(m.commitment, m.seed, sizeof(m.seed));
+	if ((err = wp_player_tx(ctx, &m.who, create_tx, &m)) != WP_OK) {
+		json_object_put(m.invitations);
+		return err;
+	}
+	json_object *out = json_object_new_object();
+	json_object_object_add(out, "id", json_object_new_int64(m.id));
+	json_object_object_add(out, "ruleset", json_object_new_string(m.rs->id));
+	json_object_object_add(out, "seats", json_object_new_int(m.seats));
+	json_object_object_add(out, "seat", json_object_new_int(m.seat));
+	json_object_object_add(out, "status", json_object_new_string(wp_status_str(WP_STATUS_OPEN)));
+	json_object_object_add(out, "commitment", wp_json_hex(m.commitment, 32));
+	json_object_object_add(out, "invitations", m.invitations);
+	char loc[48];
+	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
+	wp_response_header(ctx->res, "Location", loc);
+	return wp_reply_json(ctx, 201, out);
+}
+
+/* ----------------------------------------------------------------- join */
+
+/* The last seat taken starts the match: the client seeds are fixed and the
+ * ruleset builds the start state with the match's own dice (post 1). */
+static enum wp_err
+start_match(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g)
+{
+	struct wr_hmac_stream hs;
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error e;
+	void *state = NULL;
+	json_object *res = NULL;
+	enum wp_err err;
+
+	g->client_len = wp_client_material(g->seats, g->nseats, g->client, sizeof(g->client));
+	wp_game_dice(g, &hs, &rng);
+	if (g->rs->create(g->options, g->nseats, &rng, &state, &e) != 0) {
+		wr_rng_record_free(&rng);
+		wp_log("game %lld: create failed at start: %s", (long long)g->id, e.message);
+		return wp_fail_rules(ctx, WP_ERR_INVALID_OPTION, &e, -1);
+	}
+	struct wp_post p = {.seat = -1, .kind = WP_POST_START};
+	err = wp_post_store(ctx, c, g, state, &p, &rng, &ev, &res);
+	json_object_put(res);
+	g->rs->free(state);
+	wr_events_free(&ev);
+	wr_rng_record_free(&rng);
+	return err;
+}
+
+struct joining {
+	struct wp_ctx *ctx;
+	int64_t id;
+	struct wp_player who;
+	const char *code, *client_seed;
+	int seat;
+};
+
+static enum wp_err
+join_tx(struct wp_conn *c, void *arg)
+{
+	struct joining *j = arg;
+	struct wp_ctx *ctx = j->ctx;
+	struct wp_game g;
+	unsigned char hash[32];
+	enum wp_err err;
+
+	if ((err = wp_game_get(ctx, c, j->id, 1, &g)))
+		return err;
+	crypto_hash_sha256(hash, (const unsigned char *)j->code, strlen(j->code));
+	err = wp_db_seat_by_invite(c, j->id, hash, &j->seat);
+	if (err == WP_ERR_NOT_FOUND)
+		err = wp_fail(ctx, WP_ERR_INVALID_INVITATION,
+		              "this invitation code is not valid for match %lld", (long long)j->id);
+	else if (err)
+		err = wp_fail_store(ctx, err);
+	else if (g.seats[j->seat].player_id == j->who.id)
+		err = WP_OK; /* a retried join answers as the first did */
+	else if (g.seats[j->seat].player_id)
+		err = wp_fail(ctx, WP_ERR_INVITATION_USED,
+		              "this invitation has been used by another player");
+	else if (wp_game_seat_of(&g, j->who.id) >= 0)
+		err = wp_fail(ctx, WP_ERR_ALREADY_SEATED, "you already hold a seat in this match");
+	else if (g.status != WP_STATUS_OPEN)
+		err = wp_fail(ctx, WP_ERR_GAME_NOT_OPEN, "the match is %s", wp_status_str(g.status));
+	else if ((err = wp_db_seat_join(c, j->id, j->seat, j->who.id, j->client_seed)))
+		err = wp_fail_store(ctx, err);
+	else {
+		struct wp_seat *s = &g.seats[j->seat];
+		int full = 1;
+		s->player_id = j->who.id;
+		snprintf(s->name, sizeof(s->name), "%s", j->who.name);
+		snprintf(s->client_seed, sizeof(s->client_seed), "%s", j->client_seed ? j->client_seed : "");
+		for (int i = 0; i < g.nseats; i++)
+			full &= g.seats[i].player_id != 0;
+		if (full)
+			err = start_match(ctx, c, &g);
+		else if ((err = wp_db_game_bump(c, j->id)))
+			err = wp_fail_store(ctx, err);
+	}
+	wp_game_free(&g);
+	return err;
+}
+
+enum wp_err
+wp_api_games_join(struct wp_ctx *ctx)
+{
+	static const char *const fields[] = {"code", "client_seed", NULL};
+	struct joining j = {.ctx = ctx, .seat = -1};
+	enum wp_err err;
+
+	if ((err = wp_game_id(ctx, &j.id)) || (err = wp_body_only(ctx, fields)) ||
+	    (err = wp_body_string(ctx, "code", 64, 0, &j.code)) ||
+	    (err = wp_client_seed(ctx, &j.client_seed)))
+		return err;
+	if (!j.code)
+		return wp_fail(ctx, WP_ERR_INVALID, "code: required");
+	if ((err = wp_player_tx(ctx, &j.who, join_tx, &j)))
+		return err;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "game", json_object_new_int64(j.id));
+	json_object_object_add(o, "seat", json_object_new_int(j.seat));
+	return wp_reply_json(ctx, 200, o);
+}

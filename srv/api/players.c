@@ -1,0 +1,149 @@
+/* Players and me: POST /api/players, GET /api/me, GET /api/me/games. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api.h"
+
+#define WP_NAME_MAX_CHARS 40
+
+/* Trims spaces, then requires 1..40 characters of valid UTF-8 without
+ * control characters. Writes the trimmed name to out. */
+static enum wp_err
+check_name(struct wp_ctx *ctx, const char *in, char *out, size_t cap)
+{
+	size_t len, chars = 0;
+	const unsigned char *p;
+
+	while (*in == ' ')
+		in++;
+	len = strlen(in);
+	while (len && in[len - 1] == ' ')
+		len--;
+	if (len == 0)
+		return wp_fail(ctx, WP_ERR_INVALID, "name: must not be empty");
+	if (len >= cap)
+		return wp_fail(ctx, WP_ERR_INVALID, "name: at most %d characters",
+		               WP_NAME_MAX_CHARS);
+	memcpy(out, in, len);
+	out[len] = '\0';
+	for (p = (const unsigned char *)out; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
+		if ((*p & 0xc0) != 0x80)
+			chars++;
+	}
+	if (chars > WP_NAME_MAX_CHARS)
+		return wp_fail(ctx, WP_ERR_INVALID, "name: at most %d characters",
+		               WP_NAME_MAX_CHARS);
+	return WP_OK;
+}
+
+enum wp_err
+wp_api_players_create(struct wp_ctx *ctx)
+{
+	static const char *const fields[] = {"name", NULL};
+	char name[4 * WP_NAME_MAX_CHARS + 1], token[65];
+	unsigned char hash[32];
+	json_object *jname, *out;
+	enum wp_err err;
+	struct wp_conn *c;
+	int64_t id;
+
+	if ((err = wp_body_only(ctx, fields)) != WP_OK)
+		return err;
+	if (!json_object_object_get_ex(ctx->body, "name", &jname))
+		return wp_fail(ctx, WP_ERR_INVALID, "name: required");
+	if (!json_object_is_type(jname, json_type_string))
+		return wp_fail(ctx, WP_ERR_INVALID, "name: must be a string");
+	if ((size_t)json_object_get_string_len(jname) != strlen(json_object_get_string(jname)))
+		return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
+	if ((err = check_name(ctx, json_object_get_string(jname), name, sizeof(name))) != WP_OK)
+		return err;
+
+	if ((err = wp_conn_get(ctx, &c)) != WP_OK)
+		return err;
+	wp_token_new(token, hash);
+	err = wp_db_player_insert(c, name, hash, &id);
+	wp_store_put(ctx->store, c);
+	if (err != WP_OK) {
+		sodium_memzero(token, sizeof(token));
+		return wp_fail(ctx, err == WP_ERR_DB_UNAVAILABLE ? err : WP_ERR_INTERNAL,
+		               "the player could not be stored");
+	}
+	out = json_object_new_object();
+	json_object_object_add(out, "id", json_object_new_int64(id));
+	json_object_object_add(out, "name", json_object_new_string(name));
+	json_object_object_add(out, "token", json_object_new_string(token));
+	sodium_memzero(token, sizeof(token));
+	return wp_reply_json(ctx, 201, out);
+}
+
+enum wp_err
+wp_api_me(struct wp_ctx *ctx)
+{
+	struct wp_player who;
+	struct wp_conn *c;
+	enum wp_err err;
+
+	if ((err = wp_conn_get(ctx, &c)) != WP_OK)
+		return err;
+	err = wp_auth_player(ctx, c, &who);
+	wp_store_put(ctx->store, c);
+	if (err != WP_OK)
+		return err;
+	json_object *out = json_object_new_object();
+	json_object_object_add(out, "id", json_object_new_int64(who.id));
+	json_object_object_add(out, "name", json_object_new_string(who.name));
+	return wp_reply_json(ctx, 200, out);
+}
+
+static json_object *
+my_game_json(const struct wp_my_game *m, int *awaiting)
+{
+	json_object *g = json_object_new_object();
+	int aw = m->awaiting_me && m->status == WP_STATUS_ACTIVE;
+
+	*awaiting += aw;
+	json_object_object_add(g, "id", json_object_new_int64(m->id));
+	json_object_object_add(g, "ruleset", json_object_new_string(m->ruleset));
+	json_object_object_add(g, "status", json_object_new_string(wp_status_str(m->status)));
+	json_object_object_add(g, "seq", json_object_new_int(m->seq));
+	json_object_object_add(g, "seats", json_object_new_int(m->nseats));
+	json_object_object_add(g, "seat", json_object_new_int(m->seat));
+	json_object_object_add(g, "awaiting_you", json_object_new_boolean(aw));
+	json_object_object_add(g, "updated_at", json_object_new_string(m->updated_at));
+	return g;
+}
+
+enum wp_err
+wp_api_me_games(struct wp_ctx *ctx)
+{
+	struct wp_player who;
+	struct wp_my_game *games = NULL;
+	int64_t limit, offset;
+	int n = 0, count = 0, awaiting = 0;
+	enum wp_err err;
+	struct wp_conn *c;
+
+	if ((err = wp_query_int(ctx, "limit", 1, 200, 50, &limit)) ||
+	    (err = wp_query_int(ctx, "offset", 0, INT32_MAX, 0, &offset)) ||
+	    (err = wp_conn_get(ctx, &c)))
+		return err;
+	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK &&
+	    (err = wp_db_my_games(c, who.id, limit, offset, &games, &n, &count)) != WP_OK)
+		err = wp_fail_store(ctx, err);
+	wp_store_put(ctx->store, c);
+	if (err != WP_OK)
+		return err;
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(list, my_game_json(&games[i], &awaiting));
+	free(games);
+	json_object_object_add(o, "count", json_object_new_int(count));
+	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
+	json_object_object_add(o, "games", list);
+	return wp_reply_json(ctx, 200, o);
+}

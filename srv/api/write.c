@@ -1,0 +1,230 @@
+/* The one way a match changes: a post, written with the state after it
+ * in the transaction of a seated player's request, which locks the match,
+ * answers a retried Idempotency-Key with the first answer byte for byte,
+ * and commits before it answers (DESIGN.md, "Store"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api.h"
+
+static const char *
+text_of(json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+}
+
+enum wp_err
+wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const void *state,
+              const struct wp_post *p, struct wr_rng *rng, struct wr_events *ev,
+              json_object **out)
+{
+	json_object *result = p->result, *events, *rolls;
+	char *state_text = NULL;
+	unsigned awaiting = 0;
+	enum wp_err err;
+
+	if (state) {
+		json_object *snap = g->rs->save(state);
+		state_text = strdup(text_of(snap));
+		json_object_put(snap);
+		if (!result) {
+			struct wr_result res;
+			g->rs->result(state, &res);
+			result = wp_result_json(&res, g->nseats);
+		}
+		awaiting = result ? 0 : g->rs->to_act(state);
+	} else {
+		state_text = g->state ? strdup(g->state) : NULL;
+		awaiting = result ? 0 : g->awaiting;
+	}
+	enum wp_status status = p->aborted ? WP_STATUS_ABORTED
+	                        : result   ? WP_STATUS_OVER
+	                                   : WP_STATUS_ACTIVE;
+	events = wp_events_store(ev);
+	rolls = rng ? wp_rolls_json(rng) : json_object_new_array();
+	struct wp_post_write w = {
+		.game = g->id, .seq = g->seq + 1, .seat = p->seat, .kind = p->kind,
+		.actions = p->content ? text_of(p->content) : "[]",
+		.comment = p->comment, .comment_hidden = p->comment_hidden,
+		.events = text_of(events), .draws_from = g->draws, .rolls = text_of(rolls),
+		.status = status, .state = state_text,
+		.draws = rng ? (int64_t)rng->count : g->draws,
+		.awaiting = awaiting, .draw_offers = p->draw_offers,
+		.result = result ? text_of(result) : NULL,
+		.client = g->client, .client_len = g->client_len,
+	};
+	if ((err = wp_db_post_write(c, &w)) != WP_OK) {
+		err = wp_fail_store(ctx, err);
+	} else {
+		/* The poster's answer shows what the poster may see (G5). */
+		int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
+		*out = json_object_new_object();
+		json_object_object_add(*out, "game", json_object_new_int64(g->id));
+		json_object_object_add(*out, "seq", json_object_new_int(g->seq + 1));
+		json_object_object_add(*out, "version", json_object_new_int(g->version + 1));
+		json_object_object_add(*out, "status", json_object_new_string(wp_status_str(status)));
+		json_object_object_add(*out, "awaiting", wp_json_seats(awaiting, g->nseats));
+		json_object_object_add(*out, "events", wp_events_visible(events, viewer));
+		json_object_object_add(*out, "result", json_object_get(result));
+	}
+	json_object_put(events);
+	json_object_put(rolls);
+	if (result != p->result)
+		json_object_put(result);
+	free(state_text);
+	return err;
+}
+
+void
+wp_game_dice(struct wp_game *g, struct wr_hmac_stream *hs, struct wr_rng *rng)
+{
+	memcpy(hs->seed, g->seed, 32);
+	hs->client = g->client;
+	hs->client_len = g->client_len;
+	wr_rng_hmac(rng, hs, (uint64_t)g->draws);
+	wr_rng_record(rng);
+}
+
+enum wp_err
+wp_post_apply(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const struct wp_post *p,
+              json_object **out)
+{
+	struct wr_hmac_stream hs;
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error e;
+	int bad = -1;
+	enum wp_err err;
+	void *state = wp_game_state(g);
+
+	if (!state)
+		return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
+	wp_game_dice(g, &hs, &rng);
+	if (wp_apply_post(g->rs, state, p->seat, p->kind, p->content, &rng, &ev, &e, &bad) != 0)
+		err = strcmp(e.code, "not-awaited") == 0 && bad == 0
+		      ? wp_fail(ctx, WP_ERR_NOT_AWAITED, "%s", "you are not awaited now")
+		      : wp_fail_rules(ctx, p->kind == WP_POST_ORDERS ? WP_ERR_INVALID_ORDERS
+		                                                     : WP_ERR_ILLEGAL_ACTION, &e, bad);
+	else
+		err = wp_post_store(ctx, c, g, state, p, &rng, &ev, out);
+	g->rs->free(state);
+	wr_events_free(&ev);
+	wr_rng_record_free(&rng);
+	return err;
+}
+
+enum wp_err
+wp_must_be_active(struct wp_ctx *ctx, const struct wp_game *g)
+{
+	if (g->status == WP_STATUS_ACTIVE)
+		return WP_OK;
+	if (g->status == WP_STATUS_OPEN)
+		return wp_fail(ctx, WP_ERR_GAME_NOT_STARTED, "the match starts when every seat is taken");
+	return wp_fail(ctx, WP_ERR_GAME_OVER, "the match is %s", wp_status_str(g->status));
+}
+
+/* ------------------------------------------------------------- mutate */
+
+struct mutation {
+	struct wp_ctx *ctx;
+	wp_mutate_fn fn;
+	int64_t id;
+	struct wp_player who;
+	const char *key;         /* Idempotency-Key, or NULL */
+	unsigned char reqhash[32];
+	json_object *out;
+	const char *text;        /* the answer, from out */
+	int replayed;
+};
+
+static int
+idem_key_ok(const char *k)
+{
+	size_t n = strlen(k);
+	if (n == 0 || n > 255)
+		return 0;
+	for (const char *p = k; *p; p++)
+		if (*p < 0x21 || *p > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* A retry with the same key gets the first answer (the transaction then
+ * writes nothing); the same key with another request is refused. */
+static enum wp_err
+replay(struct mutation *m, struct wp_conn *c)
+{
+	struct wp_idem first;
+	enum wp_err err = wp_db_idem_get(c, m->id, m->who.id, m->key, &first);
+
+	if (err == WP_ERR_NOT_FOUND)
+		return WP_OK;
+	if (err != WP_OK)
+		return wp_fail_store(m->ctx, err);
+	if (memcmp(first.request_hash, m->reqhash, 32) == 0) {
+		wp_response_json(m->ctx->res, first.status, first.body ? first.body : "");
+		wp_response_header(m->ctx->res, "Idempotent-Replayed", "true");
+		m->replayed = 1;
+	} else {
+		err = wp_fail(m->ctx, WP_ERR_IDEMPOTENCY_KEY_REUSED,
+		              "this Idempotency-Key was used with another request");
+	}
+	free(first.body);
+	return err;
+}
+
+static enum wp_err
+mutate_tx(struct wp_conn *c, void *arg)
+{
+	struct mutation *m = arg;
+	struct wp_game g;
+	enum wp_err err;
+
+	if ((err = wp_game_get(m->ctx, c, m->id, 1, &g)))
+		return err;
+	if (m->key && ((err = replay(m, c)) || m->replayed))
+		goto out;
+	int seat = wp_game_seat_of(&g, m->who.id);
+	if (seat < 0) {
+		err = wp_fail(m->ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");
+		goto out;
+	}
+	if ((err = m->fn(m->ctx, c, &g, seat, &m->out)))
+		goto out;
+	m->text = json_object_to_json_string_ext(m->out, JSON_C_TO_STRING_PLAIN |
+	                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (m->key && (err = wp_db_idem_put(c, m->id, m->who.id, m->key, m->reqhash, 200, m->text)))
+		err = wp_fail_store(m->ctx, err);
+out:
+	wp_game_free(&g);
+	return err;
+}
+
+enum wp_err
+wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
+{
+	struct mutation m = {.ctx = ctx, .fn = fn};
+	const struct wp_request *req = ctx->req;
+	crypto_hash_sha256_state hs;
+	enum wp_err err;
+
+	m.key = wp_request_header(req, "Idempotency-Key");
+	if ((err = wp_game_id(ctx, &m.id)))
+		return err;
+	if (m.key && !idem_key_ok(m.key))
+		return wp_fail(ctx, WP_ERR_INVALID, "Idempotency-Key: 1 to 255 visible ASCII characters");
+	crypto_hash_sha256_init(&hs);
+	crypto_hash_sha256_update(&hs, (const unsigned char *)req->path, strlen(req->path));
+	crypto_hash_sha256_update(&hs, (const unsigned char *)"\n", 1);
+	if (req->body_len)
+		crypto_hash_sha256_update(&hs, (const unsigned char *)req->body, req->body_len);
+	crypto_hash_sha256_final(&hs, m.reqhash);
+	err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
+	if (err == WP_OK && !m.replayed)
+		wp_response_json(ctx->res, 200, m.text);
+	json_object_put(m.out);
+	return err;
+}

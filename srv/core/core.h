@@ -1,0 +1,110 @@
+/* The request core, for the files of the core and for the handlers it
+ * calls: routing, request parsing helpers, what a handler sees (struct
+ * wp_ctx) and how it answers, and the metrics counters. No front type
+ * and no database type here. */
+#ifndef WP_CORE_H
+#define WP_CORE_H
+
+#include <json-c/json.h>
+
+#include "wp.h"
+
+/* --- router.c --- */
+enum wp_method {
+	WP_GET = 1 << 0,
+	WP_HEAD = 1 << 1,
+	WP_POST = 1 << 2,
+	WP_PUT = 1 << 3,
+	WP_DELETE = 1 << 4,
+	WP_PATCH = 1 << 5,
+	WP_OPTIONS = 1 << 6
+};
+
+#define WP_MAX_PARAMS 4
+
+struct wp_ctx;
+typedef enum wp_err (*wp_handler)(struct wp_ctx *ctx);
+
+struct wp_route {
+	unsigned methods;        /* mask of enum wp_method */
+	const char *pattern;     /* "/api/games/{id}/turns": {x} takes one segment */
+	wp_handler handler;
+	int wants_body;          /* WP_BODY_*: the body must be application/json */
+};
+
+#define WP_BODY_NONE 0
+#define WP_BODY_JSON 1       /* required */
+#define WP_BODY_OPTIONAL 2   /* JSON when there is one */
+
+struct wp_route_match {
+	const struct wp_route *route;
+	char params[WP_MAX_PARAMS][128];
+	size_t nparams;
+	char allow[96];          /* for 405: "GET, HEAD" */
+};
+
+unsigned wp_method_bit(const char *method);
+enum wp_err wp_route_match(const struct wp_route *table, size_t n, const char *method,
+                           const char *path, struct wp_route_match *m);
+
+/* The API's route table (api/routes.c) and the /metrics answer. */
+const struct wp_route *wp_api_routes(size_t *n);
+enum wp_err wp_api_metrics(struct wp_ctx *ctx);
+
+/* --- util.c --- */
+/* Decodes %XX in place semantics into out (cap bytes, NUL-terminated).
+ * Fails on bad escapes, on %00 and when the result does not fit. */
+int wp_percent_decode(const char *in, char *out, size_t cap);
+/* The value of one query parameter, decoded; 0 when absent. */
+int wp_query_param(const char *query, const char *name, char *out, size_t cap);
+int wp_media_type_is(const char *content_type, const char *type);
+
+/* --- json.c --- */
+/* Strict parse of a whole body: one value, UTF-8, bounded depth, only
+ * trailing whitespace allowed. 0 and *out (NULL for the value null), or
+ * -1 and a reason. */
+int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen);
+#define WP_JSON_MAX_DEPTH 64
+
+/* --- static.c --- */
+int wp_static_init(const char *web_root);
+void wp_static_fini(void);
+enum wp_err wp_static_serve(const struct wp_request *req, const char *decoded_path,
+                            struct wp_response *res);
+const char *wp_mime_type(const char *path);
+
+/* --- core.c: what a handler sees --- */
+struct wp_store;
+struct wp_ctx {
+	const struct wp_request *req;
+	struct wp_response *res;
+	const struct wp_route_match *match;
+	json_object *body;       /* parsed body when the route wants one */
+	struct wp_store *store;  /* opaque: handlers call the typed store */
+	char detail[256];        /* detail for the problem when a handler fails */
+	json_object *extra;      /* extra problem members, owned, or NULL */
+};
+
+/* Replies with a JSON document; takes ownership of obj. */
+enum wp_err wp_reply_json(struct wp_ctx *ctx, int status, json_object *take_obj);
+/* Fails with a problem type and its detail; returns err. */
+enum wp_err wp_fail(struct wp_ctx *ctx, enum wp_err err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Adds a member to the problem (takes the value). */
+void wp_fail_extra(struct wp_ctx *ctx, const char *key, json_object *take_val);
+
+/* --- metrics.c --- */
+enum wp_metric {
+	WP_METRIC_DB_QUERIES,
+	WP_METRIC_DB_ROWS,
+	WP_METRIC_RULES_LOADS,
+	WP_METRIC_RULES_APPLIES,
+	WP_METRIC_LONGPOLLS,
+	WP_METRIC_MAX
+};
+void wp_metric_add(enum wp_metric m, uint64_t n);
+void wp_metric_status(int status);
+/* The counters in Prometheus text format 0.0.4, into buf. */
+size_t wp_metrics_text(char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,174 @@
+/* Matches and their seats in the store. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_priv.h"
+
+enum wp_err
+wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json, int nseats,
+                  const unsigned char seed[32], const unsigned char commitment[32],
+                  int64_t created_by, int64_t *id)
+{
+	struct wp_params p = {0};
+
+	wp_p_text(&p, ruleset);
+	wp_p_text(&p, options_json);
+	wp_p_int(&p, nseats);
+	wp_p_bytes(&p, seed, 32);
+	wp_p_bytes(&p, commitment, 32);
+	wp_p_int(&p, created_by);
+	return wp_sql_one(c, WP_STMT_GAME_INSERT, &p, id);
+}
+
+enum wp_err
+wp_db_seat_insert(struct wp_conn *c, int64_t game, int seat, int64_t player,
+                  const unsigned char invite_hash[32], const char *client_seed)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, game);
+	wp_p_int(&p, seat);
+	if (player)
+		wp_p_int(&p, player);
+	else
+		wp_p_text(&p, NULL);
+	wp_p_bytes(&p, invite_hash, 32);
+	wp_p_text(&p, client_seed ? client_seed : "");
+	return wp_sql_run(c, WP_STMT_SEAT_INSERT, &p, NULL);
+}
+
+static void
+read_game(const PGresult *r, struct wp_game *g)
+{
+	g->id = wp_col_int(r, 0, GC_ID);
+	wp_col_str(r, 0, GC_RULESET, g->ruleset, sizeof(g->ruleset));
+	g->rs = wr_ruleset_find(g->ruleset);
+	g->options = wp_col_json(r, 0, GC_OPTIONS);
+	g->nseats = (int)wp_col_int(r, 0, GC_SEATS);
+	g->status = wp_status_parse(PQgetvalue(r, 0, GC_STATUS));
+	g->seq = (int)wp_col_int(r, 0, GC_SEQ);
+	g->version = (int)wp_col_int(r, 0, GC_VERSION);
+	g->state = wp_col_strdup(r, 0, GC_STATE);
+	wp_col_bytes(r, 0, GC_SEED, g->seed, sizeof(g->seed));
+	wp_col_bytes(r, 0, GC_COMMITMENT, g->commitment, sizeof(g->commitment));
+	long cl = wp_col_bytes(r, 0, GC_CLIENT, g->client, sizeof(g->client));
+	g->client_len = cl > 0 ? (size_t)cl : 0;
+	g->draws = wp_col_int(r, 0, GC_DRAWS);
+	g->awaiting = (unsigned)wp_col_int(r, 0, GC_AWAITING);
+	g->draw_offers = (unsigned)wp_col_int(r, 0, GC_OFFERS);
+	g->result = wp_col_json(r, 0, GC_RESULT);
+	g->created_by = wp_col_int(r, 0, GC_CREATED_BY);
+	wp_col_str(r, 0, GC_CREATED_AT, g->created_at, sizeof(g->created_at));
+	wp_col_str(r, 0, GC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
+}
+
+enum wp_err
+wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	memset(g, 0, sizeof(*g));
+	wp_p_int(&p, id);
+	if ((err = wp_sql_run(c, lock ? WP_STMT_GAME_LOCK : WP_STMT_GAME_GET, &p, &r)) != WP_OK)
+		return err;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return WP_ERR_NOT_FOUND;
+	}
+	read_game(r, g);
+	PQclear(r);
+	if (g->nseats < 1 || g->nseats > WR_MAX_SEATS || g->status == WP_STATUS_MAX) {
+		wp_log("game %lld: %d seats, status unknown or seats out of range", (long long)id,
+		       g->nseats);
+		wp_game_free(g);
+		return WP_ERR_INTERNAL;
+	}
+	if ((err = wp_sql_run(c, WP_STMT_SEATS_GET, &p, &r)) != WP_OK) {
+		wp_game_free(g);
+		return err;
+	}
+	for (int i = 0; i < PQntuples(r) && i < g->nseats; i++) {
+		struct wp_seat *s = &g->seats[i];
+		s->seat = (int)wp_col_int(r, i, SC_SEAT);
+		s->player_id = wp_col_null(r, i, SC_PLAYER) ? 0 : wp_col_int(r, i, SC_PLAYER);
+		wp_col_str(r, i, SC_NAME, s->name, sizeof(s->name));
+		wp_col_str(r, i, SC_CLIENT_SEED, s->client_seed, sizeof(s->client_seed));
+	}
+	PQclear(r);
+	return WP_OK;
+}
+
+enum wp_err
+wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
+                struct wp_game_head *h)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	memset(h, 0, sizeof(*h));
+	wp_p_int(&p, id);
+	if (token_hash)
+		wp_p_bytes(&p, token_hash, 32);
+	else
+		wp_p_text(&p, NULL);
+	if ((err = wp_sql_run(c, WP_STMT_GAME_HEAD, &p, &r)) != WP_OK)
+		return err;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return WP_ERR_NOT_FOUND;
+	}
+	h->version = (int)wp_col_int(r, 0, HC_VERSION);
+	h->status = wp_status_parse(PQgetvalue(r, 0, HC_STATUS));
+	h->seat = wp_col_null(r, 0, HC_SEAT) ? -1 : (int)wp_col_int(r, 0, HC_SEAT);
+	h->known = !wp_col_null(r, 0, HC_PLAYER);
+	if (h->known) {
+		h->who.id = wp_col_int(r, 0, HC_PLAYER);
+		wp_col_str(r, 0, HC_NAME, h->who.name, sizeof(h->who.name));
+	}
+	PQclear(r);
+	return WP_OK;
+}
+
+enum wp_err
+wp_db_seat_by_invite(struct wp_conn *c, int64_t game, const unsigned char invite_hash[32],
+                     int *seat)
+{
+	struct wp_params p = {0};
+	int64_t v = -1;
+	enum wp_err err;
+
+	wp_p_int(&p, game);
+	wp_p_bytes(&p, invite_hash, 32);
+	err = wp_sql_one(c, WP_STMT_SEAT_BY_INVITE, &p, &v);
+	*seat = (int)v;
+	return err;
+}
+
+enum wp_err
+wp_db_seat_join(struct wp_conn *c, int64_t game, int seat, int64_t player,
+                const char *client_seed)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, game);
+	wp_p_int(&p, seat);
+	wp_p_int(&p, player);
+	wp_p_text(&p, client_seed ? client_seed : "");
+	return wp_sql_run(c, WP_STMT_SEAT_JOIN, &p, NULL);
+}
+
+enum wp_err
+wp_db_game_bump(struct wp_conn *c, int64_t game)
+{
+	struct wp_params p = {0};
+	enum wp_err err;
+
+	wp_p_int(&p, game);
+	if ((err = wp_sql_run(c, WP_STMT_GAME_BUMP, &p, NULL)) != WP_OK)
+		return err;
+	return wp_sql_run(c, WP_STMT_NOTIFY, &p, NULL);
+}

@@ -1,0 +1,99 @@
+/* The LISTEN thread: its own connection hears NOTIFY wp_game '<id>' from
+ * any srv instance and wakes the long-polls of that match (core/wait.h);
+ * between notifications it wakes those whose deadline passed. */
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "store.h"
+#include "wait.h"
+
+static pthread_t listener;
+static int running;
+static char *conninfo;
+
+static PGconn *
+listen_connect(void)
+{
+	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
+	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	PGresult *r;
+
+	if (PQstatus(c) != CONNECTION_OK) {
+		PQfinish(c);
+		return NULL;
+	}
+	r = PQexec(c, "LISTEN wp_game");
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		PQclear(r);
+		PQfinish(c);
+		return NULL;
+	}
+	PQclear(r);
+	return c;
+}
+
+static void *
+listen_main(void *arg)
+{
+	PGconn *c = NULL;
+
+	while (!wp_wait_stopping()) {
+		if (!c) {
+			c = listen_connect();
+			if (!c) {
+				wp_wait_sweep(wp_now_ns());
+				usleep(500000);
+				continue;
+			}
+			/* Notifications may have been missed while disconnected:
+			 * every waiter looks again. */
+			wp_wait_all();
+		}
+		struct pollfd pfd = {PQsocket(c), POLLIN, 0};
+		int rc = poll(&pfd, 1, 200);
+		if (rc > 0 && PQconsumeInput(c) == 0) {
+			wp_log("listen: connection lost: %s", PQerrorMessage(c));
+			PQfinish(c);
+			c = NULL;
+			continue;
+		}
+		PGnotify *n;
+		while ((n = PQnotifies(c)) != NULL) {
+			int64_t game = strtoll(n->extra, NULL, 10);
+			if (game > 0)
+				wp_wait_notify(game);
+			PQfreemem(n);
+		}
+		wp_wait_sweep(wp_now_ns());
+	}
+	PQfinish(c);
+	return NULL;
+}
+
+int
+wp_listen_start(const char *info)
+{
+	conninfo = strdup(info);
+	wp_wait_begin();
+	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0)
+		return -1;
+	running = 1;
+	return 0;
+}
+
+void
+wp_listen_stop(void)
+{
+	wp_wait_stop();
+	if (running)
+		pthread_join(listener, NULL);
+	running = 0;
+	free(conninfo);
+	conninfo = NULL;
+}

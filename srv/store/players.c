@@ -1,0 +1,79 @@
+/* Players and their matches in the store. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_priv.h"
+
+enum wp_err
+wp_db_player_insert(struct wp_conn *c, const char *name, const unsigned char token_hash[32],
+                    int64_t *id)
+{
+	struct wp_params p = {0};
+
+	wp_p_text(&p, name);
+	wp_p_bytes(&p, token_hash, 32);
+	return wp_sql_one(c, WP_STMT_PLAYER_INSERT, &p, id);
+}
+
+enum wp_err
+wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
+                      struct wp_player *who)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	wp_p_bytes(&p, token_hash, 32);
+	if ((err = wp_sql_run(c, WP_STMT_PLAYER_BY_TOKEN, &p, &r)) != WP_OK)
+		return err;
+	if (PQntuples(r) == 1) {
+		who->id = wp_col_int(r, 0, PLC_ID);
+		wp_col_str(r, 0, PLC_NAME, who->name, sizeof(who->name));
+	} else {
+		err = WP_ERR_NOT_FOUND;
+	}
+	PQclear(r);
+	return err;
+}
+
+enum wp_err
+wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
+               struct wp_my_game **out, int *n, int *count)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*out = NULL;
+	*n = *count = 0;
+	wp_p_int(&p, player);
+	wp_p_int(&p, limit);
+	wp_p_int(&p, offset);
+	if ((err = wp_sql_run(c, WP_STMT_ME_GAMES, &p, &r)) != WP_OK)
+		return err;
+	*n = PQntuples(r);
+	*out = calloc((size_t)*n + 1, sizeof(**out));
+	for (int i = 0; *out && i < *n; i++) {
+		struct wp_my_game *g = &(*out)[i];
+		g->id = wp_col_int(r, i, MC_ID);
+		wp_col_str(r, i, MC_RULESET, g->ruleset, sizeof(g->ruleset));
+		g->status = wp_status_parse(PQgetvalue(r, i, MC_STATUS));
+		g->seq = (int)wp_col_int(r, i, MC_SEQ);
+		g->nseats = (int)wp_col_int(r, i, MC_SEATS);
+		g->seat = (int)wp_col_int(r, i, MC_SEAT);
+		g->awaiting_me = wp_col_bool(r, i, MC_AWAITING_ME);
+		wp_col_str(r, i, MC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
+	}
+	*count = *n ? (int)wp_col_int(r, 0, MC_COUNT) : 0;
+	PQclear(r);
+	if (!*out)
+		return WP_ERR_INTERNAL;
+	if (*n == 0 && offset > 0) {
+		/* A page past the end has no row to carry the count. */
+		int64_t all;
+		p.n = 1;
+		if (wp_sql_one(c, WP_STMT_ME_GAMES_COUNT, &p, &all) == WP_OK)
+			*count = (int)all;
+	}
+	return WP_OK;
+}

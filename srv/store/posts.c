@@ -1,0 +1,158 @@
+/* The post log, and the answers kept for Idempotency-Key, in the store. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_priv.h"
+
+enum wp_err
+wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
+{
+	struct wp_params post = {0}, game = {0};
+	enum wp_err err;
+
+	wp_p_int(&post, w->game);
+	wp_p_int(&post, w->seq);
+	if (w->seat >= 0)
+		wp_p_int(&post, w->seat);
+	else
+		wp_p_text(&post, NULL);
+	wp_p_text(&post, wp_post_kind_str(w->kind));
+	wp_p_text(&post, w->actions);
+	wp_p_text(&post, w->comment);
+	wp_p_text(&post, w->comment_hidden ? "true" : "false");
+	wp_p_text(&post, w->events);
+	wp_p_int(&post, w->draws_from);
+	wp_p_text(&post, w->rolls);
+
+	wp_p_int(&game, w->game);
+	wp_p_text(&game, wp_status_str(w->status));
+	wp_p_int(&game, w->seq);
+	wp_p_text(&game, w->state);
+	wp_p_int(&game, w->draws);
+	wp_p_int(&game, w->awaiting);
+	wp_p_int(&game, w->draw_offers);
+	wp_p_text(&game, w->result);
+	wp_p_bytes(&game, w->client, w->client_len);
+
+	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
+	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, NULL)) != WP_OK)
+		return err;
+	game.n = 1;
+	return wp_sql_run(c, WP_STMT_NOTIFY, &game, NULL);
+}
+
+enum wp_err
+wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
+            struct wp_post_row **out, int *n)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*out = NULL;
+	*n = 0;
+	wp_p_int(&p, game);
+	if (limit > 0) {
+		wp_p_int(&p, after);
+		wp_p_int(&p, limit);
+	}
+	if ((err = wp_sql_run(c, limit > 0 ? WP_STMT_POSTS_PAGE : WP_STMT_POSTS_ALL, &p, &r)))
+		return err;
+	*out = calloc((size_t)PQntuples(r) + 1, sizeof(**out));
+	for (int i = 0; *out && i < PQntuples(r); i++) {
+		struct wp_post_row *w = &(*out)[i];
+		w->seq = (int)wp_col_int(r, i, PC_SEQ);
+		w->seat = wp_col_null(r, i, PC_SEAT) ? -1 : (int)wp_col_int(r, i, PC_SEAT);
+		w->kind = wp_post_kind_parse(PQgetvalue(r, i, PC_KIND));
+		w->actions = wp_col_json(r, i, PC_ACTIONS);
+		w->comment = wp_col_strdup(r, i, PC_COMMENT);
+		w->comment_hidden = wp_col_bool(r, i, PC_HIDDEN);
+		w->events = wp_col_json(r, i, PC_EVENTS);
+		w->rolls = wp_col_json(r, i, PC_ROLLS);
+		wp_col_str(r, i, PC_AT, w->at, sizeof(w->at));
+		w->draws_from = wp_col_int(r, i, PC_DRAWS_FROM);
+		*n = i + 1;
+	}
+	PQclear(r);
+	return *out ? WP_OK : WP_ERR_INTERNAL;
+}
+
+void
+wp_post_rows_free(struct wp_post_row *rows, int n)
+{
+	for (int i = 0; rows && i < n; i++) {
+		json_object_put(rows[i].actions);
+		json_object_put(rows[i].events);
+		json_object_put(rows[i].rolls);
+		free(rows[i].comment);
+	}
+	free(rows);
+}
+
+enum wp_err
+wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, game);
+	wp_p_int(&p, seq);
+	return wp_sql_one(c, WP_STMT_POSTS_SINCE_MOVES, &p, n);
+}
+
+enum wp_err
+wp_db_has_turn(struct wp_conn *c, int64_t game, int *yes)
+{
+	struct wp_params p = {0};
+	int64_t n = 0;
+	enum wp_err err;
+
+	wp_p_int(&p, game);
+	err = wp_sql_one(c, WP_STMT_HAS_TURN, &p, &n);
+	*yes = n > 0;
+	return err;
+}
+
+static void
+idem_key(struct wp_params *p, int64_t game, int64_t player, const char *key)
+{
+	wp_p_int(p, game);
+	wp_p_int(p, player);
+	wp_p_text(p, key);
+}
+
+enum wp_err
+wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               struct wp_idem *out)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	memset(out, 0, sizeof(*out));
+	idem_key(&p, game, player, key);
+	if ((err = wp_sql_run(c, WP_STMT_IDEM_GET, &p, &r)) != WP_OK)
+		return err;
+	if (PQntuples(r) == 0) {
+		err = WP_ERR_NOT_FOUND;
+	} else {
+		if (wp_col_bytes(r, 0, IC_HASH, out->request_hash, 32) != 32)
+			memset(out->request_hash, 0, 32);
+		out->status = (int)wp_col_int(r, 0, IC_STATUS);
+		out->body = wp_col_strdup(r, 0, IC_BODY);
+	}
+	PQclear(r);
+	return err;
+}
+
+enum wp_err
+wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               const unsigned char request_hash[32], int status, const char *body)
+{
+	struct wp_params p = {0};
+
+	idem_key(&p, game, player, key);
+	wp_p_bytes(&p, request_hash, 32);
+	wp_p_int(&p, status);
+	wp_p_text(&p, body);
+	return wp_sql_run(c, WP_STMT_IDEM_PUT, &p, NULL);
+}

@@ -1,0 +1,150 @@
+/* The typed match store: the only code that talks to PostgreSQL. Typed
+ * structs in and out; the SQL, its parameters and its columns stay in
+ * store/. Every function answers WP_OK, WP_ERR_NOT_FOUND (no such row,
+ * where a row is looked for), WP_ERR_DB_UNAVAILABLE (the database went
+ * away) or WP_ERR_INTERNAL (it answered otherwise than expected; logged). */
+#ifndef WP_STORE_H
+#define WP_STORE_H
+
+#include <json-c/json.h>
+
+#include "match.h"
+#include "wp.h"
+
+/* --- pool.c: connections and transactions --- */
+struct wp_store;
+/* One borrowed connection; opaque outside the store. */
+struct wp_conn;
+
+struct wp_store *wp_store_open(const char *conninfo, unsigned pool_size);
+void wp_store_close(struct wp_store *st);
+/* Borrow a live connection (reconnecting when needed); NULL when the
+ * database does not answer. Give it back with wp_store_put(). */
+struct wp_conn *wp_store_get(struct wp_store *st);
+void wp_store_put(struct wp_store *st, struct wp_conn *c);
+/* 1 when the database answers a query. */
+int wp_store_ping(struct wp_store *st);
+
+/* Runs fn in one transaction: committed when it returns WP_OK, rolled
+ * back otherwise (DESIGN.md "Store": acknowledged means committed). A
+ * failed commit is WP_ERR_DB_UNAVAILABLE or WP_ERR_INTERNAL. */
+typedef enum wp_err (*wp_tx_fn)(struct wp_conn *c, void *arg);
+enum wp_err wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg);
+
+/* --- players.c --- */
+enum wp_err wp_db_player_insert(struct wp_conn *c, const char *name,
+                                const unsigned char token_hash[32], int64_t *id);
+enum wp_err wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
+                                  struct wp_player *who);
+
+/* One line of GET /api/me/games. */
+struct wp_my_game {
+	int64_t id;
+	char ruleset[64];
+	enum wp_status status;
+	int seq, nseats, seat;
+	int awaiting_me;         /* the seat's bit is set in the match's awaiting */
+	char updated_at[WP_TIME_MAX];
+};
+/* Up to `limit` of the player's matches from `offset`, those awaiting
+ * them first; *count is all of them. *out is malloc'd (free it). */
+enum wp_err wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
+                           struct wp_my_game **out, int *n, int *count);
+
+/* --- games.c --- */
+/* A new match and its seats, in the caller's transaction. */
+enum wp_err wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json,
+                              int nseats, const unsigned char seed[32],
+                              const unsigned char commitment[32], int64_t created_by,
+                              int64_t *id);
+/* player 0: an open seat with its invitation's hash. */
+enum wp_err wp_db_seat_insert(struct wp_conn *c, int64_t game, int seat, int64_t player,
+                              const unsigned char invite_hash[32], const char *client_seed);
+/* The match and its seats; lock: FOR UPDATE (inside a transaction). A
+ * match whose ruleset this server does not offer is WP_ERR_INTERNAL. */
+enum wp_err wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g);
+
+/* What a conditional GET needs, in one round trip. */
+struct wp_game_head {
+	int version;
+	enum wp_status status;
+	int seat;                /* the token's seat in the match, or -1 */
+	int known;               /* a token was given and belongs to `who` */
+	struct wp_player who;
+};
+/* token_hash may be NULL. */
+enum wp_err wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
+                            struct wp_game_head *h);
+enum wp_err wp_db_seat_by_invite(struct wp_conn *c, int64_t game,
+                                 const unsigned char invite_hash[32], int *seat);
+enum wp_err wp_db_seat_join(struct wp_conn *c, int64_t game, int seat, int64_t player,
+                            const char *client_seed);
+/* A new version of the match with no post (a seat taken), and NOTIFY. */
+enum wp_err wp_db_game_bump(struct wp_conn *c, int64_t game);
+
+/* --- posts.c --- */
+/* One post as written: the match after it goes with it. */
+struct wp_post_write {
+	int64_t game;
+	int seq;
+	int seat;                /* -1: the server's */
+	enum wp_post_kind kind;
+	const char *actions;     /* JSON text */
+	const char *comment;     /* NULL: none */
+	int comment_hidden;
+	const char *events;      /* JSON text, as wp_events_store() */
+	int64_t draws_from;
+	const char *rolls;       /* JSON text */
+	/* the match after the post */
+	enum wp_status status;
+	const char *state;       /* JSON text or NULL */
+	int64_t draws;
+	unsigned awaiting, draw_offers;
+	const char *result;      /* JSON text or NULL */
+	const unsigned char *client;
+	size_t client_len;
+};
+/* Inserts the post, updates the match (a new version) and NOTIFYs. */
+enum wp_err wp_db_post_write(struct wp_conn *c, const struct wp_post_write *p);
+
+/* One post as read. */
+struct wp_post_row {
+	int seq;
+	int seat;                /* -1: the server's */
+	enum wp_post_kind kind;
+	json_object *actions;    /* owned */
+	char *comment;           /* owned, NULL when none */
+	int comment_hidden;
+	json_object *events;     /* owned: [{"to", "e"}] */
+	json_object *rolls;      /* owned */
+	char at[WP_TIME_MAX];
+	int64_t draws_from;
+};
+/* Posts after `after`, at most `limit` (0: all); *out malloc'd, free with
+ * wp_post_rows_free(). */
+enum wp_err wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
+                        struct wp_post_row **out, int *n);
+void wp_post_rows_free(struct wp_post_row *rows, int n);
+/* How many posts after seq could change what a seat sees of the board:
+ * all but standing orders and draw offers or refusals. */
+enum wp_err wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n);
+enum wp_err wp_db_has_turn(struct wp_conn *c, int64_t game, int *yes);
+
+/* The first answer to an Idempotency-Key. */
+struct wp_idem {
+	unsigned char request_hash[32];
+	int status;
+	char *body;              /* owned */
+};
+enum wp_err wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+                           struct wp_idem *out);
+enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+                           const unsigned char request_hash[32], int status, const char *body);
+
+/* --- migrate.c, listen.c --- */
+int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
+/* The LISTEN thread that wakes long-polls (core/wait.h). */
+int wp_listen_start(const char *conninfo);
+void wp_listen_stop(void);
+
+#endif

@@ -1,0 +1,136 @@
+/* What the store's files share: the statements, their columns in one
+ * place, parameters formatted in one place, and running them. */
+#ifndef WP_STORE_PRIV_H
+#define WP_STORE_PRIV_H
+
+#include <libpq-fe.h>
+
+#include "core.h"
+#include "store.h"
+
+struct wp_conn {
+	PGconn *pg;
+};
+
+/* Every statement the service runs, prepared on each new connection
+ * (sql.c holds the SQL). Only parameters, never SQL built from text. */
+enum wp_stmt {
+	WP_STMT_PLAYER_INSERT,
+	WP_STMT_PLAYER_BY_TOKEN,
+	WP_STMT_GAME_INSERT,
+	WP_STMT_SEAT_INSERT,
+	WP_STMT_GAME_GET,
+	WP_STMT_GAME_LOCK,
+	WP_STMT_GAME_HEAD,
+	WP_STMT_SEATS_GET,
+	WP_STMT_SEAT_BY_INVITE,
+	WP_STMT_SEAT_JOIN,
+	WP_STMT_GAME_UPDATE,
+	WP_STMT_GAME_BUMP,
+	WP_STMT_POST_INSERT,
+	WP_STMT_POSTS_PAGE,
+	WP_STMT_POSTS_ALL,
+	WP_STMT_IDEM_GET,
+	WP_STMT_IDEM_PUT,
+	WP_STMT_NOTIFY,
+	WP_STMT_ME_GAMES,
+	WP_STMT_HAS_TURN,
+	WP_STMT_ME_GAMES_COUNT,
+	WP_STMT_POSTS_SINCE_MOVES,
+	WP_STMT_MAX
+};
+
+struct wp_sql {
+	const char *name;
+	const char *sql;
+};
+extern const struct wp_sql wp_sql[WP_STMT_MAX];
+
+/* The columns of each SELECT, in order: X(enum name, SQL expression).
+ * sql.c builds the select lists from these, the readers index rows with
+ * the enums; nothing else knows a column's number. */
+#define WP_SQL_TIME(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+
+#define WP_GAME_COLUMNS(X)                                                                       \
+	X(GC_ID, "id") X(GC_RULESET, "ruleset") X(GC_OPTIONS, "options::text")                   \
+	X(GC_SEATS, "seats") X(GC_STATUS, "status") X(GC_SEQ, "seq") X(GC_VERSION, "version")    \
+	X(GC_STATE, "state::text") X(GC_SEED, "seed") X(GC_COMMITMENT, "commitment")             \
+	X(GC_CLIENT, "client_seeds") X(GC_DRAWS, "draws") X(GC_AWAITING, "awaiting")             \
+	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
+	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))
+
+/* A conditional GET in one round trip: the match's version and status,
+ * the token's player, if any, and the player's seat in it. */
+#define WP_HEAD_COLUMNS(X)                                                                       \
+	X(HC_VERSION, "g.version") X(HC_STATUS, "g.status")                                      \
+	X(HC_SEAT, "(SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = p.id)") \
+	X(HC_PLAYER, "p.id") X(HC_NAME, "p.name")
+
+#define WP_SEAT_COLUMNS(X)                                                                       \
+	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
+	X(SC_CLIENT_SEED, "s.client_seed")
+
+#define WP_POST_COLUMNS(X)                                                                       \
+	X(PC_SEQ, "seq") X(PC_SEAT, "seat") X(PC_KIND, "kind") X(PC_ACTIONS, "actions::text")    \
+	X(PC_COMMENT, "comment") X(PC_HIDDEN, "comment_hidden") X(PC_EVENTS, "events::text")     \
+	X(PC_ROLLS, "rolls::text") X(PC_AT, WP_SQL_TIME("created_at")) X(PC_DRAWS_FROM, "draws_from")
+
+#define WP_MY_GAME_COLUMNS(X)                                                                    \
+	X(MC_ID, "g.id") X(MC_RULESET, "g.ruleset") X(MC_STATUS, "g.status") X(MC_SEQ, "g.seq")  \
+	X(MC_SEATS, "g.seats") X(MC_SEAT, "s.seat")                                              \
+	X(MC_AWAITING_ME, "((g.awaiting >> s.seat) & 1) = 1 AS awaiting_me")                     \
+	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")
+
+#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
+#define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
+
+#define WP_COLUMN_ENUM(name, sql) name,
+#define WP_COLUMN_SQL(name, sql) sql ", "
+/* A select list ends with this constant column, after the last comma. */
+#define WP_COLUMNS_END "0"
+enum { WP_GAME_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_HEAD_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_SEAT_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_POST_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_MY_GAME_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_PLAYER_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_IDEM_COLUMNS(WP_COLUMN_ENUM) };
+
+/* Parameters, formatted here only: numbers as text, bytes as binary,
+ * NULL pointers as SQL NULL. */
+#define WP_SQL_MAX_PARAMS 12
+struct wp_params {
+	int n;
+	const char *values[WP_SQL_MAX_PARAMS];
+	int lengths[WP_SQL_MAX_PARAMS];
+	int formats[WP_SQL_MAX_PARAMS];
+	char text[WP_SQL_MAX_PARAMS][24];
+};
+void wp_p_int(struct wp_params *p, int64_t v);
+void wp_p_text(struct wp_params *p, const char *s);
+void wp_p_bytes(struct wp_params *p, const void *b, size_t n);
+
+/* Runs a prepared statement. With out, a result with rows is expected
+ * and given to the caller (PQclear it); without, the result is cleared.
+ * Failures are logged and mapped to WP_ERR_DB_UNAVAILABLE (the
+ * connection is gone) or WP_ERR_INTERNAL. */
+enum wp_err wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
+                       PGresult **out);
+
+/* Runs a statement that answers one value in its first column (an id,
+ * a count, a boolean as 0 or 1); WP_ERR_NOT_FOUND when no row. */
+enum wp_err wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
+                       int64_t *v);
+
+/* Reading columns of a result. */
+int64_t wp_col_int(const PGresult *r, int row, int col);
+int wp_col_null(const PGresult *r, int row, int col);
+int wp_col_bool(const PGresult *r, int row, int col);
+void wp_col_str(const PGresult *r, int row, int col, char *out, size_t cap);
+/* NULL for SQL NULL; owned by the caller. */
+char *wp_col_strdup(const PGresult *r, int row, int col);
+json_object *wp_col_json(const PGresult *r, int row, int col);
+/* bytea in text form ("\\x0a1b...") to bytes; the length or -1. */
+long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
+
+#endif
