@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "../../unit/check.h"
-#include "cf_priv.h"
+#include "cf_rules.h"
 
 #define TURN_CAP 3000
 /* Full checks on every CHECK_EVERY-th match; the others play and replay.

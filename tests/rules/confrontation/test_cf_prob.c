@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "../../unit/check.h"
-#include "cf_priv.h"
+#include "cf_rules.h"
 
 #define TRIALS 100000
 
