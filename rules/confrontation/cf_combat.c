@@ -451,6 +451,8 @@ cf_decision_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 		break;
 	case CF_A_LIVE:
 		for (int sq = 0; sq < CF_NSQ; sq++) {
+			if (!cf_on_near_line(seat, sq))
+				continue;
 			struct cf_action *a = cf_cand(out, type);
 			a->use = 1;
 			a->square = sq;
@@ -459,7 +461,8 @@ cf_decision_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 		break;
 	case CF_A_PANIC_SQ:
 		for (int sq = 0; sq < CF_NSQ; sq++)
-			cf_cand(out, type)->square = sq;
+			if (cf_on_near_line(seat, sq))
+				cf_cand(out, type)->square = sq;
 		break;
 	default:
 		break;

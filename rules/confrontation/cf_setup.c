@@ -167,18 +167,21 @@ cf_setup_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 	}
 	for (int i = 0; i < st->s[seat].n; i++)
 		for (int sq = 0; sq < CF_NSQ; sq++) {
+			if (st->s[seat].p[i].status != CF_UNPLACED || !cf_in_area(st, seat, sq))
+				continue;
 			struct cf_action *a = cf_cand(out, CF_A_PLACE);
 			a->piece = i;
 			a->square = sq;
 		}
 }
 
+/* Free squares of the seat's area, counted up to two. */
 static int
 setup_free(const struct cf_state *st, int seat)
 {
 	int n = 0;
-	for (int sq = 0; sq < CF_NSQ; sq++)
-		n += cf_in_area(st, seat, sq) && st->board[sq] < 0 && st->terrain[sq] != CF_BARRIER;
+	for (int sq = 0; sq < CF_NSQ && n < 2; sq++)
+		n += st->board[sq] < 0 && st->terrain[sq] != CF_BARRIER && cf_in_area(st, seat, sq);
 	return n;
 }
 

@@ -12,21 +12,29 @@
 
 /* ------------------------------------------------------- candidates */
 
+/* Squares along the eight lines from `from`, up to `reach` away, up to a
+ * Barrier and, unless the piece leaps (VI Knight), up to the first piece. */
 static void
-ray_candidates(int type, int from, struct wr_list *out)
+ray_candidates(const struct cf_state *st, int type, int from, struct wr_list *out)
 {
+	int ptype = st->board[from] >= 0 ? st->s[st->board[from] / CF_MAX_PIECES]
+	                                           .p[st->board[from] % CF_MAX_PIECES].type
+	                                 : CF_PAWN;
 	for (int d = 0; d < WR_DIRS; d++) {
-		int ray[8], n = wr_ray(CF_B8, from, d, 7, ray);
-		for (int k = 0; k < n; k++) {
+		int ray[8], n = wr_ray(CF_B8, from, d, cf_move[ptype], ray);
+		for (int k = 0; k < n && st->terrain[ray[k]] != CF_BARRIER; k++) {
 			struct cf_action *a = cf_cand(out, type);
 			a->from = from;
 			a->to = ray[k];
+			if (st->board[ray[k]] >= 0 && ptype != CF_KNIGHT)
+				break;
 		}
 	}
 }
 
 static void
-cast_candidates(const struct cf_piece *p, struct wr_list *out)
+cast_candidates(const struct cf_state *st, int seat, const struct cf_piece *p,
+                struct wr_list *out)
 {
 	struct cf_action *a;
 	for (int k = 0; k < CF_SPELL_MAX; k++) {
@@ -40,6 +48,8 @@ cast_candidates(const struct cf_piece *p, struct wr_list *out)
 		}
 		if (k != CF_HEAL) {
 			for (int sq = 0; sq < CF_NSQ; sq++) {
+				if (st->board[sq] < 0 || cf_owner_at(st, sq) == seat)
+					continue;
 				a = cf_cand(out, CF_A_CAST);
 				a->from = p->sq;
 				a->spell = k;
@@ -50,6 +60,8 @@ cast_candidates(const struct cf_piece *p, struct wr_list *out)
 		/* VII Heal: a Rook, Knight or Pawn, onto the first two ranks. */
 		for (int ty = CF_ROOK; ty < CF_TYPE_MAX; ty++)
 			for (int sq = 0; sq < CF_NSQ && ty != CF_BISHOP; sq++) {
+				if (st->board[sq] >= 0 || !cf_in_area(st, seat, sq))
+					continue;
 				a = cf_cand(out, CF_A_CAST);
 				a->from = p->sq;
 				a->spell = k;
@@ -60,7 +72,9 @@ cast_candidates(const struct cf_piece *p, struct wr_list *out)
 }
 
 /* In a stable order: each piece's moves, rises and spells; staying put
- * after a rise; Swift Movement; Battle Fury; Leadership; ending the turn. */
+ * after a rise; Swift Movement; Battle Fury; Leadership; ending the turn.
+ * A superset pruned only by what every legal one has (within Move, an
+ * empty square to rise to, a piece to target, a piece that may act). */
 void
 cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 {
@@ -68,23 +82,28 @@ cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 	int demons = cf_racial_ok(st, seat, CF_DEMONS, -1);
 	for (int i = 0; i < s->n; i++) {
 		const struct cf_piece *p = &s->p[i];
+		int acts = st->nacts < 2 && !(st->used & (1u << i));
 		if (p->status != CF_ON)
 			continue;
-		ray_candidates(CF_A_MOVE, p->sq, out);
-		for (int sq = 0; sq < CF_NSQ && demons; sq++) {
+		if (acts)
+			ray_candidates(st, CF_A_MOVE, p->sq, out);
+		for (int sq = 0; sq < CF_NSQ && demons && st->risen < 0; sq++) {
+			if (st->board[sq] >= 0)
+				continue;
 			struct cf_action *a = cf_cand(out, CF_A_RISE);
 			a->from = p->sq;
 			a->to = sq;
 		}
-		cast_candidates(p, out);
+		if (acts && st->risen < 0)
+			cast_candidates(st, seat, p, out);
 	}
 	cf_cand(out, CF_A_STAY);
 	if (st->swift >= 0 && s->p[st->swift].status == CF_ON)
-		ray_candidates(CF_A_SWIFT, s->p[st->swift].sq, out);
+		ray_candidates(st, CF_A_SWIFT, s->p[st->swift].sq, out);
 	for (int i = 0; i < s->n && st->fury; i++)
 		if (s->p[i].status == CF_ON)
-			ray_candidates(CF_A_FURY, s->p[i].sq, out);
-	for (int i = 0; i < s->n && !st->leadership_used; i++)
+			ray_candidates(st, CF_A_FURY, s->p[i].sq, out);
+	for (int i = 0; i < s->n && !st->leadership_used && st->risen < 0; i++)
 		for (int j = 0; j < s->n; j++)
 			if (i != j && s->p[i].status == CF_ON && s->p[j].status == CF_ON) {
 				struct cf_action *a = cf_cand(out, CF_A_LEADERSHIP);
@@ -138,15 +157,15 @@ legal_cast(const struct cf_state *st, int seat, const struct cf_action *a,
 			               wr_square_name(CF_B8, a->square, b2));
 		return 0;
 	}
-	wr_square_name(CF_B8, a->target, b2);
 	if (!cf_piece_on(st, a->target, &ts, &tid) || ts == seat)
-		return wr_fail(err, "not-an-enemy", "target", "no enemy piece on %s", b2);
+		return wr_fail(err, "not-an-enemy", "target", "no enemy piece on %s",
+		               wr_square_name(CF_B8, a->target, b2));
 	if (st->terrain[a->target] == CF_COUNTERSPELL)
 		return wr_fail(err, "counterspell", "target",
 		               "a piece on Counterspell cannot be affected by spells");
 	if (wr_chebyshev(CF_B8, a->from, a->target) > cf_spell_range[k])
 		return wr_fail(err, "out-of-range", "target", "%s has range %d; %s is %d away",
-		               cf_spell_name[k], cf_spell_range[k], b2,
+		               cf_spell_name[k], cf_spell_range[k], wr_square_name(CF_B8, a->target, b2),
 		               wr_chebyshev(CF_B8, a->from, a->target));
 	if (!cf_spell_reach(st, a->from, a->target, CF_NSQ))
 		return wr_fail(err, "barrier", "target", "a Barrier square is in the way");
