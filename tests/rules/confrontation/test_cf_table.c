@@ -1262,6 +1262,30 @@ event_checks(void)
 		wr_events_free(&ev);
 		free(st);
 	}
+	/* R7: a spell that does not win its battle has no effect, and says so. */
+	for (int lose = 0; lose < 2; lose++) {
+		char why[64] = "";
+		unsigned f2[] = {1, lose ? 6 : 1};   /* 1+4 against 6+1, or 1+4 against 1+1 */
+		struct wr_script s2 = {f2, 2, 0, 0};
+		struct cf_state *st = position("0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7", why);
+		wr_rng_script(&rng, &s2);
+		int rc = do_json(st, 0, "{\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\","
+		                 "\"target\":\"c3\"}", &rng, &ev, &err);
+		json_object *br = find_event(&ev, "battle_result", NULL), *x;
+		const char *want = lose ? "defender wins" : "attacker wins";
+		int ok = rc == 0 && br && json_object_object_get_ex(br, "outcome", &x) &&
+		         !strcmp(json_object_get_string(x), want);
+		if (lose)
+			ok = ok && json_object_object_get_ex(br, "effect", &x) &&
+			     !strcmp(json_object_get_string(x), "none") && st->s[1].p[1].status == CF_ON;
+		else
+			ok = ok && !json_object_object_get_ex(br, "effect", &x);
+		CHECK(ok, lose ? "RULINGS.md, Confrontation R7: a spell that loses its battle is reported "
+		                 "as having no effect (effect: none)"
+		               : "RULINGS.md, Confrontation R7: a spell that wins has its effect");
+		wr_events_free(&ev);
+		free(st);
+	}
 	/* R6: the modifiers in order, every die an event. */
 	{
 		char why[64] = "";
