@@ -469,15 +469,6 @@ cf_decision_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 	}
 }
 
-static int
-in_list(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 /* The pending decision's kind is checked by cf_legal(). */
 int
 cf_legal_decision(const struct cf_state *st, int seat, const struct cf_action *a,
@@ -485,7 +476,7 @@ cf_legal_decision(const struct cf_state *st, int seat, const struct cf_action *a
 {
 	const struct cf_battle *b = &st->r.b;
 	char buf[8];
-	int sq[CF_NSQ], n;
+	int type;
 	switch (a->type) {
 	case CF_A_LIVE:
 		if (!a->use)
@@ -493,16 +484,17 @@ cf_legal_decision(const struct cf_state *st, int seat, const struct cf_action *a
 			               ? wr_fail(err, "live-again-ordered", "use",
 			                         "the standing order says always: choose a square")
 			               : 0;
-		n = cf_live_squares(st, b->loser_seat, b->loser_id, sq);
+		type = cf_cp(st, b->loser_seat, b->loser_id)->type;
 		break;
 	case CF_A_PANIC_SQ:
-		n = cf_panic_squares(st, st->r.panic_seat,
-		                     cf_cp(st, st->r.panic_seat, st->r.panic_id)->type, sq);
+		type = cf_cp(st, st->r.panic_seat, st->r.panic_id)->type;
 		break;
 	default:
 		return 0;
 	}
-	if (in_list(sq, n, a->square))
+	/* Live Again and Panic: an empty square on the seat's nearest rank
+	 * (the seat awaited is the piece's owner). */
+	if (cf_on_near_line(seat, a->square) && cf_can_stand(st, type, a->square))
 		return 0;
 	return wr_fail(err, "cannot-stand", "square",
 	               "%s is not an empty square on this seat's nearest rank",

@@ -264,15 +264,6 @@ spells_json(const struct cf_piece *p)
 	return a;
 }
 
-static int
-spell_total(const struct cf_piece *p)
-{
-	int n = 0;
-	for (int k = 0; k < CF_SPELL_MAX; k++)
-		n += p->spells[k];
-	return n;
-}
-
 json_object *
 cf_view(const void *vst, int viewer)
 {
@@ -372,7 +363,7 @@ cf_view(const void *vst, int viewer)
 				cf_j_sq(po, "square", p->sq);
 				cf_j_int(po, "strength_tokens", p->strength);
 				cf_j_int(po, "treasure", p->treasure);
-				cf_j_int(po, "spell_count", spell_total(p));
+				cf_j_int(po, "spell_count", cf_nspells(p));
 				/* Spells are on the owner's paper (II, VII): hidden
 				 * from the others until cast. */
 				json_object_object_add(po, "spells", own ? spells_json(p) : NULL);

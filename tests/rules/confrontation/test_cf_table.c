@@ -887,15 +887,6 @@ nlegal(const struct cf_state *st, int s)
 	return n;
 }
 
-static int
-spell_sum(const struct cf_piece *p)
-{
-	int n = 0;
-	for (int k = 0; k < CF_SPELL_MAX; k++)
-		n += p->spells[k];
-	return n;
-}
-
 static char *
 snap(const struct cf_state *st)
 {
@@ -976,14 +967,14 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 	}
 	if (sscanf(e, "spells:%2s=%d", a, &v) == 2) {
 		const struct cf_piece *p = at(st, a, NULL);
-		return p && spell_sum(p) == v;
+		return p && cf_nspells(p) == v;
 	}
 	if (sscanf(e, "str%d.%d=%d", &s, &i, &v) == 3)
 		return st->s[s].p[i].strength == v;
 	if (sscanf(e, "tr%d.%d=%d", &s, &i, &v) == 3)
 		return st->s[s].p[i].treasure == v;
 	if (sscanf(e, "spells%d.%d=%d", &s, &i, &v) == 3)
-		return spell_sum(&st->s[s].p[i]) == v;
+		return cf_nspells(&st->s[s].p[i]) == v;
 	if (sscanf(e, "active=%d", &v) == 1) {
 		sprintf(detail, "active %d", st->active);
 		return st->active == v;
