@@ -77,7 +77,7 @@ cf_rebuild_board(struct cf_state *st)
 int
 cf_in_area(const struct cf_state *st, int seat, int sq)
 {
-	int f = wr_file(CF_B8, sq), r = wr_rank(CF_B8, sq);
+	int f = sq % 8, r = sq / 8;   /* the 8x8 board of squares 0..63 */
 	(void)st;
 	switch (seat) {
 	case 0: return r <= 1;
@@ -91,7 +91,7 @@ cf_in_area(const struct cf_state *st, int seat, int sq)
 int
 cf_on_near_line(int seat, int sq)
 {
-	int f = wr_file(CF_B8, sq), r = wr_rank(CF_B8, sq);
+	int f = sq % 8, r = sq / 8;
 	switch (seat) {
 	case 0: return r == 0;
 	case 1: return r == 7;

@@ -50,12 +50,17 @@ cf_cand(struct wr_list *out, int type)
 
 /* -------------------------------------------------------- candidates */
 
-void
-cf_candidates(const void *vst, int seat, struct wr_list *out)
+/* The candidates in parts (only a turn has more than one, cf_turn.c);
+ * returns 0 past the last part. */
+int
+cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list *out)
 {
-	const struct cf_state *st = vst;
 	if (seat < 0 || seat >= st->nseats || !(cf_awaited(st) & (1u << seat)))
-		return;
+		return 0;
+	if (st->phase == CF_PLAY && st->r.kind == CF_RES_NONE)
+		return cf_turn_candidates(st, seat, part, out);
+	if (part > 0)
+		return 0;
 	switch (st->phase) {
 	case CF_BUILD:
 		cf_build_candidates(st, seat, out);
@@ -65,14 +70,19 @@ cf_candidates(const void *vst, int seat, struct wr_list *out)
 		cf_setup_candidates(st, seat, out);
 		break;
 	case CF_PLAY:
-		if (st->r.kind != CF_RES_NONE)
-			cf_decision_candidates(st, seat, out);
-		else
-			cf_turn_candidates(st, seat, out);
+		cf_decision_candidates(st, seat, out);
 		break;
 	default:
 		break;
 	}
+	return 1;
+}
+
+void
+cf_candidates(const void *st, int seat, struct wr_list *out)
+{
+	for (int part = 0; cf_candidates_part(st, seat, part, out); part++)
+		;
 }
 
 /* Whether the seat has a legal action besides ending the turn; with
@@ -84,13 +94,15 @@ cf_has_legal(const struct cf_state *st, int seat, int real_only)
 	struct wr_error err;
 	int found = 0;
 	wr_list_init(&cand, sizeof(struct cf_action));
-	cf_candidates(st, seat, &cand);
-	for (size_t i = 0; i < cand.len && !found; i++) {
-		const struct cf_action *a = wr_list_at(&cand, i);
-		if (a->type == CF_A_END_TURN ||
-		    (real_only && a->type != CF_A_MOVE && a->type != CF_A_CAST))
-			continue;
-		found = cf_legal(st, seat, a, &err) == 0;
+	for (int part = 0; !found && cf_candidates_part(st, seat, part, &cand); part++) {
+		for (size_t i = 0; i < cand.len && !found; i++) {
+			const struct cf_action *a = wr_list_at(&cand, i);
+			if (a->type == CF_A_END_TURN ||
+			    (real_only && a->type != CF_A_MOVE && a->type != CF_A_CAST))
+				continue;
+			found = cf_legal(st, seat, a, &err) == 0;
+		}
+		cand.len = 0;
 	}
 	wr_list_free(&cand);
 	return found;

@@ -267,7 +267,7 @@ void cf_roll_off(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev);
 int cf_rank_seats(const struct cf_state *st, int *out);
 
 /* ---------------------------------------------------------- cf_turn.c */
-void cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out);
+int cf_turn_candidates(const struct cf_state *st, int seat, int part, struct wr_list *out);
 int cf_legal_turn(const struct cf_state *st, int seat, const struct cf_action *a,
                   struct wr_error *err);
 void cf_apply_turn(struct cf_state *st, int seat, const struct cf_action *a,
@@ -296,6 +296,7 @@ void cf_emit(struct wr_list *ev, const struct cf_event *e);
 struct cf_action *cf_cand(struct wr_list *out, int type);
 void cf_action_init(struct cf_action *a, int type);
 void cf_candidates(const void *st, int seat, struct wr_list *out);
+int cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list *out);
 int cf_legal(const void *st, int seat, const void *action, struct wr_error *err);
 void cf_apply(void *st, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
 int cf_has_legal(const struct cf_state *st, int seat, int real_only);

@@ -13,7 +13,8 @@
 /* ------------------------------------------------------- candidates */
 
 /* Squares along the eight lines from `from`, up to `reach` away, up to a
- * Barrier and, unless the piece leaps (VI Knight), up to the first piece. */
+ * Barrier and, unless the piece leaps (VI Knight), up to the first piece;
+ * never onto a piece of the same army. */
 static void
 ray_candidates(const struct cf_state *st, int type, int from, struct wr_list *out)
 {
@@ -23,10 +24,13 @@ ray_candidates(const struct cf_state *st, int type, int from, struct wr_list *ou
 	for (int d = 0; d < WR_DIRS; d++) {
 		int ray[8], n = wr_ray(CF_B8, from, d, cf_move[ptype], ray);
 		for (int k = 0; k < n && st->terrain[ray[k]] != CF_BARRIER; k++) {
-			struct cf_action *a = cf_cand(out, type);
-			a->from = from;
-			a->to = ray[k];
-			if (st->board[ray[k]] >= 0 && ptype != CF_KNIGHT)
+			int occupant = st->board[ray[k]];
+			if (occupant < 0 || occupant / CF_MAX_PIECES != st->board[from] / CF_MAX_PIECES) {
+				struct cf_action *a = cf_cand(out, type);
+				a->from = from;
+				a->to = ray[k];
+			}
+			if (occupant >= 0 && ptype != CF_KNIGHT)
 				break;
 		}
 	}
@@ -48,7 +52,8 @@ cast_candidates(const struct cf_state *st, int seat, const struct cf_piece *p,
 		}
 		if (k != CF_HEAL) {
 			for (int sq = 0; sq < CF_NSQ; sq++) {
-				if (st->board[sq] < 0 || cf_owner_at(st, sq) == seat)
+				if (st->board[sq] < 0 || cf_owner_at(st, sq) == seat ||
+				    wr_chebyshev(CF_B8, p->sq, sq) > cf_spell_range[k])
 					continue;
 				a = cf_cand(out, CF_A_CAST);
 				a->from = p->sq;
@@ -74,20 +79,22 @@ cast_candidates(const struct cf_state *st, int seat, const struct cf_piece *p,
 /* In a stable order: each piece's moves, rises and spells; staying put
  * after a rise; Swift Movement; Battle Fury; Leadership; ending the turn.
  * A superset pruned only by what every legal one has (within Move, an
- * empty square to rise to, a piece to target, a piece that may act). */
-void
-cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out)
+ * empty square to rise to, a piece to target, a piece that may act). In
+ * parts, so that "is anything legal?" can stop early: part i < n is piece
+ * i's, part n the rest; returns 0 past the last part. */
+int
+cf_turn_candidates(const struct cf_state *st, int seat, int part, struct wr_list *out)
 {
 	const struct cf_seat *s = &st->s[seat];
-	int demons = cf_racial_ok(st, seat, CF_DEMONS, -1);
-	for (int i = 0; i < s->n; i++) {
-		const struct cf_piece *p = &s->p[i];
-		int acts = st->nacts < 2 && !(st->used & (1u << i));
+	if (part < s->n) {
+		const struct cf_piece *p = &s->p[part];
+		int acts = st->nacts < 2 && !(st->used & (1u << part));
 		if (p->status != CF_ON)
-			continue;
+			return 1;
 		if (acts)
 			ray_candidates(st, CF_A_MOVE, p->sq, out);
-		for (int sq = 0; sq < CF_NSQ && demons && st->risen < 0; sq++) {
+		for (int sq = 0; sq < CF_NSQ && st->risen < 0 &&
+		                 cf_racial_ok(st, seat, CF_DEMONS, -1); sq++) {
 			if (st->board[sq] >= 0)
 				continue;
 			struct cf_action *a = cf_cand(out, CF_A_RISE);
@@ -96,7 +103,10 @@ cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 		}
 		if (acts && st->risen < 0)
 			cast_candidates(st, seat, p, out);
+		return 1;
 	}
+	if (part > s->n)
+		return 0;
 	cf_cand(out, CF_A_STAY);
 	if (st->swift >= 0 && s->p[st->swift].status == CF_ON)
 		ray_candidates(st, CF_A_SWIFT, s->p[st->swift].sq, out);
@@ -111,6 +121,7 @@ cf_turn_candidates(const struct cf_state *st, int seat, struct wr_list *out)
 				a->to = s->p[j].sq;
 			}
 	cf_cand(out, CF_A_END_TURN);
+	return 1;
 }
 
 /* ------------------------------------------------------------ legal */
