@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "../../unit/check.h"
+#include "../ruleset_test.h"
 #include "cf_rules.h"
 
 struct row {
@@ -887,15 +888,6 @@ nlegal(const struct cf_state *st, int s)
 	return n;
 }
 
-static char *
-snap(const struct cf_state *st)
-{
-	json_object *j = cf_ruleset.save(st);
-	char *s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-	json_object_put(j);
-	return s;
-}
-
 /* One expectation; returns 1 when it holds. */
 static int
 expect1(const struct cf_state *st, const char *e, const char *last_err, int all_ok,
@@ -1114,7 +1106,7 @@ run_row(const struct row *r)
 		struct wr_events ev = {0};
 		int seat, rc;
 		json_object *j;
-		char *before = snap(st);
+		char *before = wrt_save_str(&cf_ruleset, st);
 		last_err[0] = 0;
 		if (!strncmp(a, "resign ", 7)) {
 			rc = cf_ruleset.resign(st, atoi(a + 7), &rng, &ev);
@@ -1131,7 +1123,7 @@ run_row(const struct row *r)
 			rc = cf_ruleset.apply(st, seat, j, &rng, &ev, &err);
 			if (rc) {
 				snprintf(last_err, sizeof(last_err), "%s", err.code);
-				char *after = snap(st);
+				char *after = wrt_save_str(&cf_ruleset, st);
 				CHECK(!strcmp(before, after), "a refused action leaves the state unchanged");
 				free(after);
 				if (!err.message[0])
