@@ -221,15 +221,17 @@ check_refusals(struct cf_state *st, int seat, json_object *acts, struct wr_rng *
 		}
 		json_object_put(a);
 	}
-	/* Every square on the eight lines from one of the seat's pieces (and
-	 * from an enemy piece: wrong piece) that is not offered is refused. */
+	/* Every square on three of the lines from one of the seat's pieces
+	 * (or from an enemy piece: wrong piece) that is not offered is refused. */
 	if (st->phase == CF_PLAY) {
 		int owner = pick(3) ? seat : (int)pick((uint32_t)st->nseats);
 		const struct cf_seat *x = &st->s[owner];
 		int id = (int)pick((uint32_t)x->n);
+		/* Three of the eight lines, one after the other from a random one. */
+		int d0 = (int)pick(WR_DIRS);
 		if (x->p[id].status == CF_ON)
-			for (int d = 0; d < WR_DIRS; d++) {
-				int ray[8], n = wr_ray(&wr_board8, x->p[id].sq, d, 8, ray);
+			for (int d = d0; d < d0 + 3; d++) {
+				int ray[8], n = wr_ray(&wr_board8, x->p[id].sq, d % WR_DIRS, 8, ray);
 				for (int k = 0; k < n; k++) {
 					char buf[96], f[8], t[8];
 					int offered = 0;
