@@ -1,9 +1,9 @@
 /* Confrontation's data: pieces (004_13fa4739ee387ac7.txt, VI. The Pieces),
  * spells (VII. Spells), races (IX), terrain (X), and the names the JSON
- * codec prints. Tables indexed by the enums of cf_priv.h. */
+ * codec prints. Tables indexed by the enums of cf_rules.h. */
 #include <string.h>
 
-#include "cf_priv.h"
+#include "cf_rules.h"
 
 const char *const cf_type_name[CF_TYPE_MAX] = {"king", "queen", "rook", "bishop", "knight",
                                                 "pawn"};
@@ -30,10 +30,18 @@ const char *const cf_yesno_name[CF_YESNO_MAX] = {"ask", "always", "never"};
 const char *const cf_luck_name[CF_LUCK_MAX] = {"ask", "always", "never", "if_losing",
                                                 "unless_winning"};
 const char *const cf_tm_name[CF_TM_MAX] = {"none", "random", "given"};
+const char *const cf_choice_name[CF_CHOICE_MAX] = {"first", "second", "last"};
 const char *const cf_act_name[CF_A_MAX] = {
 	"buy", "add_spell", "race", "buy_racial", "king_spell", "reset", "ready", "order",
 	"place", "move", "rise", "stay", "cast", "leadership", "swift", "fury", "end_turn",
 	"hold_the_line", "luck", "live_again", "panic_square"};
+const char *const cf_ev_name[CF_E_MAX] = {
+	"bought", "spell_added", "race_chosen", "racial_bought", "king_spell", "army_reset",
+	"army_ready", "armies_revealed", "setup_roll", "phase", "order_chosen", "placed", "no_room",
+	"turn", "turn_end", "move", "swift_move", "fury_move", "swift_movement", "battle_fury",
+	"rise_from_hell", "stay", "leadership", "cast", "healed", "battle", "hold_the_line", "dice",
+	"luck", "battle_result", "treasure_roll", "live_again", "removed", "advance", "panic_moved",
+	"resigned", "seat_out", "game_over"};
 const char *const cf_stage_name[CF_ST_MAX] = {"none", "hold_the_line", "roll", "luck_attacker",
                                                "luck_defender", "resolve", "live_again"};
 const char *const cf_src_name[CF_SRC_MAX] = {"action", "swift", "fury"};

@@ -140,7 +140,8 @@ export default {
       case 'luck': return `${R(e.piece)} uses Luck: ${diceText([e.die_before])} re-rolled to ${diceText([e.reroll])}`;
       case 'battle_result': {
         const side = (x) => (x && typeof x === 'object' ? `${x.total}` : '?');
-        return `Battle result: ${side(e.attacker)} against ${side(e.defender)}: ${words(e.outcome || '')}`;
+        const effect = e.effect === 'none' ? ': the spell has no effect' : '';
+        return `Battle result: ${side(e.attacker)} against ${side(e.defender)}: ${words(e.outcome || '')}${effect}`;
       }
       case 'treasure_roll': return `${R(e.piece)} rolls ${diceText([e.die])} for treasure${e.found ? ': found!' : ''}`;
       case 'removed': return `${R(e.piece)} is removed`;

@@ -5,10 +5,12 @@
  * dice (36 pairs, or 216 triples with Humans' Luck) in integer arithmetic,
  * with its own small model of 004_13fa4739ee387ac7.txt, IV. Combat and VI
  * (Weapon Mastery, Intimidation, Strength) in the order of RULINGS.md,
- * Confrontation R6. Then it plays the same battle 100,000 times through
- * the ruleset with a seeded stream and requires every frequency to lie
- * within 5 standard errors of the exact value (and exactly 0 where the
- * probability is 0).
+ * Confrontation R6. Then it plays the battle through the ruleset once for
+ * EVERY dice outcome (scripted faces) and requires the engine's outcome
+ * to be the model's each time, so the engine's counts are the exact
+ * fractions. Last, a small seeded sample (SAMPLE battles with the seeded
+ * stream, fixed seed) must lie within 5 standard errors of the exact
+ * values (exactly 0 or all where the probability is 0 or 1).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,9 +18,9 @@
 #include <string.h>
 
 #include "../../unit/check.h"
-#include "cf_priv.h"
+#include "cf_rules.h"
 
-#define TRIALS 100000
+#define SAMPLE 3000
 
 /* The independent model: attacker total a + am, defender d + dm. */
 struct model {
@@ -48,32 +50,28 @@ outcome(const struct model *m, int a, int d)
 	return o;
 }
 
+/* The outcome of faces a (attacker), d (defender) and r (the Luck
+ * re-roll, used only with luck_att): the engine re-rolls only when a
+ * re-roll can matter and the order says if_losing, and keeps the better. */
+static int
+model_outcome(const struct model *m, int a, int d, int r)
+{
+	int o = outcome(m, a, d), can = 0;
+	if (!m->luck_att || o != -1)
+		return o;
+	for (int f = 1; f <= 6; f++)
+		can |= outcome(m, f > a ? f : a, d) != o;
+	return can ? outcome(m, r > a ? r : a, d) : o;
+}
+
 /* Exact counts of win/draw/loss (for the attacker) over `den` cases. */
 static void
 exact(const struct model *m, long cnt[3], long *den)
 {
 	cnt[0] = cnt[1] = cnt[2] = 0;
 	*den = m->luck_att ? 216 : 36;
-	for (int a = 1; a <= 6; a++)
-		for (int d = 1; d <= 6; d++) {
-			if (!m->luck_att) {
-				cnt[1 - outcome(m, a, d)]++;
-				continue;
-			}
-			for (int r = 1; r <= 6; r++) {
-				int o = outcome(m, a, d);
-				/* the engine asks only when a re-roll can matter and the
-				 * order says if_losing: re-roll on a loss, keep the better */
-				if (o == -1) {
-					int can = 0;
-					for (int f = 1; f <= 6; f++)
-						can |= outcome(m, f > a ? f : a, d) != o;
-					if (can)
-						o = outcome(m, r > a ? r : a, d);
-				}
-				cnt[1 - o]++;
-			}
-		}
+	for (int i = 0; i < *den; i++)
+		cnt[1 - model_outcome(m, 1 + i % 6, 1 + i / 6 % 6, 1 + i / 36)]++;
 }
 
 static struct cf_state *
@@ -119,6 +117,35 @@ struct scase {
 	struct model m;
 };
 
+/* One battle from the position with the dice of `rng`: 1 the attacker
+ * won, 0 a draw, -1 the attacker lost (a spell: 1 the target removed). */
+static int
+battle(const struct cf_state *tmpl, const struct scase *k, json_object *act, struct wr_rng *rng)
+{
+	struct cf_state st;
+	struct wr_events ev = {0};
+	struct wr_error err;
+	int o = 2;
+	memcpy(&st, tmpl, sizeof(st));
+	if (cf_ruleset.apply(&st, 0, act, rng, &ev, &err) != 0) {
+		CHECK(0, err.message);
+		return 0;
+	}
+	wr_events_free(&ev);
+	const struct cf_piece *a = &st.s[0].p[1], *d = &st.s[1].p[1];
+	if (k->cast)
+		o = d->status == CF_ON ? 0 : 1;
+	else if (a->status == CF_ON && a->sq == 27)
+		o = 1;
+	else if (a->status == CF_ON && a->sq == tmpl->s[0].p[1].sq && d->status == CF_ON)
+		o = 0;
+	else if (a->status != CF_ON && d->status == CF_ON)
+		o = -1;
+	if (o == 2)
+		CHECK(0, "an outcome the rules have");
+	return o == 2 ? 0 : o;
+}
+
 int
 main(void)
 {
@@ -147,51 +174,54 @@ main(void)
 	wr_rng_seeded(&rng, &seed_state, 20261121);
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		const struct scase *k = &cases[c];
-		long cnt[3], den, got[3] = {0, 0, 0};
+		long cnt[3], den, engine[3] = {0, 0, 0}, got[3] = {0, 0, 0};
+		int agree = 1;
 		struct cf_state *tmpl = position(k->att, k->def, k->def_strength, k->humans);
-		struct cf_state *st = malloc(sizeof(*st));
 		json_object *act = json_tokener_parse(
 		        k->cast ? "{\"type\":\"cast\",\"from\":\"d1\",\"spell\":\"hurt\",\"target\":\"d4\"}"
 		        : k->att == CF_PAWN ? "{\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}"
 		                            : "{\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}");
 		exact(&k->m, cnt, &den);
-		for (int t = 0; t < TRIALS; t++) {
-			struct wr_events ev = {0};
-			struct wr_error err;
-			memcpy(st, tmpl, sizeof(*st));
-			if (cf_ruleset.apply(st, 0, act, &rng, &ev, &err) != 0) {
-				CHECK(0, err.message);
-				break;
-			}
-			wr_events_free(&ev);
-			const struct cf_piece *a = &st->s[0].p[1], *d = &st->s[1].p[1];
-			if (k->cast)
-				got[d->status == CF_ON ? 1 : 0]++;
-			else if (a->status == CF_ON && a->sq == 27)
-				got[0]++;
-			else if (a->status == CF_ON && a->sq == tmpl->s[0].p[1].sq && d->status == CF_ON)
-				got[1]++;
-			else if (a->status != CF_ON && d->status == CF_ON)
-				got[2]++;
-			else
-				CHECK(0, "an outcome the rules do not have");
+		/* Every dice outcome through the engine, scripted. */
+		for (long i = 0; i < den; i++) {
+			unsigned faces[3] = {1 + i % 6, 1 + i / 6 % 6, 1 + i / 36};
+			struct wr_script sc = {faces, k->m.luck_att ? 3 : 2, 0, 0};
+			struct wr_rng script;
+			int o;
+			wr_rng_script(&script, &sc);
+			o = battle(tmpl, k, act, &script);
+			agree &= !sc.exhausted && o == model_outcome(&k->m, (int)faces[0], (int)faces[1],
+			                                              (int)faces[2]);
+			engine[1 - o]++;
 		}
+		/* A small seeded sample against the exact fractions. */
+		for (int t = 0; t < SAMPLE; t++)
+			got[1 - battle(tmpl, k, act, &rng)]++;
 		printf("%s\n", k->name);
-		for (int i = 0; i < 3; i++) {
-			double p = (double)cnt[i] / (double)den, f = (double)got[i] / TRIALS;
-			double se = sqrt(p * (1 - p) / TRIALS);
+		{
 			char what[256];
-			printf("  %-4s exact %3ld/%ld = %.5f  observed %.5f  (%.1f SE)\n", res_name[i],
-			       cnt[i], den, p, f, se > 0 ? fabs(f - p) / se : 0.0);
-			snprintf(what, sizeof(what), "%s: P(%s) = %ld/%ld within 5 SE", k->name,
+			snprintf(what, sizeof(what), "%s: the engine gives the model's outcome for each of "
+			         "the %ld dice outcomes", k->name, den);
+			CHECK(agree, what);
+		}
+		for (int i = 0; i < 3; i++) {
+			double p = (double)cnt[i] / (double)den, f = (double)got[i] / SAMPLE;
+			double se = sqrt(p * (1 - p) / SAMPLE);
+			char what[256];
+			printf("  %-4s exact %3ld/%ld = %.5f  engine %3ld/%ld  sampled %.5f  (%.1f SE)\n",
+			       res_name[i], cnt[i], den, p, engine[i], den, f,
+			       se > 0 ? fabs(f - p) / se : 0.0);
+			snprintf(what, sizeof(what), "%s: P(%s) = %ld/%ld by enumeration", k->name,
 			         res_name[i], cnt[i], den);
+			CHECK(engine[i] == cnt[i], what);
+			snprintf(what, sizeof(what), "%s: P(%s) = %ld/%ld, seeded sample within 5 SE",
+			         k->name, res_name[i], cnt[i], den);
 			if (cnt[i] == 0 || cnt[i] == den)
-				CHECK(got[i] == (cnt[i] ? TRIALS : 0), what);
+				CHECK(got[i] == (cnt[i] ? SAMPLE : 0), what);
 			else
 				CHECK(fabs(f - p) <= 5 * se, what);
 		}
 		json_object_put(act);
-		free(st);
 		free(tmpl);
 	}
 	/* The Knight onto a Rook without Strength, written out: the Knight

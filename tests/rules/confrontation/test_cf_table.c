@@ -31,7 +31,8 @@
 #include <string.h>
 
 #include "../../unit/check.h"
-#include "cf_priv.h"
+#include "../ruleset_test.h"
+#include "cf_rules.h"
 
 struct row {
 	const char *rule, *setup, *acts, *dice, *expect;
@@ -112,7 +113,7 @@ static const struct row rows[] = {
 	R(RU "Confrontation R2: in a two-seat game the choice is first or second, not last",
 	  "new {} seats=2",
 	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};1 {\"type\":\"order\",\"choice\":\"last\"}",
-	  "2 6", "err=illegal"),
+	  "2 6", "err=wrong-choice"),
 	R(RU "Confrontation R2: 3-4 seats, the high roller chooses last, the others by roll",
 	  "new {} seats=3",
 	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};2 {\"type\":\"ready\"};"
@@ -223,6 +224,9 @@ static const struct row rows[] = {
 	R(RU "G6: no seat can act at all: the match ends drawn",
 	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b %e6b %e7b %e8b %f6b %g6b %h6b %f8b %f7b %g8b %g7b",
 	  "", "", "over=1 win=0"),
+	R(RU "Confrontation R10: no seat has any legal action left: the match is drawn",
+	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b %e6b %e7b %e8b %f6b %g6b %h6b %f8b %f7b %g8b %g7b",
+	  "", "", "over=1 win=0 reason=no-seat-can-act"),
 	R(T "III. To Play: no pawn promotion", "0K@e1 0P@a6 1K@h1 1P@h2",
 	  "0 {\"type\":\"move\",\"from\":\"a6\",\"to\":\"a8\"}", "", "ok a8=0P"),
 	R(T "III. To Play: Kings are never in check (a King may stand next to an enemy)",
@@ -431,6 +435,21 @@ static const struct row rows[] = {
 	R(T "X. Terrain, Rough: attacking into it costs one",
 	  "0K@e1 0P@d2 1K@h8 1P@d3 1P@h7 %d3r", "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d3\"}",
 	  "6 1", "ok d3=0P"),
+	R(RU "Confrontation R9: a King may attack onto Rough and takes the square when it wins",
+	  "0K@e1 0P@a2 1K@h8 1P@e2 1P@h7 %e2r", "0 {\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}",
+	  "6 1", "ok e2=0K e1=. rm1=1"),
+	R(RU "Confrontation R9: a King attacking onto Rough is listed among its moves",
+	  "0K@e1 0P@a1 1K@h8 1P@e2 1P@h7 %e2r %d1b %d2b %f1b %f2b %b1b %b2b %a2b", "", "",
+	  "n0=1"),
+	R(RU "Confrontation R9: an attack onto Rough costs one square like any other (Rook 4)",
+	  "0K@e1 0R@d1 1K@h8 1P@d5 1P@h7 %d5r", "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d5\"}",
+	  "6 1", "ok d5=0R"),
+	R(RU "Confrontation R9: the square's effects then apply to the piece standing there (Enhancement)",
+	  "0K@e1 0P@d2 0P@a2 1K@h8 1P@d4 1P@d6 1P@h7 %d4e",
+	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"};"
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "1 {\"type\":\"move\",\"from\":\"d6\",\"to\":\"d4\"}",
+	  "6 1 3 3", "ok d4=0P d6=. rm1=2"),
 	R(T "X. Terrain: areas of 4 or 8 squares",
 	  "new {\"terrain\":\"given\",\"terrain_areas\":[{\"type\":\"rough\",\"squares\":[\"d4\",\"d5\",\"e4\",\"e5\",\"f5\"]}]} seats=2",
 	  "", "", "create-err=terrain-size"),
@@ -476,7 +495,36 @@ static const struct row rows[] = {
 	R(T "IX. Races, Demons: the move after rising is optional (if the player wishes)",
 	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"}", "",
-	  "ok c5=0P nacts=1"),
+	  "ok c5=0P nacts=0 active=0"),
+	R(RU "Confrontation R8: a risen piece that stays has not acted: it may still take an action",
+	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"};"
+	  "0 {\"type\":\"move\",\"from\":\"c5\",\"to\":\"c6\"}", "",
+	  "ok c6=0P nacts=1 active=0 tok0=2"),
+	R(RU "Confrontation R8: a rise never counts as one of the turn's two actions",
+	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"};"
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}", "",
+	  "ok c5=0P a3=0P b3=0P nacts=2 active=0"),
+	R(RU "Confrontation R8: a piece may rise after the turn's two actions are taken",
+	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"}", "",
+	  "ok c5=0P active=0 nacts=2 n0=1 tok0=2"),
+	R(RU "Confrontation R8: after the two actions the risen piece can only stay",
+	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};"
+	  "0 {\"type\":\"move\",\"from\":\"c5\",\"to\":\"c6\"}", "",
+	  "err=no-actions-left c5=0P"),
+	R(RU "Confrontation R8: with only racial powers left the seat may end its turn",
+	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
+	  "0 {\"type\":\"end_turn\"}", "", "ok active=1 tok0=3"),
 	R(T "IX. Races, Dwarves: Hold The Line, +2 when an opposing piece moves in (standing order)",
 	  "0K@e1 0P@d2 1K@h8 1P@d4 1P@h7 race1=dwarves htl1=always",
 	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", "4 2", "ok d4=1P d2=0P tok1=2"),
@@ -650,7 +698,7 @@ static const struct row rows[] = {
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c6\"}", "", "err=cannot-stand"),
 	R(T "IX. Races, Demons: a demon piece may rise onto any empty space (count)",
 	  "0K@a1 0P@a2 1K@h8 1P@h7 race0=demons %b1b %b2b %a3b %b3b", "", "",
-	  "n0=112"),
+	  "n0=113"),
 	R(RU "Confrontation R1: army_points from 5 to 100",
 	  "new {\"army_points\":4} seats=2", "", "", "create-err=out-of-range"),
 	R(RU "G4: options are the match's, unknown ones refused",
@@ -840,24 +888,6 @@ nlegal(const struct cf_state *st, int s)
 	return n;
 }
 
-static int
-spell_sum(const struct cf_piece *p)
-{
-	int n = 0;
-	for (int k = 0; k < CF_SPELL_MAX; k++)
-		n += p->spells[k];
-	return n;
-}
-
-static char *
-snap(const struct cf_state *st)
-{
-	json_object *j = cf_ruleset.save(st);
-	char *s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-	json_object_put(j);
-	return s;
-}
-
 /* One expectation; returns 1 when it holds. */
 static int
 expect1(const struct cf_state *st, const char *e, const char *last_err, int all_ok,
@@ -911,6 +941,12 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 		sprintf(detail, "phase %s winners %u", cf_phase_name[st->phase], st->winners);
 		return st->phase == CF_OVER && (int)st->winners == v;
 	}
+	if (sscanf(e, "reason=%31s", a) == 1) {
+		for (char *c = a; *c; c++)
+			*c = *c == '-' ? ' ' : *c;
+		sprintf(detail, "reason %s", st->reason);
+		return st->phase == CF_OVER && !strcmp(st->reason, a);
+	}
 	if (sscanf(e, "over=%d", &v) == 1)
 		return (st->phase == CF_OVER) == v;
 	if (sscanf(e, "str:%2s=%d", a, &v) == 2) {
@@ -923,14 +959,14 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 	}
 	if (sscanf(e, "spells:%2s=%d", a, &v) == 2) {
 		const struct cf_piece *p = at(st, a, NULL);
-		return p && spell_sum(p) == v;
+		return p && cf_nspells(p) == v;
 	}
 	if (sscanf(e, "str%d.%d=%d", &s, &i, &v) == 3)
 		return st->s[s].p[i].strength == v;
 	if (sscanf(e, "tr%d.%d=%d", &s, &i, &v) == 3)
 		return st->s[s].p[i].treasure == v;
 	if (sscanf(e, "spells%d.%d=%d", &s, &i, &v) == 3)
-		return spell_sum(&st->s[s].p[i]) == v;
+		return cf_nspells(&st->s[s].p[i]) == v;
 	if (sscanf(e, "active=%d", &v) == 1) {
 		sprintf(detail, "active %d", st->active);
 		return st->active == v;
@@ -1052,11 +1088,12 @@ run_row(const struct row *r)
 		json_object_put(o);
 	} else {
 		st = position(r->setup, why);
-		struct wr_events ev = {0};
+		struct wr_list ev;
 		/* Settle the position as a turn start would: a seat with nothing
 		 * to do passes (G6). */
-		cf_settle_public(st, &rng, &ev);
-		wr_events_free(&ev);
+		wr_list_init(&ev, sizeof(struct cf_event));
+		cf_settle(st, &rng, &ev);
+		wr_list_free(&ev);
 	}
 	if (why[0]) {
 		CHECK(0, why);
@@ -1069,7 +1106,7 @@ run_row(const struct row *r)
 		struct wr_events ev = {0};
 		int seat, rc;
 		json_object *j;
-		char *before = snap(st);
+		char *before = wrt_save_str(&cf_ruleset, st);
 		last_err[0] = 0;
 		if (!strncmp(a, "resign ", 7)) {
 			rc = cf_ruleset.resign(st, atoi(a + 7), &rng, &ev);
@@ -1086,7 +1123,7 @@ run_row(const struct row *r)
 			rc = cf_ruleset.apply(st, seat, j, &rng, &ev, &err);
 			if (rc) {
 				snprintf(last_err, sizeof(last_err), "%s", err.code);
-				char *after = snap(st);
+				char *after = wrt_save_str(&cf_ruleset, st);
 				CHECK(!strcmp(before, after), "a refused action leaves the state unchanged");
 				free(after);
 				if (!err.message[0])
@@ -1205,6 +1242,30 @@ event_checks(void)
 		CHECK(!strstr(json_object_to_json_string(w), "fireball"),
 		      "RULINGS.md, G5: spectators do not see the spells");
 		json_object_put(w);
+		wr_events_free(&ev);
+		free(st);
+	}
+	/* R7: a spell that does not win its battle has no effect, and says so. */
+	for (int lose = 0; lose < 2; lose++) {
+		char why[64] = "";
+		unsigned f2[] = {1, lose ? 6 : 1};   /* 1+4 against 6+1, or 1+4 against 1+1 */
+		struct wr_script s2 = {f2, 2, 0, 0};
+		struct cf_state *st = position("0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7", why);
+		wr_rng_script(&rng, &s2);
+		int rc = do_json(st, 0, "{\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\","
+		                 "\"target\":\"c3\"}", &rng, &ev, &err);
+		json_object *br = find_event(&ev, "battle_result", NULL), *x;
+		const char *want = lose ? "defender wins" : "attacker wins";
+		int ok = rc == 0 && br && json_object_object_get_ex(br, "outcome", &x) &&
+		         !strcmp(json_object_get_string(x), want);
+		if (lose)
+			ok = ok && json_object_object_get_ex(br, "effect", &x) &&
+			     !strcmp(json_object_get_string(x), "none") && st->s[1].p[1].status == CF_ON;
+		else
+			ok = ok && !json_object_object_get_ex(br, "effect", &x);
+		CHECK(ok, lose ? "RULINGS.md, Confrontation R7: a spell that loses its battle is reported "
+		                 "as having no effect (effect: none)"
+		               : "RULINGS.md, Confrontation R7: a spell that wins has its effect");
 		wr_events_free(&ev);
 		free(st);
 	}

@@ -1,0 +1,785 @@
+/*
+ * Confrontation's codec: options and create, actions (JSON <-> struct
+ * cf_action), events (struct cf_event -> JSON), standing orders, and the
+ * wr_ruleset and wr_template tables. It decides no rule; the snapshot and
+ * the view are in cf_state.c. README.md documents every shape here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_rules.h"
+
+/* ----------------------------------------------------------- helpers */
+
+void
+cf_j_int(json_object *o, const char *key, int v)
+{
+	json_object_object_add(o, key, json_object_new_int(v));
+}
+
+void
+cf_j_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+void
+cf_j_sq(json_object *o, const char *key, int sq)
+{
+	json_object_object_add(o, key, sq < 0 ? NULL : wr_json_square_new(CF_B8, sq));
+}
+
+json_object *
+cf_piece_ref(const struct cf_state *st, int seat, int id)
+{
+	json_object *o = json_object_new_object();
+	cf_j_int(o, "seat", seat);
+	cf_j_int(o, "id", id);
+	cf_j_str(o, "type", cf_type_name[st->s[seat].p[id].type]);
+	return o;
+}
+
+json_object *
+cf_int_array(const int *v, int n)
+{
+	json_object *a = json_object_new_array_ext(n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+static json_object *
+typed(const char *type)
+{
+	json_object *o = json_object_new_object();
+	cf_j_str(o, "type", type);
+	return o;
+}
+
+/* ----------------------------------------------------------- options */
+
+static json_object *
+opt(const char *type, json_object *def, int min, int max, const char *const *en, int nen,
+    const char *desc)
+{
+	json_object *o = json_object_new_object();
+	cf_j_str(o, "type", type);
+	json_object_object_add(o, "default", def);
+	if (min <= max) {
+		cf_j_int(o, "minimum", min);
+		cf_j_int(o, "maximum", max);
+	}
+	if (en) {
+		json_object *a = json_object_new_array();
+		for (int i = 0; i < nen; i++)
+			json_object_array_add(a, json_object_new_string(en[i]));
+		json_object_object_add(o, "enum", a);
+	}
+	cf_j_str(o, "description", desc);
+	return o;
+}
+
+static json_object *
+cf_options(void)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "army_points",
+	                       opt("integer", json_object_new_int(15), 5, 100, NULL, 0,
+	                           "Army points each seat spends (II. Setting Up, RULINGS.md R1)"));
+	json_object_object_add(o, "races", opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	                                       "IX. Races: each army picks a race"));
+	json_object_object_add(o, "treasure",
+	                       opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	                           "XI. Treasure: a 6 after defeating a Knight, Bishop or Queen"));
+	json_object_object_add(o, "kings_magic",
+	                       opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	                           "XII. King's Magic: a King may buy one spell for 2 points"));
+	json_object_object_add(o, "terrain",
+	                       opt("string", json_object_new_string("none"), 1, 0, cf_tm_name,
+	                           CF_TM_MAX,
+	                           "X. Terrain: none, random (the server draws it) or given "
+	                           "(terrain_areas)"));
+	json_object_object_add(o, "terrain_areas",
+	                       opt("array", json_object_new_array(), 1, 0, NULL, 0,
+	                           "with terrain=given: [{\"type\": \"barrier|counterspell|"
+	                           "enhancement|rough\", \"squares\": [4 or 8 squares joined by "
+	                           "their sides]}], at most 8 areas, not overlapping"));
+	json_object_object_add(o, "random_areas",
+	                       opt("integer", json_object_new_int(2), 1, 4, NULL, 0,
+	                           "with terrain=random: how many areas the server draws"));
+	return o;
+}
+static int
+parse_areas(json_object *arr, int *terrain, struct wr_error *err)
+{
+	int n;
+	if (!json_object_is_type(arr, json_type_array))
+		return wr_fail(err, "wrong-type", "terrain_areas", "terrain_areas: must be an array");
+	n = (int)json_object_array_length(arr);
+	if (n < 1 || n > 8)
+		return wr_fail(err, "out-of-range", "terrain_areas",
+		               "terrain_areas: from 1 to 8 areas");
+	for (int i = 0; i < n; i++) {
+		static const char *const known[] = {"type", "squares", NULL};
+		json_object *a = json_object_array_get_idx(arr, (size_t)i), *sqs;
+		const char *ts;
+		int type, sq[8], k;
+		if (wr_json_only(a, known, err) != 0 || wr_json_string(a, "type", 1, &ts, err) != 0)
+			return -1;
+		type = cf_lookup(cf_terrain_name, CF_T_MAX, ts);
+		if (type <= CF_T_NONE)
+			return wr_fail(err, "unknown-terrain", "terrain_areas",
+			               "unknown terrain \"%.24s\": barrier, counterspell, enhancement or "
+			               "rough", ts);
+		if (!json_object_object_get_ex(a, "squares", &sqs) ||
+		    !json_object_is_type(sqs, json_type_array))
+			return wr_fail(err, "missing-field", "terrain_areas", "an area needs squares");
+		k = (int)json_object_array_length(sqs);
+		if (k != 4 && k != 8)
+			return wr_fail(err, "terrain-size", "terrain_areas",
+			               "a terrain area has 4 or 8 squares, not %d (X. Terrain)", k);
+		for (int j = 0; j < k; j++) {
+			json_object *v = json_object_array_get_idx(sqs, (size_t)j);
+			sq[j] = json_object_is_type(v, json_type_string)
+			                ? wr_square_parse(CF_B8, json_object_get_string(v))
+			                : WR_NO_SQUARE;
+			if (sq[j] == WR_NO_SQUARE)
+				return wr_fail(err, "not-a-square", "terrain_areas",
+				               "terrain_areas: an entry is not a square of the board");
+		}
+		if (cf_terrain_check(sq, k, err) != 0)
+			return -1;
+		for (int j = 0; j < k; j++) {
+			if (terrain[sq[j]] != CF_T_NONE)
+				return wr_fail(err, "terrain-overlap", "terrain_areas",
+				               "two terrain areas share a square");
+			terrain[sq[j]] = type;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_options(json_object *o, struct cf_opts *out, int *terrain, struct wr_error *err)
+{
+	static const char *const known[] = {"army_points", "races", "treasure", "kings_magic",
+	                                    "terrain", "terrain_areas", "random_areas", NULL};
+	const char *tm;
+	json_object *areas = NULL;
+	memset(out, 0, sizeof(*out));
+	if (o && wr_json_only(o, known, err) != 0)
+		return -1;
+	if (!o) {
+		out->points = 15;
+		out->random_areas = 2;
+		return 0;
+	}
+	if (wr_json_int(o, "army_points", 5, 100, 0, 15, &out->points, err) != 0 ||
+	    wr_json_bool(o, "races", 0, 0, &out->races, err) != 0 ||
+	    wr_json_bool(o, "treasure", 0, 0, &out->treasure, err) != 0 ||
+	    wr_json_bool(o, "kings_magic", 0, 0, &out->kings_magic, err) != 0 ||
+	    wr_json_int(o, "random_areas", 1, 4, 0, 2, &out->random_areas, err) != 0 ||
+	    wr_json_string(o, "terrain", 0, &tm, err) != 0)
+		return -1;
+	out->terrain_mode = tm ? cf_lookup(cf_tm_name, CF_TM_MAX, tm) : CF_TM_NONE;
+	if (out->terrain_mode < 0)
+		return wr_fail(err, "unknown-terrain-mode", "terrain",
+		               "terrain: none, random or given, not \"%.24s\"", tm);
+	json_object_object_get_ex(o, "terrain_areas", &areas);
+	if (out->terrain_mode == CF_TM_GIVEN) {
+		if (!areas)
+			return wr_fail(err, "missing-field", "terrain_areas",
+			               "terrain=given needs terrain_areas");
+		return parse_areas(areas, terrain, err);
+	}
+	if (areas && !(json_object_is_type(areas, json_type_array) &&
+	               json_object_array_length(areas) == 0))
+		return wr_fail(err, "terrain-areas-unused", "terrain_areas",
+		               "terrain_areas is only for terrain=given");
+	return 0;
+}
+
+/* ------------------------------------------------------------ create */
+
+static void
+cf_free(void *st)
+{
+	free(st);
+}
+
+static int
+cf_create(json_object *options, int seats, struct wr_rng *rng, void **state,
+          struct wr_error *err)
+{
+	struct cf_opts o;
+	int terrain[CF_NSQ] = {0};
+	struct cf_state *st;
+	struct wr_list ev;
+	*state = NULL;
+	if (seats < 2 || seats > WR_MAX_SEATS)
+		return wr_fail(err, "seats", "seats",
+		               "Confrontation is for 2 to 4 seats (VIII. Multi-Player Game)");
+	if (options && !json_object_is_type(options, json_type_object))
+		return wr_fail(err, "wrong-type", "", "options must be a JSON object");
+	if (parse_options(options, &o, terrain, err) != 0)
+		return -1;
+	if (!(st = malloc(sizeof(*st))))
+		return wr_fail(err, "no-memory", "", "out of memory");
+	cf_init(st, &o, seats);
+	memcpy(st->terrain, terrain, sizeof(terrain));
+	if (o.terrain_mode == CF_TM_RANDOM)
+		cf_random_terrain(st, rng);
+	wr_list_init(&ev, sizeof(struct cf_event));
+	cf_settle(st, rng, &ev);
+	wr_list_free(&ev);
+	*state = st;
+	return 0;
+}
+
+/* ----------------------------------------------------------- actions */
+
+json_object *
+cf_action_json(const void *vst, const void *va)
+{
+	const struct cf_action *a = va;
+	json_object *o = typed(cf_act_name[a->type]);
+	(void)vst;
+	switch (a->type) {
+	case CF_A_BUY:
+		cf_j_str(o, "piece", cf_type_name[a->piece_type]);
+		break;
+	case CF_A_ADD_SPELL:
+		cf_j_int(o, "piece", a->piece);
+		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		break;
+	case CF_A_RACE:
+		cf_j_str(o, "race", cf_race_name[a->race]);
+		break;
+	case CF_A_KING_SPELL:
+		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		break;
+	case CF_A_ORDER:
+		cf_j_str(o, "choice", cf_choice_name[a->choice]);
+		break;
+	case CF_A_PLACE:
+		cf_j_int(o, "piece", a->piece);
+		cf_j_sq(o, "square", a->square);
+		break;
+	case CF_A_MOVE:
+	case CF_A_RISE:
+	case CF_A_SWIFT:
+	case CF_A_FURY:
+		cf_j_sq(o, "from", a->from);
+		cf_j_sq(o, "to", a->to);
+		break;
+	case CF_A_LEADERSHIP:
+		cf_j_sq(o, "a", a->from);
+		cf_j_sq(o, "b", a->to);
+		break;
+	case CF_A_CAST:
+		cf_j_sq(o, "from", a->from);
+		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		if (a->spell == CF_HEAL) {
+			cf_j_str(o, "revive", cf_type_name[a->revive]);
+			cf_j_sq(o, "square", a->square);
+		} else if (a->spell != CF_JUDGEMENT) {
+			cf_j_sq(o, "target", a->target);
+		}
+		break;
+	case CF_A_HTL:
+	case CF_A_LUCK:
+		json_object_object_add(o, "use", json_object_new_boolean(a->use));
+		break;
+	case CF_A_LIVE:
+		json_object_object_add(o, "use", json_object_new_boolean(a->use));
+		if (a->use)
+			cf_j_sq(o, "square", a->square);
+		break;
+	case CF_A_PANIC_SQ:
+		cf_j_sq(o, "square", a->square);
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+static int
+name_field(json_object *j, const char *key, const char *const *names, int n, const char *what,
+           int *out, struct wr_error *err)
+{
+	const char *s;
+	if (wr_json_string(j, key, 1, &s, err) != 0)
+		return -1;
+	if ((*out = cf_lookup(names, n, s)) < 0)
+		return wr_fail(err, "unknown-name", key, "%s: unknown %s \"%.24s\"", key, what, s);
+	return 0;
+}
+
+static int
+parse_cast(json_object *j, struct cf_action *a, struct wr_error *err)
+{
+	static const char *const k_target[] = {"type", "from", "spell", "target", NULL};
+	static const char *const k_judgement[] = {"type", "from", "spell", NULL};
+	static const char *const k_heal[] = {"type", "from", "spell", "revive", "square", NULL};
+	if (wr_json_square(j, "from", CF_B8, &a->from, err) != 0 ||
+	    name_field(j, "spell", cf_spell_name, CF_SPELL_MAX, "spell", &a->spell, err) != 0)
+		return -1;
+	if (a->spell == CF_JUDGEMENT)
+		return wr_json_only(j, k_judgement, err);
+	if (a->spell == CF_HEAL)
+		return wr_json_only(j, k_heal, err) != 0 ||
+		       name_field(j, "revive", cf_type_name, CF_TYPE_MAX, "piece", &a->revive, err) ||
+		       wr_json_square(j, "square", CF_B8, &a->square, err) ? -1 : 0;
+	return wr_json_only(j, k_target, err) != 0 ||
+	       wr_json_square(j, "target", CF_B8, &a->target, err) ? -1 : 0;
+}
+
+/* Strict: each type has a fixed set of fields, all required. Shape only:
+ * whether the action is legal is cf_legal()'s to say. */
+int
+cf_parse(const void *vst, json_object *j, void *va, struct wr_error *err)
+{
+	static const char *const k_none[] = {"type", NULL};
+	static const char *const k_piece[] = {"type", "piece", NULL};
+	static const char *const k_pspell[] = {"type", "piece", "spell", NULL};
+	static const char *const k_race[] = {"type", "race", NULL};
+	static const char *const k_spell[] = {"type", "spell", NULL};
+	static const char *const k_choice[] = {"type", "choice", NULL};
+	static const char *const k_place[] = {"type", "piece", "square", NULL};
+	static const char *const k_fromto[] = {"type", "from", "to", NULL};
+	static const char *const k_ab[] = {"type", "a", "b", NULL};
+	static const char *const k_use[] = {"type", "use", NULL};
+	static const char *const k_usesq[] = {"type", "use", "square", NULL};
+	static const char *const k_sq[] = {"type", "square", NULL};
+	struct cf_action *a = va;
+	const char *type;
+	int t;
+	(void)vst;
+	cf_action_init(a, -1);
+	if (!json_object_is_type(j, json_type_object))
+		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
+	if (wr_json_string(j, "type", 1, &type, err) != 0)
+		return -1;
+	if ((t = cf_lookup(cf_act_name, CF_A_MAX, type)) < 0)
+		return wr_fail(err, "unknown-action", "type", "unknown action type \"%.24s\"", type);
+	a->type = t;
+	switch (t) {
+	case CF_A_BUY:
+		return wr_json_only(j, k_piece, err) != 0 ||
+		       name_field(j, "piece", cf_type_name, CF_TYPE_MAX, "piece", &a->piece_type, err)
+		       ? -1 : 0;
+	case CF_A_ADD_SPELL:
+		return wr_json_only(j, k_pspell, err) != 0 ||
+		       wr_json_int(j, "piece", 0, CF_MAX_PIECES - 1, 1, 0, &a->piece, err) != 0 ||
+		       name_field(j, "spell", cf_spell_name, CF_SPELL_MAX, "spell", &a->spell, err)
+		       ? -1 : 0;
+	case CF_A_RACE:
+		if (wr_json_only(j, k_race, err) != 0 ||
+		    name_field(j, "race", cf_race_name, CF_RACE_MAX, "race", &a->race, err) != 0)
+			return -1;
+		if (a->race == CF_NORACE)
+			return wr_fail(err, "unknown-name", "race", "race: choose one of the six races");
+		return 0;
+	case CF_A_KING_SPELL:
+		return wr_json_only(j, k_spell, err) != 0 ||
+		       name_field(j, "spell", cf_spell_name, CF_SPELL_MAX, "spell", &a->spell, err)
+		       ? -1 : 0;
+	case CF_A_ORDER:
+		return wr_json_only(j, k_choice, err) != 0 ||
+		       name_field(j, "choice", cf_choice_name, CF_CHOICE_MAX, "choice", &a->choice,
+		                  err) ? -1 : 0;
+	case CF_A_PLACE:
+		return wr_json_only(j, k_place, err) != 0 ||
+		       wr_json_int(j, "piece", 0, CF_MAX_PIECES - 1, 1, 0, &a->piece, err) != 0 ||
+		       wr_json_square(j, "square", CF_B8, &a->square, err) != 0 ? -1 : 0;
+	case CF_A_MOVE:
+	case CF_A_RISE:
+	case CF_A_SWIFT:
+	case CF_A_FURY:
+		return wr_json_only(j, k_fromto, err) != 0 ||
+		       wr_json_square(j, "from", CF_B8, &a->from, err) ||
+		       wr_json_square(j, "to", CF_B8, &a->to, err) ? -1 : 0;
+	case CF_A_LEADERSHIP:
+		return wr_json_only(j, k_ab, err) != 0 || wr_json_square(j, "a", CF_B8, &a->from, err) ||
+		       wr_json_square(j, "b", CF_B8, &a->to, err) ? -1 : 0;
+	case CF_A_CAST:
+		return parse_cast(j, a, err);
+	case CF_A_HTL:
+	case CF_A_LUCK:
+		return wr_json_only(j, k_use, err) != 0 ||
+		       wr_json_bool(j, "use", 1, 0, &a->use, err) != 0 ? -1 : 0;
+	case CF_A_LIVE:
+		if (wr_json_bool(j, "use", 1, 0, &a->use, err) != 0)
+			return -1;
+		if (!a->use)
+			return wr_json_only(j, k_use, err);
+		return wr_json_only(j, k_usesq, err) != 0 ||
+		       wr_json_square(j, "square", CF_B8, &a->square, err) ? -1 : 0;
+	case CF_A_PANIC_SQ:
+		return wr_json_only(j, k_sq, err) != 0 ||
+		       wr_json_square(j, "square", CF_B8, &a->square, err) ? -1 : 0;
+	default:
+		return wr_json_only(j, k_none, err);
+	}
+}
+
+/* ------------------------------------------------------------ events */
+
+static void
+add_piece(json_object *o, const struct cf_state *st, const char *key, int seat, int id)
+{
+	json_object_object_add(o, key, cf_piece_ref(st, seat, id));
+}
+
+static json_object *
+side_json(const struct cf_mods *m, int die)
+{
+	static const char *const names[] = {"weapon_mastery", "hold_the_line", "enhancement",
+	                                    "treasure"};
+	json_object *o = json_object_new_object(), *mods = json_object_new_array();
+	int vals[] = {m->wm, m->htl, m->enh, m->treasure};
+	cf_j_int(o, "die", die);
+	cf_j_int(o, "combat", m->base);
+	for (int i = 0; i < 4; i++)
+		if (vals[i]) {
+			json_object *x = json_object_new_object();
+			cf_j_str(x, "name", names[i]);
+			cf_j_int(x, "value", vals[i]);
+			json_object_array_add(mods, x);
+		}
+	json_object_object_add(o, "modifiers", mods);
+	cf_j_int(o, "total", die + m->base + m->wm + m->htl + m->enh + m->treasure);
+	return o;
+}
+
+static void
+battle_result_json(json_object *o, const struct cf_event *e)
+{
+	static const char *const intimidation[] = {NULL, "draw turned into a win",
+	                                           "two queens: the mover wins"};
+	json_object_object_add(o, "attacker", side_json(&e->am, e->a_die));
+	json_object_object_add(o, "defender", side_json(&e->dm, e->d_die));
+	if (e->intimidation)
+		cf_j_str(o, "intimidation", intimidation[e->intimidation]);
+	if (e->strength)
+		cf_j_str(o, "strength", e->strength == 1 ? "attacker" : "defender");
+	cf_j_str(o, "outcome", e->outcome == 1 ? "attacker wins"
+	                       : e->outcome == 0 ? "draw" : "defender wins");
+	if (e->outcome == 0 && e->spell < 0)
+		cf_j_str(o, "returns", "the mover stays on the square it moved from");
+	/* R7: a spell that does not win its battle has no effect. */
+	if (e->outcome != 1 && e->spell >= 0)
+		cf_j_str(o, "effect", "none");
+}
+
+/* G5: the armies as the others may see them -- how many spells, not which. */
+static json_object *
+armies_json(const struct cf_state *st)
+{
+	json_object *arr = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++) {
+		json_object *a = json_object_new_object(), *ps = json_object_new_array();
+		cf_j_int(a, "seat", s);
+		for (int i = 0; i < st->s[s].n; i++) {
+			json_object *p = json_object_new_object();
+			cf_j_int(p, "id", i);
+			cf_j_str(p, "type", cf_type_name[st->s[s].p[i].type]);
+			cf_j_int(p, "spell_count", cf_nspells(&st->s[s].p[i]));
+			json_object_array_add(ps, p);
+		}
+		json_object_object_add(a, "pieces", ps);
+		if (st->o.races) {
+			cf_j_str(a, "race", cf_race_name[st->s[s].race]);
+			cf_j_int(a, "racial_tokens", st->s[s].racial);
+		}
+		json_object_array_add(arr, a);
+	}
+	return arr;
+}
+
+static json_object *
+winners_json(const struct cf_state *st, unsigned winners)
+{
+	json_object *w = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++)
+		if (winners & (1u << s))
+			json_object_array_add(w, json_object_new_int(s));
+	return w;
+}
+
+/* The fields of events that name one piece, after "piece". */
+static void
+piece_event_json(json_object *o, const struct cf_event *e)
+{
+	switch (e->type) {
+	case CF_E_PLACED:
+	case CF_E_HEALED:
+	case CF_E_REMOVED:
+		cf_j_sq(o, "square", e->square);
+		break;
+	case CF_E_MOVE:
+	case CF_E_SWIFT_MOVE:
+	case CF_E_FURY_MOVE:
+	case CF_E_RISE:
+	case CF_E_LIVE_AGAIN:
+	case CF_E_PANIC_MOVED:
+		cf_j_sq(o, "from", e->from);
+		cf_j_sq(o, "to", e->to);
+		break;
+	case CF_E_ADVANCE:
+		cf_j_sq(o, "to", e->to);
+		break;
+	case CF_E_CAST:
+		cf_j_str(o, "spell", cf_spell_name[e->spell]);
+		if (e->spell != CF_JUDGEMENT && e->spell != CF_HEAL)
+			cf_j_sq(o, "target", e->target);
+		break;
+	case CF_E_LUCK:
+		cf_j_int(o, "die_before", e->luck_before);
+		cf_j_int(o, "reroll", e->luck_reroll);
+		cf_j_int(o, "kept", e->luck_kept);
+		break;
+	case CF_E_TREASURE_ROLL:
+		cf_j_int(o, "die", e->die);
+		json_object_object_add(o, "found", json_object_new_boolean(e->found));
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+names_piece(int type)
+{
+	switch (type) {
+	case CF_E_PLACED: case CF_E_NO_ROOM: case CF_E_MOVE: case CF_E_SWIFT_MOVE:
+	case CF_E_FURY_MOVE: case CF_E_SWIFT_MOVEMENT: case CF_E_RISE: case CF_E_STAY:
+	case CF_E_CAST: case CF_E_HEALED: case CF_E_HOLD_THE_LINE: case CF_E_LUCK:
+	case CF_E_TREASURE_ROLL: case CF_E_LIVE_AGAIN: case CF_E_REMOVED: case CF_E_ADVANCE:
+	case CF_E_PANIC_MOVED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+json_object *
+cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
+{
+	const struct cf_state *st = vst;
+	const struct cf_event *e = vev;
+	json_object *o = typed(cf_ev_name[e->type]);
+	*visible_to = e->visible_to;
+	if (names_piece(e->type)) {
+		add_piece(o, st, "piece", e->seat, e->id);
+		piece_event_json(o, e);
+		return o;
+	}
+	switch (e->type) {
+	case CF_E_BOUGHT:
+		cf_j_int(o, "id", e->id);
+		cf_j_str(o, "piece", cf_type_name[e->piece_type]);
+		cf_j_int(o, "points_left", e->points_left);
+		break;
+	case CF_E_SPELL_ADDED:
+		cf_j_int(o, "id", e->id);
+		/* fall through */
+	case CF_E_KING_SPELL:
+		cf_j_str(o, "spell", cf_spell_name[e->spell]);
+		cf_j_int(o, "points_left", e->points_left);
+		break;
+	case CF_E_RACE_CHOSEN:
+		cf_j_str(o, "race", cf_race_name[e->race]);
+		break;
+	case CF_E_RACIAL_BOUGHT:
+		cf_j_int(o, "racial_tokens", e->tokens);
+		/* fall through */
+	case CF_E_ARMY_RESET:
+		cf_j_int(o, "points_left", e->points_left);
+		break;
+	case CF_E_ARMIES_REVEALED:
+		json_object_object_add(o, "armies", armies_json(st));
+		break;
+	case CF_E_SETUP_ROLL:
+		cf_j_int(o, "seat", e->seat);
+		cf_j_int(o, "round", e->round);
+		cf_j_int(o, "die", e->die);
+		break;
+	case CF_E_PHASE:
+		cf_j_str(o, "phase", cf_phase_name[e->phase]);
+		if (e->chooser >= 0)
+			cf_j_int(o, "chooser", e->chooser);
+		break;
+	case CF_E_ORDER_CHOSEN:
+		cf_j_int(o, "seat", e->seat);
+		cf_j_str(o, "choice", cf_choice_name[e->choice]);
+		json_object_object_add(o, "order", cf_int_array(e->order, e->norder));
+		break;
+	case CF_E_TURN:
+		cf_j_int(o, "turn", e->turn);
+		cf_j_int(o, "seat", e->seat);
+		break;
+	case CF_E_LEADERSHIP:
+		add_piece(o, st, "a", e->seat, e->id);
+		add_piece(o, st, "b", e->seat2, e->id2);
+		break;
+	case CF_E_BATTLE:
+		add_piece(o, st, "attacker", e->seat, e->id);
+		add_piece(o, st, "defender", e->seat2, e->id2);
+		cf_j_sq(o, "from", e->from);
+		cf_j_sq(o, "at", e->to);
+		if (e->spell >= 0)
+			cf_j_str(o, "spell", cf_spell_name[e->spell]);
+		break;
+	case CF_E_DICE:
+		cf_j_int(o, "attacker", e->a_die);
+		cf_j_int(o, "defender", e->d_die);
+		break;
+	case CF_E_BATTLE_RESULT:
+		battle_result_json(o, e);
+		break;
+	case CF_E_GAME_OVER:
+		json_object_object_add(o, "winners", winners_json(st, e->winners));
+		cf_j_str(o, "reason", e->reason);
+		break;
+	case CF_E_SEAT_OUT:
+		cf_j_int(o, "seat", e->seat);
+		cf_j_str(o, "reason", e->reason);
+		break;
+	default: /* army_ready, turn_end, battle_fury, resigned */
+		cf_j_int(o, "seat", e->seat);
+		break;
+	}
+	return o;
+}
+
+/* ---------------------------------------------------- standing orders */
+
+static int
+order_field(json_object *orders, const char *key, const char *const *names, int n,
+            const char *words, int *out, struct wr_error *err)
+{
+	const char *s;
+	if (wr_json_string(orders, key, 0, &s, err) != 0)
+		return -1;
+	if (s && (*out = cf_lookup(names, n, s)) < 0)
+		return wr_fail(err, "unknown-order", key, "%s: %s", key, words);
+	return 0;
+}
+
+static int
+cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
+{
+	static const char *const known[] = {"hold_the_line", "luck", "live_again", NULL};
+	struct cf_state *st = vst;
+	int v[3] = {-1, -1, -1};
+	if (seat < 0 || seat >= st->nseats)
+		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
+	if (wr_json_only(orders, known, err) != 0 ||
+	    order_field(orders, "hold_the_line", cf_yesno_name, CF_YESNO_MAX,
+	                "ask, always or never", &v[0], err) != 0 ||
+	    order_field(orders, "luck", cf_luck_name, CF_LUCK_MAX,
+	                "ask, always, never, if_losing or unless_winning", &v[1], err) != 0 ||
+	    order_field(orders, "live_again", cf_yesno_name, CF_YESNO_MAX,
+	                "ask, always or never", &v[2], err) != 0)
+		return -1;
+	cf_set_orders(st, seat, v[0], v[1], v[2]);
+	return 0;
+}
+
+/* ------------------------------------------------------------ tables */
+
+const struct wr_template cf_template = {
+	.action_size = sizeof(struct cf_action),
+	.event_size = sizeof(struct cf_event),
+	.parse = cf_parse,
+	.action_json = cf_action_json,
+	.candidates = cf_candidates,
+	.legal = cf_legal,
+	.apply = cf_apply,
+	.event_json = cf_event_json,
+};
+
+static json_object *
+cf_actions_json(const void *st, int seat)
+{
+	return wr_tpl_actions(&cf_template, st, seat);
+}
+
+static int
+cf_apply_json(void *vst, int seat, json_object *action, struct wr_rng *rng,
+              struct wr_events *ev, struct wr_error *err)
+{
+	const struct cf_state *st = vst;
+	if (seat < 0 || seat >= st->nseats)
+		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
+	if (st->phase == CF_OVER)
+		return wr_fail(err, "game-over", "", "the match is over");
+	return wr_tpl_apply(&cf_template, vst, seat, action, rng, ev, err);
+}
+
+static int
+cf_resign_seat(void *vst, int seat, struct wr_rng *rng, struct wr_events *ev)
+{
+	struct cf_state *st = vst;
+	struct wr_list plain;
+	if (seat < 0 || seat >= st->nseats)
+		return -1;
+	wr_list_init(&plain, sizeof(struct cf_event));
+	cf_resign(st, seat, rng, &plain);
+	wr_tpl_events(&cf_template, st, &plain, ev);
+	wr_list_free(&plain);
+	return 0;
+}
+
+static unsigned
+cf_to_act(const void *st)
+{
+	return cf_awaited(st);
+}
+
+static void
+cf_result(const void *vst, struct wr_result *out)
+{
+	const struct cf_state *st = vst;
+	memset(out, 0, sizeof(*out));
+	out->over = st->phase == CF_OVER;
+	out->winners = out->over ? st->winners : 0;
+	snprintf(out->reason, sizeof(out->reason), "%s", out->over ? st->reason : "");
+}
+
+/* RULINGS.md R10: seats knocked out take no part in a draw by agreement,
+ * which the service handles (POST /api/games/{id}/draw). */
+static unsigned
+cf_seats_in(const void *state)
+{
+	const struct cf_state *st = state;
+	unsigned in = 0;
+	for (int i = 0; i < st->nseats; i++)
+		if (!st->s[i].out)
+			in |= 1u << i;
+	return in;
+}
+
+const struct wr_ruleset cf_ruleset = {
+	.id = "confrontation",
+	.title = "Confrontation",
+	.source = "004_13fa4739ee387ac7.txt",
+	.min_seats = 2,
+	.max_seats = 4,
+	.options = cf_options,
+	.create = cf_create,
+	.load = cf_load,
+	.save = cf_save,
+	.free = cf_free,
+	.to_act = cf_to_act,
+	.actions = cf_actions_json,
+	.apply = cf_apply_json,
+	.set_orders = cf_orders,
+	.resign = cf_resign_seat,
+	.view = cf_view,
+	.result = cf_result,
+	.seats_in = cf_seats_in,
+};

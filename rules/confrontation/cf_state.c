@@ -1,0 +1,421 @@
+/*
+ * Confrontation's state as JSON: the snapshot (save/load, secrets
+ * included, never sent to a client) and the view each viewer may see
+ * (G5). Codec only: load() checks the snapshot with cf_check().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_rules.h"
+
+static const char *
+sq_name(int sq, char buf[8])
+{
+	return wr_square_name(CF_B8, sq, buf);
+}
+
+/* ------------------------------------------------------- snapshot */
+
+json_object *
+cf_save(const void *vst)
+{
+	const struct cf_state *st = vst;
+	json_object *o = json_object_new_object(), *seats = json_object_new_array();
+	char terrain[CF_NSQ + 1];
+	int opts[6] = {st->o.points, st->o.races, st->o.treasure, st->o.kings_magic,
+	               st->o.terrain_mode, st->o.random_areas};
+	for (int i = 0; i < CF_NSQ; i++)
+		terrain[i] = cf_terrain_letter[st->terrain[i]];
+	terrain[CF_NSQ] = '\0';
+	cf_j_int(o, "v", 1);
+	json_object_object_add(o, "options", cf_int_array(opts, 6));
+	cf_j_int(o, "seats", st->nseats);
+	cf_j_str(o, "phase", cf_phase_name[st->phase]);
+	cf_j_str(o, "terrain", terrain);
+	for (int s = 0; s < st->nseats; s++) {
+		const struct cf_seat *x = &st->s[s];
+		json_object *a = json_object_new_object(), *ps = json_object_new_array();
+		int f[11] = {x->points, x->race, x->racial, x->racial_bought, x->ready, x->out,
+		             x->o_htl, x->o_luck, x->o_live, x->nrolls, x->n};
+		json_object_object_add(a, "f", cf_int_array(f, 11));
+		json_object_object_add(a, "rolls", cf_int_array(x->rolls, x->nrolls));
+		for (int i = 0; i < x->n; i++) {
+			const struct cf_piece *p = &x->p[i];
+			int v[10] = {p->type, p->sq, p->status, p->strength, p->treasure};
+			memcpy(v + 5, p->spells, sizeof(p->spells));
+			json_object_array_add(ps, cf_int_array(v, 10));
+		}
+		json_object_object_add(a, "pieces", ps);
+		json_object_array_add(seats, a);
+	}
+	json_object_object_add(o, "armies", seats);
+	json_object_object_add(o, "order", cf_int_array(st->order, st->norder));
+	{
+		/* t[6] holds Leadership used (bit 0) and a rise this turn (bit 1,
+		 * R8), so that snapshots keep their shape. */
+		int t[13] = {st->chooser, st->placer, st->turn, st->active, st->nacts, (int)st->used,
+		             (st->leadership_used ? 1 : 0) | (st->rose ? 2 : 0), st->risen, st->swift, st->fury,
+		             (int)st->fury_excl, st->idle, (int)st->winners};
+		json_object_object_add(o, "t", cf_int_array(t, 13));
+	}
+	{
+		const struct cf_res *r = &st->r;
+		const struct cf_battle *b = &r->b;
+		int v[44] = {r->kind, r->src, r->seat, r->id, r->spell, r->nt, r->ti, r->won,
+		             r->moved, r->panic_seat, r->panic_id, r->in_battle, b->stage, b->a_seat,
+		             b->a_id, b->d_seat, b->d_id, b->from, b->at, b->spell, b->htl, b->a_die,
+		             b->d_die, b->a_luck, b->d_luck, b->loser_seat, b->loser_id, b->outcome};
+		for (int i = 0; i < 8; i++)
+			v[28 + i] = r->tseat[i], v[36 + i] = r->tid[i];
+		json_object_object_add(o, "res", cf_int_array(v, 44));
+	}
+	cf_j_str(o, "reason", st->reason);
+	return o;
+}
+
+static int
+read_ints(json_object *o, const char *key, int *out, int n, int exact, struct wr_error *err)
+{
+	json_object *a;
+	int len;
+	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+		return wr_fail(err, "bad-snapshot", key, "%s: missing", key);
+	len = (int)json_object_array_length(a);
+	if ((exact && len != n) || len > n)
+		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
+	for (int i = 0; i < len; i++) {
+		json_object *v = json_object_array_get_idx(a, (size_t)i);
+		if (!json_object_is_type(v, json_type_int))
+			return wr_fail(err, "bad-snapshot", key, "%s: not a number", key);
+		int64_t x = json_object_get_int64(v);
+		if (x < -1000000 || x > 1000000)
+			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
+		out[i] = (int)x;
+	}
+	return len;
+}
+
+int
+cf_load(json_object *snap, void **out, struct wr_error *err)
+{
+	struct cf_state *st = calloc(1, sizeof(*st));
+	json_object *armies, *v;
+	const char *s;
+	int opts[6], t[13], res[44], n;
+	*out = NULL;
+	if (!st)
+		return wr_fail(err, "no-memory", "", "out of memory");
+	if (!json_object_is_type(snap, json_type_object))
+		goto bad;
+	if (read_ints(snap, "options", opts, 6, 1, err) < 0)
+		goto fail;
+	st->o = (struct cf_opts){opts[0], opts[1], opts[2], opts[3], opts[4], opts[5]};
+	if (st->o.points < 5 || st->o.points > 100 || (unsigned)st->o.races > 1 ||
+	    (unsigned)st->o.treasure > 1 || (unsigned)st->o.kings_magic > 1 ||
+	    st->o.terrain_mode < 0 || st->o.terrain_mode >= CF_TM_MAX || st->o.random_areas < 1 ||
+	    st->o.random_areas > 4)
+		goto bad;
+	if (wr_json_int(snap, "seats", 2, WR_MAX_SEATS, 1, 0, &st->nseats, err) != 0)
+		goto fail;
+	if (wr_json_string(snap, "phase", 1, &s, err) != 0)
+		goto fail;
+	if ((st->phase = cf_lookup(cf_phase_name, CF_PHASE_MAX, s)) < 0)
+		goto bad;
+	if (wr_json_string(snap, "terrain", 1, &s, err) != 0)
+		goto fail;
+	if (strlen(s) != CF_NSQ)
+		goto bad;
+	for (int i = 0; i < CF_NSQ; i++) {
+		const char *p = memchr(cf_terrain_letter, s[i], CF_T_MAX);
+		if (!p || !s[i])
+			goto bad;
+		st->terrain[i] = (int)(p - cf_terrain_letter);
+	}
+	if (!json_object_object_get_ex(snap, "armies", &armies) ||
+	    !json_object_is_type(armies, json_type_array) ||
+	    (int)json_object_array_length(armies) != st->nseats)
+		goto bad;
+	for (int i = 0; i < st->nseats; i++) {
+		struct cf_seat *x = &st->s[i];
+		json_object *a = json_object_array_get_idx(armies, (size_t)i), *ps;
+		int f[11];
+		if (!json_object_is_type(a, json_type_object) || read_ints(a, "f", f, 11, 1, err) < 0)
+			goto bad;
+		x->points = f[0], x->race = f[1], x->racial = f[2], x->racial_bought = f[3];
+		x->ready = f[4], x->out = f[5], x->o_htl = f[6], x->o_luck = f[7], x->o_live = f[8];
+		x->nrolls = f[9], x->n = f[10];
+		if ((unsigned)x->ready > 1 || (unsigned)x->out > 1 || x->nrolls < 0 || x->nrolls > 8 ||
+		    x->n < 1 || x->n > CF_MAX_PIECES || x->racial_bought < 0 || x->racial_bought > 100)
+			goto bad;
+		if (read_ints(a, "rolls", x->rolls, x->nrolls, 1, err) < 0)
+			goto fail;
+		if (!json_object_object_get_ex(a, "pieces", &ps) ||
+		    !json_object_is_type(ps, json_type_array) ||
+		    (int)json_object_array_length(ps) != x->n)
+			goto bad;
+		for (int k = 0; k < x->n; k++) {
+			json_object *holder = json_object_new_object();
+			int pv[10];
+			json_object_object_add(holder, "p",
+			                       json_object_get(json_object_array_get_idx(ps, (size_t)k)));
+			n = read_ints(holder, "p", pv, 10, 1, err);
+			json_object_put(holder);
+			if (n < 0)
+				goto fail;
+			struct cf_piece *p = &x->p[k];
+			p->type = pv[0], p->sq = pv[1], p->status = pv[2], p->strength = pv[3];
+			p->treasure = pv[4];
+			memcpy(p->spells, pv + 5, sizeof(p->spells));
+			if (p->sq < -1 || p->sq >= CF_NSQ)
+				goto bad;
+		}
+	}
+	if ((n = read_ints(snap, "order", st->order, st->nseats, 0, err)) < 0)
+		goto fail;
+	st->norder = n;
+	if (read_ints(snap, "t", t, 13, 1, err) < 0 || read_ints(snap, "res", res, 44, 1, err) < 0)
+		goto fail;
+	st->chooser = t[0], st->placer = t[1], st->turn = t[2], st->active = t[3];
+	st->nacts = t[4], st->used = (unsigned)t[5] & 0xffffu, st->leadership_used = t[6] & 1;
+	st->rose = (t[6] >> 1) & 1;
+	st->risen = t[7], st->swift = t[8], st->fury = t[9];
+	st->fury_excl = (unsigned)t[10] & 0xffffu, st->idle = t[11];
+	st->winners = (unsigned)t[12] & 0xfu;
+	if (st->chooser < -1 || st->chooser >= st->nseats || st->turn < 0 || st->active < -1 ||
+	    st->active >= st->nseats || st->risen < -1 || st->risen >= CF_MAX_PIECES ||
+	    st->swift < -1 || st->swift >= CF_MAX_PIECES)
+		goto bad;
+	{
+		struct cf_res *r = &st->r;
+		struct cf_battle *b = &r->b;
+		r->kind = res[0], r->src = res[1], r->seat = res[2], r->id = res[3], r->spell = res[4];
+		r->nt = res[5], r->ti = res[6], r->won = res[7], r->moved = res[8];
+		r->panic_seat = res[9], r->panic_id = res[10], r->in_battle = res[11] != 0;
+		b->stage = res[12], b->a_seat = res[13], b->a_id = res[14], b->d_seat = res[15];
+		b->d_id = res[16], b->from = res[17], b->at = res[18], b->spell = res[19];
+		b->htl = res[20] != 0, b->a_die = res[21], b->d_die = res[22], b->a_luck = res[23];
+		b->d_luck = res[24], b->loser_seat = res[25], b->loser_id = res[26];
+		b->outcome = res[27];
+		for (int i = 0; i < 8; i++)
+			r->tseat[i] = res[28 + i], r->tid[i] = res[36 + i];
+		if (r->panic_seat < -1 || r->panic_seat >= st->nseats || r->seat < 0 ||
+		    r->seat >= st->nseats || r->id < 0 || r->id >= CF_MAX_PIECES ||
+		    (r->panic_seat >= 0 && (r->panic_id < 0 || r->panic_id >= CF_MAX_PIECES)))
+			goto bad;
+		if (r->kind == CF_RES_NONE && (r->in_battle || r->panic_seat >= 0))
+			goto bad;
+	}
+	if (wr_json_string(snap, "reason", 1, &s, err) != 0)
+		goto fail;
+	snprintf(st->reason, sizeof(st->reason), "%s", s);
+	if (json_object_object_get_ex(snap, "v", &v) == 0 || json_object_get_int(v) != 1)
+		goto bad;
+	cf_rebuild_board(st);
+	if (cf_check(st, err) != 0)
+		goto fail;
+	*out = st;
+	return 0;
+bad:
+	wr_fail(err, "bad-snapshot", "", "not a Confrontation snapshot");
+fail:
+	free(st);
+	return -1;
+}
+
+
+/* -------------------------------------------------------------- view */
+
+static const char *
+prompt(const struct cf_state *st, const char *kind)
+{
+	if (!strcmp(kind, "build"))
+		return "build your army: buy pieces, spells and racial uses, then ready";
+	if (!strcmp(kind, "roll_off"))
+		return "call the set-up roll-off (ready)";
+	if (!strcmp(kind, "order"))
+		return st->nseats == 2 ? "you rolled highest: set up and play first or second"
+		                       : "you rolled highest: set up and play first or last";
+	if (!strcmp(kind, "place"))
+		return "place your army on your two nearest ranks";
+	if (!strcmp(kind, "turn"))
+		return st->nacts < 2 ? "your turn: take an action with a piece"
+		                     : "your turn: optional abilities, or end the turn";
+	if (!strcmp(kind, "rise_move"))
+		return "the risen piece may move now, or stay";
+	if (!strcmp(kind, "hold_the_line"))
+		return "Hold the Line: +2 for your defending dwarf for one racial token?";
+	if (!strcmp(kind, "luck"))
+		return "Luck: re-roll your combat die for one racial token?";
+	if (!strcmp(kind, "live_again"))
+		return "Live Again: choose a square on your nearest rank, or decline";
+	if (!strcmp(kind, "panic_square"))
+		return "Panic: choose the empty square on your nearest rank your piece runs to";
+	return "";
+}
+
+static json_object *
+spells_json(const struct cf_piece *p)
+{
+	json_object *a = json_object_new_array();
+	for (int k = 0; k < CF_SPELL_MAX; k++)
+		for (int i = 0; i < p->spells[k]; i++)
+			json_object_array_add(a, json_object_new_string(cf_spell_name[k]));
+	return a;
+}
+
+json_object *
+cf_view(const void *vst, int viewer)
+{
+	const struct cf_state *st = vst;
+	json_object *o = json_object_new_object(), *a;
+	int all = viewer == WR_EVERYONE || st->phase == CF_OVER;
+	char b[8];
+	cf_j_str(o, "ruleset", "confrontation");
+	cf_j_str(o, "phase", cf_phase_name[st->phase]);
+	cf_j_int(o, "turn", st->turn);
+	json_object_object_add(o, "active", st->phase == CF_PLAY ? json_object_new_int(st->active) : NULL);
+	{
+		json_object *op = json_object_new_object();
+		cf_j_int(op, "army_points", st->o.points);
+		json_object_object_add(op, "races", json_object_new_boolean(st->o.races));
+		json_object_object_add(op, "treasure", json_object_new_boolean(st->o.treasure));
+		json_object_object_add(op, "kings_magic", json_object_new_boolean(st->o.kings_magic));
+		cf_j_str(op, "terrain", cf_tm_name[st->o.terrain_mode]);
+		json_object_object_add(o, "options", op);
+	}
+	a = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++) {
+		const char *k = cf_pending_kind(st, s);
+		if (!k)
+			continue;
+		json_object *p = json_object_new_object();
+		cf_j_int(p, "seat", s);
+		cf_j_str(p, "kind", k);
+		cf_j_str(p, "prompt", prompt(st, k));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "pending", a);
+	/* The turn in progress. */
+	if (st->phase == CF_PLAY) {
+		json_object *t = json_object_new_object(), *u = json_object_new_array();
+		cf_j_int(t, "actions_taken", st->nacts);
+		for (int i = 0; i < CF_MAX_PIECES; i++)
+			if (st->used & (1u << i))
+				json_object_array_add(u, json_object_new_int(i));
+		json_object_object_add(t, "pieces_used", u);
+		json_object_object_add(t, "leadership_used",
+		                       json_object_new_boolean(st->leadership_used));
+		cf_j_sq(t, "risen", st->risen >= 0 ? st->s[st->active].p[st->risen].sq : -1);
+		cf_j_sq(t, "swift_offer", st->swift >= 0 ? st->s[st->active].p[st->swift].sq : -1);
+		json_object_object_add(t, "battle_fury", json_object_new_boolean(st->fury != 0));
+		json_object_object_add(o, "turn_state", t);
+	} else {
+		json_object_object_add(o, "turn_state", NULL);
+	}
+	if (st->phase == CF_PLAY && st->r.kind != CF_RES_NONE && st->r.in_battle) {
+		const struct cf_battle *bt = &st->r.b;
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "attacker", cf_piece_ref(st, bt->a_seat, bt->a_id));
+		json_object_object_add(x, "defender", cf_piece_ref(st, bt->d_seat, bt->d_id));
+		cf_j_sq(x, "from", bt->from);
+		cf_j_sq(x, "at", bt->at);
+		json_object_object_add(x, "spell",
+		                       bt->spell >= 0 ? json_object_new_string(cf_spell_name[bt->spell])
+		                                      : NULL);
+		cf_j_str(x, "stage", cf_stage_name[bt->stage]);
+		json_object_object_add(x, "hold_the_line", json_object_new_boolean(bt->htl));
+		json_object_object_add(x, "attacker_die", bt->stage > CF_ST_ROLL ? json_object_new_int(bt->a_die) : NULL);
+		json_object_object_add(x, "defender_die", bt->stage > CF_ST_ROLL ? json_object_new_int(bt->d_die) : NULL);
+		json_object_object_add(o, "battle", x);
+	} else {
+		json_object_object_add(o, "battle", NULL);
+	}
+	if (st->phase == CF_PLAY && st->r.kind != CF_RES_NONE && st->r.panic_seat >= 0)
+		json_object_object_add(o, "panic",
+		                       cf_piece_ref(st, st->r.panic_seat, st->r.panic_id));
+	else
+		json_object_object_add(o, "panic", NULL);
+	/* Seats: armies are hidden from the others while they are built. */
+	a = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++) {
+		const struct cf_seat *x = &st->s[s];
+		int own = all || viewer == s;
+		int shown = own || st->phase != CF_BUILD;
+		json_object *so = json_object_new_object(), *ps;
+		cf_j_int(so, "seat", s);
+		json_object_object_add(so, "out", json_object_new_boolean(x->out));
+		json_object_object_add(so, "ready", json_object_new_boolean(x->ready));
+		json_object_object_add(so, "points_left", shown ? json_object_new_int(x->points) : NULL);
+		json_object_object_add(so, "race", shown && st->o.races
+		                                           ? json_object_new_string(cf_race_name[x->race])
+		                                           : NULL);
+		json_object_object_add(so, "racial_tokens", shown && st->o.races ? json_object_new_int(x->racial) : NULL);
+		json_object_object_add(so, "setup_rolls", cf_int_array(x->rolls, x->nrolls));
+		if (shown) {
+			ps = json_object_new_array();
+			for (int i = 0; i < x->n; i++) {
+				const struct cf_piece *p = &x->p[i];
+				json_object *po = json_object_new_object();
+				cf_j_int(po, "id", i);
+				cf_j_str(po, "type", cf_type_name[p->type]);
+				cf_j_str(po, "status", cf_status_name[p->status]);
+				cf_j_sq(po, "square", p->sq);
+				cf_j_int(po, "strength_tokens", p->strength);
+				cf_j_int(po, "treasure", p->treasure);
+				cf_j_int(po, "spell_count", cf_nspells(p));
+				/* Spells are on the owner's paper (II, VII): hidden
+				 * from the others until cast. */
+				json_object_object_add(po, "spells", own ? spells_json(p) : NULL);
+				json_object_array_add(ps, po);
+			}
+		} else {
+			ps = NULL;
+		}
+		json_object_object_add(so, "pieces", ps);
+		if (viewer == s || all) {
+			json_object *or = json_object_new_object();
+			cf_j_str(or, "hold_the_line", cf_yesno_name[x->o_htl]);
+			cf_j_str(or, "luck", cf_luck_name[x->o_luck]);
+			cf_j_str(or, "live_again", cf_yesno_name[x->o_live]);
+			json_object_object_add(so, "standing_orders", or);
+		} else {
+			json_object_object_add(so, "standing_orders", NULL);
+		}
+		json_object_array_add(a, so);
+	}
+	json_object_object_add(o, "seats", a);
+	json_object_object_add(o, "order", cf_int_array(st->order, st->norder));
+	a = json_object_new_array();
+	for (int sq = 0; sq < CF_NSQ; sq++) {
+		int s, id;
+		if (!cf_piece_on(st, sq, &s, &id))
+			continue;
+		json_object *p = cf_piece_ref(st, s, id);
+		cf_j_str(p, "square", sq_name(sq, b));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "board", a);
+	a = json_object_new_array();
+	for (int sq = 0; sq < CF_NSQ; sq++)
+		if (st->terrain[sq] != CF_T_NONE) {
+			json_object *t = json_object_new_object();
+			cf_j_str(t, "square", sq_name(sq, b));
+			cf_j_str(t, "type", cf_terrain_name[st->terrain[sq]]);
+			json_object_array_add(a, t);
+		}
+	json_object_object_add(o, "terrain", a);
+	if (st->phase == CF_OVER) {
+		json_object *r = json_object_new_object(), *w = json_object_new_array();
+		for (int s = 0; s < st->nseats; s++)
+			if (st->winners & (1u << s))
+				json_object_array_add(w, json_object_new_int(s));
+		json_object_object_add(r, "winners", w);
+		cf_j_str(r, "reason", st->reason);
+		json_object_object_add(o, "result", r);
+	} else {
+		json_object_object_add(o, "result", NULL);
+	}
+	return o;
+}
+
