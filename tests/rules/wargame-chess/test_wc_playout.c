@@ -7,7 +7,6 @@
 
 #include "wc_test.h"
 
-#define GAMES 1000
 #define FULL_CHECK_GAMES 6     /* every offered action tried on a clone */
 #define MAX_STEPS 4000
 
@@ -113,7 +112,9 @@ main(void)
 	int finished = 0, by_points = 0, draws = 0, refused_ok = 0, accepted_ok = 0;
 	clock_t t0 = clock();
 
-	for (int g = 0; g < GAMES; g++) {
+	int games = wc_playouts(1000);
+
+	for (int g = 0; g < games; g++) {
 		uint64_t rs;
 		struct wr_rng rng;
 		void *st = NULL;
@@ -232,7 +233,7 @@ main(void)
 		json_object_put(opt);
 	}
 	printf("%d/%d finished, %d at Turn 10, %d draws; %d offered accepted, %d refused; %.1fs\n",
-	       finished, GAMES, by_points, draws, accepted_ok, refused_ok,
+	       finished, games, by_points, draws, accepted_ok, refused_ok,
 	       (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return check_done("wargame-chess playouts");
 }

@@ -218,8 +218,21 @@ static const struct row rows[] = {
 	 "P@d7=0Q act#1=1"},
 	{"Promotion: not outside the opponent's deployment zone", "0Pd6:e 0Qa1:S" FILL0 FILL1,
 	 ACT("d6") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
-	{"Promotion: a positional, not a Pawn or a Joker", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
-	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':2}", "", "err=cannot-promote"},
+	{"Promotion: a positional, not a Pawn", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
+	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
+	{"RULINGS.md, Wargame Chess W6: a Pawn may promote into a slain Joker",
+	 "0Pd7:e 0Pa2:S 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7"), "",
+	 "has={'type':'promote','piece':2} !has={'type':'promote','piece':1}"},
+	{"RULINGS.md, Wargame Chess W6: the Joker is placed, the Pawn's Activation ends; "
+	 "the Joker may still Activate this turn",
+	 "0Pd7:e 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0J W#0=removed W#1=board act#1=0 active=1 ev='type':'promote','pawn':0,'piece':1"},
+	{"RULINGS.md, Wargame Chess W6: a Joker that Activated earlier this turn counts as Activated",
+	 "0Pd7:e 0Ja3:S:x" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0J act#1=1 ev='activated':true"},
+	{"RULINGS.md, Wargame Chess W6: with a Joker on the board, "
+	 "two slain Jokers are both offered", "0Pd7:e 0Ja3:S 0Jb3:S 0Ja4 " FILL0 " 1Kh8 1Pa8:e",
+	 ACT("d7"), "", "has={'type':'promote','piece':1} has={'type':'promote','piece':2}"},
 
 	/* ---- Rook: Castle ---- */
 	{"Castle: a lower-ranked ally gains an Advantage token", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
@@ -229,7 +242,7 @@ static const struct row rows[] = {
 	{"Castle: only with a non-Rook ally", "0Ra1 0Rb3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
 	 "!has={'type':'move','to':'a3','castle':'b3'}"},
 	{"Castle: only with an ally adjacent to where the Move ends", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
-	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=illegal-action"},
+	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=not-a-castle"},
 
 	/* ---- Blessed / Cursed through the rules ---- */
 	{"Blessed: an ally gains an Advantage token, Blessed allies gain one",
@@ -240,7 +253,7 @@ static const struct row rows[] = {
 
 	/* ---- Refusals (G5: nothing hidden in them) ---- */
 	{"Turn order: not this seat's turn", "0Kd4 0Pa1:e" FILL1,
-	 "1:{'type':'activate','square':'h8'}", "", "err=not-your-turn"},
+	 "1:{'type':'activate','square':'h8'}", "", "err=not-awaited"},
 	{"Activation: only your own pieces", "0Kd4 0Pa1:e" FILL1, ACT("h8"), "", "err=not-your-piece"},
 	{"Activation: a piece must be there", "0Kd4 0Pa1:e" FILL1, ACT("e4"), "", "err=no-piece"},
 	{"Actions by phase", "0Kd4 0Pa1:e" FILL1,
@@ -500,7 +513,7 @@ test_teams(void)
 		free(a1); free(b1); free(as); free(bs); free(a0); free(b0);
 	}
 	wr_events_free(&test_ev);
-	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) != 0 && strcmp(err.code, "not-your-turn") == 0,
+	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) != 0 && strcmp(err.code, "not-awaited") == 0,
 	      "a list is built once");
 	wc_ruleset.free(st2);
 	wc_ruleset.free(st);
