@@ -148,7 +148,10 @@ team_candidates(struct wr_list *l, int faction, int i, int *counts, int pts)
 		return;
 	if (i == f->nopts) {
 		for (unsigned u = 0; u < (1u << f->nupgrades); u++) {
-			struct wc_action *a = push(l, WC_A_TEAM);
+			struct wc_action *a;
+			if (team_cost(f, counts, u) != WC_TEAM_POINTS)
+				continue;      /* a shortcut: legal() refuses these too */
+			a = push(l, WC_A_TEAM);
 			a->faction = faction;
 			memcpy(a->counts, counts, sizeof(a->counts));
 			a->upgrades = u;
@@ -235,7 +238,7 @@ wc_candidates(const void *state, int seat, struct wr_list *l)
 	case WC_PH_DEPLOY: {
 		const struct wc_faction *f = wc_fac(st, seat);
 		for (int o = 0; o < f->nopts; o++)
-			for (int s = 0; s < 64; s++)
+			for (int s = 0; s < 64 && wc_reserve(st, seat, o) > 0; s++)
 				if (wc_zone(seat, s)) {
 					struct wc_action *a = push(l, WC_A_DEPLOY);
 					snprintf(a->option, sizeof(a->option), "%s", f->opts[o].id);
