@@ -36,21 +36,17 @@ class WargameChessRulingsTest(wp.ServerTestCase):
         self.assertEqual(r.status, 200, r)
 
     def seen_by_others(self):
-        """Everything seat 1 and a spectator can read about the match."""
-        out = []
-        for who in (self.b, None):
-            req = who.req if who else self.server.request
-            for path in ("/api/games/%d", "/api/games/%d/turns?after=0"):
-                r = req("GET", path % self.game)
-                self.assertEqual(r.status, 200, r)
-                out.append(r.body.decode())
-        out.append(json.dumps(self.b.actions(self.game)))
-        # A mistake of seat 1 (it is not awaited, or not in this phase).
-        r = self.b.turn(self.game, self.a.view(self.game).json()["seq"],
-                        [{"type": "deploy", "piece": "queen", "square": "d8"}])
-        self.assertNotEqual(r.status, 200, r)
-        out.append(r.body.decode())
-        return "\n".join(out)
+        """Everything seat 1 and a spectator can read about the match:
+        views, the post log, seat 1's actions and one of its mistakes."""
+        reads = [(who.req if who else self.server.request)("GET", path % self.game)
+                 for who in (self.b, None)
+                 for path in ("/api/games/%d", "/api/games/%d/turns?after=0")]
+        self.assertEqual([r.status for r in reads], [200] * 4)
+        mistake = self.b.turn(self.game, self.a.view(self.game).json()["seq"],
+                              [{"type": "deploy", "piece": "queen", "square": "d8"}])
+        self.assertNotEqual(mistake.status, 200, mistake)
+        return "\n".join([r.body.decode() for r in reads + [mistake]] +
+                         [json.dumps(self.b.actions(self.game))])
 
     def state_for(self, who):
         return who.view(self.game).json()["state"]

@@ -112,6 +112,36 @@ struct step {
 
 static int finished, by_points, draws, refused_ok, accepted_ok;
 
+/* A match created with game g's seed (again for its replay). */
+static void *
+start(json_object *opt, int g, struct wr_rng *rng, uint64_t *rs)
+{
+	void *st = NULL;
+	struct wr_error err;
+
+	wr_rng_seeded(rng, rs, (uint64_t)g + 1);
+	CHECK(wc_ruleset.create(opt, 2, rng, &st, &err) == 0, "create");
+	return st;
+}
+
+/* A played match: it ended, nobody is awaited; its save(), then it is freed. */
+static char *
+ended(void *st)
+{
+	struct wr_result res;
+	char *final;
+
+	wc_ruleset.result(st, &res);
+	CHECK(res.over, "the match ends (victory or Turn 10)");
+	finished += res.over;
+	by_points += strstr(res.reason, "Turn 10") != NULL;
+	draws += res.over && res.winners == 0;
+	CHECK(wc_ruleset.to_act(st) == 0, "nobody is awaited at the end");
+	final = save_str(st);
+	wc_ruleset.free(st);
+	return final;
+}
+
 static void
 json_game(int g)
 {
@@ -128,8 +158,7 @@ json_game(int g)
 		json_object_object_add(opt, "first_trees",
 		                       json_object_new_string(g % 2 ? "random" : "seat0"));
 		chooser = 0x2545F4914F6CDD1Dull ^ (uint64_t)(g + 1) * 0x9E3779B97F4A7C15ull;
-		wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
-		CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create");
+		st = start(opt, g, &rng, &rs);
 		while (!((struct wc_state *)st)->over && nsteps < MAX_STEPS) {
 			unsigned m = wc_ruleset.to_act(st);
 			int seat = m == 3 ? (int)pick(2) : m == 2 ? 1 : 0;
@@ -208,20 +237,10 @@ json_game(int g)
 			json_object_put(acts);
 			invariants(st);
 		}
-		struct wr_result res;
-		wc_ruleset.result(st, &res);
-		CHECK(res.over, "the match ends (victory or Turn 10)");
-		finished += res.over;
-		by_points += strstr(res.reason, "Turn 10") != NULL;
-		draws += res.over && res.winners == 0;
-		CHECK(wc_ruleset.to_act(st) == 0, "nobody is awaited at the end");
-		final = save_str(st);
-		wc_ruleset.free(st);
+		final = ended(st);
 
 		/* Replay: same seed, same actions, same final save. */
-		wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
-		st = NULL;
-		CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create again");
+		st = start(opt, g, &rng, &rs);
 		for (int i = 0; i < nsteps; i++) {
 			CHECK(wc_apply_str(st, steps[i].seat, steps[i].json, &rng, &err) == 0, "replay step");
 			wr_events_free(&test_ev);
@@ -294,8 +313,7 @@ typed_game(int g)
 
 	json_object_object_add(opt, "first_trees", json_object_new_string(g % 2 ? "random" : "seat0"));
 	chooser = 0x2545F4914F6CDD1Dull ^ (uint64_t)(g + 1) * 0x9E3779B97F4A7C15ull;
-	wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
-	CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create");
+	st = start(opt, g, &rng, &rs);
 	while (!((struct wc_state *)st)->over && nsteps < MAX_STEPS) {
 		unsigned m = wc_to_act(st);
 		int seat = m == 3 ? (int)pick(2) : m == 2 ? 1 : 0, n, k;
@@ -345,19 +363,8 @@ typed_game(int g)
 		wr_list_free(&acts);
 		invariants(st);
 	}
-	{
-		struct wr_result res;
-		wc_ruleset.result(st, &res);
-		CHECK(res.over, "the match ends (victory or Turn 10)");
-		finished += res.over;
-		by_points += strstr(res.reason, "Turn 10") != NULL;
-		draws += res.over && res.winners == 0;
-	}
-	final = save_str(st);
-	wc_ruleset.free(st);
-	wr_rng_seeded(&rng, &rs, (uint64_t)g + 1);
-	st = NULL;
-	CHECK(wc_ruleset.create(opt, 2, &rng, &st, &err) == 0, "create again");
+	final = ended(st);
+	st = start(opt, g, &rng, &rs);
 	for (int i = 0; i < nsteps; i++) {
 		CHECK(wr_tpl_do(&wc_template, st, steps[i].seat, &steps[i].a, &rng, &ev, &err) == 0,
 		      "replay step");
