@@ -11,7 +11,7 @@
 struct wc_event *
 wc_emit(struct wc_ctx *c, enum wc_ev type)
 {
-	static struct wc_event scratch;
+	static _Thread_local struct wc_event scratch;   /* no list: dropped */
 	struct wc_event *e = c->ev ? wr_list_push(c->ev) : NULL;
 
 	if (!e) {

@@ -130,7 +130,7 @@ static struct wc_action *
 push(struct wr_list *l, int kind)
 {
 	struct wc_action *a = wr_list_push(l);
-	static struct wc_action scratch;
+	static _Thread_local struct wc_action scratch;  /* out of memory: dropped */
 
 	if (!a)
 		a = &scratch;
