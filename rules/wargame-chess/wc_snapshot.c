@@ -151,6 +151,17 @@ coherent(const struct wc_state *st)
 	}
 	if (n > 0 && st->phase < WC_PH_DEPLOY)
 		return 0;
+	/* Somebody is awaited in every phase but the end (G6). */
+	if ((st->phase == WC_PH_TEAMS) == (st->seat[0].submitted && st->seat[1].submitted) &&
+	    st->phase != WC_PH_OVER)
+		return 0;
+	if (st->phase == WC_PH_DEPLOY) {
+		int left = 0;
+		for (int o = 0; o < WC_MAX_OPTS; o++)
+			left += wc_reserve(st, st->active, o);
+		if (!left)
+			return 0;
+	}
 	for (int s = 0; s < WC_SEATS; s++) {
 		const struct wc_faction *f = wc_faction_at(st->seat[s].faction);
 		for (int i = f ? f->nopts : 0; i < WC_MAX_OPTS; i++)
