@@ -228,6 +228,11 @@ struct wr_ruleset {
 	/* Optional: the seats still in play (a draw by agreement needs each
 	 * of them). NULL means every seat. */
 	unsigned (*seats_in)(const void *state);
+	/* Optional: every seat in play agreed to end the match early. The
+	 * ruleset ends the state as its text says (e.g. decided on points)
+	 * and appends its events; result() then gives winners and reason.
+	 * NULL means an agreement is a plain draw. */
+	void (*agreed_end)(void *state, struct wr_events *ev);
 };
 
 /* The rulesets this program offers: a const table built at compile time

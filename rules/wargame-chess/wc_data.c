@@ -3,7 +3,7 @@
  * of factions a match may choose. */
 #include <string.h>
 
-#include "wc_private.h"
+#include "wc_rules.h"
 
 const char *const wc_type_names[WC_TYPE_MAX] = {
 	"pawn", "rook", "knight", "bishop", "queen", "king", "joker",
@@ -27,6 +27,7 @@ const char *const wc_kind_names[WC_A_MAX] = {
 const char *const wc_phase_names[] = {"teams", "trees", "deploy", "play", "over"};
 const char *const wc_stage_names[] = {"pick", "act", "en_passant", "defend", "combat_move"};
 const char *const wc_tree_names[WC_TREES_MAX] = {"mirror", "mirror_flip", "random"};
+const char *const wc_order_names[3] = {"ask", "always", "never"};
 
 #define PAWN_RULES (WC_R_EN_PASSANT | WC_R_PROMOTION)
 

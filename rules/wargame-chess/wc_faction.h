@@ -10,6 +10,7 @@
 #define WC_FACTION_H
 
 #include "rules.h"
+#include "template.h"
 
 #define WC_SEATS 2
 #define WC_MAX_OPTS 12
@@ -117,7 +118,7 @@ enum wc_trees { WC_TREES_MIRROR, WC_TREES_MIRROR_FLIP, WC_TREES_RANDOM, WC_TREES
 struct wc_ctx {
 	struct wc_state *st;
 	struct wr_rng *rng;
-	struct wr_events *ev;
+	struct wr_list *ev;      /* of struct wc_event (wc_rules.h); NULL: none kept */
 };
 
 /* One side of an Attack roll, as hooks may change it before it is rolled
@@ -166,7 +167,7 @@ int wc_faction_find(const char *id);
 int wc_faction_add(const struct wc_faction *f);
 extern const struct wc_faction wc_standard;
 
-/* ---- helpers for hooks and rules (wc_rules.c) ---- */
+/* ---- helpers for hooks and rules (wc_board.c, wc_turn.c) ---- */
 
 /* Gives n Advantage (kind 0) or Disadvantage (kind 1) tokens, cancelling
  * against the other kind, and spreads one to each other Blessed (Cursed)

@@ -76,13 +76,15 @@ export default {
     if (s.trees?.choice) rows.push(['Trees', words(s.trees.choice)]);
     for (const t of s.teams || []) {
       const team = t.faction ? `${words(t.faction)}${t.upgrades?.length ? `, upgrades ${t.upgrades.map(words).join(', ')}` : ''}`
-        : t.submitted ? 'team in (hidden)' : 'building a team';
+        : t.submitted ? 'team in (hidden until both teams are deployed)' : 'building a team';
       const pts = Array.isArray(s.points) && s.points[t.seat] ? `, ${s.points[t.seat]} points` : '';
       rows.push([seatName(view, t.seat), team + pts]);
       if (t.seat === view.you && t.orders?.defend_advantage) {
         rows.push(['Advantage when defending', ORDER[t.orders.defend_advantage] || t.orders.defend_advantage]);
       }
     }
+    // RULINGS.md W7: a draw offer here ends the match on points.
+    if (s.agreement?.prompt && !s.result?.over) rows.push(['Draw offer', `${s.agreement.prompt} (equal points: a draw)`]);
     return h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
   },
 
@@ -118,7 +120,7 @@ export default {
     const P = (id) => pieceName(view, id);
     switch (e.type) {
       case 'team_submitted': return `${seatName(view, e.seat)} has built a team`;
-      case 'teams_revealed': return 'Both teams are revealed';
+      case 'teams_revealed': return 'Both teams are deployed: the team lists are shown';
       case 'phase': return `Phase: ${words(e.phase)}`;
       case 'trees': return `${seatName(view, e.seat)} sets up Trees (${words(e.setup)}): ${(e.squares || []).join(', ')}`;
       case 'deploy': return `${Number.isInteger(e.piece) ? P(e.piece) : `${seatName(view, e.seat)} ${words(e.piece)}`} deployed on ${e.square}`;

@@ -367,7 +367,7 @@ static void
 test_tokens(void)
 {
 	static struct wc_state st;
-	struct wc_ctx c = {&st, NULL, &test_ev};
+	struct wc_ctx c = {&st, NULL, &test_plain};
 
 	/* The text's example: Piece A, Piece B (Blessed), Piece C (Blessed). */
 	wc_pos(&st, "0Pa2:e 0Pb2:e:B 0Pc2:e:B 1Pa7:e:B 0Kh1 1Kh8");
@@ -412,6 +412,9 @@ test_tokens(void)
 	CHECK(wc_token_targets(&st, 0, 0, 0xC) == 0xC, "an opponent's Joker is always a valid target");
 	CHECK(wc_token_targets(&st, 0, 2, 0x3) == 0x1,
 	      "Choosing valid targets: a Blessed piece is no target for a Blessing");
+	flush_plain(&st);
+	CHECK(ev_has("\"type\":\"faith\"") && ev_has("\"cause\":\"blessed\""),
+	      "faith and token events through the codec");
 	wr_events_free(&test_ev);
 }
 
@@ -443,7 +446,7 @@ static void
 test_state(void)
 {
 	static struct wc_state st;
-	struct wr_events ev = {0};
+	struct wr_list ev = {NULL, 0, 0, sizeof(struct wc_event)};
 	json_object *snap, *v;
 	void *back = NULL;
 	struct wr_error err;
@@ -470,15 +473,15 @@ test_state(void)
 	/* Inconclusive games: points (pieces + upgrades) decide. */
 	wc_inconclusive(&st, &ev);
 	CHECK(st.over && st.winners == 0u, "Inconclusive games: 3+1 against 2+1 and a 1-point upgrade: a draw");
-	wr_events_free(&ev);
+	wr_list_free(&ev);
 	wc_pos(&st, "0Qd4 0Pa2:e 1Kh8 1Pa7:e");
 	wc_inconclusive(&st, &ev);
 	CHECK(st.over && st.winners == 1u, "Inconclusive games: the greater points total wins");
-	wr_events_free(&ev);
+	wr_list_free(&ev);
 	wc_pos(&st, "0Kd4 1Kh8");
 	wc_inconclusive(&st, &ev);
 	CHECK(st.over && st.winners == 0u, "Inconclusive games: equal points, a draw");
-	wr_events_free(&ev);
+	wr_list_free(&ev);
 
 	/* Standing orders are private to their seat (G5). */
 	wc_pos(&st, "0Kd4 1Kh8");

@@ -218,8 +218,21 @@ static const struct row rows[] = {
 	 "P@d7=0Q act#1=1"},
 	{"Promotion: not outside the opponent's deployment zone", "0Pd6:e 0Qa1:S" FILL0 FILL1,
 	 ACT("d6") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
-	{"Promotion: a positional, not a Pawn or a Joker", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
-	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':2}", "", "err=cannot-promote"},
+	{"Promotion: a positional, not a Pawn", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
+	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
+	{"RULINGS.md, Wargame Chess W6: a Pawn may promote into a slain Joker",
+	 "0Pd7:e 0Pa2:S 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7"), "",
+	 "has={'type':'promote','piece':2} !has={'type':'promote','piece':1}"},
+	{"RULINGS.md, Wargame Chess W6: the Joker is placed, the Pawn's Activation ends; "
+	 "the Joker may still Activate this turn",
+	 "0Pd7:e 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0J W#0=removed W#1=board act#1=0 active=1 ev='type':'promote','pawn':0,'piece':1"},
+	{"RULINGS.md, Wargame Chess W6: a Joker that Activated earlier this turn counts as Activated",
+	 "0Pd7:e 0Ja3:S:x" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0J act#1=1 ev='activated':true"},
+	{"RULINGS.md, Wargame Chess W6: with a Joker on the board, "
+	 "two slain Jokers are both offered", "0Pd7:e 0Ja3:S 0Jb3:S 0Ja4 " FILL0 " 1Kh8 1Pa8:e",
+	 ACT("d7"), "", "has={'type':'promote','piece':1} has={'type':'promote','piece':2}"},
 
 	/* ---- Rook: Castle ---- */
 	{"Castle: a lower-ranked ally gains an Advantage token", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
@@ -229,7 +242,7 @@ static const struct row rows[] = {
 	{"Castle: only with a non-Rook ally", "0Ra1 0Rb3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
 	 "!has={'type':'move','to':'a3','castle':'b3'}"},
 	{"Castle: only with an ally adjacent to where the Move ends", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
-	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=illegal-action"},
+	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=not-a-castle"},
 
 	/* ---- Blessed / Cursed through the rules ---- */
 	{"Blessed: an ally gains an Advantage token, Blessed allies gain one",
@@ -240,7 +253,7 @@ static const struct row rows[] = {
 
 	/* ---- Refusals (G5: nothing hidden in them) ---- */
 	{"Turn order: not this seat's turn", "0Kd4 0Pa1:e" FILL1,
-	 "1:{'type':'activate','square':'h8'}", "", "err=not-your-turn"},
+	 "1:{'type':'activate','square':'h8'}", "", "err=not-awaited"},
 	{"Activation: only your own pieces", "0Kd4 0Pa1:e" FILL1, ACT("h8"), "", "err=not-your-piece"},
 	{"Activation: a piece must be there", "0Kd4 0Pa1:e" FILL1, ACT("e4"), "", "err=no-piece"},
 	{"Actions by phase", "0Kd4 0Pa1:e" FILL1,
@@ -500,7 +513,7 @@ test_teams(void)
 		free(a1); free(b1); free(as); free(bs); free(a0); free(b0);
 	}
 	wr_events_free(&test_ev);
-	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) != 0 && strcmp(err.code, "not-your-turn") == 0,
+	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) != 0 && strcmp(err.code, "not-awaited") == 0,
 	      "a list is built once");
 	wc_ruleset.free(st2);
 	wc_ruleset.free(st);
@@ -614,6 +627,208 @@ test_setup(void)
 	}
 }
 
+/* ------------------------------------------- W7 and W8 (the rulings) */
+
+static void
+test_w7(void)
+{
+	static struct wc_state st;
+	struct wr_events ev = {0};
+	struct wr_rng rng;
+	uint64_t seed;
+	char *v;
+
+	wr_rng_seeded(&rng, &seed, 7);
+	CHECK(wc_ruleset.agreed_end != NULL,
+	      "RULINGS.md, Wargame Chess W7: the ruleset decides an agreed end (agreed_end)");
+	wc_pos(&st, "0Qd4 0Pa2:e 1Kh8 1Pa7:e");
+	v = view_str(&st, 0);
+	CHECK(strstr(v, "\"agreement\":{\"decided_on\":\"points\",\"prompt\":\"End the match on points\"}") != NULL,
+	      "RULINGS.md, Wargame Chess W7: the view words the draw offer (\"end the match on points\")");
+	free(v);
+	wc_ruleset.agreed_end(&st, &ev);
+	CHECK(st.over && st.winners == 1u && strcmp(st.reason, "inconclusive: points") == 0 &&
+	          wc_to_act(&st) == 0,
+	      "RULINGS.md, Wargame Chess W7: an agreed end is inconclusive, points decide (4 against 3)");
+	CHECK(ev.len == 1 && strstr(json_object_to_json_string(ev.items[0].body), "\"points\": [ 4, 3 ]") &&
+	          ev.items[0].visible_to == WR_VIS_PUBLIC,
+	      "RULINGS.md, Wargame Chess W7: the game_over event gives the points");
+	wr_events_free(&ev);
+	wc_ruleset.agreed_end(&st, &ev);
+	CHECK(ev.len == 0 && st.winners == 1u, "an agreed end after the end changes nothing");
+	wc_pos(&st, "0Kd4 1Kh8");
+	wc_ruleset.agreed_end(&st, &ev);
+	CHECK(st.over && st.winners == 0u,
+	      "RULINGS.md, Wargame Chess W7: equal points at an agreed end is a draw");
+	wr_events_free(&ev);
+	wc_pos(&st, "0Qd4 0Pa2:e 1Kh8 1Pa7:e");
+	CHECK(wc_ruleset.resign(&st, 0, &rng, &ev) == 0 && st.over && st.winners == 2u &&
+	          strcmp(st.reason, "resignation") == 0,
+	      "RULINGS.md, Wargame Chess W7: a resignation is a loss, not inconclusive (even ahead on points)");
+	wr_events_free(&ev);
+}
+
+/* What a viewer can read of a match: its view, its actions, and the
+ * events it may see so far. */
+static char *
+seen(void *st, const struct wr_events *ev, int viewer)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap);
+	json_object *parts[2] = {wc_ruleset.view(st, viewer),
+	                         viewer >= 0 ? wc_ruleset.actions(st, viewer) : json_object_new_array()};
+	out[0] = 0;
+	for (size_t i = 0; i <= ev->len + 1; i++) {
+		const char *s;
+		if (i < ev->len && !wr_event_visible(&ev->items[i], viewer))
+			continue;
+		s = json_object_to_json_string_ext(i < ev->len ? ev->items[i].body : parts[i - ev->len],
+		                                   JSON_C_TO_STRING_PLAIN);
+		while (len + strlen(s) + 2 > cap)
+			out = realloc(out, cap *= 2);
+		len += (size_t)sprintf(out + len, "%s\n", s);
+	}
+	json_object_put(parts[0]);
+	json_object_put(parts[1]);
+	return out;
+}
+
+struct twin {
+	void *st;
+	struct wr_events ev;
+	struct wr_rng rng;
+	uint64_t seed;
+};
+
+/* Both matches take the same action; both must accept it. */
+static void
+both(struct twin *t, int seat, const char *action)
+{
+	char *j = quotes(action);
+	json_object *a = json_tokener_parse(j);
+	struct wr_error err;
+
+	for (int k = 0; k < 2; k++) {
+		int rc = wc_ruleset.apply(t[k].st, seat, a, &t[k].rng, &t[k].ev, &err);
+		CHECK(rc == 0, action);
+		if (rc)
+			fprintf(stderr, "  %s: %s\n", err.code, err.message);
+	}
+	json_object_put(a);
+	free(j);
+}
+
+/* Seat 1 and spectators read the same bytes in both matches; so do the
+ * refusals seat 1 meets. */
+static void
+same_for_others(struct twin *t, const char *when)
+{
+	static const char *const tries[] = {
+	    "{'type':'deploy','piece':'pawn','square':'a1'}", "{'type':'deploy','piece':'bishop','square':'h7'}",
+	    "{'type':'trees','choice':'mirror'}", "{'type':'activate','square':'e1'}"};
+	char what[256];
+
+	for (int viewer = 1; viewer >= WR_SPECTATOR; viewer -= 2) {
+		char *a = seen(t[0].st, &t[0].ev, viewer), *b = seen(t[1].st, &t[1].ev, viewer);
+		snprintf(what, sizeof(what),
+		         "RULINGS.md, Wargame Chess W8: %s: %s reads the same bytes whatever the other team is",
+		         when, viewer == 1 ? "seat 1" : "a spectator");
+		CHECK(strcmp(a, b) == 0, what);
+		free(a);
+		free(b);
+	}
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		struct wr_error e[2];
+		for (int k = 0; k < 2; k++) {
+			void *copy = wc_clone(t[k].st);
+			memset(&e[k], 0, sizeof(e[k]));
+			apply_q(copy, 1, tries[i], &t[k].rng, &e[k]);
+			wc_ruleset.free(copy);
+		}
+		snprintf(what, sizeof(what), "RULINGS.md, Wargame Chess W8: %s: seat 1's refusals are the same",
+		         when);
+		CHECK(memcmp(&e[0], &e[1], sizeof(e[0])) == 0, what);
+	}
+	wr_events_free(&test_ev);
+}
+
+/* A deploy action of the piece on the seat's first free zone square. */
+static const char *
+deploy_free(const struct wc_state *st, int seat, const char *piece, char *buf)
+{
+	char name[8];
+	int s = 0;
+
+	while (s < 64 && !(wc_zone(seat, s) && wc_free(st, s)))
+		s++;
+	snprintf(buf, 128, "{'type':'deploy','piece':'%s','square':'%s'}", piece,
+	         wr_square_name(&wr_board8, s, name));
+	return buf;
+}
+
+static void
+test_w8(void)
+{
+	static const char *const team0[2] = {
+	    "{'type':'team','faction':'standard','pieces':{'king':1,'queen':1,'rook':2,'pawn':5}}",
+	    "{'type':'team','faction':'standard','pieces':{'king':1,'queen':1,'rook':2,'bishop':1,'pawn':3}}"};
+	static const char *const deploy1[] = {"king", "knight", "knight", "bishop",
+	                                      "bishop", "joker", "pawn", "pawn"};
+	static const char *const common0[] = {"king", "queen", "rook", "rook"};
+	struct twin t[2];
+	struct wr_error err;
+	char buf[128];
+
+	for (int k = 0; k < 2; k++) {
+		memset(&t[k], 0, sizeof(t[k]));
+		wr_rng_seeded(&t[k].rng, &t[k].seed, 88);
+		t[k].st = fresh("seat0", &t[k].rng);
+		CHECK(apply_q(t[k].st, 0, team0[k], &t[k].rng, &err) == 0, "seat 0's team");
+	}
+	same_for_others(t, "teams being built");
+	both(t, 1, TEAM_B);
+	CHECK(((struct wc_state *)t[0].st)->phase == WC_PH_TREES, "both lists in: Trees");
+	same_for_others(t, "both lists in, Trees");
+	both(t, 1, "{'type':'trees','choice':'mirror'}");
+	same_for_others(t, "deployment begins");
+	for (int i = 0; i < 8; i++)
+		both(t, 1, deploy_free(t[0].st, 1, deploy1[i], buf));
+	same_for_others(t, "seat 1 deployed");
+	for (int i = 0; i < 4; i++) {
+		both(t, 0, deploy_free(t[0].st, 0, common0[i], buf));
+		same_for_others(t, "seat 0 deploying: the other seat sees only the pieces on the board");
+	}
+	{
+		char *a = view_str(t[0].st, 0), *b = view_str(t[1].st, 0);
+		CHECK(strcmp(a, b) != 0 && strstr(a, "\"pawn\":5") && strstr(b, "\"bishop\":1"),
+		      "the builder sees its own list all along");
+		free(a);
+		free(b);
+		a = view_str(t[0].st, 1);
+		CHECK(strstr(a, "\"pawn\":5") == NULL && strstr(a, "\"faction\":null"),
+		      "RULINGS.md, Wargame Chess W8: the other list stays hidden until both are deployed");
+		free(a);
+	}
+	/* Step 5 of the Setup order: both deployed, both lists shown. */
+	for (int i = 0; i < 5; i++)
+		CHECK(apply_q(t[0].st, 0, deploy_free(t[0].st, 0, "pawn", buf), &t[0].rng, &err) == 0,
+		      "seat 0 deploys its pawns");
+	{
+		struct wc_state *s0 = t[0].st;
+		char *a = view_str(s0, 1);
+		CHECK(s0->phase == WC_PH_PLAY && strstr(a, "\"pawn\":5") && strstr(a, "\"faction\":\"standard\""),
+		      "RULINGS.md, Wargame Chess W8: both teams deployed, the lists are shown (Setup order, step 5)");
+		free(a);
+	}
+	CHECK(ev_has("\"type\":\"teams_revealed\""),
+	      "RULINGS.md, Wargame Chess W8: teams_revealed at the end of deployment");
+	wr_events_free(&test_ev);
+	for (int k = 0; k < 2; k++) {
+		wr_events_free(&t[k].ev);
+		wc_ruleset.free(t[k].st);
+	}
+}
+
 int
 main(void)
 {
@@ -623,6 +838,8 @@ main(void)
 		run_row(&rows[i]);
 	test_teams();
 	test_setup();
+	test_w7();
+	test_w8();
 	printf("%zu rule rows\n", n);
 	return check_done("wargame-chess rule table");
 }

@@ -3,14 +3,34 @@
 #ifndef WC_TEST_H
 #define WC_TEST_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../unit/check.h"
 #include "wargame_chess.h"
-#include "wc_private.h"
+#include "wc_rules.h"
 
 static struct wr_events test_ev;
+/* Plain events of direct calls into the rules (wc_ctx), turned into
+ * test_ev by flush_plain(). */
+static struct wr_list test_plain = {NULL, 0, 0, sizeof(struct wc_event)};
+
+static inline void
+flush_plain(const struct wc_state *st)
+{
+	wr_tpl_events(&wc_template, st, &test_plain, &test_ev);
+	wr_list_free(&test_plain);
+}
+
+/* WR_PLAYOUTS from the environment, else `def`. */
+static inline int
+wc_playouts(int def)
+{
+	const char *e = getenv("WR_PLAYOUTS");
+	int n = e && *e ? atoi(e) : def;
+	return n > 0 ? n : def;
+}
 
 /* A copy through save() and load() (wr_clone lives in the registry
  * library, which these tests do not link). */
@@ -83,7 +103,7 @@ wc_pos(struct wc_state *st, const char *spec)
 	char buf[1024], *save = NULL, *tok;
 	const struct wc_faction *fa = wc_faction_at(wc_pos_faction);
 
-	wc_init(st, 0, NULL, NULL);
+	wc_init(st, 0, NULL);
 	st->phase = WC_PH_PLAY;
 	st->turn = 1;
 	st->active = 0;

@@ -1,63 +1,16 @@
-/* Wargame Chess JSON: options, actions in and out, the saved state, views
- * and the ruleset table. Every client field is shape-checked here before
- * wc_rules.c sees it. */
+/* Wargame Chess codec, the state: save() and load() (every field
+ * validated, load is fuzzed) and view() per viewer (G5, W8: nothing of a
+ * team that is not on the board reaches the other seat before both teams
+ * are deployed). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wargame_chess.h"
-#include "wc_private.h"
+#include "wc_rules.h"
 
-#define B (&wr_board8)
-
-static const char *const order_names[] = {"ask", "always", "never"};
-
-static json_object *
-wc_options(void)
-{
-	json_object *o = json_object_new_object(), *ft = json_object_new_object(),
-	            *en = json_object_new_array();
-
-	json_object_object_add(ft, "type", json_object_new_string("string"));
-	json_object_object_add(ft, "default", json_object_new_string("seat0"));
-	json_object_array_add(en, json_object_new_string("seat0"));
-	json_object_array_add(en, json_object_new_string("random"));
-	json_object_object_add(ft, "enum", en);
-	json_object_object_add(ft, "description",
-	                       json_object_new_string("Who sets up Trees first: seat 0, or a "
-	                                              "random seat (RULINGS.md, Wargame Chess W2)"));
-	json_object_object_add(o, "first_trees", ft);
-	return o;
-}
-
-static int
-wc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
-          struct wr_error *err)
-{
-	static const char *const known[] = {"first_trees", NULL};
-	const char *ft = NULL;
-	int random = 0;
-	struct wc_state *st;
-
-	if (seats != WC_SEATS)
-		return wr_fail(err, "seats", "seats", "Wargame Chess is for 2 seats");
-	if (options) {
-		if (wr_json_only(options, known, err) != 0 ||
-		    wr_json_string(options, "first_trees", 0, &ft, err) != 0)
-			return -1;
-		if (ft && strcmp(ft, "random") == 0)
-			random = 1;
-		else if (ft && strcmp(ft, "seat0") != 0)
-			return wr_fail(err, "bad-option", "first_trees",
-			               "first_trees: \"seat0\" or \"random\"");
-	}
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return wr_fail(err, "no-memory", "", "out of memory");
-	wc_init(st, random, rng, NULL);
-	*state = st;
-	return 0;
-}
+json_object *wc_save(const void *state);
+int wc_load(json_object *snap, void **state, struct wr_error *err);
+json_object *wc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- save */
 
@@ -76,7 +29,7 @@ put(json_object *o, const char *k, int v)
 	json_object_object_add(o, k, json_object_new_int(v));
 }
 
-static json_object *
+json_object *
 wc_save(const void *state)
 {
 	const struct wc_state *st = state;
@@ -188,13 +141,37 @@ coherent(const struct wc_state *st)
 		const struct wc_faction *f = wc_faction_at(st->seat[p->seat].faction);
 		if (!f || p->opt >= f->nopts || f->opts[p->opt].type != p->type)
 			return 0;
-		if (p->where == WC_ON && p->sq < 0)
+		if ((p->where == WC_ON && p->sq < 0) || p->where == WC_OFF)
+			return 0;       /* a piece exists once deployed (W8) */
+		int same = 0;           /* no more pieces of an option than the list */
+		for (int k = 0; k < n; k++)
+			same += st->pieces[k].seat == p->seat && st->pieces[k].opt == p->opt;
+		if (same > st->seat[p->seat].counts[p->opt])
 			return 0;
+	}
+	if (n > 0 && st->phase < WC_PH_DEPLOY)
+		return 0;
+	/* Somebody is awaited in every phase but the end (G6). */
+	if ((st->phase == WC_PH_TEAMS) == (st->seat[0].submitted && st->seat[1].submitted) &&
+	    st->phase != WC_PH_OVER)
+		return 0;
+	if (st->phase == WC_PH_DEPLOY) {
+		int left = 0;
+		for (int o = 0; o < WC_MAX_OPTS; o++)
+			left += wc_reserve(st, st->active, o);
+		if (!left)
+			return 0;
+	}
+	for (int s = 0; s < WC_SEATS; s++) {
+		const struct wc_faction *f = wc_faction_at(st->seat[s].faction);
+		for (int i = f ? f->nopts : 0; i < WC_MAX_OPTS; i++)
+			if (st->seat[s].counts[i])
+				return 0;
 	}
 	return 1;
 }
 
-static int
+int
 wc_load(json_object *snap, void **state, struct wr_error *err)
 {
 	struct wc_state *st = calloc(1, sizeof(*st));
@@ -304,301 +281,6 @@ bad:
 	return -1;
 }
 
-static void
-wc_free_state(void *state)
-{
-	free(state);
-}
-
-/* ------------------------------------------------------------- actions */
-
-static json_object *
-action_json(const struct wc_state *st, int seat, const struct wc_action *a)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "type", json_object_new_string(wc_kind_names[a->kind]));
-	switch (a->kind) {
-	case WC_A_TEAM: {
-		const struct wc_faction *f = wc_faction_at(a->faction);
-		json_object *pc = json_object_new_object(), *up = json_object_new_array();
-		json_object_object_add(o, "faction", json_object_new_string(f->id));
-		for (int i = 0; i < f->nopts; i++)
-			if (a->counts[i])
-				json_object_object_add(pc, f->opts[i].id, json_object_new_int(a->counts[i]));
-		for (int u = 0; u < f->nupgrades; u++)
-			if (a->upgrades & (1u << u))
-				json_object_array_add(up, json_object_new_string(f->upgrades[u].id));
-		json_object_object_add(o, "pieces", pc);
-		json_object_object_add(o, "upgrades", up);
-		break;
-	}
-	case WC_A_TREES:
-		json_object_object_add(o, "choice", json_object_new_string(wc_tree_names[a->choice]));
-		break;
-	case WC_A_DEPLOY:
-		json_object_object_add(
-		    o, "piece",
-		    json_object_new_string(wc_faction_at(st->seat[seat].faction)->opts[a->opt].id));
-		json_object_object_add(o, "square", wc_sq_json(a->sq));
-		break;
-	case WC_A_ACTIVATE:
-		json_object_object_add(o, "square", wc_sq_json(a->sq));
-		break;
-	case WC_A_MOVE:
-		json_object_object_add(o, "to", wc_sq_json(a->sq));
-		if (a->castle >= 0)
-			json_object_object_add(o, "castle", wc_sq_json(a->castle));
-		break;
-	case WC_A_ATTACK:
-		json_object_object_add(o, "to", wc_sq_json(a->sq));
-		if (a->adv)
-			json_object_object_add(o, "advantage", json_object_new_boolean(1));
-		break;
-	case WC_A_PROMOTE:
-		json_object_object_add(o, "piece", json_object_new_int(a->piece));
-		break;
-	case WC_A_DEFEND:
-		json_object_object_add(o, "advantage", json_object_new_boolean(a->adv));
-		break;
-	case WC_A_COMBAT:
-		json_object_object_add(o, "option",
-		                       json_object_new_string(a->choice ? "retreat" : "push"));
-		json_object_object_add(o, "square", wc_sq_json(a->sq));
-		break;
-	default:
-		break;
-	}
-	return o;
-}
-
-static json_object *
-wc_actions(const void *state, int seat)
-{
-	const struct wc_state *st = state;
-	json_object *arr = json_object_new_array();
-	int n = wc_list(st, seat, NULL, 0);
-	struct wc_action *l = n > 0 ? calloc((size_t)n, sizeof(*l)) : NULL;
-
-	if (l) {
-		n = wc_list(st, seat, l, n);
-		for (int i = 0; i < n; i++)
-			json_object_array_add(arr, action_json(st, seat, &l[i]));
-		free(l);
-	}
-	return arr;
-}
-
-static int
-parse_choice(const char *s, const char *const *names, int n)
-{
-	for (int i = 0; s && i < n; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
-
-/* Shape of every action (README.md, Actions). */
-static int
-parse_action(const struct wc_state *st, int seat, json_object *j, struct wc_action *a,
-             struct wr_error *err)
-{
-	const char *type, *s;
-	int kind;
-
-	if (!j || !json_object_is_type(j, json_type_object))
-		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
-	if (wr_json_string(j, "type", 1, &type, err) != 0)
-		return -1;
-	kind = parse_choice(type, wc_kind_names + 1, WC_A_MAX - 1) + 1;
-	if (kind <= 0)
-		return wr_fail(err, "unknown-action", "type", "unknown action type");
-	wc_action_init(a, kind);
-	switch (kind) {
-	case WC_A_TEAM: {
-		static const char *const known[] = {"type", "faction", "pieces", "upgrades", NULL};
-		json_object *pc, *up;
-		const struct wc_faction *f;
-		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "faction", 1, &s, err) != 0)
-			return -1;
-		if ((a->faction = wc_faction_find(s)) < 0)
-			return wr_fail(err, "unknown-faction", "faction", "no such faction");
-		f = wc_faction_at(a->faction);
-		if (!json_object_object_get_ex(j, "pieces", &pc) ||
-		    !json_object_is_type(pc, json_type_object))
-			return wr_fail(err, "missing-field", "pieces", "pieces: an object is required");
-		{
-			json_object_object_foreach(pc, key, val) {
-				int i, c;
-				for (i = 0; i < f->nopts && strcmp(f->opts[i].id, key); i++)
-					;
-				if (i == f->nopts)
-					return wr_fail(err, "unknown-piece", "pieces",
-					               "%.40s: not in this faction's roster", key);
-				(void)val;
-				if (wr_json_int(pc, key, 0, 99, 1, 0, &c, err) != 0)
-					return -1;
-				a->counts[i] = c;
-			}
-		}
-		if (json_object_object_get_ex(j, "upgrades", &up) &&
-		    !json_object_is_type(up, json_type_null)) {
-			if (!json_object_is_type(up, json_type_array))
-				return wr_fail(err, "wrong-type", "upgrades", "upgrades: an array");
-			for (size_t k = 0; k < json_object_array_length(up); k++) {
-				json_object *v = json_object_array_get_idx(up, k);
-				int u;
-				if (!json_object_is_type(v, json_type_string))
-					return wr_fail(err, "wrong-type", "upgrades", "upgrades: strings");
-				for (u = 0; u < f->nupgrades && strcmp(f->upgrades[u].id,
-				                                       json_object_get_string(v)); u++)
-					;
-				if (u == f->nupgrades)
-					return wr_fail(err, "unknown-upgrade", "upgrades", "no such upgrade");
-				if (a->upgrades & (1u << u))
-					return wr_fail(err, "duplicate-upgrade", "upgrades",
-					               "an upgrade is taken once");
-				a->upgrades |= 1u << u;
-			}
-		}
-		return 0;
-	}
-	case WC_A_TREES: {
-		static const char *const known[] = {"type", "choice", NULL};
-		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "choice", 1, &s, err) != 0)
-			return -1;
-		if ((a->choice = parse_choice(s, wc_tree_names, WC_TREES_MAX)) < 0)
-			return wr_fail(err, "bad-choice", "choice",
-			               "choice: mirror, mirror_flip or random");
-		return 0;
-	}
-	case WC_A_DEPLOY: {
-		static const char *const known[] = {"type", "piece", "square", NULL};
-		const struct wc_faction *f = wc_faction_at(st->seat[seat].faction);
-		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "piece", 1, &s, err) != 0 ||
-		    wr_json_square(j, "square", B, &a->sq, err) != 0)
-			return -1;
-		for (a->opt = 0; f && a->opt < f->nopts && strcmp(f->opts[a->opt].id, s); a->opt++)
-			;
-		if (!f || a->opt == f->nopts)
-			return wr_fail(err, "unknown-piece", "piece", "not in this team's roster");
-		return 0;
-	}
-	case WC_A_ACTIVATE: {
-		static const char *const known[] = {"type", "square", NULL};
-		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "square", B, &a->sq, err) != 0)
-			return -1;
-		return 0;
-	}
-	case WC_A_MOVE: {
-		static const char *const known[] = {"type", "to", "castle", NULL};
-		json_object *c;
-		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "to", B, &a->sq, err) != 0)
-			return -1;
-		if (json_object_object_get_ex(j, "castle", &c) && !json_object_is_type(c, json_type_null) &&
-		    wr_json_square(j, "castle", B, &a->castle, err) != 0)
-			return -1;
-		return 0;
-	}
-	case WC_A_ATTACK: {
-		static const char *const known[] = {"type", "to", "advantage", NULL};
-		if (wr_json_only(j, known, err) != 0 || wr_json_square(j, "to", B, &a->sq, err) != 0 ||
-		    wr_json_bool(j, "advantage", 0, 0, &a->adv, err) != 0)
-			return -1;
-		return 0;
-	}
-	case WC_A_STAY:
-	case WC_A_END: {
-		static const char *const known[] = {"type", NULL};
-		return wr_json_only(j, known, err);
-	}
-	case WC_A_PROMOTE: {
-		static const char *const known[] = {"type", "piece", NULL};
-		if (wr_json_only(j, known, err) != 0 ||
-		    wr_json_int(j, "piece", 0, WC_MAX_PIECES - 1, 1, 0, &a->piece, err) != 0)
-			return -1;
-		return 0;
-	}
-	case WC_A_DEFEND: {
-		static const char *const known[] = {"type", "advantage", NULL};
-		if (wr_json_only(j, known, err) != 0 ||
-		    wr_json_bool(j, "advantage", 1, 0, &a->adv, err) != 0)
-			return -1;
-		return 0;
-	}
-	case WC_A_COMBAT: {
-		static const char *const known[] = {"type", "option", "square", NULL};
-		static const char *const opts[] = {"push", "retreat"};
-		if (wr_json_only(j, known, err) != 0 || wr_json_string(j, "option", 1, &s, err) != 0 ||
-		    wr_json_square(j, "square", B, &a->sq, err) != 0)
-			return -1;
-		if ((a->choice = parse_choice(s, opts, 2)) < 0)
-			return wr_fail(err, "bad-choice", "option", "option: push or retreat");
-		return 0;
-	}
-	}
-	return wr_fail(err, "unknown-action", "type", "unknown action type");
-}
-
-static int
-wc_apply(void *state, int seat, json_object *action, struct wr_rng *rng, struct wr_events *ev,
-         struct wr_error *err)
-{
-	struct wc_state *st = state;
-	struct wc_action a;
-
-	if (st->over)
-		return wr_fail(err, "game-over", "", "the match is over");
-	if (seat < 0 || seat >= WC_SEATS || !(wc_to_act(st) & (1u << seat)))
-		return wr_fail(err, "not-your-turn", "", "this seat is not awaited now");
-	if (parse_action(st, seat, action, &a, err) != 0 || wc_check(st, seat, &a, err) != 0)
-		return -1;
-	wc_do(st, seat, &a, rng, ev);
-	return 0;
-}
-
-/* Standing orders: {"defend_advantage": "ask" | "always" | "never"}. */
-static int
-wc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
-{
-	static const char *const known[] = {"defend_advantage", NULL};
-	struct wc_state *st = state;
-	const char *s;
-	int o;
-
-	if (seat < 0 || seat >= WC_SEATS)
-		return wr_fail(err, "bad-seat", "", "no such seat");
-	if (wr_json_only(orders, known, err) != 0 ||
-	    wr_json_string(orders, "defend_advantage", 0, &s, err) != 0)
-		return -1;
-	if (!s)
-		return 0;
-	if ((o = parse_choice(s, order_names, 3)) < 0)
-		return wr_fail(err, "bad-order", "defend_advantage",
-		               "defend_advantage: ask, always or never");
-	st->seat[seat].order_defend = o;
-	return 0;
-}
-
-static int
-wc_resign(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct wc_state *st = state;
-	json_object *o;
-
-	if (seat < 0 || seat >= WC_SEATS || st->over)
-		return -1;
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("resign"));
-	json_object_object_add(o, "seat", json_object_new_int(seat));
-	if (ev)
-		wr_emit(ev, WR_VIS_PUBLIC, o);
-	else
-		json_object_put(o);
-	wc_finish(st, 1u << (1 - seat), "resignation", ev);
-	return 0;
-}
-
 /* ---------------------------------------------------------------- view */
 
 static const char *const where_names[] = {"reserve", "board", "slain", "removed"};
@@ -649,7 +331,7 @@ pending(const struct wc_state *st)
 	return arr;
 }
 
-static json_object *
+json_object *
 wc_view(const void *state, int viewer)
 {
 	const struct wc_state *st = state;
@@ -657,7 +339,7 @@ wc_view(const void *state, int viewer)
 	            *teams = json_object_new_array(), *trees = json_object_new_object(),
 	            *tq = json_object_new_array(), *pts = json_object_new_array(),
 	            *res = json_object_new_object(), *w = json_object_new_array();
-	int revealed = st->seat[0].submitted && st->seat[1].submitted;
+	int shown = wc_lists_shown(st);
 
 	json_object_object_add(o, "ruleset", json_object_new_string("wargame-chess"));
 	json_object_object_add(o, "phase", json_object_new_string(wc_phase_names[st->phase]));
@@ -683,6 +365,14 @@ wc_view(const void *state, int viewer)
 		json_object_object_add(o, "activation", act);
 	}
 	json_object_object_add(o, "pending", pending(st));
+	{
+		/* W7: a match ended early by agreement is decided on points;
+		 * the board words its draw offer from this. */
+		json_object *ag = json_object_new_object();
+		json_object_object_add(ag, "decided_on", json_object_new_string("points"));
+		json_object_object_add(ag, "prompt", json_object_new_string("End the match on points"));
+		json_object_object_add(o, "agreement", ag);
+	}
 	put(trees, "first_seat", st->tree_first);
 	json_object_object_add(trees, "choice",
 	                       st->tree_choice >= 0
@@ -696,8 +386,9 @@ wc_view(const void *state, int viewer)
 		const struct wc_seat *ss = &st->seat[s];
 		const struct wc_faction *f = wc_faction_at(ss->faction);
 		json_object *t = json_object_new_object();
-		/* A team list is hidden until both are in (G5). */
-		int see = ss->submitted && (revealed || viewer == s || viewer == WR_EVERYONE);
+		/* A team list is hidden from the other seat until both teams
+		 * are deployed (G5, W8). */
+		int see = ss->submitted && (shown || viewer == s || viewer == WR_EVERYONE);
 		put(t, "seat", s);
 		json_object_object_add(t, "submitted", json_object_new_boolean(ss->submitted));
 		if (see && f) {
@@ -719,12 +410,12 @@ wc_view(const void *state, int viewer)
 		if (viewer == s || viewer == WR_EVERYONE) {
 			json_object *ord = json_object_new_object();
 			json_object_object_add(ord, "defend_advantage",
-			                       json_object_new_string(order_names[ss->order_defend]));
+			                       json_object_new_string(wc_order_names[ss->order_defend]));
 			json_object_object_add(t, "orders", ord);
 		} else
 			json_object_object_add(t, "orders", NULL);
 		json_object_array_add(teams, t);
-		json_object_array_add(pts, json_object_new_int(revealed ? wc_points(st, s) : 0));
+		json_object_array_add(pts, json_object_new_int(see ? wc_points(st, s) : 0));
 	}
 	json_object_object_add(o, "teams", teams);
 	for (int i = 0; i < st->npieces; i++) {
@@ -757,44 +448,3 @@ wc_view(const void *state, int viewer)
 	return o;
 }
 
-static void
-wc_result(const void *state, struct wr_result *out)
-{
-	const struct wc_state *st = state;
-
-	memset(out, 0, sizeof(*out));
-	out->over = st->over;
-	out->winners = st->winners;
-	if (st->seat[0].submitted && st->seat[1].submitted) {
-		out->has_scores = 1;
-		for (int s = 0; s < WC_SEATS; s++)
-			out->scores[s] = wc_points(st, s);
-	}
-	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
-}
-
-static unsigned
-wc_to_act_fn(const void *state)
-{
-	return wc_to_act(state);
-}
-
-const struct wr_ruleset wc_ruleset = {
-	.id = "wargame-chess",
-	.title = "Wargame Chess",
-	.source = "000_fd193abe0e5c92ac.txt",
-	.min_seats = 2,
-	.max_seats = 2,
-	.options = wc_options,
-	.create = wc_create,
-	.load = wc_load,
-	.save = wc_save,
-	.free = wc_free_state,
-	.to_act = wc_to_act_fn,
-	.actions = wc_actions,
-	.apply = wc_apply,
-	.set_orders = wc_set_orders,
-	.resign = wc_resign,
-	.view = wc_view,
-	.result = wc_result,
-};
