@@ -1,0 +1,2 @@
+#include "oc_test.h"
+int main(void) { return 0; }
