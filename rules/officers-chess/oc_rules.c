@@ -149,12 +149,18 @@ passable(const struct oc_state *st, int sq)
  * allies and unseen tiles, never through a known enemy. prev[] gives a
  * path; ties go to the lower square index so paths are deterministic. */
 static void
-reach(const struct oc_state *st, int i, int *cost, int *prev)
+reach(const struct oc_state *st, int i, int limit, int *cost, int *prev)
 {
 	const struct oc_unit *u = &st->u[i];
 	int n = ntiles(st), done[OC_MAX_TILES];
 	int fly = oc_classes[u->cls].tags & OC_T_FLYING;
+	unsigned char seen[OC_MAX_TILES], enemy[OC_MAX_TILES];
 
+	oc_sight(st, u->seat, seen);
+	memset(enemy, 0, sizeof(enemy));
+	for (int k = 0; k < st->nu; k++)
+		if (st->u[k].where == OC_W_MAP && st->u[k].seat != u->seat && seen[st->u[k].sq])
+			enemy[st->u[k].sq] = 1;
 	for (int t = 0; t < n; t++) {
 		cost[t] = 1 << 20;
 		prev[t] = -1;
@@ -166,7 +172,7 @@ reach(const struct oc_state *st, int i, int *cost, int *prev)
 		for (int t = 0; t < n; t++)
 			if (!done[t] && cost[t] < (1 << 20) && (best < 0 || cost[t] < cost[best]))
 				best = t;
-		if (best < 0)
+		if (best < 0 || cost[best] >= limit)
 			break;
 		done[best] = 1;
 		static const int dx[4] = {0, 1, 0, -1}, dy[4] = {1, 0, -1, 0};
@@ -178,8 +184,7 @@ reach(const struct oc_state *st, int i, int *cost, int *prev)
 			int t = ny * st->files + nx;
 			if (!passable(st, t))
 				continue;
-			int k = known_unit_at(st, u->seat, t);
-			if (k >= 0 && st->u[k].seat != u->seat)
+			if (enemy[t])
 				continue;
 			int c = cost[best] + (fly ? 1 : oc_tiles[st->terrain[t]].move);
 			if (c < cost[t] || (c == cost[t] && best < prev[t])) {
@@ -422,9 +427,10 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 		if (u->frozen)
 			return wr_fail(err, "frozen", "to", "%s is Frozen and cannot move this turn",
 			               u->name);
-		if (a->to == u->sq || a->to < 0)
-			return wr_fail(err, "unreachable", "to", "move to another tile");
-		reach(st, st->active, cost, prev);
+		if (a->to == u->sq || a->to < 0 || oc_dist(st, u->sq, a->to) > budget(st))
+			return wr_fail(err, "unreachable", "to", "%s cannot reach that tile this turn",
+			               u->name);
+		reach(st, st->active, budget(st), cost, prev);
 		if (cost[a->to] > budget(st))
 			return wr_fail(err, "unreachable", "to", "%s cannot reach that tile this turn",
 			               u->name);
@@ -974,7 +980,7 @@ do_move(struct oc_state *st, int seat, int to, struct wr_list *ev)
 	struct oc_unit *u = &st->u[st->active];
 	int from = u->sq, stop = to, ambush = -1;
 
-	reach(st, st->active, cost, prev);
+	reach(st, st->active, budget(st), cost, prev);
 	for (int t = to; t != from && t >= 0; t = prev[t])
 		path[n++] = t;
 	/* Walk from the start; an unseen enemy on the path stops the unit on
@@ -1707,8 +1713,9 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 	}
 	const struct oc_unit *u = &st->u[st->active];
 	size_t first = out->len;
+	int bud = budget(st);
 	for (int t = 0; t < n; t++)
-		if ((a = cand(out, OC_A_MOVE)))
+		if (oc_dist(st, u->sq, t) <= bud && t != u->sq && (a = cand(out, OC_A_MOVE)))
 			a->to = t;
 	for (int s = 0; s < 3; s++) {
 		if (u->item[s] < 0)
@@ -1716,7 +1723,9 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 		const struct oc_item *it = &oc_items[u->item[s]];
 		if (it->kind == OC_WEAPON && !is_staff(it)) {
 			for (int t = 0; t < n; t++)
-				if ((a = cand(out, OC_A_ATTACK))) {
+				if ((oc_unit_at(st, t) >= 0 || st->terrain[t] == OC_TR_GATE ||
+				     st->terrain[t] == OC_TR_ICE) && oc_in_range(it, oc_dist(st, u->sq, t)) &&
+				    (a = cand(out, OC_A_ATTACK))) {
 					a->slot = s;
 					a->target = t;
 				}
@@ -1728,7 +1737,7 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 					a->slot = s;
 			} else if (it->special == OC_SP_REWARP) {
 				for (int t = 0; t < n; t++)
-					if ((a = cand(out, OC_A_STAFF))) {
+					if (oc_dist(st, u->sq, t) <= WARP_RANGE && (a = cand(out, OC_A_STAFF))) {
 						a->slot = s;
 						a->to = t;
 					}
@@ -1751,7 +1760,8 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 				}
 			} else {
 				for (int t = 0; t < n; t++)
-					if ((a = cand(out, OC_A_STAFF))) {
+					if ((it->special == OC_SP_VEIN || oc_unit_at(st, t) >= 0) &&
+					    oc_in_range(it, oc_dist(st, u->sq, t)) && (a = cand(out, OC_A_STAFF))) {
 						a->slot = s;
 						a->target = t;
 					}

@@ -9,7 +9,7 @@
 #include "oc_test.h"
 
 #define MAX_STEPS 6000
-#define JSON_GAMES 12
+#define JSON_GAMES 6
 
 static uint64_t chooser;
 
