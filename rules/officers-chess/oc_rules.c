@@ -420,13 +420,15 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 	switch (a->type) {
 	case OC_A_MOVE: {
 		int cost[OC_MAX_TILES], prev[OC_MAX_TILES];
-		if (st->moved && !(st->acted && st->canto > 0))
-			return wr_fail(err, "already-moved", "to", "%s has already moved", u->name);
 		if (st->acted && st->canto <= 0)
 			return wr_fail(err, "already-acted", "to", "no Move after the Action (only Canto)");
+		if (st->moved && !st->acted)
+			return wr_fail(err, "already-moved", "to", "%s has already moved", u->name);
 		if (u->frozen)
 			return wr_fail(err, "frozen", "to", "%s is Frozen and cannot move this turn",
 			               u->name);
+		if (a->to >= 0 && known_unit_at(st, seat, a->to) >= 0 && a->to != u->sq)
+			return wr_fail(err, "occupied", "to", "a move never ends on an occupied tile");
 		if (a->to == u->sq || a->to < 0 || oc_dist(st, u->sq, a->to) > budget(st))
 			return wr_fail(err, "unreachable", "to", "%s cannot reach that tile this turn",
 			               u->name);
