@@ -601,6 +601,14 @@ oc_action_json(const void *state, const void *action)
 			json_object_object_add(o, "forecast", forecast_json(&f));
 		}
 	}
+	if (a->type == OC_A_STAFF && st->active >= 0) {
+		int t = oc_unit_at(st, a->target);
+		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
+			json_object *f = json_object_new_object();
+			put(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
+			json_object_object_add(o, "forecast", f);
+		}
+	}
 	return o;
 }
 

@@ -725,6 +725,25 @@ emit_units(const struct oc_state *st, struct wr_list *ev, const struct oc_event 
 	}
 }
 
+/* An event about a tile that everyone sees (terrain is public), made by a
+ * unit: without fog public; under fog one copy per seat, the unit taken out
+ * for a seat that does not see it; spectators get none (O13). */
+static void
+emit_tile(const struct oc_state *st, struct wr_list *ev, const struct oc_event *e, int seat)
+{
+	for (int s = 0; s < (st->fog ? st->seats : 1); s++) {
+		struct oc_event *c = wr_list_push(ev);
+		if (!c)
+			return;
+		*c = *e;
+		c->vis = st->fog ? 1u << s : WR_VIS_PUBLIC;
+		if (st->fog && s != seat && !(e->from >= 0 && seat_sees(st, s, e->from))) {
+			c->unit = -1;
+			c->from = -1;
+		}
+	}
+}
+
 /* ------------------------------------------------------- round flow */
 
 static int
@@ -1078,41 +1097,16 @@ do_attack(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rn
 		/* Gate/Door and Ice: deal 15 Damage to destroy (always hits). */
 		const struct oc_item *w = oc_weapon(u);
 		int base = 3 + oc_rating(st, u, w->magic ? OC_MAG : OC_STR) + w->mt;
-		int dmg = base * (w->brave ? 2 : 1);
-		struct oc_event *e = push(ev, OC_E_TILE_HIT, WR_VIS_PUBLIC);
-		st->tile_dmg[a->target] += dmg;
-		if (e) {
-			e->unit = st->active;
-			e->from = u->sq;
-			e->to = a->target;
-			e->amount = dmg;
-			e->kind = st->terrain[a->target];
-			e->seat = seat;
-		}
+		struct oc_event e = {.type = OC_E_TILE_HIT, .unit = st->active, .from = u->sq,
+		                     .to = a->target, .other = -1, .item = -1, .item2 = -1,
+		                     .seat = seat, .amount = base * (w->brave ? 2 : 1),
+		                     .kind = st->terrain[a->target]};
+		st->tile_dmg[a->target] += e.amount;
 		if (st->tile_dmg[a->target] >= oc_tiles[st->terrain[a->target]].hp) {
 			destroy_tile(st, a->target);
-			if (e)
-				e->hp = 1;
+			e.hp = 1;
 		}
-		if (st->fog && e) {
-			/* Tiles are public, the attacker is not. */
-			e->vis = 1u << seat;
-			unsigned other = oc_seen_mask(st, u->sq) & ~(1u << seat);
-			struct oc_event copy = *e;
-			for (int s = 0; s < st->seats; s++) {
-				if (s == seat)
-					continue;
-				struct oc_event *c = wr_list_push(ev);
-				if (!c)
-					break;
-				*c = copy;
-				c->vis = 1u << s;
-				if (!(other & 1u << s)) {
-					c->unit = -1;
-					c->from = -1;
-				}
-			}
-		}
+		emit_tile(st, ev, &e, seat);
 	} else {
 		struct oc_event e = {.type = OC_E_COMBAT, .seat = seat, .item = u->item[a->slot],
 		                     .item2 = -1};
@@ -1130,13 +1124,13 @@ do_attack(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rn
 	after_action(st);
 }
 
-static int
-staff_roll(const struct oc_state *st, int user, int slot, int t, struct wr_rng *rng,
-           struct oc_event *e)
+/* Enemy targets of a staff: roll as an attack with the staff (O9), no
+ * crit; the forecast of a staff action shows the same number. */
+int
+oc_staff_hit(const struct oc_state *st, int user, int slot, int t)
 {
-	/* Enemy targets: roll as an attack with the staff (O9), no crit. */
 	struct oc_state *tmp = malloc(sizeof(*tmp));
-	int hit, crit, dmg, cdmg;
+	int hit = 0, crit, dmg, cdmg;
 
 	if (!tmp)
 		return 0;
@@ -1144,6 +1138,15 @@ staff_roll(const struct oc_state *st, int user, int slot, int t, struct wr_rng *
 	tmp->u[user].equip = slot;
 	oc_strike_numbers(tmp, user, t, 0, &hit, &crit, &dmg, &cdmg);
 	free(tmp);
+	return hit;
+}
+
+static int
+staff_roll(const struct oc_state *st, int user, int slot, int t, struct wr_rng *rng,
+           struct oc_event *e)
+{
+	int hit = oc_staff_hit(st, user, slot, t);
+
 	e->need = hit;
 	e->roll = (int)wr_die(rng, 100);
 	e->hit = e->roll <= hit;
@@ -1250,24 +1253,7 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 	}
 	use_up(u, a->slot);
 	if (it->special == OC_SP_VEIN || it->special == OC_SP_TORCH || it->aoe) {
-		/* Tiles are public, the user is not (under fog). */
-		struct oc_event *c = wr_list_push(ev);
-		if (c) {
-			*c = e;
-			c->vis = WR_VIS_PUBLIC;
-			if (st->fog && !(oc_seen_mask(st, u->sq) & ~(1u << seat))) {
-				c->vis = 1u << seat;
-				if (it->special == OC_SP_VEIN) {
-					struct oc_event *d = wr_list_push(ev);
-					if (d) {
-						*d = e;
-						d->unit = -1;
-						d->from = -1;
-						d->vis = (1u << st->seats) - 1 - (1u << seat);
-					}
-				}
-			}
-		}
+		emit_tile(st, ev, &e, seat);
 	} else {
 		emit_units(st, ev, &e);
 	}
@@ -1468,26 +1454,7 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		st->terrain[a->target] = OC_TR_FLOOR;
 		st->base[a->target] = OC_TR_FLOOR;
 		st->tile_dmg[a->target] = 0;
-		struct oc_event *c = wr_list_push(ev);
-		if (c) {
-			*c = pe;
-			c->vis = WR_VIS_PUBLIC;
-			if (st->fog) {
-				c->vis = 1u << seat;
-				for (int s = 0; s < st->seats; s++)
-					if (s != seat) {
-						struct oc_event *d = wr_list_push(ev);
-						if (!d)
-							break;
-						*d = pe;
-						d->vis = 1u << s;
-						if (!seat_sees(st, s, u->sq)) {
-							d->unit = -1;
-							d->from = -1;
-						}
-					}
-			}
-		}
+		emit_tile(st, ev, &pe, seat);
 		after_action(st);
 		break;
 	}
@@ -1529,11 +1496,7 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		                            : a->type == OC_A_ESCAPE ? OC_E_ESCAPED : OC_E_RAZED,
 		                      .seat = seat, .unit = st->active, .from = u->sq, .other = -1,
 		                      .to = -1, .item = -1, .item2 = -1};
-		struct oc_event *c = wr_list_push(ev);
-		if (c) {
-			*c = se;
-			c->vis = WR_VIS_PUBLIC;   /* scenario actions are announced */
-		}
+		emit_tile(st, ev, &se, seat);
 		if (a->type == OC_A_SEIZE) {
 			end_game(st, 1u << seat, OC_R_SEIZE, ev);
 			return;

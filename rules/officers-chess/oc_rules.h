@@ -277,5 +277,6 @@ void oc_strike_numbers(const struct oc_state *st, int s, int t, int first_hit_ba
 int oc_can_counter(const struct oc_state *st, int att, int def);
 int oc_triangle(const struct oc_item *a, const struct oc_item *d);
 int oc_backup(const struct oc_state *st, int att, int def);
+int oc_staff_hit(const struct oc_state *st, int user, int slot, int t);
 
 #endif
