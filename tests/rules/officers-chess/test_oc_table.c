@@ -924,6 +924,94 @@ victory_rows(void)
 	oc_ruleset.free(st);
 }
 
+static void
+more_rows(void)
+{
+	struct oc_state *st;
+	struct oc_forecast f;
+	const struct oc_event *e;
+
+	ROW("Class Tags, Qi Adept: takes the first attack on an adjacent ally, halved (G3 order)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	int adept = put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	dice(3, 1, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	int hit, crit, dmg, cdmg;
+	st->u[adept].hp = oc_classes[st->u[adept].cls].hp;
+	OK(e && e->strikes[0].guard == adept && st->u[1].hp == oc_classes[st->u[1].cls].hp,
+	   "the Monk took the first strike; the Lance Fighter is untouched");
+	oc_strike_numbers(st, 0, adept, 0, &hit, &crit, &dmg, &cdmg);
+	OK(e && e->strikes[0].dmg == cdmg / 2, "a crit, halved: %d vs %d", e ? e->strikes[0].dmg : -1,
+	   cdmg / 2);
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	json_object *o = json_tokener_parse("{\"qi_adept\":false}");
+	OK(oc_ruleset.set_orders(st, 1, o, &err) == 0 && !st->qi[1], "standing order: never");
+	json_object_put(o);
+	o = json_tokener_parse("{\"qi_adept\":1}");
+	OK(oc_ruleset.set_orders(st, 1, o, &err) != 0, "orders are checked");
+	json_object_put(o);
+	dice(3, 1, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->strikes[0].guard == -1, "with the order off, no guard");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, Effective(Dragon); Class Tags, Dragon (Wyvern Knight)");
+	st = make("{\"promoted\":true}");
+	put_unit(st, 0, "Sword Fighter", "d4", "Wyrmslayer", NULL, NULL);
+	put_unit(st, 1, "Wyvern Knight (Lance/Axe)", "d5", "Steel Lance", NULL, NULL);
+	battle(st, 0);
+	oc_forecast(st, 0, 1, -1, &f);
+	int plain = 3 + oc_rating(st, &st->u[0], OC_STR) + 5 - oc_rating(st, &st->u[1], OC_DEF);
+	OK(f.att.dmg == plain + 5, "+5 against Dragon (%d vs %d)", f.att.dmg, plain + 5);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O4 (the decoder: shape, names, items)");
+	st = make(NULL);
+	struct oc_action a;
+	static const char *const bad[][2] = {
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Myrmidon\",\"items\":[]}", "no-such-class"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"items\":[\"Iron Sword\"]}", "no-such-item"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"items\":[\"Steel Bow\",\"Steel Bow\",\"Steel Bow\",\"Steel Bow\"]}", "too-many-items"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"extra\":1}", NULL},
+		{"{\"type\":\"fly\"}", "unknown-action"},
+		{"{\"type\":\"move\",\"from\":\"a1\",\"to\":\"i9\"}", NULL},
+		{"{\"type\":\"attack\",\"from\":\"a1\",\"target\":\"a2\",\"slot\":3}", "out-of-range"},
+	};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		json_object *j = json_tokener_parse(bad[k][0]);
+		memset(&err, 0, sizeof(err));
+		int rc = oc_template.parse(st, j, &a, &err);
+		OK(rc != 0 && (!bad[k][1] || strcmp(err.code, bad[k][1]) == 0), "%s -> %s (%s)", bad[k][0],
+		   err.code, err.message);
+		json_object_put(j);
+	}
+	json_object *j = json_tokener_parse("{\"type\":\"recruit\",\"name\":\"Ana\",\"class\":"
+	                                    "\"Bow Knight (Sword)\",\"items\":[\"Silver Bow\",\"Steel Sword\"]}");
+	OK(oc_template.parse(st, j, &a, &err) == 0 && a.rec[0].nitems == 2, "a variant class by its id");
+	json_object_put(j);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G5 / O13 (spectators see no unit under fog; everyone at the end)");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a3", "Elfire", NULL, NULL);
+	battle(st, 0);
+	json_object *v = oc_ruleset.view(st, WR_SPECTATOR);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 0, "spectator: no unit");
+	json_object_put(v);
+	v = oc_ruleset.view(st, 0);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 2, "seat 0 sees a3 (2 away)");
+	json_object_put(v);
+	v = oc_ruleset.view(st, WR_EVERYONE);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 2, "everyone: all");
+	json_object_put(v);
+	oc_ruleset.free(st);
+}
+
 int
 main(void)
 {
@@ -939,6 +1027,7 @@ main(void)
 	staff_rows();
 	fog_rows();
 	victory_rows();
+	more_rows();
 	wr_list_free(&ev);
 	printf("officers-chess rule table: %d rows, %d checks, %d failures\n", rows, checks,
 	       failures);
