@@ -1574,10 +1574,9 @@ listed_name(const struct oc_state *st, int seat, const char *cls, int taken_k, c
 /* The listed kit of a class with weapon w first: w, then the lowest-level
  * usable weapon of each other proficiency, then a Vulnerary. */
 static void
-kit(int cls, int w, struct oc_recruit *r)
+kit(int cls, int w, int vul, struct oc_recruit *r)
 {
 	struct oc_unit tmp = {.cls = cls};
-	int vul = oc_item_find("Vulnerary");
 
 	r->cls = cls;
 	r->nitems = 0;
@@ -1605,10 +1604,14 @@ static const char *const sample_army[] = {"Sword Fighter", "Lance Cavalier", "Ar
 static void
 recruit_candidates(const struct oc_state *st, int seat, struct wr_list *out)
 {
+	int vul = oc_item_find("Vulnerary");
+	char name[OC_NAME];
+
 	for (int c = 0; c < oc_nclasses; c++) {
 		struct oc_unit tmp = {.cls = c};
 		if (oc_classes[c].promoted && !st->promoted)
 			continue;
+		listed_name(st, seat, oc_classes[c].id, 0, name);
 		for (int w = 0; w < oc_nitems; w++) {
 			if (!oc_items[w].offered || !usable_weapon(&tmp, &oc_items[w]))
 				continue;
@@ -1616,8 +1619,8 @@ recruit_candidates(const struct oc_state *st, int seat, struct wr_list *out)
 			if (!a)
 				return;
 			a->nrec = 1;
-			kit(c, w, &a->rec[0]);
-			listed_name(st, seat, oc_classes[c].id, 0, a->rec[0].name);
+			kit(c, w, vul, &a->rec[0]);
+			memcpy(a->rec[0].name, name, sizeof(name));
 		}
 	}
 	if (count_units(st, seat, -1) == 0) {
@@ -1636,7 +1639,7 @@ recruit_candidates(const struct oc_state *st, int seat, struct wr_list *out)
 				for (int i = oc_nitems - 1; i >= 0 && w < 0; i--)
 					if (oc_items[i].offered && usable_weapon(&tmp, &oc_items[i]))
 						w = i;
-			kit(c, w, &a->rec[k]);
+			kit(c, w, vul, &a->rec[k]);
 			snprintf(a->rec[k].name, OC_NAME, "%.18s %d", oc_classes[c].id, (k / 12 + 1) % 10);
 		}
 	}
@@ -1736,19 +1739,25 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 				a->slot = s;
 		}
 	}
+	/* A superset in a stable order; obviously empty choices (no item in
+	 * the slot, no ally or gate next to the unit) are left out. */
 	for (int t = 0; t < n; t++) {
 		if (oc_dist(st, u->sq, t) != 1)
 			continue;
-		if ((a = cand(out, OC_A_DANCE)))
+		int o = oc_unit_at(st, t);
+		if (o >= 0 && st->u[o].seat == seat && (a = cand(out, OC_A_DANCE)))
 			a->target = t;
-		if ((a = cand(out, OC_A_PICK)))
+		if (st->terrain[t] == OC_TR_GATE && (a = cand(out, OC_A_PICK)))
 			a->target = t;
 	}
-	cand(out, OC_A_SEIZE);
-	cand(out, OC_A_ESCAPE);
-	cand(out, OC_A_RAZE);
+	if (st->scenario == OC_SC_SEIZE)
+		cand(out, OC_A_SEIZE);
+	if (st->scenario == OC_SC_ESCAPE)
+		cand(out, OC_A_ESCAPE);
+	if (st->scenario == OC_SC_RAZE)
+		cand(out, OC_A_RAZE);
 	for (int s = 0; s < 3; s++) {
-		if ((a = cand(out, OC_A_EQUIP)))
+		if (u->item[s] >= 0 && (a = cand(out, OC_A_EQUIP)))
 			a->slot = s;
 	}
 	for (int t = 0; t < n; t++) {
@@ -1757,14 +1766,15 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 			continue;
 		for (int g = -1; g < 3; g++)
 			for (int k = -1; k < 3; k++)
-				if ((g >= 0 || k >= 0) && (a = cand(out, OC_A_TRADE))) {
+				if ((g >= 0 || k >= 0) && (g < 0 || u->item[g] >= 0) &&
+				    (k < 0 || st->u[o].item[k] >= 0) && (a = cand(out, OC_A_TRADE))) {
 					a->with = t;
 					a->give = g;
 					a->take = k;
 				}
 	}
 	for (int s = 0; s < 3; s++)
-		if ((a = cand(out, OC_A_DISCARD)))
+		if (u->item[s] >= 0 && (a = cand(out, OC_A_DISCARD)))
 			a->slot = s;
 	cand(out, OC_A_END);
 	for (size_t k = first; k < out->len; k++)

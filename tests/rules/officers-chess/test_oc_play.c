@@ -30,7 +30,7 @@ options_for(int g, char *buf, size_t n)
 	snprintf(buf, n,
 	         "{\"units\":%d,\"fog\":%s,\"map\":\"%s\",\"scenario\":\"%s\",\"scenario_seat\":%d,"
 	         "\"activations\":\"%s\",\"promoted\":%s,\"round_limit\":%d,\"first\":\"%s\"}",
-	         1 + g % 5, g % 2 ? "true" : "false", maps[g % 3], scen[(g / 3) % 4], (g / 7) % 2,
+	         1 + g % 4, g % 2 ? "true" : "false", maps[g % 3], scen[(g / 3) % 4], (g / 7) % 2,
 	         g % 5 == 0 ? "1,3" : "1", g % 3 == 0 ? "true" : "false", 2 + g % 4,
 	         g % 4 == 1 ? "random" : "seat0");
 	return buf;
