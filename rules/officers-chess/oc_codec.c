@@ -457,9 +457,14 @@ oc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 		snprintf(a->unit, sizeof(a->unit), "%s", name);
 		return 0;
 	}
-	case OC_A_ACTIVATE: {
+	case OC_A_ACTIVATE:
+	case OC_A_GUARD: {
 		static const char *const known[] = {"type", "at", NULL};
 		return wr_json_only(j, known, err) || sq_field(j, "at", 1, &a->at, err) ? -1 : 0;
+	}
+	case OC_A_NO_GUARD: {
+		static const char *const known[] = {"type", NULL};
+		return wr_json_only(j, known, err);
 	}
 	default:
 		break;
@@ -571,7 +576,10 @@ oc_action_json(const void *state, const void *action)
 		json_object_object_add(o, "to", sqj(a->to));
 		return o;
 	case OC_A_ACTIVATE:
+	case OC_A_GUARD:
 		json_object_object_add(o, "at", sqj(a->at));
+		return o;
+	case OC_A_NO_GUARD:
 		return o;
 	default:
 		break;
@@ -781,7 +789,7 @@ oc_save(const void *state)
 	int play[] = {st->phase, st->round, st->first, st->cur, st->left, st->active, st->moved,
 	              st->acted, st->canto, st->traded, st->ready[0], st->ready[1], st->routed[0],
 	              st->routed[1], st->escaped[0], st->escaped[1], st->razed, st->qi[0],
-	              st->qi[1], st->winners, st->reason};
+	              st->qi[1], st->winners, st->reason, st->pend, st->pend_att, st->pend_def};
 	json_object_object_add(o, "play", ints(play, (int)(sizeof(play) / sizeof(play[0]))));
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
@@ -868,8 +876,8 @@ oc_load(json_object *j, void **state, struct wr_error *err)
 		st->mark[t] = (unsigned char)v[t];
 	if (get_ints(j, "tile_dmg", st->tile_dmg, 64, 0, 1000, err))
 		goto fail;
-	int play[21];
-	if (get_ints(j, "play", play, 21, -1, 100000, err))
+	int play[24];
+	if (get_ints(j, "play", play, 24, -1, 100000, err))
 		goto fail;
 	st->phase = play[0];
 	st->round = play[1];
@@ -892,6 +900,9 @@ oc_load(json_object *j, void **state, struct wr_error *err)
 	st->qi[1] = play[18];
 	st->winners = play[19];
 	st->reason = play[20];
+	st->pend = play[21];
+	st->pend_att = play[22];
+	st->pend_def = play[23];
 	if (!json_object_object_get_ex(j, "u", &us) || !json_object_is_type(us, json_type_array) ||
 	    json_object_array_length(us) > (size_t)(2 * st->nunits))
 		BAD("u: the units");
@@ -970,7 +981,7 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 	for (int s = 0; s < 2; s++)
 		if (st->ready[s] < 0 || st->ready[s] > 1 || st->routed[s] < 0 ||
 		    st->routed[s] > OC_MAX_UNITS || st->escaped[s] < 0 ||
-		    st->escaped[s] > OC_MAX_UNITS || st->qi[s] < 0 || st->qi[s] > 1)
+		    st->escaped[s] > OC_MAX_UNITS || st->qi[s] < 0 || st->qi[s] >= OC_QI_MAX)
 			NO("seat counters");
 	if (st->razed < 0 || st->razed > 64 || st->winners < 0 || st->winners > 3 ||
 	    st->reason < 0 || st->reason >= OC_R_MAX)
@@ -1024,6 +1035,17 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 				NO("unit %d: flags", i);
 		if (u->barrier < 0 || u->barrier > 101)
 			NO("unit %d: barrier", i);
+	}
+	if (st->pend < 0 || st->pend > 1)
+		NO("pending");
+	if (st->pend) {
+		if (st->phase != OC_PH_BATTLE || st->fog || st->active < 0 || st->pend_att != st->active ||
+		    st->pend_def < 0 || st->pend_def >= st->nu ||
+		    st->u[st->pend_def].where != OC_W_MAP ||
+		    st->u[st->pend_def].seat == st->u[st->pend_att].seat)
+			NO("pending");
+		if (st->u[st->pend_att].where != OC_W_MAP || !oc_weapon(&st->u[st->pend_att]))
+			NO("pending");
 	}
 	if (st->phase == OC_PH_BATTLE) {
 		if (st->active >= 0) {
@@ -1180,7 +1202,7 @@ oc_view(const void *state, int viewer)
 			put(x, "escaped", st->escaped[s]);
 		}
 		if (everyone || viewer == s)
-			json_object_object_add(x, "qi_adept_guards", json_object_new_boolean(st->qi[s]));
+			puts_(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
 		json_object_array_add(seats, x);
 	}
 	json_object_object_add(o, "seats", seats);
@@ -1195,6 +1217,18 @@ oc_view(const void *state, int viewer)
 	} else {
 		json_object_object_add(o, "active", NULL);
 	}
+	json_object *pend = json_object_new_array();
+	if (st->pend) {
+		json_object *x = json_object_new_object();
+		char b[160];
+		put(x, "seat", st->u[st->pend_def].seat);
+		puts_(x, "kind", "qi_adept");
+		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
+		         st->u[st->pend_def].name, st->u[st->pend_att].name);
+		puts_(x, "prompt", b);
+		json_object_array_add(pend, x);
+	}
+	json_object_object_add(o, "pending", pend);
 	json_object_object_add(res, "over", json_object_new_boolean(st->phase == OC_PH_OVER));
 	for (int s = 0; s < 2; s++)
 		if (st->winners & 1 << s)
@@ -1249,23 +1283,30 @@ oc_to_act_fn(const void *state)
 	return oc_to_act(state);
 }
 
-/* Qi Adept's guard is the one yes/no reaction (G3): {"qi_adept": bool}. */
+/* Qi Adept's guard is the one yes/no reaction (G3):
+ * {"qi_adept": "always" | "never" | "ask"}; "ask" (the default, no order)
+ * makes the server ask the seat. */
 static int
 oc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
 	static const char *const known[] = {"qi_adept", NULL};
 	struct oc_state *st = state;
-	int v;
+	const char *v = NULL;
 
 	if (seat < 0 || seat >= st->seats)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
 	if (!json_object_is_type(orders, json_type_object))
 		return wr_fail(err, "wrong-type", "", "orders are an object");
-	if (wr_json_only(orders, known, err) ||
-	    wr_json_bool(orders, "qi_adept", 0, st->qi[seat], &v, err))
+	if (wr_json_only(orders, known, err) || wr_json_string(orders, "qi_adept", 0, &v, err))
 		return -1;
-	st->qi[seat] = v;
-	return 0;
+	if (!v)
+		return 0;
+	for (int k = 0; k < OC_QI_MAX; k++)
+		if (strcmp(v, oc_qi_names[k]) == 0) {
+			st->qi[seat] = k;
+			return 0;
+		}
+	return wr_fail(err, "bad-order", "qi_adept", "qi_adept: always, never or ask");
 }
 
 static int

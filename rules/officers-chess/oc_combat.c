@@ -296,15 +296,13 @@ rout(struct oc_state *st, int i)
 	st->routed[st->u[i].seat]++;
 }
 
-/* Qi Adept: an ally of the defender adjacent to it, at full health, whose
- * seat's standing order says yes, takes the first strike (halved). */
-static int
-qi_guard(const struct oc_state *st, int def)
+/* Qi Adept: allies of the defender adjacent to it, at full health. */
+int
+oc_qi_candidates(const struct oc_state *st, int def, int *out)
 {
 	const struct oc_unit *d = &st->u[def];
+	int n = 0;
 
-	if (!st->qi[d->seat])
-		return -1;
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *g = &st->u[i];
 		if (i == def || g->seat != d->seat || g->where != OC_W_MAP)
@@ -312,9 +310,20 @@ qi_guard(const struct oc_state *st, int def)
 		if (!(oc_classes[g->cls].tags & OC_T_QI_ADEPT) || g->hp < oc_classes[g->cls].hp)
 			continue;
 		if (oc_dist(st, g->sq, d->sq) == 1)
-			return i;
+			out[n++] = i;
 	}
-	return -1;
+	return n;
+}
+
+/* The standing order decides: always takes the first candidate. */
+static int
+qi_guard(const struct oc_state *st, int def)
+{
+	int c[OC_MAX_ALL];
+
+	if (st->qi[st->u[def].seat] == OC_QI_NEVER)
+		return -1;
+	return oc_qi_candidates(st, def, c) ? c[0] : -1;
 }
 
 static int
@@ -340,7 +349,8 @@ push_square(const struct oc_state *st, int from, int sq)
 }
 
 void
-oc_combat(struct oc_state *st, int att, int def, struct wr_rng *rng, struct oc_event *e)
+oc_combat(struct oc_state *st, int att, int def, int guard_choice, struct wr_rng *rng,
+          struct oc_event *e)
 {
 	int seq[OC_MAX_STRIKES], n, started_broken[2], backup_left, guard_used = 0;
 	int who[2] = {def, att};
@@ -370,7 +380,7 @@ oc_combat(struct oc_state *st, int att, int def, struct wr_rng *rng, struct oc_e
 			continue;                    /* pushed out of reach */
 		if (seq[k] && !guard_used) {
 			guard_used = 1;
-			guard = qi_guard(st, t);
+			guard = guard_choice == -2 ? qi_guard(st, t) : guard_choice;
 			if (guard >= 0)
 				t = guard;
 		}

@@ -15,6 +15,7 @@ const char *const oc_special_names[OC_SP_MAX] = {"none", "heal", "entrap", "free
 	"restore", "rewarp", "torch", "vein", "warp", "status", "pick"};
 const char *const oc_status_names[OC_ST_MAX] = {"none", "barrier", "broken", "poisoned",
 	"silenced", "frozen"};
+const char *const oc_qi_names[OC_QI_MAX] = {"never", "always", "ask"};
 const char *const oc_phase_names[OC_PH_MAX] = {"recruit", "deploy", "battle", "over"};
 const char *const oc_where_names[OC_W_MAX] = {"reserve", "map", "routed", "escaped"};
 const char *const oc_scenario_names[OC_SC_MAX] = {"rout", "seize", "escape", "raze"};
@@ -22,11 +23,11 @@ const char *const oc_reason_names[OC_R_MAX] = {"", "rout", "seize", "escape", "r
 	"round limit", "resignation"};
 const char *const oc_act_names[OC_A_MAX] = {"recruit", "army", "deploy", "activate", "move",
 	"attack", "staff", "dance", "pick", "use", "equip", "discard", "trade", "seize", "escape",
-	"raze", "end"};
+	"raze", "end", "guard", "no_guard"};
 const char *const oc_ev_names[OC_E_MAX] = {"recruited", "army_ready", "deployed",
 	"deployment_done", "round", "activated", "tile_effect", "moved", "ambushed", "combat",
 	"tile_attacked", "special", "item_used", "equipped", "discarded", "traded", "routed",
-	"escaped", "seized", "razed", "turn_end", "vein_end", "game_over"};
+	"escaped", "seized", "razed", "turn_end", "vein_end", "game_over", "guard_asked"};
 
 /* Terrain Table (Move, DR, Avo, Vein, Special). Woods is printed twice
  * with the same values. Floor and Ruins are unlisted tiles (cost 1) that

@@ -399,6 +399,24 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 	const struct oc_unit *u;
 	int t;
 
+	if (st->pend) {
+		int c[OC_MAX_ALL], n = oc_qi_candidates(st, st->pend_def, c), ok = 0;
+		if (a->type == OC_A_NO_GUARD)
+			return 0;
+		if (a->type != OC_A_GUARD)
+			return wr_fail(err, "decision-owed", "type",
+			               "first decide whether a Qi Adept takes the attack on %s",
+			               st->u[st->pend_def].name);
+		for (int k = 0; k < n; k++)
+			ok |= st->u[c[k]].sq == a->at;
+		if (!ok)
+			return wr_fail(err, "not-a-guard", "at",
+			               "no Qi Adept at full health next to %s there",
+			               st->u[st->pend_def].name);
+		return 0;
+	}
+	if (a->type == OC_A_GUARD || a->type == OC_A_NO_GUARD)
+		return wr_fail(err, "no-decision", "type", "no Qi Adept decision is owed");
 	if (a->type == OC_A_ACTIVATE) {
 		if (st->active >= 0)
 			return wr_fail(err, "unit-active", "unit", "%s is taking its turn",
@@ -660,6 +678,8 @@ oc_to_act(const struct oc_state *st)
 				m |= 1u << s;
 		return m;
 	case OC_PH_BATTLE:
+		if (st->pend)
+			return 1u << st->u[st->pend_def].seat;
 		if (st->active >= 0)
 			return 1u << st->u[st->active].seat;
 		return 1u << st->cur;
@@ -1085,6 +1105,26 @@ destroy_tile(struct oc_state *st, int sq)
 	st->tile_dmg[sq] = 0;
 }
 
+/* The combat of the active unit against t, its events and routs. */
+static void
+resolve_attack(struct oc_state *st, int t, int guard, struct wr_rng *rng, struct wr_list *ev)
+{
+	struct oc_unit *u = &st->u[st->active];
+	struct oc_event e = {.type = OC_E_COMBAT, .seat = u->seat, .item = u->item[u->equip],
+	                     .item2 = -1};
+	int before[OC_MAX_ALL];
+	const struct oc_item *dw = oc_weapon(&st->u[t]);
+
+	for (int i = 0; i < st->nu; i++)
+		before[i] = st->u[i].where == OC_W_MAP ? st->u[i].sq : -1;
+	e.item2 = dw ? st->u[t].item[st->u[t].equip] : -1;
+	oc_combat(st, st->active, t, guard, rng, &e);
+	emit_units(st, ev, &e);
+	for (int i = 0; i < st->nu; i++)
+		if (before[i] >= 0 && st->u[i].where == OC_W_ROUTED)
+			routed_event(st, i, before[i], ev);
+}
+
 static void
 do_attack(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng *rng,
           struct wr_list *ev)
@@ -1107,19 +1147,24 @@ do_attack(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rn
 			e.hp = 1;
 		}
 		emit_tile(st, ev, &e, seat);
+	} else if (!st->fog && st->qi[st->u[t].seat] == OC_QI_ASK &&
+	           oc_qi_candidates(st, t, (int[OC_MAX_ALL]){0}) > 0) {
+		/* A Qi Adept may take the first strike: the defender's seat is
+		 * asked (G3) before any die is rolled. Without fog only: under fog
+		 * the question would reveal a hidden adept (README). */
+		st->pend = 1;
+		st->pend_att = st->active;
+		st->pend_def = t;
+		struct oc_event *q = push(ev, OC_E_GUARD_ASKED, WR_VIS_PUBLIC);
+		if (q) {
+			q->seat = st->u[t].seat;
+			q->unit = st->active;
+			q->from = u->sq;
+			q->other = t;
+			q->to = st->u[t].sq;
+		}
 	} else {
-		struct oc_event e = {.type = OC_E_COMBAT, .seat = seat, .item = u->item[a->slot],
-		                     .item2 = -1};
-		int before[OC_MAX_ALL];
-		const struct oc_item *dw = oc_weapon(&st->u[t]);
-		for (int i = 0; i < st->nu; i++)
-			before[i] = st->u[i].where == OC_W_MAP ? st->u[i].sq : -1;
-		e.item2 = dw ? st->u[t].item[st->u[t].equip] : -1;
-		oc_combat(st, st->active, t, rng, &e);
-		emit_units(st, ev, &e);
-		for (int i = 0; i < st->nu; i++)
-			if (before[i] >= 0 && st->u[i].where == OC_W_ROUTED)
-				routed_event(st, i, before[i], ev);
+		resolve_attack(st, t, -2, rng, ev);
 	}
 	after_action(st);
 }
@@ -1525,6 +1570,12 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		end_turn(st, ev);
 		check_victory(st, ev);
 		return;
+	case OC_A_GUARD:
+	case OC_A_NO_GUARD:
+		st->pend = 0;
+		resolve_attack(st, st->pend_def, a->type == OC_A_GUARD ? oc_unit_at(st, a->at) : -1,
+		               rng, ev);
+		break;
 	default:
 		return;
 	}
@@ -1673,6 +1724,14 @@ oc_candidates(const void *state, int seat, struct wr_list *out)
 	}
 	if (st->phase != OC_PH_BATTLE)
 		return;
+	if (st->pend) {
+		int c[OC_MAX_ALL], k = oc_qi_candidates(st, st->pend_def, c);
+		for (int i = 0; i < k; i++)
+			if ((a = cand(out, OC_A_GUARD)))
+				a->at = st->u[c[i]].sq;
+		cand(out, OC_A_NO_GUARD);
+		return;
+	}
 	if (st->active < 0) {
 		for (int i = 0; i < st->nu; i++)
 			if (st->u[i].seat == seat && st->u[i].where == OC_W_MAP && (a = cand(out, OC_A_ACTIVATE)))
@@ -1791,5 +1850,5 @@ oc_start(struct oc_state *st, struct wr_rng *rng)
 	st->traded = -1;
 	st->first = st->first_random ? (int)wr_die(rng, 2) - 1 : 0;
 	st->cur = st->first;
-	st->qi[0] = st->qi[1] = 1;
+	st->qi[0] = st->qi[1] = OC_QI_ASK;
 }

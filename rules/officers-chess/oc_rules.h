@@ -106,6 +106,8 @@ int oc_item_find(const char *name);
 #define OC_SIGHT 3               /* O13 */
 #define OC_MAX_TORCH 32
 
+enum oc_qi { OC_QI_NEVER, OC_QI_ALWAYS, OC_QI_ASK, OC_QI_MAX };
+extern const char *const oc_qi_names[OC_QI_MAX];
 enum oc_phase { OC_PH_RECRUIT, OC_PH_DEPLOY, OC_PH_BATTLE, OC_PH_OVER, OC_PH_MAX };
 extern const char *const oc_phase_names[OC_PH_MAX];
 enum oc_where { OC_W_RESERVE, OC_W_MAP, OC_W_ROUTED, OC_W_ESCAPED, OC_W_MAX };
@@ -153,7 +155,8 @@ struct oc_state {
 	int ntorch;
 	struct oc_torch torch[OC_MAX_TORCH];
 	int routed[2], escaped[2], razed;
-	int qi[2];               /* standing order: Qi Adept guards (1) or not */
+	int qi[2];               /* standing order: OC_QI_NEVER / ALWAYS / ASK (G3) */
+	int pend, pend_att, pend_def;   /* a Qi Adept guard owed by the defender */
 	int winners, reason;
 };
 
@@ -162,7 +165,7 @@ struct oc_state {
 enum oc_act {
 	OC_A_RECRUIT, OC_A_ARMY, OC_A_DEPLOY, OC_A_ACTIVATE, OC_A_MOVE, OC_A_ATTACK, OC_A_STAFF,
 	OC_A_DANCE, OC_A_PICK, OC_A_USE, OC_A_EQUIP, OC_A_DISCARD, OC_A_TRADE, OC_A_SEIZE,
-	OC_A_ESCAPE, OC_A_RAZE, OC_A_END, OC_A_MAX
+	OC_A_ESCAPE, OC_A_RAZE, OC_A_END, OC_A_GUARD, OC_A_NO_GUARD, OC_A_MAX
 };
 extern const char *const oc_act_names[OC_A_MAX];
 
@@ -219,7 +222,7 @@ enum oc_ev {
 	OC_E_RECRUITED, OC_E_ARMY_READY, OC_E_DEPLOYED, OC_E_DEPLOY_DONE, OC_E_ROUND,
 	OC_E_ACTIVATED, OC_E_TILE, OC_E_MOVED, OC_E_AMBUSH, OC_E_COMBAT, OC_E_TILE_HIT,
 	OC_E_STAFF, OC_E_USE, OC_E_EQUIP, OC_E_DISCARD, OC_E_TRADE, OC_E_ROUTED, OC_E_ESCAPED,
-	OC_E_SEIZED, OC_E_RAZED, OC_E_TURN_END, OC_E_VEIN_END, OC_E_OVER, OC_E_MAX
+	OC_E_SEIZED, OC_E_RAZED, OC_E_TURN_END, OC_E_VEIN_END, OC_E_OVER, OC_E_GUARD_ASKED, OC_E_MAX
 };
 extern const char *const oc_ev_names[OC_E_MAX];
 
@@ -270,7 +273,12 @@ unsigned oc_seen_mask(const struct oc_state *st, int sq);     /* seats seeing sq
 /* Combat (oc_combat.c). */
 void oc_forecast(const struct oc_state *st, int att, int def, int slot, struct oc_forecast *f);
 /* Resolves an attack with the weapon in `slot` (equipped by then). */
-void oc_combat(struct oc_state *st, int att, int def, struct wr_rng *rng, struct oc_event *e);
+/* guard: the Qi Adept that takes the first strike, -1 none, -2 as the
+ * defender's standing order says (O11; Class Tags, Qi Adept). */
+void oc_combat(struct oc_state *st, int att, int def, int guard, struct wr_rng *rng,
+               struct oc_event *e);
+/* The Qi Adepts that may take the first strike against def. */
+int oc_qi_candidates(const struct oc_state *st, int def, int *out);
 /* One strike's numbers: hit and crit targets, damage normal and critical. */
 void oc_strike_numbers(const struct oc_state *st, int s, int t, int first_hit_backup,
                        int *hit, int *crit, int *dmg, int *crit_dmg);

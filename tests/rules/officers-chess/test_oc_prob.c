@@ -94,7 +94,7 @@ main(void)
 			struct oc_event e;
 			memset(&e, 0, sizeof(e));
 			copy.u[def].hp = copy.u[att].hp = 100;  /* nobody routs: all strikes happen */
-			oc_combat(&copy, att, def, &rng, &e);
+			oc_combat(&copy, att, def, -2, &rng, &e);
 			const struct oc_strike *s = &e.strikes[0];
 			CHECK(s->need == hit && s->crit_need == crit, "resolution uses the forecast numbers");
 			got_hit += s->hit;

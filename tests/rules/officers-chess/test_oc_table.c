@@ -931,32 +931,46 @@ more_rows(void)
 	struct oc_forecast f;
 	const struct oc_event *e;
 
-	ROW("Class Tags, Qi Adept: takes the first attack on an adjacent ally, halved (G3 order)");
+	ROW("Class Tags, Qi Adept: may take the first attack on an adjacent ally, halved; "
+	    "RULINGS.md G3 (the server asks without a standing order)");
 	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
 	int adept = put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && st->pend && oc_to_act(st) == 2u &&
+	   has_event(OC_E_GUARD_ASKED) && !has_event(OC_E_COMBAT), "seat 1 is asked before any roll");
+	OK(refused(st, 0, unit_act(OC_A_END, "d4"), "not-awaited"), "the attacker waits");
+	OK(refused(st, 1, activate("h8"), "decision-owed"), "the decision comes first");
+	struct oc_action g = act(OC_A_GUARD);
+	g.at = sq("h8");
+	OK(refused(st, 1, g, "not-a-guard"), "only an adjacent Qi Adept at full health");
+	g.at = sq("e5");
 	dice(3, 1, 100, 100);
-	run(st, 0, attack("d4", "d5", 0));
+	OK(run(st, 1, g) == 0 && !st->pend && oc_to_act(st) == 1u, "guard: the attacker's turn goes on");
 	e = event(OC_E_COMBAT);
 	int hit, crit, dmg, cdmg;
-	st->u[adept].hp = oc_classes[st->u[adept].cls].hp;
-	OK(e && e->strikes[0].guard == adept && st->u[1].hp == oc_classes[st->u[1].cls].hp,
-	   "the Monk took the first strike; the Lance Fighter is untouched");
 	oc_strike_numbers(st, 0, adept, 0, &hit, &crit, &dmg, &cdmg);
-	OK(e && e->strikes[0].dmg == cdmg / 2, "a crit, halved: %d vs %d", e ? e->strikes[0].dmg : -1,
-	   cdmg / 2);
+	OK(e && e->strikes[0].guard == adept && st->u[1].hp == oc_classes[st->u[1].cls].hp &&
+	   e->strikes[0].dmg == cdmg / 2, "the Monk took the crit, halved (%d)", e ? e->strikes[0].dmg : -1);
 	oc_ruleset.free(st);
 	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
 	put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
-	json_object *o = json_tokener_parse("{\"qi_adept\":false}");
-	OK(oc_ruleset.set_orders(st, 1, o, &err) == 0 && !st->qi[1], "standing order: never");
+	json_object *o = json_tokener_parse("{\"qi_adept\":\"never\"}");
+	OK(oc_ruleset.set_orders(st, 1, o, &err) == 0 && st->qi[1] == OC_QI_NEVER, "standing order: never");
 	json_object_put(o);
-	o = json_tokener_parse("{\"qi_adept\":1}");
+	o = json_tokener_parse("{\"qi_adept\":true}");
 	OK(oc_ruleset.set_orders(st, 1, o, &err) != 0, "orders are checked");
 	json_object_put(o);
 	dice(3, 1, 100, 100);
 	run(st, 0, attack("d4", "d5", 0));
 	e = event(OC_E_COMBAT);
-	OK(e && e->strikes[0].guard == -1, "with the order off, no guard");
+	OK(e && !st->pend && e->strikes[0].guard == -1, "never: no question, no guard");
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	st->qi[1] = OC_QI_ALWAYS;
+	dice(3, 100, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && !st->pend && e->strikes[0].guard == 3, "always: guards without a question");
 	oc_ruleset.free(st);
 
 	ROW("Weapon Tags, Effective(Dragon); Class Tags, Dragon (Wyvern Knight)");
