@@ -6,6 +6,7 @@
 // drawn per tile; an attack's forecast is read out before it is posted.
 
 import { drawPiece } from '../board.js';
+import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
 
 const TILES = {
@@ -162,6 +163,21 @@ export default {
     return view.you === 1;
   },
 
+  // Standing order for Qi Adept (RULINGS.md G3): always, never, or ask me.
+  orders(view, send) {
+    const mine = (view.state?.seats || []).find((x) => x.seat === view.you);
+    const current = mine?.qi_adept_order;
+    if (!current) return null;
+    const text = { ask: 'Ask me each time', always: 'Always take it', never: 'Never take it' };
+    const sel = h('select', { id: 'orders-qi' },
+      Object.entries(text).map(([v, t]) => h('option', { value: v, selected: v === current }, t)));
+    return h('form', {
+      class: 'orders-form',
+      onsubmit: (e) => { e.preventDefault(); send({ qi_adept: sel.value }); },
+    }, h('label', { for: 'orders-qi' }, 'When a Qi Adept of mine at full health stands next to an attacked ally:'), sel,
+    h('button', { type: 'submit' }, 'Save orders'));
+  },
+
   action(a, view) {
     const u = a.from ? unitAt(view, a.from) : null;
     switch (a.type) {
@@ -195,6 +211,8 @@ export default {
       case 'escape': return 'Escape from the map';
       case 'raze': return 'Raze this tile';
       case 'end': return `end ${u ? u.name : ''}'s turn`;
+      case 'guard': return `${who(view, unitAt(view, a.at))} takes the first strike (halved)`;
+      case 'no_guard': return 'no Qi Adept takes the strike';
       default: return null;
     }
   },
@@ -220,6 +238,7 @@ export default {
       case 'routed': return `${U(e.unit)} is routed`;
       case 'tile_effect': return `${U(e.unit)}: ${e.tile} ${e.hp_change > 0 ? `heals ${e.hp_change}` : `burns for ${-e.hp_change}`} (HP ${e.hp})`;
       case 'game_over': return `The battle is over (${e.reason})`;
+      case 'guard_asked': return `${U(e.unit)} attacks ${U(e.other)}: ${seatName(view, e.seat)} decides whether a Qi Adept takes the first strike`;
       default: return null;
     }
   },
