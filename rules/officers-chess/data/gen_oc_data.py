@@ -131,6 +131,8 @@ def item_tags(text, it):
                 it["magic"] = 1
         elif tag == "AoE":
             it["aoe"] = 1
+        elif tag == "Inaccurate" and arg and arg.isdigit():
+            it["bonus"][STATS.index("Dex")] -= int(arg)   # Dexterity Rating -X
         elif tag == "Deadly":
             it["deadly"] += int(arg)
         elif tag == "Lucky":
