@@ -12,6 +12,7 @@
 #define JSON_GAMES 6
 
 static uint64_t chooser;
+static long seen_ev[OC_E_MAX];
 
 static uint32_t
 pick(uint32_t n)
@@ -173,6 +174,7 @@ play(int g, uint64_t seed, int json_path, int *steps, unsigned *digest)
 			CHECK(rc == 0, "a legal action applies");
 			for (size_t e = 0; e < ev.len; e++) {
 				const struct oc_event *x = wr_list_at(&ev, e);
+				seen_ev[x->type]++;
 				h = (h ^ (unsigned)x->type) * 16777619u;
 				h = (h ^ (unsigned)(x->to + 7 * x->from)) * 16777619u;
 			}
@@ -222,6 +224,12 @@ main(void)
 	printf("officers-chess playouts: %d games x2 (replay), %ld steps, ends:", games, total);
 	for (int r = 1; r < OC_R_MAX; r++)
 		printf(" %s %d,", oc_reason_names[r], ends[r]);
+	printf(" events: combat %ld, special %ld, item %ld, trade %ld, routed %ld, guard asked %ld, tile %ld;",
+	       seen_ev[OC_E_COMBAT], seen_ev[OC_E_STAFF], seen_ev[OC_E_USE], seen_ev[OC_E_TRADE],
+	       seen_ev[OC_E_ROUTED], seen_ev[OC_E_GUARD_ASKED], seen_ev[OC_E_TILE_HIT]);
+	if (games >= 100)
+		CHECK(seen_ev[OC_E_COMBAT] > 0 && seen_ev[OC_E_ROUTED] > 0,
+		      "playouts fight and rout (not only wander)");
 	printf(" %.2f s; %d checks, %d failures\n", (double)(clock() - t0) / CLOCKS_PER_SEC, checks,
 	       failures);
 	return failures ? 1 : 0;

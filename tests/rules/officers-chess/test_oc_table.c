@@ -1009,6 +1009,33 @@ more_rows(void)
 	json_object_put(j);
 	oc_ruleset.free(st);
 
+	ROW("RULINGS.md G5 / O13 (struck from the fog: the defender's seat learns the damage, "
+	    "not the attacker)");
+	st = make("{\"fog\":true,\"promoted\":true}");
+	put_unit(st, 0, "Sage", "a1", "Meteor", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "d6", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a6", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	dice(2, 50, 50);
+	OK(run(st, 0, attack("a1", "a6", 0)) == 0, "the Sword Fighter on d6 sees a6 for the Sage");
+	int full = 0, redacted = 0, spect = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (x->type != OC_E_COMBAT)
+			continue;
+		if (x->vis == WR_VIS_PUBLIC)
+			spect++;
+		if (x->vis == 1u && x->unit == 0 && x->from == sq("a1"))
+			full++;
+		if (x->vis == 2u && x->unit == -1 && x->from == -1 && x->other == 2 &&
+		    x->fc.att.hit == 0 && x->nstrikes == 1)
+			redacted++;
+	}
+	OK(full == 1 && redacted == 1 && spect == 0, "seat 0 full, seat 1 without the attacker, "
+	   "spectators nothing (%d %d %d)", full, redacted, spect);
+	oc_ruleset.free(st);
+
 	ROW("RULINGS.md G5 / O13 (spectators see no unit under fog; everyone at the end)");
 	st = make("{\"fog\":true}");
 	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
