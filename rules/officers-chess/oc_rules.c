@@ -1380,6 +1380,19 @@ do_trade(struct oc_state *st, int seat, const struct oc_action *a, struct wr_lis
 		u->item[s] = ti;
 		u->uses[s] = tu;
 	}
+	/* A unit left with nothing equipped equips what it receives. */
+	struct oc_unit *both[2] = {u, p};
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 3; s++) {
+			struct oc_unit *x = both[k];
+			if (x->item[s] < 0)
+				continue;
+			const struct oc_item *it = &oc_items[x->item[s]];
+			if (x->equip < 0 && it->kind == OC_WEAPON && !is_staff(it) && usable_weapon(x, it))
+				x->equip = s;
+			if (x->acc < 0 && it->kind == OC_ACCESSORY)
+				x->acc = s;
+		}
 	e.item = gi;
 	e.item2 = ti;
 	st->traded = t;
