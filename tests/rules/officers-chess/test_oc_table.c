@@ -229,6 +229,46 @@ army_rows(void)
 static void
 deploy_rows(void)
 {
+	ROW("RULINGS.md, Officers Chess O5, O6, O14 (options: maps, grids, activations, marks)");
+	static const char *const bad_opts[] = {
+		"{\"map\":\"moon\"}",
+		"{\"map\":\"custom\"}",
+		"{\"map\":\"custom\",\"grid\":\"........\"}",
+		"{\"map\":\"custom\",\"grid\":\"......../......../......../......../......../......../......../.......Q\"}",
+		"{\"map\":\"custom\",\"grid\":\"DDDDDDDD/DDDDDDDD/......../......../......../......../......../........\"}",
+		"{\"activations\":\"0\"}",
+		"{\"activations\":\"1,5\"}",
+		"{\"activations\":\"1,2,3\"}",
+		"{\"marks\":\"d8\"}",
+		"{\"scenario\":\"seize\",\"marks\":\"z9\"}",
+		"{\"scenario\":\"conquest\"}",
+		"{\"units\":13}",
+		"{\"grid\":\"......../......../......../......../......../......../......../........\"}",
+		"{\"colour\":1}",
+	};
+	for (size_t k = 0; k < sizeof(bad_opts) / sizeof(bad_opts[0]); k++) {
+		json_object *o = json_tokener_parse(bad_opts[k]);
+		struct wr_rng r2;
+		uint64_t s2;
+		void *x = NULL;
+		wr_rng_seeded(&r2, &s2, 1);
+		OK(oc_ruleset.create(o, 2, &r2, &x, &err) != 0, "refused: %s", bad_opts[k]);
+		json_object_put(o);
+	}
+	{
+		struct oc_state *m = make("{\"scenario\":\"raze\",\"scenario_seat\":1,\"map\":\"keep\","
+		                          "\"activations\":\"1,3\"}");
+		OK(m->mark[sq("c3")] && m->mark[sq("f3")] && m->act[0] == 1 && m->act[1] == 3 &&
+		   m->terrain[sq("d6")] == OC_TR_GATE && m->terrain[sq("d4")] == OC_TR_ICE,
+		   "Raze marks mirrored for seat 1; the keep map's gates and ice");
+		oc_ruleset.free(m);
+		struct wr_rng r2;
+		uint64_t s2;
+		void *x = NULL;
+		wr_rng_seeded(&r2, &s2, 1);
+		OK(oc_ruleset.create(NULL, 3, &r2, &x, &err) != 0, "two seats only");
+	}
+
 	ROW("RULINGS.md, Officers Chess O5 (deployment on the two nearest ranks, secret)");
 	struct oc_state *st = make("{\"units\":1,\"map\":\"custom\",\"grid\":"
 	                           "\"......../......../......../......../......../"
