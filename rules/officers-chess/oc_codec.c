@@ -1178,7 +1178,13 @@ oc_view(const void *state, int viewer)
 		if (st->mark[t])
 			json_object_array_add(marks, sqj(t));
 	json_object_object_add(o, "marks", marks);
-	json_object_object_add(o, "tile_damage", ints(st->tile_dmg, 64));
+	json_object *td = json_object_new_object();
+	for (int t = 0; t < 64; t++)
+		if (st->tile_dmg[t]) {
+			char b[8];
+			put(td, wr_square_name(&wr_board8, t, b), st->tile_dmg[t]);
+		}
+	json_object_object_add(o, "tile_damage", td);
 	if (st->fog && !everyone) {
 		oc_sight(st, viewer, sight);
 		for (int t = 0; t < 64; t++)
