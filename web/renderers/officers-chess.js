@@ -107,8 +107,9 @@ export default {
         if (c === '.' || !TILES[c]) return;
         const sq = String.fromCharCode(97 + f) + (8 - i);
         const [name, glyph] = TILES[c];
+        const dmg = s.tile_damage?.[sq];
         out.push({
-          square: sq, kind: name, glyph, label: name,
+          square: sq, kind: name, glyph, label: dmg ? `${name} (${dmg} of 15 damage dealt)` : name,
           draw: (g, S, svg) => {
             g.append(svg('rect', { class: `terrain oc-tile oc-tile-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, x: 2, y: 2, width: S - 4, height: S - 4, fill: FILL[c], opacity: 0.55 }));
             const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
