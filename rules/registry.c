@@ -8,6 +8,8 @@
 #include "rules.h"
 #include "confrontation/confrontation.h"
 #include "wargame-chess/wargame_chess.h"
+#include "officers-chess/officers_chess.h"
+#include "blood-chess/blood_chess.h"
 #ifdef WR_TEST_RULESETS
 #include "tr.h"
 #endif
@@ -15,6 +17,8 @@
 static const struct wr_ruleset *const table[] = {
 	&cf_ruleset,
 	&wc_ruleset,
+	&oc_ruleset,
+	&bc_ruleset,
 #ifdef WR_TEST_RULESETS
 	&tr_ruleset,
 #endif

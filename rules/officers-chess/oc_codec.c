@@ -1,0 +1,1370 @@
+/* Officers Chess JSON: options and create, actions in and out (with the
+ * combat forecast), events, save/load with validation, views, and the
+ * wr_ruleset and wr_template tables. No rule is decided here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_rules.h"
+#include "officers_chess.h"
+
+/* ------------------------------------------------------------- maps */
+
+/* Built-in 8x8 maps, rank 8 first (O5). Letters: oc_tiles[].glyph. */
+static const struct {
+	const char *name, *grid;
+} maps[] = {
+	{"plains", "......../......../......../......../......../......../......../........"},
+	{"crossing", ".W....W./..M..F../.T....T./~~.~~.~~/~~.~~.~~/.T....T./..F..M../.W....W."},
+	{"keep", "...FR.../.T....T./Z.VDDV.Z/..X..X../~..II..~/.W.HS.W./..M..P../........"},
+};
+#define NMAPS (sizeof(maps) / sizeof(maps[0]))
+
+static int
+glyph_tile(char c)
+{
+	for (int t = 0; t < OC_TR_MAX; t++)
+		if (oc_tiles[t].glyph == c)
+			return t;
+	return -1;
+}
+
+/* A grid: 8 rows of 8 letters separated by '/', rank 8 first. */
+static int
+parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
+{
+	int r = 7, f = 0;
+
+	for (const char *p = g; *p; p++) {
+		if (*p == '/') {
+			if (f != 8)
+				return wr_fail(err, "bad-grid", "grid", "each row has 8 tiles");
+			r--;
+			f = 0;
+			continue;
+		}
+		int t = glyph_tile(*p);
+		if (t < 0)
+			return wr_fail(err, "bad-grid", "grid", "unknown tile letter '%c'", *p);
+		if (r < 0 || f >= 8)
+			return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
+		terrain[r * 8 + f++] = (unsigned char)t;
+	}
+	if (r != 0 || f != 8)
+		return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
+	return 0;
+}
+
+static void
+grid_string(const unsigned char *terrain, char *out)
+{
+	int k = 0;
+	for (int r = 7; r >= 0; r--) {
+		for (int f = 0; f < 8; f++)
+			out[k++] = oc_tiles[terrain[r * 8 + f]].glyph;
+		if (r)
+			out[k++] = '/';
+	}
+	out[k] = 0;
+}
+
+static json_object *
+sqj(int sq)
+{
+	return sq >= 0 ? wr_json_square_new(&wr_board8, sq) : NULL;
+}
+
+static void
+put(json_object *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_int(v));
+}
+
+static void
+puts_(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+/* ---------------------------------------------------------- options */
+
+static const char *const first_names[] = {"seat0", "random"};
+
+static json_object *
+opt(json_object *o, const char *name, const char *type, json_object *def, const char *desc)
+{
+	json_object *x = json_object_new_object();
+	json_object_object_add(x, "type", json_object_new_string(type));
+	json_object_object_add(x, "default", def);
+	json_object_object_add(x, "description", json_object_new_string(desc));
+	json_object_object_add(o, name, x);
+	return x;
+}
+
+static void
+range(json_object *x, int lo, int hi)
+{
+	put(x, "minimum", lo);
+	put(x, "maximum", hi);
+}
+
+static void
+enums(json_object *x, const char *const *names, int n)
+{
+	json_object *e = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(e, json_object_new_string(names[i]));
+	json_object_object_add(x, "enum", e);
+}
+
+static json_object *
+oc_options(void)
+{
+	json_object *o = json_object_new_object(), *x;
+	const char *mapnames[NMAPS + 1];
+
+	for (size_t i = 0; i < NMAPS; i++)
+		mapnames[i] = maps[i].name;
+	mapnames[NMAPS] = "custom";
+	x = opt(o, "units", "integer", json_object_new_int(5),
+	        "Units in each army (RULINGS.md O4).");
+	range(x, 1, OC_MAX_UNITS);
+	opt(o, "promoted", "boolean", json_object_new_boolean(0),
+	    "Allow promoted classes in the armies.");
+	opt(o, "fog", "boolean", json_object_new_boolean(0),
+	    "Fog of war: a unit sees 3 tiles around it; deployment is secret (O13).");
+	x = opt(o, "first", "string", json_object_new_string("seat0"),
+	        "Who activates first each round: seat 0 or a random seat (O6).");
+	enums(x, first_names, 2);
+	x = opt(o, "activations", "string", json_object_new_string("1"),
+	        "Units activated per alternation: one number for both seats, or two as "
+	        "\"seat0,seat1\" (the text's GM pattern is \"1,3\"), each 1-4 (O6).");
+	x = opt(o, "round_limit", "integer", json_object_new_int(20),
+	        "The match ends after this round (0: no limit); under Rout the seat that "
+	        "routed more units wins, else the defender (O14).");
+	range(x, 0, 99);
+	x = opt(o, "scenario", "string", json_object_new_string("rout"),
+	        "Victory: rout every enemy, or Seize / Escape / Raze the marked tiles (O14).");
+	enums(x, oc_scenario_names, OC_SC_MAX);
+	x = opt(o, "scenario_seat", "integer", json_object_new_int(0),
+	        "The seat whose units get the scenario tag (Leader, Fleeing, Raider).");
+	range(x, 0, 1);
+	x = opt(o, "map", "string", json_object_new_string("plains"),
+	        "A built-in 8x8 map, or custom (give grid).");
+	enums(x, mapnames, (int)NMAPS + 1);
+	opt(o, "grid", "string", json_object_new_string(""),
+	    "A custom map: 8 rows of 8 tile letters separated by '/', rank 8 first. "
+	    ". Plains, M Mountain, W Woods, P Pillar, T Thicket, Z Fog, F Fort, "
+	    "R Protection Tile, H Heal Tile, D Gate/Door, ~ Water, S Stone Pillars, V Vines, "
+	    "X Flames, I Ice, _ Floor, r Ruins.");
+	opt(o, "marks", "string", json_object_new_string(""),
+	    "The scenario's marked tiles, e.g. \"d8 e8\" (default: Seize d8 e8, Escape a8 h8, "
+	    "Raze c6 f6, seen from the scenario seat).");
+	return o;
+}
+
+static int
+parse_acts(const char *s, int act[2], struct wr_error *err)
+{
+	int a, b, n = 0;
+	char extra;
+
+	if (sscanf(s, "%d,%d%c", &a, &b, &extra) == 2)
+		n = 2;
+	else if (sscanf(s, "%d%c", &a, &extra) == 1) {
+		b = a;
+		n = 1;
+	}
+	if (!n || a < 1 || a > 4 || b < 1 || b > 4)
+		return wr_fail(err, "bad-option", "activations",
+		               "activations: one or two numbers 1-4, as \"1\" or \"1,3\"");
+	act[0] = a;
+	act[1] = b;
+	return 0;
+}
+
+static int
+parse_marks(struct oc_state *st, const char *s, struct wr_error *err)
+{
+	char buf[8];
+	int n = 0;
+
+	for (const char *p = s; *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		int k = 0;
+		while (*p && *p != ' ' && *p != ',' && k < 7)
+			buf[k++] = *p++;
+		buf[k] = 0;
+		int sq = wr_square_parse(&wr_board8, buf);
+		if (sq < 0)
+			return wr_fail(err, "bad-option", "marks", "marks: squares such as \"d8 e8\"");
+		st->mark[sq] = 1;
+		n++;
+	}
+	return n;
+}
+
+static void
+default_marks(struct oc_state *st)
+{
+	int far = st->scen_seat == 0 ? 7 : 0, near = st->scen_seat == 0 ? 5 : 2;
+
+	switch (st->scenario) {
+	case OC_SC_SEIZE:
+		st->mark[far * 8 + 3] = st->mark[far * 8 + 4] = 1;
+		break;
+	case OC_SC_ESCAPE:
+		st->mark[far * 8 + 0] = st->mark[far * 8 + 7] = 1;
+		break;
+	case OC_SC_RAZE:
+		st->mark[near * 8 + 2] = st->mark[near * 8 + 5] = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+oc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
+          struct wr_error *err)
+{
+	static const char *const known[] = {"units", "promoted", "fog", "first", "activations",
+		"round_limit", "scenario", "scenario_seat", "map", "grid", "marks", NULL};
+	struct oc_state *st;
+	const char *first = "seat0", *acts = "1", *scen = "rout", *map = "plains", *grid = "",
+	           *marks = "";
+	int k;
+
+	if (seats != 2)
+		return wr_fail(err, "bad-seats", "seats", "Officers Chess is played by 2 seats");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return wr_fail(err, "internal", "", "out of memory");
+	st->seats = 2;
+	st->files = st->ranks = 8;
+	st->nunits = 5;
+	st->round_limit = 20;
+	if (options && !json_object_is_type(options, json_type_object)) {
+		wr_fail(err, "bad-option", "", "options are an object");
+		goto fail;
+	}
+	if (options &&
+	    (wr_json_only(options, known, err) ||
+	     wr_json_int(options, "units", 1, OC_MAX_UNITS, 0, 5, &st->nunits, err) ||
+	     wr_json_bool(options, "promoted", 0, 0, &st->promoted, err) ||
+	     wr_json_bool(options, "fog", 0, 0, &st->fog, err) ||
+	     wr_json_string(options, "first", 0, &first, err) ||
+	     wr_json_string(options, "activations", 0, &acts, err) ||
+	     wr_json_int(options, "round_limit", 0, 99, 0, 20, &st->round_limit, err) ||
+	     wr_json_string(options, "scenario", 0, &scen, err) ||
+	     wr_json_int(options, "scenario_seat", 0, 1, 0, 0, &st->scen_seat, err) ||
+	     wr_json_string(options, "map", 0, &map, err) ||
+	     wr_json_string(options, "grid", 0, &grid, err) ||
+	     wr_json_string(options, "marks", 0, &marks, err)))
+		goto fail;
+	if (!first)
+		first = "seat0";
+	if (strcmp(first, "seat0") && strcmp(first, "random")) {
+		wr_fail(err, "bad-option", "first", "first: seat0 or random");
+		goto fail;
+	}
+	st->first_random = strcmp(first, "random") == 0;
+	if (parse_acts(acts ? acts : "1", st->act, err))
+		goto fail;
+	st->scenario = -1;
+	for (k = 0; k < OC_SC_MAX; k++)
+		if (scen && strcmp(scen, oc_scenario_names[k]) == 0)
+			st->scenario = k;
+	if (!scen)
+		st->scenario = OC_SC_ROUT;
+	if (st->scenario < 0) {
+		wr_fail(err, "bad-option", "scenario", "scenario: rout, seize, escape or raze");
+		goto fail;
+	}
+	if (!map)
+		map = "plains";
+	if (strcmp(map, "custom") == 0) {
+		if (!grid || !*grid) {
+			wr_fail(err, "bad-option", "grid", "a custom map needs a grid");
+			goto fail;
+		}
+		if (parse_grid(grid, st->terrain, err))
+			goto fail;
+	} else {
+		size_t i;
+		for (i = 0; i < NMAPS; i++)
+			if (strcmp(map, maps[i].name) == 0)
+				break;
+		if (i == NMAPS) {
+			wr_fail(err, "bad-option", "map", "no such map");
+			goto fail;
+		}
+		if (grid && *grid) {
+			wr_fail(err, "bad-option", "grid", "a grid is given only with map: custom");
+			goto fail;
+		}
+		parse_grid(maps[i].grid, st->terrain, err);
+		snprintf(st->map, sizeof(st->map), "%s", maps[i].name);
+	}
+	if (!st->map[0])
+		snprintf(st->map, sizeof(st->map), "custom");
+	memcpy(st->base, st->terrain, sizeof(st->base));
+	for (int s = 0; s < 2; s++) {
+		int free_tiles = 0;
+		for (int t = 0; t < 64; t++) {
+			int r = t / 8;
+			if ((s == 0 ? r < 2 : r >= 6) && oc_tiles[st->terrain[t]].move >= 0)
+				free_tiles++;
+		}
+		if (free_tiles < st->nunits) {
+			wr_fail(err, "bad-option", "grid", "seat %d's two nearest ranks have room for "
+			        "%d units only", s, free_tiles);
+			goto fail;
+		}
+	}
+	if (st->scenario != OC_SC_ROUT) {
+		k = parse_marks(st, marks ? marks : "", err);
+		if (k < 0)
+			goto fail;
+		if (k == 0)
+			default_marks(st);
+	} else if (marks && *marks) {
+		wr_fail(err, "bad-option", "marks", "marks are for the Seize, Escape and Raze scenarios");
+		goto fail;
+	}
+	oc_start(st, rng);
+	*state = st;
+	return 0;
+fail:
+	free(st);
+	return -1;
+}
+
+/* ---------------------------------------------------------- actions */
+
+static int
+sq_field(json_object *j, const char *k, int required, int *out, struct wr_error *err)
+{
+	json_object *v;
+	*out = -1;
+	if (!json_object_object_get_ex(j, k, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			return wr_fail(err, "missing-field", k, "%s: required", k);
+		return 0;
+	}
+	return wr_json_square(j, k, &wr_board8, out, err);
+}
+
+static int
+slot_field(json_object *j, const char *k, int required, int *out, struct wr_error *err)
+{
+	return wr_json_int(j, k, 0, 2, required, -1, out, err);
+}
+
+static int
+parse_unit(json_object *u, struct oc_recruit *r, const char *field, struct wr_error *err)
+{
+	static const char *const known[] = {"type", "name", "class", "items", NULL};
+	const char *name, *cls;
+	json_object *items;
+
+	if (!json_object_is_type(u, json_type_object))
+		return wr_fail(err, "wrong-type", field, "a unit is an object");
+	if (wr_json_only(u, known, err) || wr_json_string(u, "name", 1, &name, err) ||
+	    wr_json_string(u, "class", 1, &cls, err))
+		return -1;
+	if (strlen(name) >= OC_NAME)
+		return wr_fail(err, "bad-name", "name", "a name has at most %d bytes", OC_NAME - 1);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->cls = oc_class_find(cls);
+	if (r->cls < 0)
+		return wr_fail(err, "no-such-class", "class", "no class named %.60s", cls);
+	r->nitems = 0;
+	if (json_object_object_get_ex(u, "items", &items) &&
+	    !json_object_is_type(items, json_type_null)) {
+		if (!json_object_is_type(items, json_type_array))
+			return wr_fail(err, "wrong-type", "items", "items: a list of item names");
+		size_t n = json_object_array_length(items);
+		if (n > 3)
+			return wr_fail(err, "too-many-items", "items", "a unit carries at most 3 items");
+		for (size_t i = 0; i < n; i++) {
+			json_object *x = json_object_array_get_idx(items, i);
+			if (!json_object_is_type(x, json_type_string))
+				return wr_fail(err, "wrong-type", "items", "items: item names");
+			int id = oc_item_find(json_object_get_string(x));
+			if (id < 0)
+				return wr_fail(err, "no-such-item", "items", "no item named %.60s",
+				               json_object_get_string(x));
+			r->items[r->nitems++] = id;
+		}
+	}
+	return 0;
+}
+
+static int
+oc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
+{
+	struct oc_action *a = action;
+	const char *type;
+	int t = -1;
+
+	(void)state;
+	if (!json_object_is_type(j, json_type_object))
+		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
+	if (wr_json_string(j, "type", 1, &type, err))
+		return -1;
+	for (int k = 0; k < OC_A_MAX; k++)
+		if (strcmp(type, oc_act_names[k]) == 0)
+			t = k;
+	if (t < 0)
+		return wr_fail(err, "unknown-action", "type", "unknown action type");
+	memset(a, 0, sizeof(*a));
+	a->type = (enum oc_act)t;
+	a->at = a->to = a->target = a->slot = a->give = a->take = a->with = -1;
+	switch (a->type) {
+	case OC_A_RECRUIT:
+		a->nrec = 1;
+		return parse_unit(j, &a->rec[0], "", err);
+	case OC_A_ARMY: {
+		static const char *const known[] = {"type", "units", NULL};
+		json_object *us;
+		if (wr_json_only(j, known, err))
+			return -1;
+		if (!json_object_object_get_ex(j, "units", &us) ||
+		    !json_object_is_type(us, json_type_array))
+			return wr_fail(err, "missing-field", "units", "units: a list of units");
+		size_t n = json_object_array_length(us);
+		if (n < 1 || n > OC_MAX_UNITS)
+			return wr_fail(err, "wrong-size", "units", "an army has 1 to %d units",
+			               OC_MAX_UNITS);
+		a->nrec = (int)n;
+		for (size_t i = 0; i < n; i++)
+			if (parse_unit(json_object_array_get_idx(us, i), &a->rec[i], "units", err))
+				return -1;
+		return 0;
+	}
+	case OC_A_DEPLOY: {
+		static const char *const known[] = {"type", "unit", "to", NULL};
+		const char *name;
+		if (wr_json_only(j, known, err) || wr_json_string(j, "unit", 1, &name, err) ||
+		    sq_field(j, "to", 1, &a->to, err))
+			return -1;
+		if (strlen(name) >= OC_NAME)
+			return wr_fail(err, "no-such-unit", "unit", "no unit of yours has that name");
+		snprintf(a->unit, sizeof(a->unit), "%s", name);
+		return 0;
+	}
+	case OC_A_ACTIVATE:
+	case OC_A_GUARD: {
+		static const char *const known[] = {"type", "at", NULL};
+		return wr_json_only(j, known, err) || sq_field(j, "at", 1, &a->at, err) ? -1 : 0;
+	}
+	case OC_A_NO_GUARD: {
+		static const char *const known[] = {"type", NULL};
+		return wr_json_only(j, known, err);
+	}
+	default:
+		break;
+	}
+	/* The combat turn: every action names its unit's square ("from"). */
+	static const char *const known[] = {"type", "from", "to", "target", "slot", "give", "take",
+		"forecast", NULL};
+	if (wr_json_only(j, known, err) || sq_field(j, "from", 1, &a->at, err))
+		return -1;
+	switch (a->type) {
+	case OC_A_MOVE:
+		return sq_field(j, "to", 1, &a->to, err);
+	case OC_A_ATTACK:
+		return slot_field(j, "slot", 1, &a->slot, err) || sq_field(j, "target", 1, &a->target, err)
+		           ? -1 : 0;
+	case OC_A_STAFF:
+		return slot_field(j, "slot", 1, &a->slot, err) ||
+		               sq_field(j, "target", 0, &a->target, err) ||
+		               sq_field(j, "to", 0, &a->to, err)
+		           ? -1 : 0;
+	case OC_A_DANCE:
+	case OC_A_PICK:
+		return sq_field(j, "target", 1, &a->target, err);
+	case OC_A_USE:
+	case OC_A_EQUIP:
+	case OC_A_DISCARD:
+		return slot_field(j, "slot", 1, &a->slot, err);
+	case OC_A_TRADE:
+		return sq_field(j, "target", 1, &a->with, err) ||
+		               slot_field(j, "give", 0, &a->give, err) ||
+		               slot_field(j, "take", 0, &a->take, err)
+		           ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static json_object *
+side_json(const struct oc_side *s)
+{
+	json_object *o = json_object_new_object();
+	put(o, "hit", s->hit);
+	put(o, "crit", s->crit);
+	put(o, "damage", s->dmg);
+	put(o, "crit_damage", s->crit_dmg);
+	put(o, "strikes", s->strikes);
+	json_object_object_add(o, "follow_up", json_object_new_boolean(s->follow_up));
+	return o;
+}
+
+static json_object *
+forecast_json(const struct oc_forecast *f)
+{
+	json_object *o = json_object_new_object(), *d = side_json(&f->def);
+	json_object_object_add(o, "attacker", side_json(&f->att));
+	json_object_object_add(d, "counter", json_object_new_boolean(f->def.can_strike));
+	json_object_object_add(o, "defender", d);
+	json_object_object_add(o, "defender_first", json_object_new_boolean(f->heavy_first));
+	json_object_object_add(o, "backup", json_object_new_boolean(f->backup));
+	put(o, "triangle", f->triangle);
+	return o;
+}
+
+static json_object *
+unit_json_brief(const struct oc_state *st, int i)
+{
+	json_object *o = json_object_new_object();
+	puts_(o, "name", st->u[i].name);
+	put(o, "seat", st->u[i].seat);
+	puts_(o, "class", oc_classes[st->u[i].cls].id);
+	return o;
+}
+
+static json_object *
+recruit_json(const struct oc_recruit *r, const char *type)
+{
+	json_object *o = json_object_new_object(), *it = json_object_new_array();
+	if (type)
+		puts_(o, "type", type);
+	puts_(o, "name", r->name);
+	puts_(o, "class", oc_classes[r->cls].id);
+	for (int k = 0; k < r->nitems; k++)
+		json_object_array_add(it, json_object_new_string(oc_items[r->items[k]].name));
+	json_object_object_add(o, "items", it);
+	return o;
+}
+
+static json_object *
+oc_action_json(const void *state, const void *action)
+{
+	const struct oc_state *st = state;
+	const struct oc_action *a = action;
+	json_object *o;
+
+	if (a->type == OC_A_RECRUIT)
+		return recruit_json(&a->rec[0], "recruit");
+	o = json_object_new_object();
+	puts_(o, "type", oc_act_names[a->type]);
+	switch (a->type) {
+	case OC_A_ARMY: {
+		json_object *us = json_object_new_array();
+		for (int k = 0; k < a->nrec; k++)
+			json_object_array_add(us, recruit_json(&a->rec[k], NULL));
+		json_object_object_add(o, "units", us);
+		return o;
+	}
+	case OC_A_DEPLOY:
+		puts_(o, "unit", a->unit);
+		json_object_object_add(o, "to", sqj(a->to));
+		return o;
+	case OC_A_ACTIVATE:
+	case OC_A_GUARD:
+		json_object_object_add(o, "at", sqj(a->at));
+		return o;
+	case OC_A_NO_GUARD:
+		return o;
+	default:
+		break;
+	}
+	json_object_object_add(o, "from", sqj(a->at));
+	if (a->type == OC_A_TRADE) {
+		json_object_object_add(o, "target", sqj(a->with));
+		if (a->give >= 0)
+			put(o, "give", a->give);
+		if (a->take >= 0)
+			put(o, "take", a->take);
+		return o;
+	}
+	if (a->slot >= 0)
+		put(o, "slot", a->slot);
+	if (a->target >= 0)
+		json_object_object_add(o, "target", sqj(a->target));
+	if (a->to >= 0)
+		json_object_object_add(o, "to", sqj(a->to));
+	if (a->type == OC_A_ATTACK && st->active >= 0) {
+		/* The forecast players expect, from the code that resolves it;
+		 * parse() accepts and ignores it. */
+		int t = oc_unit_at(st, a->target);
+		if (t >= 0) {
+			struct oc_forecast f;
+			oc_forecast(st, st->active, t, a->slot, &f);
+			json_object_object_add(o, "forecast", forecast_json(&f));
+		}
+	}
+	if (a->type == OC_A_STAFF && st->active >= 0) {
+		int t = oc_unit_at(st, a->target);
+		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
+			json_object *f = json_object_new_object();
+			put(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
+			json_object_object_add(o, "forecast", f);
+		}
+	}
+	return o;
+}
+
+/* ----------------------------------------------------------- events */
+
+static json_object *
+oc_event_json(const void *state, const void *event, unsigned *visible_to)
+{
+	const struct oc_state *st = state;
+	const struct oc_event *e = event;
+	json_object *o = json_object_new_object();
+
+	*visible_to = e->vis;
+	puts_(o, "type", oc_ev_names[e->type]);
+	if (e->seat >= 0)
+		put(o, "seat", e->seat);
+	if (e->unit >= 0)
+		json_object_object_add(o, "unit", unit_json_brief(st, e->unit));
+	if (e->other >= 0)
+		json_object_object_add(o, e->type == OC_E_COMBAT ? "defender" : "other",
+		                       unit_json_brief(st, e->other));
+	if (e->from >= 0)
+		json_object_object_add(o, "from", sqj(e->from));
+	if (e->to >= 0)
+		json_object_object_add(o, "to", sqj(e->to));
+	switch (e->type) {
+	case OC_E_ROUND:
+		put(o, "round", e->amount);
+		break;
+	case OC_E_TILE:
+		puts_(o, "tile", oc_tiles[e->kind].name);
+		put(o, "hp_change", e->amount);
+		put(o, "hp", e->hp);
+		break;
+	case OC_E_COMBAT: {
+		json_object *ss = json_object_new_array();
+		if (e->unit >= 0 && e->item >= 0)
+			puts_(o, "weapon", oc_items[e->item].name);
+		if (e->other >= 0 && e->item2 >= 0)
+			puts_(o, "defender_weapon", oc_items[e->item2].name);
+		if (e->unit >= 0)
+			json_object_object_add(o, "forecast", forecast_json(&e->fc));
+		for (int k = 0; k < e->nstrikes; k++) {
+			const struct oc_strike *s = &e->strikes[k];
+			json_object *x = json_object_new_object();
+			puts_(x, "by", s->by_attacker ? "attacker" : "defender");
+			put(x, "roll", s->roll);
+			put(x, "need", s->need);
+			put(x, "crit_need", s->crit_need);
+			json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
+			json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
+			put(x, "damage", s->dmg);
+			put(x, "hp", s->hp);
+			if (s->broke)
+				json_object_object_add(x, "broken", json_object_new_boolean(1));
+			if (s->status)
+				puts_(x, "status", oc_status_names[s->status]);
+			if (s->drained)
+				put(x, "drained", s->drained);
+			if (s->pushed_to >= 0)
+				json_object_object_add(x, "pushed_to", sqj(s->pushed_to));
+			if (s->guard >= 0)
+				json_object_object_add(x, "qi_adept", unit_json_brief(st, s->guard));
+			json_object_array_add(ss, x);
+		}
+		json_object_object_add(o, "strikes", ss);
+		break;
+	}
+	case OC_E_TILE_HIT:
+		puts_(o, "tile", oc_tiles[e->kind].name);
+		put(o, "damage", e->amount);
+		json_object_object_add(o, "destroyed", json_object_new_boolean(e->hp));
+		break;
+	case OC_E_STAFF:
+		puts_(o, "action", e->special < 0 ? "dance" : oc_special_names[e->special]);
+		if (e->item >= 0)
+			puts_(o, "item", oc_items[e->item].name);
+		if (e->special == OC_SP_HEAL)
+			put(o, "healed", e->amount);
+		if (e->special == OC_SP_TORCH)
+			put(o, "radius", e->amount);
+		if (e->special == OC_SP_VEIN)
+			puts_(o, "tile", oc_tiles[e->kind].name);
+		if ((e->special == OC_SP_RESCUE || e->special == OC_SP_WARP ||
+		     e->special == OC_SP_ENTRAP) && e->hit && e->amount >= 0 && e->other >= 0)
+			json_object_object_add(o, "moved_to", sqj(e->amount));
+		if (e->special == OC_SP_STATUS)
+			puts_(o, "status", oc_status_names[e->status]);
+		if (e->roll) {
+			put(o, "roll", e->roll);
+			put(o, "need", e->need);
+		}
+		json_object_object_add(o, "hit", json_object_new_boolean(e->hit));
+		break;
+	case OC_E_USE:
+		puts_(o, "item", oc_items[e->item].name);
+		if (e->special == OC_SP_HEAL)
+			put(o, "healed", e->amount);
+		put(o, "hp", e->hp);
+		break;
+	case OC_E_EQUIP:
+	case OC_E_DISCARD:
+		puts_(o, "item", oc_items[e->item].name);
+		break;
+	case OC_E_TRADE:
+		if (e->item >= 0)
+			puts_(o, "gave", oc_items[e->item].name);
+		if (e->item2 >= 0)
+			puts_(o, "took", oc_items[e->item2].name);
+		break;
+	case OC_E_VEIN_END:
+		puts_(o, "tile", oc_tiles[e->kind].name);
+		break;
+	case OC_E_OVER: {
+		json_object *w = json_object_new_array();
+		for (int s = 0; s < 2; s++)
+			if (e->amount & 1 << s)
+				json_object_array_add(w, json_object_new_int(s));
+		json_object_object_add(o, "winners", w);
+		puts_(o, "reason", oc_reason_names[e->kind]);
+		break;
+	}
+	default:
+		break;
+	}
+	return o;
+}
+
+/* ------------------------------------------------------- save / load */
+
+static json_object *
+ints(const int *v, int n)
+{
+	json_object *a = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+static json_object *
+oc_save(const void *state)
+{
+	const struct oc_state *st = state;
+	json_object *o = json_object_new_object(), *us = json_object_new_array(),
+	            *tq = json_object_new_array();
+	char g[80];
+	int v[OC_MAX_TILES];
+
+	put(o, "seats", st->seats);
+	put(o, "units", st->nunits);
+	put(o, "promoted", st->promoted);
+	put(o, "fog", st->fog);
+	put(o, "first_random", st->first_random);
+	json_object_object_add(o, "act", ints(st->act, 2));
+	put(o, "round_limit", st->round_limit);
+	put(o, "scenario", st->scenario);
+	put(o, "scenario_seat", st->scen_seat);
+	puts_(o, "map", st->map);
+	grid_string(st->terrain, g);
+	puts_(o, "terrain", g);
+	grid_string(st->base, g);
+	puts_(o, "base", g);
+	for (int t = 0; t < 64; t++)
+		v[t] = st->vein[t];
+	json_object_object_add(o, "vein", ints(v, 64));
+	for (int t = 0; t < 64; t++)
+		v[t] = st->mark[t];
+	json_object_object_add(o, "mark", ints(v, 64));
+	json_object_object_add(o, "tile_dmg", ints(st->tile_dmg, 64));
+	int play[] = {st->phase, st->round, st->first, st->cur, st->left, st->active, st->moved,
+	              st->acted, st->canto, st->traded, st->ready[0], st->ready[1], st->routed[0],
+	              st->routed[1], st->escaped[0], st->escaped[1], st->razed, st->qi[0],
+	              st->qi[1], st->winners, st->reason, st->pend, st->pend_att, st->pend_def};
+	json_object_object_add(o, "play", ints(play, (int)(sizeof(play) / sizeof(play[0]))));
+	for (int i = 0; i < st->nu; i++) {
+		const struct oc_unit *u = &st->u[i];
+		json_object *x = json_object_new_object();
+		int f[] = {u->seat, u->cls, u->hp, u->where, u->sq, u->item[0], u->item[1], u->item[2],
+		           u->uses[0], u->uses[1], u->uses[2], u->equip, u->acc, u->activated,
+		           u->danced, u->broken, u->poisoned, u->silenced, u->frozen, u->barrier,
+		           u->scen};
+		puts_(x, "name", u->name);
+		json_object_object_add(x, "f", ints(f, (int)(sizeof(f) / sizeof(f[0]))));
+		json_object_array_add(us, x);
+	}
+	json_object_object_add(o, "u", us);
+	for (int k = 0; k < st->ntorch; k++) {
+		int t[] = {st->torch[k].seat, st->torch[k].sq, st->torch[k].radius};
+		json_object_array_add(tq, ints(t, 3));
+	}
+	json_object_object_add(o, "torch", tq);
+	return o;
+}
+
+static int
+get_ints(json_object *o, const char *k, int *out, int n, int lo, int hi, struct wr_error *err)
+{
+	json_object *a;
+	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array) ||
+	    (int)json_object_array_length(a) != n)
+		return wr_fail(err, "bad-snapshot", k, "%s: a list of %d numbers", k, n);
+	for (int i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(a, (size_t)i);
+		if (!json_object_is_type(x, json_type_int))
+			return wr_fail(err, "bad-snapshot", k, "%s: numbers", k);
+		int64_t v = json_object_get_int64(x);
+		if (v < lo || v > hi)
+			return wr_fail(err, "bad-snapshot", k, "%s: out of range", k);
+		out[i] = (int)v;
+	}
+	return 0;
+}
+
+#define BAD(...) do { wr_fail(err, "bad-snapshot", "", __VA_ARGS__); goto fail; } while (0)
+
+static int
+oc_load(json_object *j, void **state, struct wr_error *err)
+{
+	static const char *const known[] = {"seats", "units", "promoted", "fog", "first_random",
+		"act", "round_limit", "scenario", "scenario_seat", "map", "terrain", "base", "vein",
+		"mark", "tile_dmg", "play", "u", "torch", NULL};
+	struct oc_state *st = calloc(1, sizeof(*st));
+	const char *s;
+	int v[OC_MAX_TILES];
+	json_object *us, *tq;
+
+	if (!st)
+		return wr_fail(err, "internal", "", "out of memory");
+	if (!json_object_is_type(j, json_type_object))
+		BAD("a snapshot is an object");
+	if (wr_json_only(j, known, err) ||
+	    wr_json_int(j, "seats", 2, 2, 1, 2, &st->seats, err) ||
+	    wr_json_int(j, "units", 1, OC_MAX_UNITS, 1, 5, &st->nunits, err) ||
+	    wr_json_int(j, "promoted", 0, 1, 1, 0, &st->promoted, err) ||
+	    wr_json_int(j, "fog", 0, 1, 1, 0, &st->fog, err) ||
+	    wr_json_int(j, "first_random", 0, 1, 1, 0, &st->first_random, err) ||
+	    get_ints(j, "act", st->act, 2, 1, 4, err) ||
+	    wr_json_int(j, "round_limit", 0, 99, 1, 0, &st->round_limit, err) ||
+	    wr_json_int(j, "scenario", 0, OC_SC_MAX - 1, 1, 0, &st->scenario, err) ||
+	    wr_json_int(j, "scenario_seat", 0, 1, 1, 0, &st->scen_seat, err) ||
+	    wr_json_string(j, "map", 1, &s, err))
+		goto fail;
+	st->files = st->ranks = 8;
+	if (strlen(s) >= sizeof(st->map))
+		BAD("map: too long");
+	snprintf(st->map, sizeof(st->map), "%s", s);
+	if (wr_json_string(j, "terrain", 1, &s, err) || parse_grid(s, st->terrain, err) ||
+	    wr_json_string(j, "base", 1, &s, err) || parse_grid(s, st->base, err))
+		goto fail;
+	if (get_ints(j, "vein", v, 64, 0, 1, err))
+		goto fail;
+	for (int t = 0; t < 64; t++)
+		st->vein[t] = (unsigned char)v[t];
+	if (get_ints(j, "mark", v, 64, 0, 1, err))
+		goto fail;
+	for (int t = 0; t < 64; t++)
+		st->mark[t] = (unsigned char)v[t];
+	if (get_ints(j, "tile_dmg", st->tile_dmg, 64, 0, 1000, err))
+		goto fail;
+	int play[24];
+	if (get_ints(j, "play", play, 24, -1, 100000, err))
+		goto fail;
+	st->phase = play[0];
+	st->round = play[1];
+	st->first = play[2];
+	st->cur = play[3];
+	st->left = play[4];
+	st->active = play[5];
+	st->moved = play[6];
+	st->acted = play[7];
+	st->canto = play[8];
+	st->traded = play[9];
+	st->ready[0] = play[10];
+	st->ready[1] = play[11];
+	st->routed[0] = play[12];
+	st->routed[1] = play[13];
+	st->escaped[0] = play[14];
+	st->escaped[1] = play[15];
+	st->razed = play[16];
+	st->qi[0] = play[17];
+	st->qi[1] = play[18];
+	st->winners = play[19];
+	st->reason = play[20];
+	st->pend = play[21];
+	st->pend_att = play[22];
+	st->pend_def = play[23];
+	if (!json_object_object_get_ex(j, "u", &us) || !json_object_is_type(us, json_type_array) ||
+	    json_object_array_length(us) > (size_t)(2 * st->nunits))
+		BAD("u: the units");
+	st->nu = (int)json_object_array_length(us);
+	for (int i = 0; i < st->nu; i++) {
+		json_object *x = json_object_array_get_idx(us, (size_t)i);
+		struct oc_unit *u = &st->u[i];
+		int f[21];
+		static const char *const uk[] = {"name", "f", NULL};
+		if (!json_object_is_type(x, json_type_object) || wr_json_only(x, uk, err) ||
+		    wr_json_string(x, "name", 1, &s, err) ||
+		    get_ints(x, "f", f, 21, -1, 1000, err))
+			goto fail;
+		if (!*s || strlen(s) >= OC_NAME)
+			BAD("a unit's name");
+		snprintf(u->name, sizeof(u->name), "%s", s);
+		u->seat = f[0];
+		u->cls = f[1];
+		u->hp = f[2];
+		u->where = f[3];
+		u->sq = f[4];
+		for (int k = 0; k < 3; k++) {
+			u->item[k] = f[5 + k];
+			u->uses[k] = f[8 + k];
+		}
+		u->equip = f[11];
+		u->acc = f[12];
+		u->activated = f[13];
+		u->danced = f[14];
+		u->broken = f[15];
+		u->poisoned = f[16];
+		u->silenced = f[17];
+		u->frozen = f[18];
+		u->barrier = f[19];
+		u->scen = f[20];
+	}
+	if (!json_object_object_get_ex(j, "torch", &tq) || !json_object_is_type(tq, json_type_array) ||
+	    json_object_array_length(tq) > OC_MAX_TORCH)
+		BAD("torch");
+	st->ntorch = (int)json_object_array_length(tq);
+	for (int k = 0; k < st->ntorch; k++) {
+		json_object *x = json_object_array_get_idx(tq, (size_t)k), *w = json_object_new_object();
+		int t[3];
+		json_object_object_add(w, "t", json_object_get(x));
+		int rc = get_ints(w, "t", t, 3, 0, 63, err);
+		json_object_put(w);
+		if (rc)
+			goto fail;
+		st->torch[k] = (struct oc_torch){t[0], t[1], t[2]};
+	}
+	if (oc_check(st, err))
+		goto fail;
+	*state = st;
+	return 0;
+fail:
+	free(st);
+	return -1;
+}
+
+/* Everything load() must hold so that no rule reads out of bounds. */
+int
+oc_check(const struct oc_state *st, struct wr_error *err)
+{
+	int per[2] = {0, 0};
+	unsigned char occ[OC_MAX_TILES] = {0};
+
+#define NO(...) return wr_fail(err, "bad-snapshot", "", __VA_ARGS__)
+	if (st->phase < 0 || st->phase >= OC_PH_MAX)
+		NO("phase");
+	if (st->round < 0 || st->round > 100 || st->first < 0 || st->first > 1 || st->cur < 0 ||
+	    st->cur > 1 || st->left < 0 || st->left > 4)
+		NO("round");
+	if (st->moved < 0 || st->moved > 1 || st->acted < 0 || st->acted > 1 || st->canto < 0 ||
+	    st->canto > 2)
+		NO("turn");
+	for (int s = 0; s < 2; s++)
+		if (st->ready[s] < 0 || st->ready[s] > 1 || st->routed[s] < 0 ||
+		    st->routed[s] > OC_MAX_UNITS || st->escaped[s] < 0 ||
+		    st->escaped[s] > OC_MAX_UNITS || st->qi[s] < 0 || st->qi[s] >= OC_QI_MAX)
+			NO("seat counters");
+	if (st->razed < 0 || st->razed > 64 || st->winners < 0 || st->winners > 3 ||
+	    st->reason < 0 || st->reason >= OC_R_MAX)
+		NO("result");
+	for (int t = 0; t < 64; t++)
+		if (st->vein[t] && !oc_tiles[st->terrain[t]].vein)
+			NO("vein");
+	for (int i = 0; i < st->nu; i++) {
+		const struct oc_unit *u = &st->u[i];
+		if (u->seat < 0 || u->seat > 1 || u->cls < 0 || u->cls >= oc_nclasses)
+			NO("unit %d", i);
+		if (oc_classes[u->cls].promoted && !st->promoted)
+			NO("unit %d: promoted", i);
+		if (++per[u->seat] > st->nunits)
+			NO("too many units");
+		for (int k = 0; k < i; k++)
+			if (st->u[k].seat == u->seat && strcmp(st->u[k].name, u->name) == 0)
+				NO("duplicate name");
+		if (u->hp < 0 || u->hp > oc_classes[u->cls].hp || u->where < 0 || u->where >= OC_W_MAX)
+			NO("unit %d: hp", i);
+		if ((u->where == OC_W_MAP) != (u->sq >= 0) || u->sq > 63)
+			NO("unit %d: square", i);
+		if (u->where == OC_W_MAP) {
+			if (occ[u->sq]++ || u->hp == 0)
+				NO("unit %d: square", i);
+		} else if (u->where != OC_W_RESERVE && u->hp != 0 && u->where == OC_W_ROUTED) {
+			NO("unit %d: routed with hp", i);
+		}
+		if (u->where == OC_W_RESERVE && st->phase >= OC_PH_BATTLE && st->phase != OC_PH_OVER)
+			NO("unit %d: not deployed", i);
+		if (u->where != OC_W_RESERVE && st->phase < OC_PH_DEPLOY)
+			NO("unit %d: deployed early", i);
+		for (int k = 0; k < 3; k++) {
+			if (u->item[k] < -1 || u->item[k] >= oc_nitems)
+				NO("unit %d: item", i);
+			if (u->uses[k] < 0 || u->uses[k] > 20 || (u->item[k] < 0 && u->uses[k]))
+				NO("unit %d: uses", i);
+		}
+		if (u->equip < -1 || u->equip > 2 || u->acc < -1 || u->acc > 2)
+			NO("unit %d: equipped", i);
+		if (u->equip >= 0 && (u->item[u->equip] < 0 ||
+		                      oc_items[u->item[u->equip]].kind != OC_WEAPON))
+			NO("unit %d: equipped weapon", i);
+		if (u->acc >= 0 && (u->item[u->acc] < 0 ||
+		                    oc_items[u->item[u->acc]].kind != OC_ACCESSORY))
+			NO("unit %d: equipped accessory", i);
+		int flags[] = {u->activated, u->danced, u->broken, u->poisoned, u->silenced, u->frozen,
+		               u->scen};
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+			if (flags[k] < 0 || flags[k] > 1)
+				NO("unit %d: flags", i);
+		if (u->barrier < 0 || u->barrier > 101)
+			NO("unit %d: barrier", i);
+	}
+	if (st->pend < 0 || st->pend > 1)
+		NO("pending");
+	if (st->pend) {
+		if (st->phase != OC_PH_BATTLE || st->fog || st->active < 0 || st->pend_att != st->active ||
+		    st->pend_def < 0 || st->pend_def >= st->nu ||
+		    st->u[st->pend_def].where != OC_W_MAP ||
+		    st->u[st->pend_def].seat == st->u[st->pend_att].seat)
+			NO("pending");
+		if (st->u[st->pend_att].where != OC_W_MAP || !oc_weapon(&st->u[st->pend_att]))
+			NO("pending");
+	}
+	if (st->phase == OC_PH_BATTLE) {
+		if (st->active >= 0) {
+			if (st->active >= st->nu || st->u[st->active].where != OC_W_MAP)
+				NO("active unit");
+			if (st->traded < -1 || st->traded >= st->nu)
+				NO("traded");
+		} else if (st->active != -1) {
+			NO("active unit");
+		}
+		if (per[0] != st->nunits || per[1] != st->nunits)
+			NO("armies");
+	} else if (st->active != -1) {
+		NO("active unit");
+	}
+	if (st->phase == OC_PH_DEPLOY && (per[0] != st->nunits || per[1] != st->nunits))
+		NO("armies");
+	if (st->phase == OC_PH_RECRUIT)
+		for (int s = 0; s < 2; s++)
+			if (st->ready[s] != (per[s] == st->nunits))
+				NO("ready");
+	if (st->phase == OC_PH_DEPLOY)
+		for (int s = 0; s < 2; s++) {
+			int left = 0;
+			for (int i = 0; i < st->nu; i++)
+				left += st->u[i].seat == s && st->u[i].where == OC_W_RESERVE;
+			if (st->ready[s] != (left == 0))
+				NO("ready");
+		}
+	for (int k = 0; k < st->ntorch; k++)
+		if (st->torch[k].seat > 1 || st->torch[k].radius > 20)
+			NO("torch");
+	return 0;
+#undef NO
+}
+
+/* -------------------------------------------------------------- view */
+
+static json_object *
+unit_view(const struct oc_state *st, int i)
+{
+	const struct oc_unit *u = &st->u[i];
+	const struct oc_class *c = &oc_classes[u->cls];
+	json_object *o = json_object_new_object(), *items = json_object_new_array(),
+	            *status = json_object_new_array(), *r = json_object_new_object(),
+	            *tags = json_object_new_array();
+
+	puts_(o, "name", u->name);
+	put(o, "seat", u->seat);
+	puts_(o, "class", c->id);
+	json_object_object_add(o, "promoted", json_object_new_boolean(c->promoted));
+	put(o, "hp", u->hp);
+	put(o, "max_hp", c->hp);
+	puts_(o, "where", oc_where_names[u->where]);
+	json_object_object_add(o, "square", sqj(u->where == OC_W_MAP ? u->sq : -1));
+	for (int k = 0; k < 3; k++) {
+		if (u->item[k] < 0) {
+			json_object_array_add(items, NULL);
+			continue;
+		}
+		json_object *x = json_object_new_object();
+		puts_(x, "name", oc_items[u->item[k]].name);
+		if (u->uses[k])
+			put(x, "uses", u->uses[k]);
+		json_object_object_add(x, "equipped", json_object_new_boolean(k == u->equip || k == u->acc));
+		json_object_array_add(items, x);
+	}
+	json_object_object_add(o, "items", items);
+	for (int s = 0; s < OC_STAT_MAX; s++)
+		puts_(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
+	json_object_object_add(o, "ratings", r);
+	put(o, "agility", oc_agility(st, u));
+	put(o, "movement", oc_movement(st, u));
+	for (int t = 0; t < OC_NTAGS; t++)
+		if (c->tags & 1u << t)
+			json_object_array_add(tags, json_object_new_string(oc_tag_names[t]));
+	if (c->slow) {
+		char b[16];
+		snprintf(b, sizeof(b), "Slow(%d)", c->slow);
+		json_object_array_add(tags, json_object_new_string(b));
+	}
+	if (u->scen)
+		json_object_array_add(tags, json_object_new_string(
+			st->scenario == OC_SC_SEIZE ? "Leader" : st->scenario == OC_SC_ESCAPE ? "Fleeing" : "Raider"));
+	json_object_object_add(o, "tags", tags);
+	if (u->broken)
+		json_object_array_add(status, json_object_new_string("Broken"));
+	if (u->poisoned)
+		json_object_array_add(status, json_object_new_string("Poisoned"));
+	if (u->silenced)
+		json_object_array_add(status, json_object_new_string("Silenced"));
+	if (u->frozen)
+		json_object_array_add(status, json_object_new_string("Frozen"));
+	if (u->barrier >= st->round && u->barrier > 0)
+		json_object_array_add(status, json_object_new_string("Barrier"));
+	json_object_object_add(o, "status", status);
+	json_object_object_add(o, "activated", json_object_new_boolean(u->activated));
+	return o;
+}
+
+static json_object *
+oc_view(const void *state, int viewer)
+{
+	const struct oc_state *st = state;
+	json_object *o = json_object_new_object(), *us = json_object_new_array(),
+	            *seats = json_object_new_array(), *marks = json_object_new_array(),
+	            *seen = json_object_new_array(), *opts = json_object_new_object(),
+	            *res = json_object_new_object(), *w = json_object_new_array();
+	unsigned char sight[OC_MAX_TILES];
+	char g[80];
+	int everyone = viewer == WR_EVERYONE || st->phase == OC_PH_OVER;
+	int vw = everyone ? WR_EVERYONE : viewer;
+
+	puts_(o, "phase", oc_phase_names[st->phase]);
+	put(o, "round", st->round);
+	json_object_object_add(o, "turn_seat",
+	                       st->phase == OC_PH_BATTLE ? json_object_new_int(st->cur) : NULL);
+	put(opts, "units", st->nunits);
+	json_object_object_add(opts, "promoted", json_object_new_boolean(st->promoted));
+	json_object_object_add(opts, "fog", json_object_new_boolean(st->fog));
+	json_object_object_add(opts, "activations", ints(st->act, 2));
+	put(opts, "round_limit", st->round_limit);
+	puts_(opts, "scenario", oc_scenario_names[st->scenario]);
+	put(opts, "scenario_seat", st->scen_seat);
+	puts_(opts, "map", st->map);
+	json_object_object_add(o, "options", opts);
+	grid_string(st->terrain, g);
+	puts_(o, "grid", g);
+	for (int t = 0; t < 64; t++)
+		if (st->mark[t])
+			json_object_array_add(marks, sqj(t));
+	json_object_object_add(o, "marks", marks);
+	json_object *td = json_object_new_object();
+	for (int t = 0; t < 64; t++)
+		if (st->tile_dmg[t]) {
+			char b[8];
+			put(td, wr_square_name(&wr_board8, t, b), st->tile_dmg[t]);
+		}
+	json_object_object_add(o, "tile_damage", td);
+	if (st->fog && !everyone) {
+		oc_sight(st, viewer, sight);
+		for (int t = 0; t < 64; t++)
+			if (sight[t])
+				json_object_array_add(seen, sqj(t));
+		json_object_object_add(o, "seen", seen);
+	} else {
+		json_object_put(seen);
+		json_object_object_add(o, "seen", NULL);
+	}
+	for (int i = 0; i < st->nu; i++)
+		if (oc_visible(st, vw, i))
+			json_object_array_add(us, unit_view(st, i));
+	json_object_object_add(o, "units", us);
+	for (int s = 0; s < st->seats; s++) {
+		json_object *x = json_object_new_object();
+		put(x, "seat", s);
+		json_object_object_add(x, "ready", json_object_new_boolean(st->ready[s]));
+		if (everyone || viewer == s || !st->fog) {
+			put(x, "routed", st->routed[s]);
+			put(x, "escaped", st->escaped[s]);
+		}
+		if (everyone || viewer == s)
+			puts_(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
+		json_object_array_add(seats, x);
+	}
+	json_object_object_add(o, "seats", seats);
+	if (st->phase == OC_PH_BATTLE && st->active >= 0 && oc_visible(st, vw, st->active)) {
+		json_object *t = json_object_new_object();
+		json_object_object_add(t, "unit", sqj(st->u[st->active].sq));
+		puts_(t, "name", st->u[st->active].name);
+		json_object_object_add(t, "moved", json_object_new_boolean(st->moved));
+		json_object_object_add(t, "acted", json_object_new_boolean(st->acted));
+		put(t, "canto", st->canto);
+		json_object_object_add(o, "active", t);
+	} else {
+		json_object_object_add(o, "active", NULL);
+	}
+	json_object *pend = json_object_new_array();
+	if (st->pend) {
+		json_object *x = json_object_new_object();
+		char b[160];
+		put(x, "seat", st->u[st->pend_def].seat);
+		puts_(x, "kind", "qi_adept");
+		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
+		         st->u[st->pend_def].name, st->u[st->pend_att].name);
+		puts_(x, "prompt", b);
+		json_object_array_add(pend, x);
+	}
+	json_object_object_add(o, "pending", pend);
+	json_object_object_add(res, "over", json_object_new_boolean(st->phase == OC_PH_OVER));
+	for (int s = 0; s < 2; s++)
+		if (st->winners & 1 << s)
+			json_object_array_add(w, json_object_new_int(s));
+	json_object_object_add(res, "winners", w);
+	puts_(res, "reason", oc_reason_names[st->reason]);
+	json_object_object_add(o, "result", res);
+	return o;
+}
+
+/* -------------------------------------------------- the ruleset table */
+
+const struct wr_template oc_template = {
+	.action_size = sizeof(struct oc_action),
+	.event_size = sizeof(struct oc_event),
+	.parse = oc_parse,
+	.action_json = oc_action_json,
+	.candidates = oc_candidates,
+	.legal = oc_legal,
+	.apply = oc_apply,
+	.event_json = oc_event_json,
+};
+
+static json_object *
+oc_actions(const void *state, int seat)
+{
+	return wr_tpl_actions(&oc_template, state, seat);
+}
+
+static int
+oc_apply_json(void *state, int seat, json_object *action, struct wr_rng *rng,
+              struct wr_events *ev, struct wr_error *err)
+{
+	return wr_tpl_apply(&oc_template, state, seat, action, rng, ev, err);
+}
+
+static json_object *
+oc_save_fn(const void *state)
+{
+	return oc_save(state);
+}
+
+static void
+oc_free(void *state)
+{
+	free(state);
+}
+
+static unsigned
+oc_to_act_fn(const void *state)
+{
+	return oc_to_act(state);
+}
+
+/* Qi Adept's guard is the one yes/no reaction (G3):
+ * {"qi_adept": "always" | "never" | "ask"}; "ask" (the default, no order)
+ * makes the server ask the seat. */
+static int
+oc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
+{
+	static const char *const known[] = {"qi_adept", NULL};
+	struct oc_state *st = state;
+	const char *v = NULL;
+
+	if (seat < 0 || seat >= st->seats)
+		return wr_fail(err, "no-such-seat", "", "no such seat");
+	if (!json_object_is_type(orders, json_type_object))
+		return wr_fail(err, "wrong-type", "", "orders are an object");
+	if (wr_json_only(orders, known, err) || wr_json_string(orders, "qi_adept", 0, &v, err))
+		return -1;
+	if (!v)
+		return 0;
+	for (int k = 0; k < OC_QI_MAX; k++)
+		if (strcmp(v, oc_qi_names[k]) == 0) {
+			st->qi[seat] = k;
+			return 0;
+		}
+	return wr_fail(err, "bad-order", "qi_adept", "qi_adept: always, never or ask");
+}
+
+static int
+oc_resign_fn(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
+{
+	struct oc_state *st = state;
+	struct wr_list plain;
+
+	(void)rng;
+	if (seat < 0 || seat >= st->seats)
+		return -1;
+	wr_list_init(&plain, sizeof(struct oc_event));
+	oc_resign(st, seat, &plain);
+	wr_tpl_events(&oc_template, st, &plain, ev);
+	wr_list_free(&plain);
+	return 0;
+}
+
+static void
+oc_result(const void *state, struct wr_result *out)
+{
+	const struct oc_state *st = state;
+
+	memset(out, 0, sizeof(*out));
+	out->over = st->phase == OC_PH_OVER;
+	out->winners = (unsigned)st->winners;
+	if (st->phase == OC_PH_OVER) {
+		/* Score: enemy units routed (Dealing Damage); at the end only,
+		 * as a routed unit in the fog is hidden until then. */
+		out->has_scores = 1;
+		out->scores[0] = st->routed[1];
+		out->scores[1] = st->routed[0];
+	}
+	snprintf(out->reason, sizeof(out->reason), "%s", oc_reason_names[st->reason]);
+}
+
+const struct wr_ruleset oc_ruleset = {
+	.id = "officers-chess",
+	.title = "Officers Chess",
+	.source = "001_acae27716807a788.txt",
+	.min_seats = 2,
+	.max_seats = 2,
+	.options = oc_options,
+	.create = oc_create,
+	.load = oc_load,
+	.save = oc_save_fn,
+	.free = oc_free,
+	.to_act = oc_to_act_fn,
+	.actions = oc_actions,
+	.apply = oc_apply_json,
+	.set_orders = oc_set_orders,
+	.resign = oc_resign_fn,
+	.view = oc_view,
+	.result = oc_result,
+};

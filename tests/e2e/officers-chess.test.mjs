@@ -1,0 +1,167 @@
+// Officers Chess in a real browser (issue 11): two players build small
+// armies from the published classes and weapons on the match page, deploy
+// by clicking the board, and play a few rounds under fog of war; before an
+// attack is posted the page reads its forecast (hit %, crit %, damage,
+// strikes, counter). Units are drawn with their class and an HP bar, and
+// the terrain of the map is drawn. Screenshots go to test-output/e2e/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startAll, stopAll, api, OUT, DESKTOP } from './harness.mjs';
+
+const T = 30000;
+let env;
+
+before(async () => { env = await startAll(); });
+after(async () => { await stopAll(env); });
+
+const sq = (s) => `svg.board [data-square="${s}"]`;
+
+async function shot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+}
+
+function watch(page, name) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+  return errors;
+}
+
+async function contextAs(player, opts) {
+  const ctx = await env.browser.newContext(opts);
+  await ctx.addInitScript(([tok, name]) => {
+    localStorage.setItem('warpost.token', tok);
+    localStorage.setItem('warpost.name', name);
+  }, [player.token, player.name]);
+  return ctx;
+}
+
+async function waitMyTurn(page) {
+  await page.waitForSelector('.prompt-you', { timeout: T });
+}
+
+async function posted(page, before) {
+  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, before, { timeout: T });
+}
+
+// Chooses `a` on the board (its source, then its target; a menu when
+// several actions share the square), checks the draft, posts.
+async function postOnBoard(page, a, phrase, beforePost) {
+  await waitMyTurn(page);
+  const n = await page.locator('.thread > li').count();
+  const target = a.target || a.to || a.at;
+  if (a.from) {
+    await page.click(sq(a.from));
+    await page.waitForSelector(`${sq(target || a.from)}.is-target`, { timeout: T });
+  }
+  await page.click(sq(target || a.from));
+  const menu = page.locator('.menu:not([hidden]) button.action-btn');
+  if (await menu.count()) {
+    const want = phrase ? menu.filter({ hasText: phrase }) : menu;
+    await want.first().click();
+  }
+  const draft = await page.textContent('.draft');
+  assert.match(draft, /Your choice: /);
+  if (beforePost) await beforePost(draft);
+  await page.click('#post-btn');
+  await posted(page, n);
+  return draft;
+}
+
+async function actionsOf(g, who) {
+  return (await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, who.token)).actions;
+}
+
+test('officers-chess: armies built on the board, a few rounds under fog, forecasts read', async () => {
+  const p = [await api(env, 'POST', '/api/players', { name: 'Ann' }), await api(env, 'POST', '/api/players', { name: 'Ben' })];
+  const g = await api(env, 'POST', '/api/games', {
+    ruleset: 'officers-chess', seats: 2, seat: 0,
+    options: { units: 2, fog: true, map: 'crossing', round_limit: 4 },
+  }, p[0].token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, p[1].token);
+  const ctx = [await contextAs(p[0], DESKTOP), await contextAs(p[1], DESKTOP)];
+  const pages = [await ctx[0].newPage(), await ctx[1].newPage()];
+  const errors = [watch(pages[0], 'Ann'), watch(pages[1], 'Ben')];
+  try {
+    for (const page of pages) await page.goto(`${env.base}/#/match/${g.id}`);
+
+    // Armies: two recruits each from the offered buttons (published classes).
+    for (let s = 0; s < 2; s++) {
+      const page = pages[s];
+      for (let k = 0; k < 2; k++) {
+        await waitMyTurn(page);
+        const n = await page.locator('.thread > li').count();
+        const btn = page.locator('.other-actions button', { hasText: 'recruit Archer' }).first();
+        await btn.click();
+        assert.match(await page.textContent('.draft'), /recruit Archer \d: Archer with /);
+        await page.click('#post-btn');
+        await posted(page, n);
+      }
+    }
+    // Deployment, secret and simultaneous: click a square of the zone.
+    const zone = [['d2', 'e2'], ['d7', 'e7']];
+    for (let s = 0; s < 2; s++) {
+      for (const to of zone[s]) {
+        const list = await actionsOf(g, p[s]);
+        const d = list.find((a) => a.type === 'deploy' && a.to === to);
+        assert.ok(d, `deploy on ${to} offered`);
+        await postOnBoard(pages[s], d, `deploy ${d.unit}`);
+      }
+    }
+    await pages[0].waitForSelector('svg.board .oc-tile', { timeout: T });
+    assert.ok(await pages[0].locator('svg.board .oc-hp').count() >= 2, 'units with HP bars');
+    assert.ok(await pages[0].locator('svg.board .oc-fog').count() > 0, 'fog of war drawn');
+    const label = await pages[0].getAttribute(sq('d2'), 'aria-label');
+    assert.match(label, /Archer/, 'the unit shows its class');
+    assert.doesNotMatch(await pages[0].getAttribute(sq('d7'), 'aria-label'), /Archer/,
+      'the enemy in the fog is not drawn');
+    await shot(pages[0], 'officers-chess-deployed');
+
+    // A few rounds: activate, close in, attack when the forecast is offered.
+    let forecasts = 0;
+    for (let step = 0; step < 12; step++) {
+      const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, p[0].token);
+      if (v.status !== 'active') break;
+      const s = v.awaiting[0];
+      const page = pages[s];
+      let list = await actionsOf(g, p[s]);
+      const act = list.find((a) => a.type === 'activate');
+      await postOnBoard(page, act);
+      list = await actionsOf(g, p[s]);
+      let atk = list.find((a) => a.type === 'attack' && a.forecast);
+      if (!atk) {
+        const fwd = (a) => (Number(a.to[1]) - Number(a.from[1])) * (s === 0 ? 1 : -1);
+        const moves = list.filter((a) => a.type === 'move' && a.to[0] === a.from[0] && fwd(a) > 0);
+        moves.sort((x, y) => fwd(y) - fwd(x));
+        if (moves.length) {
+          await postOnBoard(page, moves.find((m) => fwd(m) <= 2) || moves[moves.length - 1]);
+          list = await actionsOf(g, p[s]);
+          atk = list.find((a) => a.type === 'attack' && a.forecast);
+        }
+      }
+      if (atk) {
+        const draft = await postOnBoard(page, atk, 'attack', async () => {
+          if (!forecasts) await shot(page, 'officers-chess-forecast');
+        });
+        assert.match(draft, /hit \d+%, crit \d+%, \d+ damage \(\d+ on a crit\) ×\d/, 'the forecast is read before posting');
+        assert.match(draft, /counter|no counter/);
+        forecasts++;
+      }
+      const v2 = await api(env, 'GET', `/api/games/${g.id}`, undefined, p[s].token);
+      if (v2.status !== 'active' || !v2.awaiting.includes(s)) continue;
+      list = await actionsOf(g, p[s]);
+      const end = list.find((a) => a.type === 'end');
+      if (end) await postOnBoard(page, end, 'end');
+    }
+    assert.ok(forecasts > 0, 'at least one attack was chosen with its forecast shown');
+    const log = await api(env, 'GET', `/api/games/${g.id}/turns?after=0&limit=500`, undefined, p[0].token);
+    assert.ok(log.posts.some((q) => q.events.some((e) => e.type === 'combat')), 'a combat was fought');
+    assert.deepEqual([...errors[0], ...errors[1]], []);
+  } finally {
+    await ctx[0].close();
+    await ctx[1].close();
+  }
+});

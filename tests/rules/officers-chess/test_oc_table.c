@@ -1,0 +1,1116 @@
+/* The rule-case table of Officers Chess: positions built in C, each row
+ * naming the section of 001_acae27716807a788.txt or the ruling it tests,
+ * legal and illegal cases, scripted dice (wr_rng_script) for outcomes. */
+#include <stdarg.h>
+
+#include "oc_test.h"
+
+#define TEXT "001_acae27716807a788.txt, "
+static const char *row;
+static int rows;
+
+#define ROW(name) do { row = (name); rows++; } while (0)
+#define OK(cond, fmt, ...) CHECK(cond, "[%s] " fmt, row, ##__VA_ARGS__)
+
+static struct wr_rng rng;
+static struct wr_script script;
+static unsigned faces[64];
+
+/* Scripted d100 faces for the next apply. */
+static void
+dice(int n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		faces[i] = (unsigned)va_arg(ap, int);
+	va_end(ap);
+	script = (struct wr_script){.faces = faces, .n = (size_t)n};
+	wr_rng_script(&rng, &script);
+}
+
+static struct wr_error err;
+static struct wr_list ev;
+
+static int
+run(struct oc_state *st, int seat, struct oc_action a)
+{
+	wr_list_free(&ev);
+	wr_list_init(&ev, sizeof(struct oc_event));
+	memset(&err, 0, sizeof(err));
+	return do_act(st, seat, a, &rng, &ev, &err);
+}
+
+static int
+refused(struct oc_state *st, int seat, struct oc_action a, const char *code)
+{
+	char *before = save_str(st);
+	int rc = run(st, seat, a);
+	char *after = save_str(st);
+	int same = strcmp(before, after) == 0;
+	free(before);
+	free(after);
+	if (rc == 0)
+		return 0;
+	if (code && strcmp(err.code, code) != 0) {
+		fprintf(stderr, "  [%s] refused with %s (%s), expected %s\n", row, err.code,
+		        err.message, code);
+		return 0;
+	}
+	return same;
+}
+
+static int
+has_event(enum oc_ev type)
+{
+	for (size_t i = 0; i < ev.len; i++)
+		if (((struct oc_event *)wr_list_at(&ev, i))->type == type)
+			return 1;
+	return 0;
+}
+
+static const struct oc_event *
+event(enum oc_ev type)
+{
+	for (size_t i = 0; i < ev.len; i++)
+		if (((struct oc_event *)wr_list_at(&ev, i))->type == type)
+			return wr_list_at(&ev, i);
+	return NULL;
+}
+
+static struct oc_action
+activate(const char *at)
+{
+	struct oc_action a = act(OC_A_ACTIVATE);
+	a.at = sq(at);
+	return a;
+}
+
+static struct oc_action
+unit_act(enum oc_act t, const char *from)
+{
+	struct oc_action a = act(t);
+	a.at = sq(from);
+	return a;
+}
+
+static struct oc_action
+move(const char *from, const char *to)
+{
+	struct oc_action a = unit_act(OC_A_MOVE, from);
+	a.to = sq(to);
+	return a;
+}
+
+static struct oc_action
+attack(const char *from, const char *target, int slot)
+{
+	struct oc_action a = unit_act(OC_A_ATTACK, from);
+	a.target = sq(target);
+	a.slot = slot;
+	return a;
+}
+
+static struct oc_action
+staff(const char *from, int slot, const char *target, const char *to)
+{
+	struct oc_action a = unit_act(OC_A_STAFF, from);
+	a.slot = slot;
+	a.target = target ? sq(target) : -1;
+	a.to = to ? sq(to) : -1;
+	return a;
+}
+
+static struct oc_action
+recruit(const char *name, const char *cls, const char *i0, const char *i1, const char *i2)
+{
+	struct oc_action a = act(OC_A_RECRUIT);
+	const char *it[3] = {i0, i1, i2};
+	a.nrec = 1;
+	snprintf(a.rec[0].name, OC_NAME, "%s", name);
+	a.rec[0].cls = oc_class_find(cls);
+	for (int k = 0; k < 3; k++)
+		if (it[k])
+			a.rec[0].items[a.rec[0].nitems++] = oc_item_find(it[k]);
+	return a;
+}
+
+static void
+set_tile(struct oc_state *st, const char *at, int t)
+{
+	st->terrain[sq(at)] = st->base[sq(at)] = (unsigned char)t;
+}
+
+/* ------------------------------------------------------------- rows */
+
+static void
+army_rows(void)
+{
+	struct oc_state *st;
+
+	ROW("RULINGS.md, Officers Chess O1 (HP = table HP - 7; Movement)");
+	for (int k = 0; k < oc_nclasses; k++)
+		OK(oc_classes[k].hp == oc_classes[k].table_hp - 7 && oc_classes[k].hp >= 14 &&
+		   oc_classes[k].hp <= 22, "%s HP %d", oc_classes[k].id, oc_classes[k].hp);
+	st = make(NULL);
+	int a = put_unit(st, 0, "Sword Fighter", "a1", NULL, NULL, NULL);
+	{
+	int b = put_unit(st, 0, "Sword Cavalier", "b1", NULL, NULL, NULL);
+	int c = put_unit(st, 0, "General (Sword)", "c1", NULL, NULL, NULL);
+	int d = put_unit(st, 0, "Paladin (Sword)", "d1", NULL, NULL, NULL);
+	int e = put_unit(st, 0, "Sword Fighter", "e1", NULL, NULL, "March Ring");
+	OK(oc_movement(st, &st->u[a]) == 4 && oc_movement(st, &st->u[b]) == 5 &&
+	   oc_movement(st, &st->u[c]) == 4 && oc_movement(st, &st->u[d]) == 6 &&
+	   oc_movement(st, &st->u[e]) == 5, "4 base, +1 promoted, +1 Cavalry, -1 Slow(1), +1 Fast(1)");
+	}
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O3 (Proficiencies up to the bracket level)");
+	st = make(NULL);
+	OK(run(st, 0, recruit("Ana", "Archer", "Steel Bow", "Killer Bow", NULL)) == 0,
+	   "Archer Bow[B] takes a level B bow");
+	OK(refused(st, 0, recruit("Bo", "Archer", "Silver Bow", NULL, NULL), "not-proficient"),
+	   "level A bow refused");
+	OK(refused(st, 0, recruit("Bo", "Archer", "Steel Sword", NULL, NULL), "not-proficient"),
+	   "a sword refused");
+	OK(run(st, 0, recruit("Cy", "Thief", "Cinquedea", NULL, NULL)) == 0,
+	   "Thief Knife[S] uses Daggers up to S");
+	OK(run(st, 0, recruit("Di", "Martial Monk", "Mend", "Steel-Hand Art", "Vulnerary")) == 0,
+	   "Staff[B] Arts[C]: three items, one a consumable");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O4 (army: names, classes, items, promoted option)");
+	st = make("{\"units\":2}");
+	OK(refused(st, 0, recruit("", "Archer", NULL, NULL, NULL), "bad-name"), "a name is needed");
+	OK(refused(st, 0, recruit("Ber", "Berserker", "Steel Axe", NULL, NULL),
+	           "promoted-not-allowed"), "promoted classes only with the option");
+	OK(refused(st, 0, recruit("Ae", "Sword Armor", "Aegis Shield", NULL, NULL),
+	           "item-not-offered"), "O1: an item with undefined tags is not offered");
+	OK(refused(st, 0, recruit("No", "Sage", "Nodus", NULL, NULL), NULL),
+	   "Nodus (no Special Action) is not offered");
+	OK(run(st, 0, recruit("Ana", "Archer", NULL, NULL, NULL)) == 0, "a unit without items");
+	OK(refused(st, 0, recruit("Ana", "Mage", "Elfire", NULL, NULL), "duplicate-name"),
+	   "names are unique in an army");
+	OK(run(st, 0, recruit("Bea", "Mage", "Elfire", NULL, NULL)) == 0 && st->ready[0],
+	   "the army is ready at `units` units");
+	OK(refused(st, 0, recruit("Cid", "Mage", "Elfire", NULL, NULL), "not-awaited"),
+	   "a ready seat is not awaited");
+	struct oc_action army = act(OC_A_ARMY);
+	army.nrec = 1;
+	army.rec[0] = recruit("X", "Thief", "Steel Dagger", NULL, NULL).rec[0];
+	OK(refused(st, 1, army, "wrong-size"), "army: exactly `units` units");
+	army.nrec = 2;
+	army.rec[1] = recruit("Y", "Dancer", "Steel-Hand Art", NULL, NULL).rec[0];
+	OK(run(st, 1, army) == 0 && st->phase == OC_PH_DEPLOY, "army in one post; both in: deploy");
+	oc_ruleset.free(st);
+	st = make("{\"promoted\":true}");
+	OK(run(st, 0, recruit("Ber", "Berserker", "Silver Axe", NULL, NULL)) == 0,
+	   "promoted classes with the option");
+	oc_ruleset.free(st);
+
+	ROW("Issue 11: the legal list offers at least one recruit per class");
+	for (int p = 0; p < 2; p++) {
+		st = make(p ? "{\"promoted\":true}" : NULL);
+		struct wr_list l;
+		legal_list(st, 0, &l);
+		for (int c = 0; c < oc_nclasses; c++) {
+			int found = 0;
+			for (size_t i = 0; i < l.len; i++) {
+				const struct oc_action *x = wr_list_at(&l, i);
+				found |= x->type == OC_A_RECRUIT && x->rec[0].cls == c;
+			}
+			OK(found == (p || !oc_classes[c].promoted), "%s listed", oc_classes[c].id);
+		}
+		wr_list_free(&l);
+		oc_ruleset.free(st);
+	}
+}
+
+static void
+deploy_rows(void)
+{
+	ROW("RULINGS.md, Officers Chess O5, O6, O14 (options: maps, grids, activations, marks)");
+	static const char *const bad_opts[] = {
+		"{\"map\":\"moon\"}",
+		"{\"map\":\"custom\"}",
+		"{\"map\":\"custom\",\"grid\":\"........\"}",
+		"{\"map\":\"custom\",\"grid\":\"......../......../......../......../......../......../......../.......Q\"}",
+		"{\"map\":\"custom\",\"grid\":\"DDDDDDDD/DDDDDDDD/......../......../......../......../......../........\"}",
+		"{\"activations\":\"0\"}",
+		"{\"activations\":\"1,5\"}",
+		"{\"activations\":\"1,2,3\"}",
+		"{\"marks\":\"d8\"}",
+		"{\"scenario\":\"seize\",\"marks\":\"z9\"}",
+		"{\"scenario\":\"conquest\"}",
+		"{\"units\":13}",
+		"{\"grid\":\"......../......../......../......../......../......../......../........\"}",
+		"{\"colour\":1}",
+	};
+	for (size_t k = 0; k < sizeof(bad_opts) / sizeof(bad_opts[0]); k++) {
+		json_object *o = json_tokener_parse(bad_opts[k]);
+		struct wr_rng r2;
+		uint64_t s2;
+		void *x = NULL;
+		wr_rng_seeded(&r2, &s2, 1);
+		OK(oc_ruleset.create(o, 2, &r2, &x, &err) != 0, "refused: %s", bad_opts[k]);
+		json_object_put(o);
+	}
+	{
+		struct oc_state *m = make("{\"scenario\":\"raze\",\"scenario_seat\":1,\"map\":\"keep\","
+		                          "\"activations\":\"1,3\"}");
+		OK(m->mark[sq("c3")] && m->mark[sq("f3")] && m->act[0] == 1 && m->act[1] == 3 &&
+		   m->terrain[sq("d6")] == OC_TR_GATE && m->terrain[sq("d4")] == OC_TR_ICE,
+		   "Raze marks mirrored for seat 1; the keep map's gates and ice");
+		oc_ruleset.free(m);
+		struct wr_rng r2;
+		uint64_t s2;
+		void *x = NULL;
+		wr_rng_seeded(&r2, &s2, 1);
+		OK(oc_ruleset.create(NULL, 3, &r2, &x, &err) != 0, "two seats only");
+	}
+
+	ROW("RULINGS.md, Officers Chess O5 (deployment on the two nearest ranks, secret)");
+	struct oc_state *st = make("{\"units\":1,\"map\":\"custom\",\"grid\":"
+	                           "\"......../......../......../......../......../"
+	                           "......../......../D.......\"}");
+	run(st, 0, recruit("A", "Archer", "Steel Bow", NULL, NULL));
+	run(st, 1, recruit("B", "Mage", "Elfire", NULL, NULL));
+	struct oc_action d = act(OC_A_DEPLOY);
+	snprintf(d.unit, sizeof(d.unit), "A");
+	d.to = sq("c3");
+	OK(refused(st, 0, d, "outside-zone"), "rank 3 is outside seat 0's zone");
+	d.to = sq("a1");
+	OK(refused(st, 0, d, "impassable"), "not on a Gate/Door");
+	d.to = sq("c2");
+	OK(run(st, 0, d) == 0, "c2 is in the zone");
+	json_object *v = oc_ruleset.view(st, 1);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 1,
+	   "seat 1 sees only its own unit while deploying");
+	json_object_put(v);
+	OK(event(OC_E_DEPLOYED)->vis == 1u, "the deployed event is seat 0's only");
+	snprintf(d.unit, sizeof(d.unit), "B");
+	d.to = sq("c2");
+	OK(refused(st, 1, d, "outside-zone"), "seat 1 deploys on ranks 7-8");
+	d.to = sq("c7");
+	OK(run(st, 1, d) == 0 && st->phase == OC_PH_BATTLE && st->round == 1,
+	   "simultaneous: the battle starts when both are in");
+	oc_ruleset.free(st);
+}
+
+static void
+round_rows(void)
+{
+	ROW("RULINGS.md, Officers Chess O6 (alternation, activations 1,3, skipping)");
+	struct oc_state *st = make("{\"activations\":\"1,3\"}");
+	put_unit(st, 0, "Archer", "a1", "Steel Bow", NULL, NULL);
+	put_unit(st, 0, "Archer", "b1", "Steel Bow", NULL, NULL);
+	for (int k = 0; k < 4; k++) {
+		char s[3] = {(char)('a' + k), '8', 0};
+		put_unit(st, 1, "Mage", s, "Elfire", NULL, NULL);
+	}
+	battle(st, 0);
+	OK(refused(st, 1, activate("a8"), "not-awaited"), "seat 0 first");
+	OK(refused(st, 0, move("a1", "a2"), "no-active-unit"), "activate first");
+	OK(run(st, 0, activate("a1")) == 0, "seat 0 activates one unit");
+	OK(refused(st, 0, activate("b1"), "unit-active"), "one unit at a time");
+	run(st, 0, unit_act(OC_A_END, "a1"));
+	OK(oc_to_act(st) == 2u, "then seat 1");
+	for (int k = 0; k < 3; k++) {
+		char s[3] = {(char)('a' + k), '8', 0};
+		OK(run(st, 1, activate(s)) == 0, "seat 1 activates %d of 3", k + 1);
+		run(st, 1, unit_act(OC_A_END, s));
+	}
+	OK(oc_to_act(st) == 1u, "after three, seat 0 again");
+	OK(refused(st, 0, activate("a1"), "already-activated"), "a unit moves once a round");
+	run(st, 0, activate("b1"));
+	run(st, 0, unit_act(OC_A_END, "b1"));
+	OK(oc_to_act(st) == 2u, "seat 1's last unit");
+	run(st, 1, activate("d8"));
+	run(st, 1, unit_act(OC_A_END, "d8"));
+	OK(st->round == 2 && has_event(OC_E_ROUND) && oc_to_act(st) == 1u,
+	   "every unit activated: round 2, seat 0 first");
+	oc_ruleset.free(st);
+}
+
+static void
+move_rows(void)
+{
+	struct oc_state *st;
+
+	ROW(TEXT "Move; RULINGS.md O7 (tile costs, through allies, not enemies)");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Archer", "a2", "Steel Bow", NULL, NULL);
+	put_unit(st, 1, "Mage", "c1", "Elfire", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	set_tile(st, "a3", OC_TR_WOODS);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	OK(refused(st, 0, move("a1", "a2"), "occupied"), "never ending on an ally");
+	OK(refused(st, 0, move("a1", "a5"), "unreachable"), "through an ally but Woods cost 2: a5 costs 5");
+	OK(refused(st, 0, move("a1", "d1"), "unreachable"), "not through an enemy (c1), around costs 5");
+	OK(refused(st, 0, move("a1", "c1"), "occupied"), "not onto an enemy");
+	OK(run(st, 0, move("a1", "a4")) == 0 && st->u[0].sq == sq("a4"), "a2 ally 1, a3 Woods 2, a4 1: 4");
+	OK(refused(st, 0, move("a4", "a5"), "already-moved"), "one Move per turn");
+	oc_ruleset.free(st);
+
+	ROW("Class Tags, Flying: ignores terrain (Mountain costs 1)");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Flier", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "h1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	for (int r = 2; r <= 5; r++) {
+		char s[3] = {'a', (char)('0' + r), 0};
+		set_tile(st, s, OC_TR_MOUNTAIN);
+	}
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	OK(run(st, 0, move("a1", "a5")) == 0, "four Mountains for 4");
+	run(st, 0, unit_act(OC_A_END, "a5"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	run(st, 0, activate("h1"));
+	set_tile(st, "h2", OC_TR_MOUNTAIN);
+	set_tile(st, "h3", OC_TR_MOUNTAIN);
+	set_tile(st, "g1", OC_TR_MOUNTAIN);
+	OK(refused(st, 0, move("h1", "h4"), "unreachable"), "a walker pays 2 for a Mountain");
+	oc_ruleset.free(st);
+
+	ROW("Terrain Table, Gate/Door and Ice: block until destroyed (O7)");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Flier", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	set_tile(st, "a2", OC_TR_GATE);
+	set_tile(st, "b1", OC_TR_ICE);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	OK(refused(st, 0, move("a1", "a2"), "unreachable"), "Gate/Door blocks even a flier");
+	OK(refused(st, 0, move("a1", "c1"), "unreachable"), "Ice blocks; b2 is behind both");
+	oc_ruleset.free(st);
+
+	ROW("Class Tags, Canto: 2 tiles after the Action; no Move after it otherwise");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, "Fetters of Dromi");
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Axe Armor", "d5", "Steel Axe", NULL, NULL);
+	put_unit(st, 1, "Axe Armor", "a3", "Steel Axe", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	dice(4, 100, 100, 100, 100);
+	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && st->canto == 2, "attack, then Canto 2");
+	OK(refused(st, 0, move("d4", "d1"), "unreachable"), "Canto is 2 tiles");
+	OK(run(st, 0, move("d4", "d2")) == 0, "2 tiles after the Action");
+	OK(refused(st, 0, move("d2", "d1"), "already-acted"), "Canto once");
+	run(st, 0, unit_act(OC_A_END, "d2"));
+	run(st, 1, activate("a3"));
+	run(st, 1, unit_act(OC_A_END, "a3"));
+	run(st, 0, activate("a1"));
+	dice(4, 100, 100, 100, 100);
+	run(st, 0, move("a1", "a2"));
+	OK(run(st, 0, attack("a2", "a3", 0)) == 0 && refused(st, 0, move("a2", "b2"), "already-acted"),
+	   "no Move after the Action without Canto");
+	oc_ruleset.free(st);
+}
+
+static struct oc_state *
+duel(const char *acls, const char *aw, const char *asq, const char *dcls, const char *dw,
+     const char *dsq)
+{
+	struct oc_state *st = make(NULL);
+	put_unit(st, 0, acls, asq, aw, NULL, NULL);
+	put_unit(st, 1, dcls, dsq, dw, NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);   /* keeps seat 1 alive */
+	battle(st, 0);
+	run(st, 0, activate(asq));
+	return st;
+}
+
+static void
+combat_rows(void)
+{
+	struct oc_state *st;
+	const struct oc_event *e;
+
+	ROW(TEXT "Counter Attack: in range only (a Bow at 2 vs a Sword)");
+	st = duel("Archer", "Steel Bow", "d3", "Sword Fighter", "Steel Sword", "d5");
+	dice(2, 1, 1);
+	OK(run(st, 0, attack("d3", "d5", 0)) == 0, "the bow reaches 2");
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 1 && e->strikes[0].crit, "one strike, no counter; roll 1 crits");
+	OK(refused(st, 0, attack("d3", "d5", 0), "already-acted"), "one Action per turn");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Follow Up: Agility 10 (two Ratings) above; RULINGS.md O11");
+	st = duel("Thief", "Steel Dagger", "d4", "Axe Armor", "Steel Axe", "d5");
+	struct oc_forecast f;
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.strikes == 2 && f.att.follow_up && f.def.strikes == 1, "Thief B(15) vs Armor E(0)");
+	dice(3, 100, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 3 && e->strikes[0].by_attacker && !e->strikes[1].by_attacker &&
+	   e->strikes[2].by_attacker, "attack, counter, follow-up");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, Brave: twice each time (attack and follow-up)");
+	st = duel("Martial Monk", "Steel-Hand Art", "d4", "Axe Armor", "Steel Axe", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.strikes == 2 && f.def.strikes == 1, "Monk D(5) vs Armor E(0): 5 apart, no follow-up");
+	oc_ruleset.free(st);
+	st = duel("Martial Monk", "Steel-Hand Art", "d4", "Lance Armor", "Steel Lance", "d5");
+	dice(3, 100, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 3 && e->strikes[1].by_attacker, "Brave: two strikes then the counter");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, Heavy: strikes second, never follows up, pushes back");
+	st = duel("Sword Fighter", "Steel Blade", "d4", "Lance Fighter", "Steel Lance", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.heavy_first && f.att.strikes == 1, "the defender strikes first");
+	dice(2, 100, 50);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 2 && !e->strikes[0].by_attacker && e->strikes[1].hit &&
+	   e->strikes[1].pushed_to == sq("d6") && st->u[1].sq == sq("d6"), "hit: pushed to d6");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, Complex: no follow-up even when faster");
+	st = duel("Mage", "Elthunder", "d4", "Axe Armor", "Steel Axe", "d6");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.strikes == 1 && !f.att.follow_up, "Elthunder never follows up");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "The Weapon Triangle: Broken on damage, loses the counter; RULINGS.md O12");
+	st = duel("Lance Fighter", "Steel Lance", "d4", "Sword Fighter", "Steel Sword", "d5");
+	dice(2, 50, 50);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 1 && e->strikes[0].broke && st->u[1].broken,
+	   "Lance beats Sword: Broken, no counter");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	OK(run(st, 1, activate("d5")) == 0 && !st->u[1].broken, "activating clears Broken");
+	oc_ruleset.free(st);
+	st = duel("Lance Fighter", "Steel Lance", "d4", "Sword Armor", "Steel Sword", "d5");
+	dice(2, 50, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 2 && !st->u[1].broken, "Class Tags, Armor: cannot be Broken");
+	oc_ruleset.free(st);
+	st = duel("Lance Fighter", "Steel Lance", "d4", "Sword Fighter", "Steel Sword", "d5");
+	dice(2, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	OK(!st->u[1].broken, "a miss deals no damage: not Broken");
+	oc_ruleset.free(st);
+
+	ROW("Status Effects, Broken: no counter in its next combat, then cured");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
+	st->u[1].broken = 1;
+	dice(2, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 1 && !st->u[1].broken, "no counter, cured after the combat");
+	oc_ruleset.free(st);
+
+	ROW("Class Tags, Backup: +3 once per combat when an ally could attack the target");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
+	put_unit(st, 0, "Axe Fighter", "e4", "Hand Axe", NULL, NULL);   /* e4-d5: 2, Hand Axe 1~2 */
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.backup, "Axe Fighter (Backup) reaches d5 with a Hand Axe at 2");
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Armor", "Steel Lance", "d5");
+	put_unit(st, 0, "Axe Fighter", "e5", "Steel Axe", NULL, NULL);
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.backup, "Axe Fighter next to the target");
+	dice(2, 50, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	int hit, crit, dmg, cdmg;
+	oc_strike_numbers(st, 0, 1, 0, &hit, &crit, &dmg, &cdmg);
+	OK(e && e->strikes[0].dmg == dmg + 3, "+3 damage (%d vs %d)", e ? e->strikes[0].dmg : -1,
+	   dmg);
+	oc_ruleset.free(st);
+
+	ROW("Status Effects, Poisoned: +1 damage; Weapon Tags, Status(Poisoned)");
+	st = duel("Thief", "Steel Dagger", "d4", "Sword Fighter", "Steel Sword", "d5");
+	oc_strike_numbers(st, 0, 1, 0, &hit, &crit, &dmg, &cdmg);
+	dice(3, 50, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(st->u[1].poisoned && e->strikes[0].status == OC_ST_POISONED, "a hit poisons");
+	int hit2, crit2, dmg2, cdmg2;
+	oc_strike_numbers(st, 0, 1, 0, &hit2, &crit2, &dmg2, &cdmg2);
+	OK(dmg2 == dmg + 1, "attacks against it deal 1 more");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Dealing Damage, Routed: HP 0 leaves the map; RULINGS.md O14 rout");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "d5", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = 1;
+	run(st, 0, activate("d4"));
+	dice(1, 50);
+	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && st->u[1].where == OC_W_ROUTED &&
+	   st->phase == OC_PH_OVER && st->winners == 1 && st->reason == OC_R_ROUT,
+	   "the last enemy routed: seat 0 wins");
+	OK(has_event(OC_E_ROUTED) && has_event(OC_E_OVER), "routed and game_over events");
+	oc_ruleset.free(st);
+
+	ROW("Special note: staves never counter; a unit with no weapon does not counter");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Martial Monk", "Heal", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(!f.def.can_strike, "a Heal staff cannot counter");
+	oc_ruleset.free(st);
+}
+
+static void
+terrain_rows(void)
+{
+	struct oc_state *st;
+
+	ROW(TEXT "Terrain Table: every row (Move, DR, Avo, Vein, Special)");
+	static const struct { int t, move, dr, avo, vein, heal, burn; } tt[] = {
+		{OC_TR_MOUNTAIN, 2, 1, 0, 0, 0, 0}, {OC_TR_WOODS, 2, 0, 5, 0, 0, 0},
+		{OC_TR_PILLAR, 2, 0, 5, 0, 0, 0}, {OC_TR_THICKET, 2, 0, 5, 0, 0, 0},
+		{OC_TR_FOG, 2, 0, 5, 1, 0, 0}, {OC_TR_FORT, 2, 2, 5, 0, 10, 0},
+		{OC_TR_PROTECT, 1, 2, 5, 0, 10, 0}, {OC_TR_HEAL, 1, 0, 0, 1, 10, 0},
+		{OC_TR_GATE, -1, 0, 0, 0, 0, 0}, {OC_TR_WATER, 1, 0, -5, 1, 0, 0},
+		{OC_TR_STONE, 2, 2, 0, 1, 0, 0}, {OC_TR_VINES, 2, 0, 0, 1, 0, 0},
+		{OC_TR_FLAMES, 1, 0, 0, 1, 0, 5}, {OC_TR_ICE, -1, 0, 0, 1, 0, 0},
+		{OC_TR_PLAINS, 1, 0, 0, 0, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(tt) / sizeof(tt[0]); i++) {
+		const struct oc_tile *t = &oc_tiles[tt[i].t];
+		OK(t->move == tt[i].move && t->dr == tt[i].dr && t->avo == tt[i].avo &&
+		   t->vein == tt[i].vein && t->heal == tt[i].heal && t->burn == tt[i].burn, "%s",
+		   t->name);
+	}
+	/* Each tile's DR and Avo in a strike. */
+	for (size_t i = 0; i < sizeof(tt) / sizeof(tt[0]); i++) {
+		if (tt[i].move < 0)
+			continue;
+		st = make(NULL);
+		put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+		put_unit(st, 1, "Lance Fighter", "d5", "Steel Lance", NULL, NULL);
+		battle(st, 0);
+		int h0, c0, d0, x0, h1, c1, d1, x1;
+		oc_strike_numbers(st, 0, 1, 0, &h0, &c0, &d0, &x0);
+		set_tile(st, "d5", tt[i].t);
+		oc_strike_numbers(st, 0, 1, 0, &h1, &c1, &d1, &x1);
+		OK(h0 - h1 == tt[i].avo && d0 - d1 == tt[i].dr, "%s: Avo %d DR %d in combat",
+		   oc_tiles[tt[i].t].name, h0 - h1, d0 - d1);
+		oc_ruleset.free(st);
+	}
+
+	ROW("Terrain Table: Fort, Protection Tile, Heal Tile heal 10 at the start of turn; "
+	    "Flames 5 Piercing; RULINGS.md O15");
+	int heal_tiles[] = {OC_TR_FORT, OC_TR_PROTECT, OC_TR_HEAL};
+	for (int k = 0; k < 3; k++) {
+		st = make(NULL);
+		put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+		put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+		battle(st, 0);
+		set_tile(st, "d4", heal_tiles[k]);
+		st->u[0].hp = 5;
+		run(st, 0, activate("d4"));
+		OK(st->u[0].hp == 15 && has_event(OC_E_TILE), "%s heals 10",
+		   oc_tiles[heal_tiles[k]].name);
+		oc_ruleset.free(st);
+	}
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	set_tile(st, "d4", OC_TR_FLAMES);
+	run(st, 0, activate("d4"));
+	OK(st->u[0].hp == 20 - 4, "Flames: 5 less DR as E (1) = 4");
+	st->active = -1;
+	st->u[0].hp = 2;
+	st->u[0].activated = 0;
+	st->left = 1;
+	run(st, 0, activate("d4"));
+	OK(st->u[0].where == OC_W_ROUTED && st->active == -1 && has_event(OC_E_ROUTED),
+	   "Flames can rout; the turn passes");
+	oc_ruleset.free(st);
+
+	ROW("Terrain Table, Gate/Door: 15 Damage destroys it (Floor), or Pick");
+	st = make(NULL);
+	put_unit(st, 0, "Axe Armor", "d4", "Steel Axe", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	set_tile(st, "d5", OC_TR_GATE);
+	run(st, 0, activate("d4"));
+	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && event(OC_E_TILE_HIT)->amount == 16 &&
+	   st->terrain[sq("d5")] == OC_TR_FLOOR, "Axe Armor: 3+4+9 = 16 >= 15: Floor");
+	oc_ruleset.free(st);
+	st = make(NULL);
+	put_unit(st, 0, "Thief", "d4", "Steel Dagger", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "a4", "Steel Sword", "Master Key", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	set_tile(st, "d5", OC_TR_GATE);
+	set_tile(st, "a5", OC_TR_GATE);
+	set_tile(st, "b4", OC_TR_ICE);
+	run(st, 0, activate("d4"));
+	struct oc_action p = unit_act(OC_A_PICK, "d4");
+	p.target = sq("c4");
+	OK(refused(st, 0, p, "no-target"), "Pick opens a Gate/Door");
+	p.target = sq("d5");
+	OK(run(st, 0, p) == 0 && st->terrain[sq("d5")] == OC_TR_FLOOR, "Thief picks the door");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	run(st, 0, activate("a4"));
+	p = unit_act(OC_A_PICK, "a4");
+	p.target = sq("a5");
+	OK(run(st, 0, p) == 0 && st->u[1].item[1] == -1, "Master Key: Pick, Consumable(1)");
+	oc_ruleset.free(st);
+
+	ROW("Terrain Table, Ice: 15 Damage destroys; Vein(Ice) lasts the round (O15)");
+	st = make(NULL);
+	put_unit(st, 0, "Sage", "d4", "Obstruct", "Elfire", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	st->promoted = 1;
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	OK(refused(st, 0, staff("d4", 0, "h8", NULL), "bad-target"), "Vein: an unoccupied tile");
+	OK(run(st, 0, staff("d4", 0, "d6", NULL)) == 0 && st->terrain[sq("d6")] == OC_TR_ICE &&
+	   st->u[0].uses[0] == 4, "Vein(Ice) on d6; Consumable(5) -> 4");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	OK(st->round == 2 && st->terrain[sq("d6")] == OC_TR_PLAINS && has_event(OC_E_VEIN_END),
+	   "the end of the round restores the tile");
+	oc_ruleset.free(st);
+}
+
+static void
+staff_rows(void)
+{
+	struct oc_state *st;
+
+	ROW("Special Action Tags, Heal(X): X + Mag Base Damage, up to full (O15)");
+	st = make(NULL);
+	put_unit(st, 0, "Martial Monk", "d4", "Mend", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = 2;
+	run(st, 0, activate("d4"));
+	OK(refused(st, 0, staff("d4", 0, "h8", NULL), "out-of-range"), "Mend reaches 1");
+	OK(run(st, 0, staff("d4", 0, "d5", NULL)) == 0 && st->u[1].hp == 2 + 10 + 7,
+	   "Mend: 10 + Mag B (7)");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, AoE: Fortify heals every ally in range");
+	st = make("{\"promoted\":true}");
+	put_unit(st, 0, "High Priest", "d4", "Fortify", "Elfire", NULL);
+	put_unit(st, 0, "Sword Fighter", "d6", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "b3", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = st->u[2].hp = st->u[3].hp = 1;
+	run(st, 0, activate("d4"));
+	OK(run(st, 0, staff("d4", 0, NULL, NULL)) == 0 && st->u[1].hp == 19 && st->u[2].hp == 19 &&
+	   st->u[3].hp == 1, "both within 5 healed 10 + Mag A (8); a1 (6 away) not");
+	oc_ruleset.free(st);
+
+	ROW("Use a Staff: enemy targets roll to hit; Freeze; Silence (Effect); never countered");
+	st = make(NULL);
+	put_unit(st, 0, "Martial Monk", "d4", "Freeze", "Silence", NULL);
+	put_unit(st, 1, "Mage", "d7", "Elfire", "Heal", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	dice(1, 1);
+	OK(run(st, 0, staff("d4", 0, "d7", NULL)) == 0 && st->u[1].frozen, "Freeze hits on 1");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("d7"));
+	OK(refused(st, 1, move("d7", "d8"), "frozen"), "Frozen: cannot move on its next turn");
+	run(st, 1, unit_act(OC_A_END, "d7"));
+	OK(!st->u[1].frozen, "cured after that turn");
+	oc_ruleset.free(st);
+	st = make(NULL);
+	put_unit(st, 0, "Martial Monk", "d4", "Silence", NULL, NULL);
+	put_unit(st, 1, "Mage", "d7", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	dice(1, 100);
+	OK(run(st, 0, staff("d4", 0, "d7", NULL)) == 0 && !st->u[1].silenced, "a miss: no effect");
+	st->active = -1;
+	st->u[0].activated = 0;
+	st->cur = 0;
+	st->left = 1;
+	run(st, 0, activate("d4"));
+	dice(1, 1);
+	run(st, 0, staff("d4", 0, "d7", NULL));
+	OK(st->u[1].silenced, "Silenced");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("d7"));
+	OK(refused(st, 1, attack("d7", "d4", 0), "silenced"), "Silenced: no Tomes");
+	oc_ruleset.free(st);
+
+	ROW("Special Action Tags, Rescue, Warp, Rewarp, Entrap");
+	st = make("{\"promoted\":true}");
+	put_unit(st, 0, "Sage", "d4", "Rescue", "Warp", "Rewarp");
+	put_unit(st, 0, "Sword Fighter", "d8", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "e4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	OK(refused(st, 0, staff("d4", 0, "d8", "d6"), "bad-destination"), "Rescue: next to the user");
+	OK(run(st, 0, staff("d4", 0, "d8", "d5")) == 0 && st->u[1].sq == sq("d5"), "Rescue d8 -> d5");
+	st->acted = 0;
+	OK(run(st, 0, staff("d4", 1, "e4", "g4")) == 0 && st->u[2].sq == sq("g4"), "Warp the adjacent ally");
+	st->acted = 0;
+	OK(run(st, 0, staff("d4", 2, NULL, "b2")) == 0 && st->u[0].sq == sq("b2"), "Rewarp the user");
+	oc_ruleset.free(st);
+	st = make("{\"promoted\":true}");
+	put_unit(st, 0, "High Priest", "d4", "Entrap", "Elfire", NULL);
+	put_unit(st, 1, "Mage", "d7", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	dice(1, 1);
+	OK(run(st, 0, staff("d4", 0, "d7", "c4")) == 0 && st->u[1].sq == sq("c4"),
+	   "Entrap: moved next to the user on a hit");
+	oc_ruleset.free(st);
+
+	ROW("Special Action Tags, Torch(X): Illume; Consumables: Vulnerary, Antitoxin, Pure Water");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Martial Monk", "a1", "Illume", "Vulnerary", "Antitoxin");
+	put_unit(st, 1, "Mage", "a7", "Elfire", "Pure Water", NULL);
+	battle(st, 0);
+	OK(!oc_visible(st, 0, 1), "a7 is 6 away: unseen");
+	run(st, 0, activate("a1"));
+	OK(run(st, 0, staff("a1", 0, NULL, NULL)) == 0 && oc_visible(st, 0, 1), "Torch(7) reveals it");
+	st->acted = 0;
+	OK(refused(st, 0, unit_act(OC_A_USE, "a1"), NULL), "use needs a slot");
+	struct oc_action use = unit_act(OC_A_USE, "a1");
+	use.slot = 1;
+	OK(refused(st, 0, use, "full-health"), "no Vulnerary at full health");
+	st->u[0].hp = 1;
+	OK(run(st, 0, use) == 0 && st->u[0].hp == 1 + 5 + 7 && st->u[0].item[1] == -1,
+	   "Vulnerary: Heal(5) + Mag, used up");
+	st->acted = 0;
+	st->u[0].poisoned = 1;
+	use.slot = 2;
+	OK(run(st, 0, use) == 0 && !st->u[0].poisoned, "Antitoxin: Restore");
+	run(st, 0, unit_act(OC_A_END, "a1"));
+	run(st, 1, activate("a7"));
+	use = unit_act(OC_A_USE, "a7");
+	use.slot = 1;
+	int r0 = oc_rating(st, &st->u[1], OC_RES);
+	OK(run(st, 1, use) == 0 && oc_rating(st, &st->u[1], OC_RES) == r0 + 1,
+	   "Pure Water: Barrier, Res +1");
+	st->round = 2;
+	OK(oc_rating(st, &st->u[1], OC_RES) == r0 + 1, "until the end of next round");
+	st->round = 3;
+	OK(oc_rating(st, &st->u[1], OC_RES) == r0, "then gone");
+	oc_ruleset.free(st);
+
+	ROW("Special Action Tags, Dance: an adjacent activated ally acts again (O15)");
+	st = make(NULL);
+	put_unit(st, 0, "Dancer", "d4", "Steel-Hand Art", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->act[0] = 2;
+	st->left = 2;
+	run(st, 0, activate("d5"));
+	run(st, 0, unit_act(OC_A_END, "d5"));
+	run(st, 0, activate("d4"));
+	struct oc_action dance = unit_act(OC_A_DANCE, "d4");
+	dance.target = sq("d5");
+	OK(run(st, 0, dance) == 0 && !st->u[1].activated && st->u[1].danced, "danced");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	OK(run(st, 0, activate("d5")) == 0, "the danced unit activates again");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Free Actions: Equip, Discard, Trade (one partner per turn)");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", "Armorslayer", "Iron Shield");
+	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "c4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	struct oc_action eq = unit_act(OC_A_EQUIP, "d4");
+	eq.slot = 1;
+	OK(run(st, 0, eq) == 0 && st->u[0].equip == 1, "Equip Armorslayer");
+	OK(st->u[0].acc == 2 && oc_agility(st, &st->u[0]) == 5 - 5 - 2,
+	   "Iron Shield: Agility - Wt 2 (with Armorslayer -5)");
+	struct oc_action tr = unit_act(OC_A_TRADE, "d4");
+	tr.with = sq("d5");
+	tr.give = 2;
+	OK(run(st, 0, tr) == 0 && st->u[1].item[1] >= 0 && st->u[0].item[2] == -1, "give the shield");
+	tr.with = sq("c4");
+	OK(refused(st, 0, tr, "already-traded"), "one partner per turn");
+	struct oc_action dc = unit_act(OC_A_DISCARD, "d4");
+	dc.slot = 0;
+	OK(run(st, 0, dc) == 0 && st->u[0].item[0] == -1, "Discard");
+	oc_ruleset.free(st);
+}
+
+static void
+fog_rows(void)
+{
+	struct oc_state *st;
+
+	ROW("RULINGS.md, Officers Chess O13 (fog: hidden, not targetable, same errors)");
+	st = make("{\"fog\":true,\"promoted\":true}");
+	put_unit(st, 0, "Sage", "a1", "Meteor", NULL, NULL);
+	put_unit(st, 1, "Mage", "a6", "Elfire", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	OK(!oc_visible(st, 0, 1) && !oc_visible(st, WR_SPECTATOR, 1) && oc_visible(st, 1, 1),
+	   "a6 is 5 away: hidden from seat 0 and spectators");
+	run(st, 0, activate("a1"));
+	OK(refused(st, 0, attack("a1", "a6", 0), "no-target"), "unseen: cannot be targeted (Meteor 3~7)");
+	char m1[256];
+	snprintf(m1, sizeof(m1), "%s", err.message);
+	OK(refused(st, 0, attack("a1", "b6", 0), "no-target") && strcmp(m1, err.message) == 0,
+	   "the same refusal as an empty tile");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O13 (a move into an unseen enemy stops short)");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Cavalier", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a5", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	OK(run(st, 0, move("a1", "a6")) == 0 && st->u[0].sq == sq("a4") && has_event(OC_E_AMBUSH),
+	   "the path ran into a5: stopped on a4");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G5 (fog: events of unseen units carry nothing of them)");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 1);
+	run(st, 1, activate("h8"));
+	run(st, 1, move("h8", "h6"));
+	int seen0 = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (x->vis == WR_VIS_PUBLIC || (x->vis & 1u))
+			seen0++;
+	}
+	OK(seen0 == 0, "seat 0 gets no event of a move it cannot see");
+	oc_ruleset.free(st);
+}
+
+static void
+victory_rows(void)
+{
+	struct oc_state *st;
+
+	ROW("Scenario Tags, Leader: Seize ends the battle (O14)");
+	st = make("{\"scenario\":\"seize\",\"units\":1}");
+	run(st, 0, recruit("L", "Sword Fighter", "Steel Sword", NULL, NULL));
+	run(st, 1, recruit("D", "Mage", "Elfire", NULL, NULL));
+	OK(st->u[0].scen == 1 && st->u[1].scen == 0, "seat 0's first unit is the Leader");
+	st->u[0].where = st->u[1].where = OC_W_MAP;
+	st->u[0].sq = sq("d7");
+	st->u[1].sq = sq("a8");
+	battle(st, 0);
+	run(st, 0, activate("d7"));
+	OK(refused(st, 0, unit_act(OC_A_SEIZE, "d7"), "not-here"), "only on a marked tile");
+	run(st, 0, move("d7", "d8"));
+	OK(run(st, 0, unit_act(OC_A_SEIZE, "d8")) == 0 && st->phase == OC_PH_OVER &&
+	   st->winners == 1 && st->reason == OC_R_SEIZE, "Seize on d8 wins");
+	oc_ruleset.free(st);
+
+	ROW("Scenario Tags, Fleeing: Escape removes the unit, not Routed (O14)");
+	st = make("{\"scenario\":\"escape\",\"units\":2}");
+	put_unit(st, 0, "Sword Fighter", "a8", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "b1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "e5", "Elfire", NULL, NULL);
+	st->u[0].scen = st->u[1].scen = 1;
+	battle(st, 0);
+	run(st, 0, activate("a8"));
+	OK(run(st, 0, unit_act(OC_A_ESCAPE, "a8")) == 0 && st->u[0].where == OC_W_ESCAPED &&
+	   st->routed[0] == 0 && st->phase == OC_PH_OVER && st->winners == 1,
+	   "half the army (1 of 2) escaped: seat 0 wins");
+	oc_ruleset.free(st);
+
+	ROW("Scenario Tags, Raider: Raze turns the tile to Ruins; all razed wins (O14)");
+	st = make("{\"scenario\":\"raze\",\"units\":1,\"marks\":\"c6\"}");
+	put_unit(st, 0, "Sword Fighter", "c6", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	st->u[0].scen = 1;
+	battle(st, 0);
+	run(st, 0, activate("c6"));
+	OK(run(st, 0, unit_act(OC_A_RAZE, "c6")) == 0 && st->terrain[sq("c6")] == OC_TR_RUINS &&
+	   st->phase == OC_PH_OVER && st->reason == OC_R_RAZE, "razed: seat 0 wins");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O14 (round limit: more routed wins)");
+	st = make("{\"round_limit\":1}");
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->routed[1] = 1;
+	run(st, 0, activate("a1"));
+	run(st, 0, unit_act(OC_A_END, "a1"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	OK(st->phase == OC_PH_OVER && st->winners == 1 && st->reason == OC_R_ROUNDS,
+	   "seat 0 routed more");
+	oc_ruleset.free(st);
+}
+
+static void
+more_rows(void)
+{
+	struct oc_state *st;
+	struct oc_forecast f;
+	const struct oc_event *e;
+
+	ROW("Class Tags, Qi Adept: may take the first attack on an adjacent ally, halved; "
+	    "RULINGS.md G3 (the server asks without a standing order)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	int adept = put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && st->pend && oc_to_act(st) == 2u &&
+	   has_event(OC_E_GUARD_ASKED) && !has_event(OC_E_COMBAT), "seat 1 is asked before any roll");
+	OK(refused(st, 0, unit_act(OC_A_END, "d4"), "not-awaited"), "the attacker waits");
+	OK(refused(st, 1, activate("h8"), "decision-owed"), "the decision comes first");
+	struct oc_action g = act(OC_A_GUARD);
+	g.at = sq("h8");
+	OK(refused(st, 1, g, "not-a-guard"), "only an adjacent Qi Adept at full health");
+	g.at = sq("e5");
+	dice(3, 1, 100, 100);
+	OK(run(st, 1, g) == 0 && !st->pend && oc_to_act(st) == 1u, "guard: the attacker's turn goes on");
+	e = event(OC_E_COMBAT);
+	int hit, crit, dmg, cdmg;
+	oc_strike_numbers(st, 0, adept, 0, &hit, &crit, &dmg, &cdmg);
+	OK(e && e->strikes[0].guard == adept && st->u[1].hp == oc_classes[st->u[1].cls].hp &&
+	   e->strikes[0].dmg == cdmg / 2, "the Monk took the crit, halved (%d)", e ? e->strikes[0].dmg : -1);
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	json_object *o = json_tokener_parse("{\"qi_adept\":\"never\"}");
+	OK(oc_ruleset.set_orders(st, 1, o, &err) == 0 && st->qi[1] == OC_QI_NEVER, "standing order: never");
+	json_object_put(o);
+	o = json_tokener_parse("{\"qi_adept\":true}");
+	OK(oc_ruleset.set_orders(st, 1, o, &err) != 0, "orders are checked");
+	json_object_put(o);
+	dice(3, 1, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && !st->pend && e->strikes[0].guard == -1, "never: no question, no guard");
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	put_unit(st, 1, "Martial Monk", "e5", "Steel-Hand Art", NULL, NULL);
+	st->qi[1] = OC_QI_ALWAYS;
+	dice(3, 100, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && !st->pend && e->strikes[0].guard == 3, "always: guards without a question");
+	oc_ruleset.free(st);
+
+	ROW("Weapon Tags, Effective(Dragon); Class Tags, Dragon (Wyvern Knight)");
+	st = make("{\"promoted\":true}");
+	put_unit(st, 0, "Sword Fighter", "d4", "Wyrmslayer", NULL, NULL);
+	put_unit(st, 1, "Wyvern Knight (Lance/Axe)", "d5", "Steel Lance", NULL, NULL);
+	battle(st, 0);
+	oc_forecast(st, 0, 1, -1, &f);
+	int plain = 3 + oc_rating(st, &st->u[0], OC_STR) + 5 - oc_rating(st, &st->u[1], OC_DEF);
+	OK(f.att.dmg == plain + 5, "+5 against Dragon (%d vs %d)", f.att.dmg, plain + 5);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O4 (the decoder: shape, names, items)");
+	st = make(NULL);
+	struct oc_action a;
+	static const char *const bad[][2] = {
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Myrmidon\",\"items\":[]}", "no-such-class"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"items\":[\"Iron Sword\"]}", "no-such-item"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"items\":[\"Steel Bow\",\"Steel Bow\",\"Steel Bow\",\"Steel Bow\"]}", "too-many-items"},
+		{"{\"type\":\"recruit\",\"name\":\"A\",\"class\":\"Archer\",\"extra\":1}", NULL},
+		{"{\"type\":\"fly\"}", "unknown-action"},
+		{"{\"type\":\"move\",\"from\":\"a1\",\"to\":\"i9\"}", NULL},
+		{"{\"type\":\"attack\",\"from\":\"a1\",\"target\":\"a2\",\"slot\":3}", "out-of-range"},
+	};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		json_object *j = json_tokener_parse(bad[k][0]);
+		memset(&err, 0, sizeof(err));
+		int rc = oc_template.parse(st, j, &a, &err);
+		OK(rc != 0 && (!bad[k][1] || strcmp(err.code, bad[k][1]) == 0), "%s -> %s (%s)", bad[k][0],
+		   err.code, err.message);
+		json_object_put(j);
+	}
+	json_object *j = json_tokener_parse("{\"type\":\"recruit\",\"name\":\"Ana\",\"class\":"
+	                                    "\"Bow Knight (Sword)\",\"items\":[\"Silver Bow\",\"Steel Sword\"]}");
+	OK(oc_template.parse(st, j, &a, &err) == 0 && a.rec[0].nitems == 2, "a variant class by its id");
+	json_object_put(j);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G5 / O13 (struck from the fog: the defender's seat learns the damage, "
+	    "not the attacker)");
+	st = make("{\"fog\":true,\"promoted\":true}");
+	put_unit(st, 0, "Sage", "a1", "Meteor", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "d6", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a6", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	dice(2, 50, 50);
+	OK(run(st, 0, attack("a1", "a6", 0)) == 0, "the Sword Fighter on d6 sees a6 for the Sage");
+	int full = 0, redacted = 0, spect = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (x->type != OC_E_COMBAT)
+			continue;
+		if (x->vis == WR_VIS_PUBLIC)
+			spect++;
+		if (x->vis == 1u && x->unit == 0 && x->from == sq("a1"))
+			full++;
+		if (x->vis == 2u && x->unit == -1 && x->from == -1 && x->other == 2 &&
+		    x->fc.att.hit == 0 && x->nstrikes == 1)
+			redacted++;
+	}
+	OK(full == 1 && redacted == 1 && spect == 0, "seat 0 full, seat 1 without the attacker, "
+	   "spectators nothing (%d %d %d)", full, redacted, spect);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G5 / O13 (spectators see no unit under fog; everyone at the end)");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a3", "Elfire", NULL, NULL);
+	battle(st, 0);
+	json_object *v = oc_ruleset.view(st, WR_SPECTATOR);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 0, "spectator: no unit");
+	json_object_put(v);
+	v = oc_ruleset.view(st, 0);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 2, "seat 0 sees a3 (2 away)");
+	json_object_put(v);
+	v = oc_ruleset.view(st, WR_EVERYONE);
+	OK(json_object_array_length(json_object_object_get(v, "units")) == 2, "everyone: all");
+	json_object_put(v);
+	oc_ruleset.free(st);
+}
+
+int
+main(void)
+{
+	uint64_t s;
+	wr_rng_seeded(&rng, &s, 5);
+	wr_list_init(&ev, sizeof(struct oc_event));
+	army_rows();
+	deploy_rows();
+	round_rows();
+	move_rows();
+	combat_rows();
+	terrain_rows();
+	staff_rows();
+	fog_rows();
+	victory_rows();
+	more_rows();
+	wr_list_free(&ev);
+	printf("officers-chess rule table: %d rows, %d checks, %d failures\n", rows, checks,
+	       failures);
+	return failures ? 1 : 0;
+}

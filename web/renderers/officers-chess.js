@@ -1,0 +1,246 @@
+// Officers Chess (rules/officers-chess/README.md, "View" and "Events").
+// Units are in `units` [{name, seat, class, hp, max_hp, square, items,
+// ratings, tags, status, activated}]; the map is `grid` (8 rows of tile
+// letters, rank 8 first); `seen` lists the tiles a seat sees under fog.
+// Units are discs with their class initials and an HP bar; terrain is
+// drawn per tile; an attack's forecast is read out before it is posted.
+
+import { drawPiece } from '../board.js';
+import { h } from '../ui.js';
+import { seatName, words } from '../words.js';
+
+const TILES = {
+  M: ['Mountain', 'Mt'], W: ['Woods', 'Wd'], P: ['Pillar', 'Pi'], T: ['Thicket', 'Th'],
+  Z: ['Fog', 'Fg'], F: ['Fort', 'Ft'], R: ['Protection Tile', 'Pr'], H: ['Heal Tile', 'He'],
+  D: ['Gate/Door', 'Gt'], '~': ['Water', '~'], S: ['Stone Pillars', 'St'], V: ['Vines', 'Vi'],
+  X: ['Flames', 'Fl'], I: ['Ice', 'Ic'], _: ['Floor', ''], r: ['Ruins', 'Ru'],
+};
+const FILL = {
+  M: '#a1887f', W: '#66bb6a', P: '#9e9e9e', T: '#8bc34a', Z: '#cfd8dc', F: '#ffb74d',
+  R: '#ffe082', H: '#f48fb1', D: '#6d4c41', '~': '#64b5f6', S: '#bdbdbd', V: '#aed581',
+  X: '#ff7043', I: '#b3e5fc', _: '#eeeeee', r: '#d7ccc8',
+};
+
+function unitsOf(view) {
+  return Array.isArray(view.state?.units) ? view.state.units : [];
+}
+
+function initials(cls) {
+  const w = String(cls || '?').replace(/\(.*\)/, '').trim().split(/\s+/);
+  return (w.length > 1 ? w[0][0] + w[1][0] : w[0].slice(0, 2)).toUpperCase();
+}
+
+function unitAt(view, sq) {
+  return unitsOf(view).find((u) => u.square === sq && u.where === 'map');
+}
+
+function who(view, u) {
+  if (!u) return 'a hidden unit';
+  return `${u.name} (${seatName(view, u.seat)} ${u.class})`;
+}
+
+function tileAt(view, sq) {
+  const g = view.state?.grid;
+  if (typeof g !== 'string' || !sq) return '.';
+  const rows = g.split('/');
+  const f = sq.charCodeAt(0) - 97;
+  const r = Number(sq[1]);
+  return rows[8 - r]?.[f] || '.';
+}
+
+function itemName(u, slot) {
+  const it = u?.items?.[slot];
+  return it ? it.name : `slot ${slot}`;
+}
+
+// "hit 75%, crit 10%, 8 damage (19 on a crit) x1"
+function side(s) {
+  if (!s) return '';
+  return `hit ${s.hit}%, crit ${s.crit}%, ${s.damage} damage (${s.crit_damage} on a crit) ×${s.strikes}${s.follow_up ? ' with a follow-up' : ''}`;
+}
+
+export function forecastText(f) {
+  if (!f) return '';
+  if (!f.attacker) return Number.isInteger(f.hit) ? ` — hit ${f.hit}%` : '';
+  const counter = f.defender?.counter ? `counter: ${side(f.defender)}` : 'no counter';
+  const extra = [];
+  if (f.defender_first) extra.push('the defender strikes first (Heavy)');
+  if (f.backup) extra.push('Backup +3');
+  if (f.triangle > 0) extra.push('triangle advantage');
+  if (f.triangle < 0) extra.push('triangle disadvantage');
+  return ` — you: ${side(f.attacker)}; ${counter}${extra.length ? `; ${extra.join(', ')}` : ''}`;
+}
+
+export default {
+  id: 'officers-chess',
+
+  pieces(view) {
+    return unitsOf(view).filter((u) => u.where === 'map' && u.square).map((u) => {
+      const badges = [];
+      if (u.activated) badges.push('act');
+      if (u.status?.length) badges.push(u.status[0].slice(0, 3));
+      const label = `${who(view, u)}, HP ${u.hp}/${u.max_hp}` +
+        `${u.status?.length ? `, ${u.status.join(', ')}` : ''}` +
+        `${u.items ? `, items ${u.items.filter(Boolean).map((i) => i.name + (i.equipped ? ' (equipped)' : '')).join(', ') || 'none'}` : ''}`;
+      const p = { square: u.square, seat: u.seat, glyph: initials(u.class), badges, label };
+      p.draw = (g, S, svg) => {
+        drawPiece(g, p);
+        const w = S - 24;
+        const frac = u.max_hp ? Math.max(0, Math.min(1, u.hp / u.max_hp)) : 0;
+        g.append(svg('rect', { class: 'oc-hp-bg', x: 12, y: S - 16, width: w, height: 9, fill: '#424242', rx: 3 }));
+        g.append(svg('rect', {
+          class: 'oc-hp', x: 12, y: S - 16, width: Math.round(w * frac), height: 9, rx: 3,
+          fill: frac > 0.5 ? '#43a047' : frac > 0.25 ? '#fbc02d' : '#e53935',
+          'data-hp': String(u.hp),
+        }));
+      };
+      return p;
+    });
+  },
+
+  terrain(view) {
+    const s = view.state || {};
+    const out = [];
+    const rows = typeof s.grid === 'string' ? s.grid.split('/') : [];
+    rows.forEach((row, i) => {
+      [...row].forEach((c, f) => {
+        if (c === '.' || !TILES[c]) return;
+        const sq = String.fromCharCode(97 + f) + (8 - i);
+        const [name, glyph] = TILES[c];
+        const dmg = s.tile_damage?.[sq];
+        out.push({
+          square: sq, kind: name, glyph, label: dmg ? `${name} (${dmg} of 15 damage dealt)` : name,
+          draw: (g, S, svg) => {
+            g.append(svg('rect', { class: `terrain oc-tile oc-tile-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, x: 2, y: 2, width: S - 4, height: S - 4, fill: FILL[c], opacity: 0.55 }));
+            const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
+            t.textContent = glyph;
+            g.append(t);
+          },
+        });
+      });
+    });
+    for (const sq of s.marks || []) out.push({ square: sq, kind: 'marked', glyph: '★', label: `marked tile (${words(s.options?.scenario || '')})` });
+    if (Array.isArray(s.seen)) {
+      const seen = new Set(s.seen);
+      for (let r = 1; r <= 8; r++) {
+        for (let f = 0; f < 8; f++) {
+          const sq = String.fromCharCode(97 + f) + r;
+          if (seen.has(sq)) continue;
+          out.push({
+            square: sq, kind: 'fog of war', glyph: '', label: 'not seen (fog of war)',
+            draw: (g, S, svg) => g.append(svg('rect', { class: 'oc-fog', x: 0, y: 0, width: S, height: S, fill: '#000', opacity: 0.28 })),
+          });
+        }
+      }
+    }
+    if (s.active?.unit) out.push({ square: s.active.unit, kind: 'active', glyph: '', label: `taking its turn: ${s.active.name}` });
+    return out;
+  },
+
+  panel(view) {
+    const s = view.state;
+    const dl = document.createElement('dl');
+    dl.className = 'state-facts';
+    const row = (k, v) => {
+      const dt = document.createElement('dt'); dt.textContent = k;
+      const dd = document.createElement('dd'); dd.textContent = v;
+      dl.append(dt, dd);
+    };
+    row('Phase', words(s.phase));
+    if (s.round) row('Round', `${s.round}${s.options?.round_limit ? ` of ${s.options.round_limit}` : ''}`);
+    if (Number.isInteger(s.turn_seat)) row('Activating', seatName(view, s.turn_seat));
+    if (s.active) row('Turn of', `${s.active.name} at ${s.active.unit}${s.active.moved ? ', moved' : ''}${s.active.acted ? ', acted' : ''}${s.active.canto ? `, Canto ${s.active.canto}` : ''}`);
+    const o = s.options || {};
+    row('Match', `${o.units} units, map ${o.map}${o.fog ? ', fog of war' : ''}, ${words(o.scenario)}${o.promoted ? ', promoted classes' : ''}`);
+    for (const u of unitsOf(view)) {
+      const items = (u.items || []).filter(Boolean).map((i) => `${i.name}${i.uses ? ` (${i.uses})` : ''}${i.equipped ? '*' : ''}`).join(', ');
+      const place = u.where === 'map' ? u.square : words(u.where);
+      row(`${u.name}`, `${seatName(view, u.seat)} ${u.class}, HP ${u.hp}/${u.max_hp}, ${place}; ${items || 'no items'}${u.status?.length ? `; ${u.status.join(', ')}` : ''}${u.activated ? '; activated' : ''}`);
+    }
+    return dl;
+  },
+
+  flipped(view) {
+    return view.you === 1;
+  },
+
+  // Standing order for Qi Adept (RULINGS.md G3): always, never, or ask me.
+  orders(view, send) {
+    const mine = (view.state?.seats || []).find((x) => x.seat === view.you);
+    const current = mine?.qi_adept_order;
+    if (!current) return null;
+    const text = { ask: 'Ask me each time', always: 'Always take it', never: 'Never take it' };
+    const sel = h('select', { id: 'orders-qi' },
+      Object.entries(text).map(([v, t]) => h('option', { value: v, selected: v === current }, t)));
+    return h('form', {
+      class: 'orders-form',
+      onsubmit: (e) => { e.preventDefault(); send({ qi_adept: sel.value }); },
+    }, h('label', { for: 'orders-qi' }, 'When a Qi Adept of mine at full health stands next to an attacked ally:'), sel,
+    h('button', { type: 'submit' }, 'Save orders'));
+  },
+
+  action(a, view) {
+    const u = a.from ? unitAt(view, a.from) : null;
+    switch (a.type) {
+      case 'recruit': return `recruit ${a.name}: ${a.class} with ${(a.items || []).join(', ') || 'no items'}`;
+      case 'army': return `army of ${a.units.length}: ${a.units.map((x) => `${x.name} (${x.class}: ${(x.items || []).join(', ')})`).join('; ')}`;
+      case 'deploy': return `deploy ${a.unit} on ${a.to}`;
+      case 'activate': return `activate ${who(view, unitAt(view, a.at))} on ${a.at}`;
+      case 'move': return `move ${u ? u.name : a.from} to ${a.to} (${TILES[tileAt(view, a.to)]?.[0] || 'Plains'})`;
+      case 'attack': {
+        const t = unitAt(view, a.target);
+        const what = t ? who(view, t) : (TILES[tileAt(view, a.target)]?.[0] || 'the tile');
+        return `attack ${what} on ${a.target} with ${itemName(u, a.slot)}${forecastText(a.forecast)}`;
+      }
+      case 'staff': {
+        const t = a.target ? unitAt(view, a.target) : null;
+        return `${itemName(u, a.slot)}${a.target ? ` on ${t ? who(view, t) : a.target}` : ''}${a.to ? ` to ${a.to}` : ''}${forecastText(a.forecast)}`;
+      }
+      case 'dance': return `dance for ${who(view, unitAt(view, a.target))}`;
+      case 'pick': return `pick the lock of ${a.target}`;
+      case 'use': return `use ${itemName(u, a.slot)}`;
+      case 'equip': return `equip ${itemName(u, a.slot)}`;
+      case 'discard': return `discard ${itemName(u, a.slot)}`;
+      case 'trade': {
+        const p = unitAt(view, a.target);
+        const parts = [];
+        if (Number.isInteger(a.give)) parts.push(`give ${itemName(u, a.give)}`);
+        if (Number.isInteger(a.take)) parts.push(`take ${itemName(p, a.take)}`);
+        return `trade with ${p ? p.name : a.target}: ${parts.join(', ')}`;
+      }
+      case 'seize': return 'Seize this tile';
+      case 'escape': return 'Escape from the map';
+      case 'raze': return 'Raze this tile';
+      case 'end': return `end ${u ? u.name : ''}'s turn`;
+      case 'guard': return `${who(view, unitAt(view, a.at))} takes the first strike (halved)`;
+      case 'no_guard': return 'no Qi Adept takes the strike';
+      default: return null;
+    }
+  },
+
+  event(e, view) {
+    const U = (x) => (x ? `${x.name} (${x.class})` : 'a hidden unit');
+    switch (e.type) {
+      case 'recruited': return `${U(e.unit)} recruited`;
+      case 'army_ready': return `${seatName(view, e.seat)} is ready`;
+      case 'deployed': return `${U(e.unit)} deployed on ${e.to}`;
+      case 'deployment_done': return 'Both armies are deployed: the battle begins';
+      case 'round': return `Round ${e.round}`;
+      case 'activated': return `${U(e.unit)} takes its turn${e.from ? ` on ${e.from}` : ''}`;
+      case 'moved': return `${U(e.unit)} moves${e.from ? ` from ${e.from}` : ''}${e.to ? ` to ${e.to}` : ' out of sight'}`;
+      case 'ambushed': return `${U(e.unit)} runs into an unseen enemy and stops on ${e.to}`;
+      case 'combat': {
+        const s = (e.strikes || []).map((k) => `${k.by === 'attacker' ? 'attack' : 'counter'}: roll ${k.roll} vs ${k.need} ${k.hit ? (k.crit ? `CRIT ${k.damage}` : `hit ${k.damage}`) : 'miss'} (HP ${k.hp})${k.broken ? ', Broken' : ''}${k.pushed_to ? `, pushed to ${k.pushed_to}` : ''}`);
+        return `${U(e.unit)} attacks ${U(e.defender)}${e.weapon ? ` with ${e.weapon}` : ''}: ${s.join('; ')}`;
+      }
+      case 'tile_attacked': return `${U(e.unit)} strikes the ${e.tile} on ${e.to} for ${e.damage}${e.destroyed ? ': destroyed' : ''}`;
+      case 'special': return `${U(e.unit)} uses ${e.item || words(e.action)}${e.other ? ` on ${U(e.other)}` : e.to ? ` on ${e.to}` : ''}${e.roll ? ` (roll ${e.roll} vs ${e.need})` : ''}: ${e.hit ? (e.healed ? `heals ${e.healed}` : 'done') : 'missed'}`;
+      case 'item_used': return `${U(e.unit)} uses ${e.item}${e.healed ? `, heals ${e.healed}` : ''}`;
+      case 'routed': return `${U(e.unit)} is routed`;
+      case 'tile_effect': return `${U(e.unit)}: ${e.tile} ${e.hp_change > 0 ? `heals ${e.hp_change}` : `burns for ${-e.hp_change}`} (HP ${e.hp})`;
+      case 'game_over': return `The battle is over (${e.reason})`;
+      case 'guard_asked': return `${U(e.unit)} attacks ${U(e.other)}: ${seatName(view, e.seat)} decides whether a Qi Adept takes the first strike`;
+      default: return null;
+    }
+  },
+};
