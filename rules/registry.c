@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "confrontation/confrontation.h"
 #include "wargame-chess/wargame_chess.h"
+#include "blood-chess/blood_chess.h"
 
 #define WR_MAX_RULESETS 16
 
@@ -16,6 +17,7 @@ static int seeded;
 static const struct wr_ruleset *const product[] = {
 	&cf_ruleset,
 	&wc_ruleset,
+	&bc_ruleset,
 	NULL,
 };
 
