@@ -16,6 +16,7 @@ const RENDERERS = {
   'skirmish-test': () => import('./skirmish-test.js'),
   'wargame-chess': () => import('./wargame-chess.js'),
   'confrontation': () => import('./confrontation.js'),
+  'blood-chess': () => import('./blood-chess.js'),
 };
 
 export async function rendererFor(ruleset) {
