@@ -188,9 +188,9 @@ bc_options(void)
 		opt("boolean", json_object_new_boolean(0),
 		    "A third seat referees: it posts the outcome of every attack between characters "
 		    "and sees everything (RULINGS.md B11). Needs 3 players."));
-	t = opt("integer", json_object_new_int(0),
-	        "End the match on points after this many Turns of the Speed Chart; 0 plays until a "
-	        "King is removed");
+	t = opt("integer", json_object_new_int(BC_DEFAULT_TURN_LIMIT),
+	        "The match ends when a King is removed, or on points (20 per King, 5 per character, "
+	        "1 per decoy) after this many Turns of the Speed Chart; 0: no limit");
 	put(t, "minimum", 0);
 	put(t, "maximum", 99);
 	json_object_object_add(o, "turn_limit", t);
@@ -211,7 +211,7 @@ bc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 {
 	static const char *const known[] = {"mirrors", "referee", "turn_limit", "sheets", NULL};
 	const char *mirrors = NULL;
-	int referee = 0, limit = 0, random = 0;
+	int referee = 0, limit = BC_DEFAULT_TURN_LIMIT, random = 0;
 	struct bc_state *st = calloc(1, sizeof(*st));
 	json_object *sheets = NULL;
 
@@ -221,7 +221,8 @@ bc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 		if (wr_json_only(options, known, err) ||
 		    wr_json_string(options, "mirrors", 0, &mirrors, err) ||
 		    wr_json_bool(options, "referee", 0, 0, &referee, err) ||
-		    wr_json_int(options, "turn_limit", 0, 99, 0, 0, &limit, err))
+		    wr_json_int(options, "turn_limit", 0, 99, 0, BC_DEFAULT_TURN_LIMIT, &limit,
+		                err))
 			goto bad;
 		if (mirrors && strcmp(mirrors, "choose") && strcmp(mirrors, "random")) {
 			wr_fail(err, "bad-option", "mirrors", "mirrors: \"choose\" or \"random\"");
@@ -252,6 +253,11 @@ bc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 			}
 		}
 	}
+	/* the third seat is the referee's: 3 seats without the option set
+	 * mean the referee (a lobby that offers "3 players"); an explicit
+	 * "referee": false with 3 seats, or true with 2, is refused */
+	if (seats == 3 && !(options && json_object_object_get_ex(options, "referee", NULL)))
+		referee = 1;
 	if (referee ? seats != 3 : seats != 2) {
 		wr_fail(err, "seats", "seats",
 		        "Blood Chess is for 2 players, or 3 with the referee option");

@@ -575,7 +575,15 @@ end_and_setup(void)
 		      strcmp(err.code, "already-chosen") == 0, R "B1 (one Mirror Rook)");
 		CHECK(bc_do(m, 0, "{\"type\":\"sheet\",\"role\":\"king\",\"template\":\"nobody\"}", &rng, NULL, &err) != 0 &&
 		      strcmp(err.code, "no-such-template") == 0, R "B2 (templates by name)");
-		CHECK(bc_ruleset.create(o, 3, &rng, &m, &err) != 0, R "B11 (3 seats only with the referee)");
+		{
+			json_object *no = bc_j("{\"referee\":false}");
+			void *m3 = NULL;
+			CHECK(bc_ruleset.create(no, 3, &rng, &m3, &err) != 0, R "B11 (3 seats only with the referee)");
+			json_object_put(no);
+			no = bc_j("{\"referee\":true}");
+			CHECK(bc_ruleset.create(no, 2, &rng, &m3, &err) != 0, R "B11 (the referee needs a third seat)");
+			json_object_put(no);
+		}
 		json_object_put(o);
 		o = bc_j("{\"mirrors\":\"random\"}");
 		bc_ruleset.free(m);
