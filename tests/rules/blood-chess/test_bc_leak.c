@@ -283,7 +283,7 @@ end_reveals(void)
 int
 main(void)
 {
-	int n = 60;
+	int n = 40;
 
 	for (int m = 0; m < n; m++)
 		run(m % 2, m % 3 == 0, 500 + (uint64_t)m);
