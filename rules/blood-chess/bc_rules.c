@@ -607,6 +607,8 @@ bc_candidates(const void *state, int seat, struct wr_list *out)
 		return;
 	if (st->stage == BC_SETUP) {
 		for (int r = 0; r < BC_ROLES; r++) {
+			if (st->ch[seat][r].chosen || (r > 0 && !st->ch[seat][r - 1].chosen))
+				continue;   /* one role at a time, in order */
 			for (int t = 0; t < bc_ntemplates; t++)
 				push_act(out, (struct bc_action){.type = BC_A_SHEET, .role = r, .tmpl = t,
 				                                 .attack = -1});
@@ -762,6 +764,9 @@ bc_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			if (st->ch[seat][a->role].chosen)
 				return wr_fail(err, "already-chosen", "role",
 				               "That character's sheet is chosen already");
+			if (a->role > 0 && !st->ch[seat][a->role - 1].chosen)
+				return wr_fail(err, "out-of-order", "role",
+				               "Choose the sheets in order: King, Queen, Rook, Bishop, Knight");
 			if (!bc_sheet_of(st, a->tmpl))
 				return wr_fail(err, "no-such-template", "template", "No such template");
 			return 0;
