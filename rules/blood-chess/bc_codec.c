@@ -197,11 +197,11 @@ bc_options(void)
 	json_object_object_add(
 		o, "sheets",
 		opt("object", json_object_new_object(),
-		    "Your own character sheets, offered next to the built-in templates: "
-		    "{\"Name\": {\"dex\":20,\"spd\":5,\"ocv\":7,\"dcv\":7,\"con\":23,\"body\":10,"
-		    "\"stun\":40,\"rec\":9,\"pd\":10,\"ed\":20,\"rpd\":10,\"red\":10,\"attacks\":"
-		    "[{\"name\":\"Blast\",\"dice\":12,\"ranged\":true,\"vs\":\"ED\"},"
-		    "{\"name\":\"Punch\",\"dice\":3}]}}"));
+		    "Your own character sheets, offered next to the built-in templates, as JSON: "
+		    "{\"Name\": {\"dex\": 20, \"spd\": 5, \"ocv\": 7, \"dcv\": 7, \"con\": 23, "
+		    "\"body\": 10, \"stun\": 40, \"rec\": 9, \"pd\": 10, \"ed\": 20, \"rpd\": 10, "
+		    "\"red\": 10, \"attacks\": [{\"name\": \"Blast\", \"dice\": 12, \"ranged\": true, "
+		    "\"vs\": \"ED\"}, {\"name\": \"Punch\", \"dice\": 3}]}} (at most 8)"));
 	return o;
 }
 

@@ -95,8 +95,22 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
   if (!rulesets.some((r) => r.id === 'blood-chess')) { t.skip('no blood-chess on this server'); return; }
   const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
   const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
-  const g = await api(env, 'POST', '/api/games', { ruleset: 'blood-chess', seats: 2, seat: 0 }, ann.token);
-  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, ben.token);
+  // Ann starts the match from the lobby, with the default options.
+  const ctx = await contextAs(ann, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, 'Ann');
+  await page.goto(`${env.base}/`);
+  await page.click('a.button:has-text("New match")');
+  await page.waitForSelector('#ruleset');
+  await page.selectOption('#ruleset', 'blood-chess');
+  assert.equal(await page.inputValue('#opt-turn_limit'), '40', 'the options show their defaults');
+  assert.match(await page.textContent('.lobby'), /secretly chooses which Rook, Bishop and Knight are Mirrors/);
+  await page.screenshot({ path: join(OUT, 'blood-chess-lobby.png') });
+  await page.click('text=Create the match');
+  await page.waitForSelector('#invite-1', { timeout: T });
+  const [, id, code] = (await page.inputValue('#invite-1')).match(/join\/(\d+)\/([0-9a-f]+)$/);
+  const g = { id: Number(id) };
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code }, ben.token);
 
   // Ben sets up through the API: his Bishop on c8 is the real one.
   for (const m of ['a8', 'f8', 'g8']) await apiPost(g, ben, { type: 'mirror', square: m });
@@ -104,9 +118,6 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     await apiPost(g, ben, { type: 'sheet', role, template: tmpl });
   }
 
-  const ctx = await contextAs(ann, DESKTOP);
-  const page = await ctx.newPage();
-  const errors = watch(page, 'Ann');
   const benCtx = await contextAs(ben, DESKTOP);
   const benPage = await benCtx.newPage();
   const benErrors = watch(benPage, 'Ben');
