@@ -30,6 +30,11 @@ function attackWords(a) {
   return `${a.name} (${a.dice}d6 ${kind}, ${where}, against ${a.vs}${a.area ? ', Area Effect' : ''})`;
 }
 
+// The short form for the characters table: "Punch 12d6 HTH vs PD".
+function attackShort(a) {
+  return `${a.name} ${a.dice}d6${a.killing ? ' killing' : ''} ${a.ranged ? 'ranged' : 'HTH'}${a.area ? ' area' : ''} vs ${a.vs}`;
+}
+
 function who(view, seat, role) {
   const c = charOf(view, seat, role);
   const name = c?.sheet?.name ? ` (${c.sheet.name})` : '';
@@ -114,13 +119,13 @@ export default {
     const facts = h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
     const sides = (s.characters || []).map((side, seat) => h('table', { class: 'bc-characters' },
       h('caption', {}, `${seatName(view, seat)}'s characters`),
-      h('thead', {}, h('tr', {}, ['Piece', 'Sheet', 'STUN', 'BODY', 'DEX/SPD', 'OCV/DCV', 'PD/ED (res.)', 'Condition'].map((x) => h('th', {}, x)))),
+      h('thead', {}, h('tr', {}, ['Piece', 'Sheet and attacks', 'STUN', 'BODY', 'DEX/SPD (phases)', 'OCV/DCV', 'PD/ED (resistant)', 'Condition'].map((x) => h('th', {}, x)))),
       h('tbody', {}, side.map((c) => h('tr', {},
         h('td', {}, `${words(c.role)}${c.square ? ` on ${c.square}` : ''}`),
-        h('td', {}, c.sheet ? `${c.sheet.name}: ${c.sheet.attacks.map(attackWords).join('; ')}` : 'not chosen'),
+        h('td', {}, c.sheet ? [h('strong', {}, c.sheet.name), h('br'), c.sheet.attacks.map(attackShort).join('; ')] : 'not chosen'),
         h('td', {}, c.sheet ? `${c.stun}/${c.sheet.stun}` : ''),
         h('td', {}, c.sheet ? `${c.body}/${c.sheet.body}` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (phases ${(c.phases || []).join(', ')})` : ''),
+        h('td', {}, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (${(c.phases || []).join(' ')})` : ''),
         h('td', {}, c.sheet ? `${c.sheet.ocv}/${c.dcv}` : ''),
         h('td', {}, c.sheet ? `${c.sheet.pd}/${c.sheet.ed} (${c.sheet.rpd}/${c.sheet.red})` : ''),
         h('td', {}, condition(c)))))));
