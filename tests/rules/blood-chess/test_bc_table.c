@@ -281,6 +281,28 @@ decoys(void)
 	wr_events_free(&ev);
 	bc_ruleset.free(st);
 
+	/* B12: a Rook's move is told twice: the owner's copy says Mirror, the
+	 * copy for everyone says "hidden" */
+	st = position("0Ke1 1Ke8 0Ra1m 0Rh1", "0R");
+	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"}", none, 0, &ev) == 0, R "B12");
+	CHECK(count_events(&ev, "move", WR_SPECTATOR) == 1 && count_events(&ev, "move", 1) == 1 &&
+	      count_events(&ev, "move", 0) == 2, R "B12 (one move event for the others, two for the owner)");
+	{
+		int hidden = 0, told = 0;
+		for (size_t k = 0; k < ev.len; k++) {
+			const char *j = json_object_to_json_string(ev.items[k].body);
+			if (!strstr(j, "\"move\""))
+				continue;
+			if (wr_event_visible(&ev.items[k], WR_SPECTATOR))
+				hidden += strstr(j, "\"hidden\"") != NULL && strstr(j, "mirror") == NULL;
+			else
+				told += ev.items[k].visible_to == 1u && strstr(j, "\"mirror\"") != NULL;
+		}
+		CHECK(hidden == 1 && told == 1, R "B12 (the redacted copy never says Mirror)");
+	}
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
 	/* text DECOYS: no, and the attacker is a decoy: the attacker goes */
 	st = position("0Ke1 1Ke8 0Ra1m 0Rh1 1Qa5", "0R");
 	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\",\"attack\":0}", none, 0, &ev) == 0,
