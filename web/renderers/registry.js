@@ -17,6 +17,7 @@ const RENDERERS = {
   'wargame-chess': () => import('./wargame-chess.js'),
   'confrontation': () => import('./confrontation.js'),
   'officers-chess': () => import('./officers-chess.js'),
+  'blood-chess': () => import('./blood-chess.js'),
 };
 
 export async function rendererFor(ruleset) {

@@ -1,0 +1,1067 @@
+/* Blood Chess codec: options, create, save/load, views, actions and events
+ * as JSON, and the wr_ruleset and wr_template tables. No rule is decided
+ * here; every client field is shape-checked before bc_rules.c sees it.
+ *
+ * B12: a view names pieces by square and public kind only, sorted by
+ * square, and no field's presence or length depends on a secret the
+ * viewer may not see. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blood_chess.h"
+#include "bc_rules.h"
+
+#define B (&wr_board8)
+
+
+static void
+put(json_object *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_int(v));
+}
+
+static void
+putb(json_object *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
+static void
+puts_(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+static void
+putsq(json_object *o, const char *k, int sq)
+{
+	json_object_object_add(o, k, sq >= 0 && sq < 64 ? wr_json_square_new(B, sq) : NULL);
+}
+
+static int
+kind_parse(const char *s, int max)
+{
+	for (int k = 0; k < max; k++)
+		if (strcmp(s, bc_kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* -------------------------------------------------------------- sheets */
+
+static json_object *
+sheet_json(const struct bc_sheet *sh)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	puts_(o, "name", sh->name);
+	put(o, "dex", sh->dex);
+	put(o, "spd", sh->spd);
+	put(o, "ocv", sh->ocv);
+	put(o, "dcv", sh->dcv);
+	put(o, "con", sh->con);
+	put(o, "body", sh->body);
+	put(o, "stun", sh->stun);
+	put(o, "rec", sh->rec);
+	put(o, "pd", sh->pd);
+	put(o, "ed", sh->ed);
+	put(o, "rpd", sh->rpd);
+	put(o, "red", sh->red);
+	for (int k = 0; k < sh->nattacks; k++) {
+		const struct bc_attack *a = &sh->att[k];
+		json_object *x = json_object_new_object();
+		puts_(x, "name", a->name);
+		put(x, "dice", a->dice);
+		putb(x, "killing", a->killing);
+		putb(x, "ranged", a->ranged);
+		puts_(x, "vs", a->vs_ed ? "ED" : "PD");
+		putb(x, "area", a->area);
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "attacks", arr);
+	return o;
+}
+
+static int
+copy_name(char *dst, const char *src, const char *field, struct wr_error *err)
+{
+	size_t n = strlen(src);
+	if (n < 1 || n >= BC_NAME)
+		return wr_fail(err, "bad-sheet", field, "%s: 1 to %d characters", field, BC_NAME - 1);
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* A sheet; `defname` names it when it has no "name" (option sheets are
+ * named by their key). */
+static int
+sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname, struct wr_error *err)
+{
+	static const char *const known[] = {"name", "dex", "spd", "ocv", "dcv", "con",     "body",
+	                                    "stun", "rec", "pd",  "ed",  "rpd", "red",     "attacks",
+	                                    NULL};
+	static const char *const aknown[] = {"name", "dice", "killing", "ranged", "vs", "area", NULL};
+	const char *name = NULL;
+	json_object *arr;
+	int n;
+
+	memset(sh, 0, sizeof(*sh));
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "bad-sheet", "sheet", "a character sheet is a JSON object");
+	if (wr_json_only(o, known, err) || wr_json_string(o, "name", !defname, &name, err) ||
+	    copy_name(sh->name, name ? name : defname, "name", err) ||
+	    wr_json_int(o, "dex", 1, 60, 1, 0, &sh->dex, err) ||
+	    wr_json_int(o, "spd", 1, 12, 1, 0, &sh->spd, err) ||
+	    wr_json_int(o, "ocv", 0, 30, 1, 0, &sh->ocv, err) ||
+	    wr_json_int(o, "dcv", 0, 30, 1, 0, &sh->dcv, err) ||
+	    wr_json_int(o, "con", 1, 99, 1, 0, &sh->con, err) ||
+	    wr_json_int(o, "body", 1, 99, 1, 0, &sh->body, err) ||
+	    wr_json_int(o, "stun", 1, 199, 1, 0, &sh->stun, err) ||
+	    wr_json_int(o, "rec", 1, 99, 1, 0, &sh->rec, err) ||
+	    wr_json_int(o, "pd", 0, 99, 1, 0, &sh->pd, err) ||
+	    wr_json_int(o, "ed", 0, 99, 1, 0, &sh->ed, err) ||
+	    wr_json_int(o, "rpd", 0, 99, 1, 0, &sh->rpd, err) ||
+	    wr_json_int(o, "red", 0, 99, 1, 0, &sh->red, err))
+		return -1;
+	if (!json_object_object_get_ex(o, "attacks", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return wr_fail(err, "bad-sheet", "attacks", "attacks: an array of 1 to %d attacks",
+		               BC_MAX_ATTACKS);
+	n = (int)json_object_array_length(arr);
+	if (n < 1 || n > BC_MAX_ATTACKS)
+		return wr_fail(err, "bad-sheet", "attacks", "attacks: an array of 1 to %d attacks",
+		               BC_MAX_ATTACKS);
+	sh->nattacks = n;
+	for (int k = 0; k < n; k++) {
+		json_object *x = json_object_array_get_idx(arr, (size_t)k);
+		struct bc_attack *a = &sh->att[k];
+		const char *an, *vs;
+		if (!json_object_is_type(x, json_type_object))
+			return wr_fail(err, "bad-sheet", "attacks", "an attack is a JSON object");
+		if (wr_json_only(x, aknown, err) || wr_json_string(x, "name", 1, &an, err) ||
+		    copy_name(a->name, an, "name", err) ||
+		    wr_json_int(x, "dice", 1, BC_MAX_DICE, 1, 0, &a->dice, err) ||
+		    wr_json_bool(x, "killing", 0, 0, &a->killing, err) ||
+		    wr_json_bool(x, "ranged", 0, 0, &a->ranged, err) ||
+		    wr_json_bool(x, "area", 0, 0, &a->area, err) ||
+		    wr_json_string(x, "vs", 0, &vs, err))
+			return -1;
+		if (vs && strcmp(vs, "PD") && strcmp(vs, "ED"))
+			return wr_fail(err, "bad-sheet", "vs", "vs: \"PD\" or \"ED\"");
+		a->vs_ed = vs && strcmp(vs, "ED") == 0;
+	}
+	if (!bc_sheet_valid(sh))
+		return wr_fail(err, "bad-sheet", "sheet",
+		               "%s: resistant defenses at most the defense, killing attacks at most "
+		               "6d6, Area Effect only at range, and at least one hand-to-hand attack",
+		               sh->name);
+	return 0;
+}
+
+/* ------------------------------------------------------------- options */
+
+static json_object *
+opt(const char *type, json_object *take_def, const char *desc)
+{
+	json_object *o = json_object_new_object();
+	puts_(o, "type", type);
+	json_object_object_add(o, "default", take_def);
+	puts_(o, "description", desc);
+	return o;
+}
+
+static json_object *
+bc_options(void)
+{
+	json_object *o = json_object_new_object(), *m, *en = json_object_new_array(), *t;
+
+	m = opt("string", json_object_new_string("choose"),
+	        "Mirrors: each side secretly chooses which Rook, Bishop and Knight are Mirrors "
+	        "(decoys), or the server picks them at random (RULINGS.md B1)");
+	json_object_array_add(en, json_object_new_string("choose"));
+	json_object_array_add(en, json_object_new_string("random"));
+	json_object_object_add(m, "enum", en);
+	json_object_object_add(o, "mirrors", m);
+	json_object_object_add(
+		o, "referee",
+		opt("boolean", json_object_new_boolean(0),
+		    "A third seat referees: it posts the outcome of every attack between characters "
+		    "and sees everything (RULINGS.md B11). Needs 3 players."));
+	t = opt("integer", json_object_new_int(BC_DEFAULT_TURN_LIMIT),
+	        "The match ends when a King is removed, or on points (20 per King, 5 per character, "
+	        "1 per decoy) after this many Turns of the Speed Chart; 0: no limit");
+	put(t, "minimum", 0);
+	put(t, "maximum", 99);
+	json_object_object_add(o, "turn_limit", t);
+	json_object_object_add(
+		o, "sheets",
+		opt("object", json_object_new_object(),
+		    "Your own character sheets, offered next to the built-in templates, as JSON: "
+		    "{\"Name\": {\"dex\": 20, \"spd\": 5, \"ocv\": 7, \"dcv\": 7, \"con\": 23, "
+		    "\"body\": 10, \"stun\": 40, \"rec\": 9, \"pd\": 10, \"ed\": 20, \"rpd\": 10, "
+		    "\"red\": 10, \"attacks\": [{\"name\": \"Blast\", \"dice\": 12, \"ranged\": true, "
+		    "\"vs\": \"ED\"}, {\"name\": \"Punch\", \"dice\": 3}]}} (at most 8)"));
+	return o;
+}
+
+static int
+bc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
+          struct wr_error *err)
+{
+	static const char *const known[] = {"mirrors", "referee", "turn_limit", "sheets", NULL};
+	const char *mirrors = NULL;
+	int referee = 0, limit = BC_DEFAULT_TURN_LIMIT, random = 0;
+	struct bc_state *st = calloc(1, sizeof(*st));
+	json_object *sheets = NULL;
+
+	if (!st)
+		return wr_fail(err, "no-memory", "", "out of memory");
+	if (options) {
+		if (wr_json_only(options, known, err) ||
+		    wr_json_string(options, "mirrors", 0, &mirrors, err) ||
+		    wr_json_bool(options, "referee", 0, 0, &referee, err) ||
+		    wr_json_int(options, "turn_limit", 0, 99, 0, BC_DEFAULT_TURN_LIMIT, &limit,
+		                err))
+			goto bad;
+		if (mirrors && strcmp(mirrors, "choose") && strcmp(mirrors, "random")) {
+			wr_fail(err, "bad-option", "mirrors", "mirrors: \"choose\" or \"random\"");
+			goto bad;
+		}
+		random = mirrors && strcmp(mirrors, "random") == 0;
+		if (json_object_object_get_ex(options, "sheets", &sheets) && sheets) {
+			if (!json_object_is_type(sheets, json_type_object)) {
+				wr_fail(err, "bad-option", "sheets", "sheets: a JSON object of sheets by name");
+				goto bad;
+			}
+			json_object_object_foreach(sheets, key, val) {
+				struct bc_sheet *sh = &st->custom[st->ncustom];
+				if (st->ncustom == BC_MAX_CUSTOM) {
+					wr_fail(err, "bad-option", "sheets", "sheets: at most %d",
+					        BC_MAX_CUSTOM);
+					goto bad;
+				}
+				if (sheet_parse(val, sh, key, err) || copy_name(sh->name, key, "sheets", err))
+					goto bad;
+				for (int t = 0; t < bc_ntemplates; t++)
+					if (strcmp(key, bc_templates[t].id) == 0) {
+						wr_fail(err, "bad-option", "sheets",
+						        "sheets: \"%s\" is a built-in template's name", key);
+						goto bad;
+					}
+				st->ncustom++;
+			}
+		}
+	}
+	/* the third seat is the referee's: 3 seats without the option set
+	 * mean the referee (a lobby that offers "3 players"); an explicit
+	 * "referee": false with 3 seats, or true with 2, is refused */
+	if (seats == 3 && !(options && json_object_object_get_ex(options, "referee", NULL)))
+		referee = 1;
+	if (referee ? seats != 3 : seats != 2) {
+		wr_fail(err, "seats", "seats",
+		        "Blood Chess is for 2 players, or 3 with the referee option");
+		goto bad;
+	}
+	bc_init(st, seats, referee, random, limit, rng);
+	*state = st;
+	return 0;
+bad:
+	free(st);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- save */
+
+static json_object *
+ints(const int *v, int n)
+{
+	json_object *a = json_object_new_array();
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+static json_object *
+bc_save(const void *state)
+{
+	const struct bc_state *st = state;
+	json_object *o = json_object_new_object(), *pc = json_object_new_array(),
+	            *ch = json_object_new_array(), *cu = json_object_new_array(),
+	            *ms = json_object_new_array();
+	int pend[6] = {st->pend.attacker, st->pend.attack, st->pend.target_sq, st->pend.step,
+	               st->pend.hit, st->pend.stun};
+
+	put(o, "version", 1);
+	put(o, "seats", st->seats);
+	put(o, "referee", st->referee);
+	put(o, "mirrors_random", st->mirrors_random);
+	put(o, "turn_limit", st->turn_limit);
+	for (int k = 0; k < st->ncustom; k++)
+		json_object_array_add(cu, sheet_json(&st->custom[k]));
+	json_object_object_add(o, "custom", cu);
+	put(o, "stage", st->stage);
+	for (int i = 0; i < BC_PIECES; i++) {
+		const struct bc_piece *p = &st->p[i];
+		int v[5] = {p->sq, p->decoy, p->moved, p->revealed, p->engaged};
+		json_object_array_add(pc, ints(v, 5));
+	}
+	json_object_object_add(o, "pieces", pc);
+	for (int s = 0; s < BC_SEATS; s++) {
+		json_object_array_add(ms, ints(st->mirror_set[s], 3));
+		for (int r = 0; r < BC_ROLES; r++) {
+			const struct bc_char *c = &st->ch[s][r];
+			json_object *x = json_object_new_object();
+			int v[7] = {c->chosen, c->stun, c->body, c->stunned, c->unconscious, c->dodging,
+			            c->removed};
+			json_object_object_add(x, "state", ints(v, 7));
+			json_object_object_add(x, "sheet", c->chosen ? sheet_json(&c->sh) : NULL);
+			json_object_array_add(ch, x);
+		}
+	}
+	json_object_object_add(o, "mirror_set", ms);
+	json_object_object_add(o, "chars", ch);
+	put(o, "turn", st->turn);
+	put(o, "segment", st->segment);
+	json_object_object_add(o, "queue", ints(st->queue, st->nqueue));
+	put(o, "qpos", st->qpos);
+	json_object_object_add(o, "pending", ints(pend, 6));
+	json_object_object_add(o, "scores", ints(st->scores, 2));
+	put(o, "winners", (int)st->winners);
+	puts_(o, "reason", st->reason);
+	return o;
+}
+
+/* ---------------------------------------------------------------- load */
+
+static int
+arr_ints(json_object *o, const char *key, int *out, int min_n, int max_n, int lo, int hi,
+         struct wr_error *err)
+{
+	json_object *a;
+	int n;
+
+	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+		return wr_fail(err, "bad-snapshot", key, "%s: an array is required", key);
+	n = (int)json_object_array_length(a);
+	if (n < min_n || n > max_n)
+		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
+	for (int i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(a, (size_t)i);
+		int64_t x;
+		if (!json_object_is_type(v, json_type_int))
+			return wr_fail(err, "bad-snapshot", key, "%s: whole numbers", key);
+		x = json_object_get_int64(v);
+		if (x < lo || x > hi)
+			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
+		out[i] = (int)x;
+	}
+	return n;
+}
+
+static int
+get_arr(json_object *o, const char *key, size_t n, json_object **out, struct wr_error *err)
+{
+	if (!json_object_object_get_ex(o, key, out) || !json_object_is_type(*out, json_type_array) ||
+	    json_object_array_length(*out) != n)
+		return wr_fail(err, "bad-snapshot", key, "%s: an array of %zu", key, n);
+	return 0;
+}
+
+static int
+bc_load(json_object *snap, void **state, struct wr_error *err)
+{
+	static const char *const known[] = {
+		"version", "seats",   "referee", "mirrors_random", "turn_limit", "custom",
+		"stage",   "pieces",  "mirror_set", "chars",       "turn",       "segment",
+		"queue",   "qpos",    "pending", "scores",         "winners",    "reason", NULL};
+	struct bc_state *st = calloc(1, sizeof(*st));
+	json_object *cu, *pc, *ms, *ch, *x;
+	int version, winners, pend[6], n;
+	const char *reason;
+
+	if (!st)
+		return wr_fail(err, "no-memory", "", "out of memory");
+	if (!json_object_is_type(snap, json_type_object)) {
+		wr_fail(err, "bad-snapshot", "", "a snapshot is a JSON object");
+		goto bad;
+	}
+	if (wr_json_only(snap, known, err) ||
+	    wr_json_int(snap, "version", 1, 1, 1, 0, &version, err) ||
+	    wr_json_int(snap, "seats", 2, 3, 1, 0, &st->seats, err) ||
+	    wr_json_int(snap, "referee", 0, 1, 1, 0, &st->referee, err) ||
+	    wr_json_int(snap, "mirrors_random", 0, 1, 1, 0, &st->mirrors_random, err) ||
+	    wr_json_int(snap, "turn_limit", 0, 99, 1, 0, &st->turn_limit, err) ||
+	    wr_json_int(snap, "stage", 0, BC_STAGE_MAX - 1, 1, 0, &st->stage, err) ||
+	    wr_json_int(snap, "turn", 0, 100000, 1, 0, &st->turn, err) ||
+	    wr_json_int(snap, "segment", 0, 12, 1, 0, &st->segment, err) ||
+	    wr_json_int(snap, "qpos", 0, BC_SEATS * BC_ROLES, 1, 0, &st->qpos, err) ||
+	    wr_json_int(snap, "winners", 0, 3, 1, 0, &winners, err) ||
+	    wr_json_string(snap, "reason", 1, &reason, err))
+		goto bad;
+	st->winners = (unsigned)winners;
+	if (strlen(reason) >= sizeof(st->reason)) {
+		wr_fail(err, "bad-snapshot", "reason", "reason: too long");
+		goto bad;
+	}
+	memcpy(st->reason, reason, strlen(reason) + 1);
+	if (!json_object_object_get_ex(snap, "custom", &cu) ||
+	    !json_object_is_type(cu, json_type_array) ||
+	    json_object_array_length(cu) > BC_MAX_CUSTOM) {
+		wr_fail(err, "bad-snapshot", "custom", "custom: an array of sheets");
+		goto bad;
+	}
+	st->ncustom = (int)json_object_array_length(cu);
+	for (int k = 0; k < st->ncustom; k++)
+		if (sheet_parse(json_object_array_get_idx(cu, (size_t)k), &st->custom[k], NULL, err))
+			goto bad;
+	if (get_arr(snap, "pieces", BC_PIECES, &pc, err))
+		goto bad;
+	for (int i = 0; i < BC_PIECES; i++) {
+		int v[5];
+		json_object *holder = json_object_new_object();
+		json_object_object_add(holder, "p",
+		                       json_object_get(json_object_array_get_idx(pc, (size_t)i)));
+		n = arr_ints(holder, "p", v, 5, 5, -1, 63, err);
+		json_object_put(holder);
+		if (n < 0)
+			goto bad;
+		st->p[i] = (struct bc_piece){v[0], v[1], v[2], v[3], v[4]};
+		if ((v[1] | v[2] | v[3]) & ~1 || v[4] >= BC_PIECES) {
+			wr_fail(err, "bad-snapshot", "pieces", "pieces: out of range");
+			goto bad;
+		}
+	}
+	if (get_arr(snap, "mirror_set", BC_SEATS, &ms, err))
+		goto bad;
+	for (int s = 0; s < BC_SEATS; s++) {
+		json_object *holder = json_object_new_object();
+		json_object_object_add(holder, "m",
+		                       json_object_get(json_object_array_get_idx(ms, (size_t)s)));
+		n = arr_ints(holder, "m", st->mirror_set[s], 3, 3, 0, 1, err);
+		json_object_put(holder);
+		if (n < 0)
+			goto bad;
+	}
+	if (get_arr(snap, "chars", BC_SEATS * BC_ROLES, &ch, err))
+		goto bad;
+	for (int k = 0; k < BC_SEATS * BC_ROLES; k++) {
+		static const char *const cknown[] = {"state", "sheet", NULL};
+		struct bc_char *c = &st->ch[k / BC_ROLES][k % BC_ROLES];
+		int v[7];
+		x = json_object_array_get_idx(ch, (size_t)k);
+		if (!json_object_is_type(x, json_type_object) || wr_json_only(x, cknown, err)) {
+			wr_fail(err, "bad-snapshot", "chars", "chars: objects");
+			goto bad;
+		}
+		if (arr_ints(x, "state", v, 7, 7, -300, 300, err) < 0)
+			goto bad;
+		c->chosen = v[0];
+		c->stun = v[1];
+		c->body = v[2];
+		c->stunned = v[3];
+		c->unconscious = v[4];
+		c->dodging = v[5];
+		c->removed = v[6];
+		if ((v[0] | v[3] | v[4] | v[5] | v[6]) & ~1) {
+			wr_fail(err, "bad-snapshot", "chars", "chars: flags are 0 or 1");
+			goto bad;
+		}
+		{
+			json_object *sh = NULL;
+			json_object_object_get_ex(x, "sheet", &sh);
+			if (c->chosen ? sheet_parse(sh, &c->sh, NULL, err) != 0 : sh != NULL) {
+				wr_fail(err, "bad-snapshot", "chars", "chars: a sheet when chosen only");
+				goto bad;
+			}
+		}
+	}
+	n = arr_ints(snap, "queue", st->queue, 0, BC_SEATS * BC_ROLES, 0, BC_SEATS * BC_ROLES - 1,
+	             err);
+	if (n < 0)
+		goto bad;
+	st->nqueue = n;
+	if (arr_ints(snap, "pending", pend, 6, 6, -1, 200, err) < 0 ||
+	    arr_ints(snap, "scores", st->scores, 2, 2, 0, 51, err) < 0)
+		goto bad;
+	st->pend = (struct bc_pending){pend[0], pend[1], pend[2], pend[3], pend[4], pend[5]};
+	if (!bc_state_coherent(st)) {
+		wr_fail(err, "bad-snapshot", "", "the snapshot is not a coherent Blood Chess state");
+		goto bad;
+	}
+	*state = st;
+	return 0;
+bad:
+	free(st);
+	return -1;
+}
+
+static void
+bc_free(void *state)
+{
+	free(state);
+}
+
+/* ---------------------------------------------------------------- view */
+
+static int
+sees_all(const struct bc_state *st, int viewer)
+{
+	return viewer == WR_EVERYONE || st->stage == BC_OVER ||
+	       (viewer == BC_REF_SEAT && st->seats == 3);
+}
+
+static const char *
+identity(const struct bc_state *st, int i, int viewer)
+{
+	int kind = bc_piece_kind(i), seat = bc_piece_seat(i);
+	const struct bc_piece *p = &st->p[i];
+
+	if (kind == BC_PAWN)
+		return "decoy";
+	if (kind == BC_KING || kind == BC_QUEEN)
+		return "real";
+	if (st->stage == BC_SETUP && !st->mirror_set[seat][kind - BC_ROOK])
+		return sees_all(st, viewer) || viewer == seat ? "unchosen" : "unknown";
+	if (sees_all(st, viewer) || viewer == seat || p->revealed)
+		return p->decoy ? "mirror" : "real";
+	return "unknown";
+}
+
+static json_object *
+phases_json(int spd)
+{
+	json_object *a = json_object_new_array();
+	for (int s = 1; s <= 12; s++)
+		if (bc_has_phase(spd, s))
+			json_object_array_add(a, json_object_new_int(s));
+	return a;
+}
+
+static const char *
+tmpl_id(const struct bc_state *st, int t)
+{
+	if (t >= 0 && t < bc_ntemplates)
+		return bc_templates[t].id;
+	if (t >= BC_CUSTOM_BASE && t < BC_CUSTOM_BASE + st->ncustom)
+		return st->custom[t - BC_CUSTOM_BASE].name;
+	return "?";
+}
+
+static json_object *
+bc_view(const void *state, int viewer)
+{
+	const struct bc_state *st = state;
+	json_object *o = json_object_new_object(), *pcs = json_object_new_array(),
+	            *chs = json_object_new_array(), *setup = json_object_new_array(),
+	            *tm = json_object_new_array(), *order = json_object_new_array();
+	int c = bc_acting_char(st);
+	struct wr_result res;
+
+	puts_(o, "stage", bc_stage_names[st->stage]);
+	put(o, "turn", st->turn);
+	put(o, "segment", st->segment);
+	putb(o, "referee", st->referee);
+	puts_(o, "mirrors", st->mirrors_random ? "random" : "choose");
+	put(o, "turn_limit", st->turn_limit);
+	if ((st->stage == BC_PLAY || st->stage == BC_REFEREE) && c >= 0) {
+		json_object *a = json_object_new_object();
+		put(a, "seat", c / BC_ROLES);
+		puts_(a, "role", bc_kind_names[c % BC_ROLES]);
+		json_object_object_add(o, "acting", a);
+	} else {
+		json_object_object_add(o, "acting", NULL);
+	}
+	for (int k = 0; k < st->nqueue; k++) {
+		json_object *a = json_object_new_object();
+		put(a, "seat", st->queue[k] / BC_ROLES);
+		puts_(a, "role", bc_kind_names[st->queue[k] % BC_ROLES]);
+		putb(a, "done", k < st->qpos);
+		json_object_array_add(order, a);
+	}
+	json_object_object_add(o, "order", order);
+	/* pieces by square, then seat: never by the index that knows Mirrors */
+	for (int sq = 0; sq < 64; sq++)
+		for (int s = 0; s < BC_SEATS; s++)
+			for (int i = s * BC_PER_SIDE; i < (s + 1) * BC_PER_SIDE; i++) {
+				json_object *x;
+				if (st->p[i].sq != sq)
+					continue;
+				x = json_object_new_object();
+				putsq(x, "square", sq);
+				put(x, "seat", s);
+				puts_(x, "kind", bc_kind_names[bc_piece_kind(i)]);
+				puts_(x, "identity", identity(st, i, viewer));
+				putb(x, "unconscious", bc_piece_looks_unconscious(st, i));
+				putb(x, "engaged", st->p[i].engaged >= 0);
+				json_object_array_add(pcs, x);
+			}
+	json_object_object_add(o, "pieces", pcs);
+	for (int s = 0; s < BC_SEATS; s++) {
+		json_object *side = json_object_new_array(), *su = json_object_new_object();
+		int sheets = 0, mirrors = 0;
+		for (int r = 0; r < BC_ROLES; r++) {
+			const struct bc_char *ch = &st->ch[s][r];
+			json_object *x = json_object_new_object();
+			int real = bc_real_piece(st, s, r), sq = -1;
+			sheets += ch->chosen;
+			puts_(x, "role", bc_kind_names[r]);
+			json_object_object_add(x, "sheet", ch->chosen ? sheet_json(&ch->sh) : NULL);
+			if (real >= 0 && (r < BC_ROOK || sees_all(st, viewer) || viewer == s ||
+			                  st->p[real].revealed))
+				sq = st->p[real].sq;
+			if (st->stage == BC_SETUP)
+				sq = -1;
+			putsq(x, "square", sq);
+			put(x, "stun", ch->stun);
+			put(x, "body", ch->body);
+			putb(x, "stunned", ch->stunned);
+			putb(x, "unconscious", ch->unconscious);
+			putb(x, "dodging", ch->dodging);
+			putb(x, "removed", ch->removed);
+			put(x, "dcv", ch->chosen ? bc_dcv(st, s, r, NULL) : 0);
+			json_object_object_add(x, "phases", phases_json(ch->chosen ? ch->sh.spd : 0));
+			json_object_array_add(side, x);
+		}
+		for (int k = 0; k < 3; k++)
+			mirrors += st->mirror_set[s][k];
+		put(su, "sheets", sheets);
+		put(su, "mirrors", mirrors);
+		json_object_array_add(setup, su);
+		json_object_array_add(chs, side);
+	}
+	json_object_object_add(o, "characters", chs);
+	json_object_object_add(o, "setup", setup);
+	for (int t = 0; t < bc_ntemplates + st->ncustom; t++) {
+		int id = t < bc_ntemplates ? t : BC_CUSTOM_BASE + t - bc_ntemplates;
+		json_object *x = json_object_new_object();
+		puts_(x, "id", tmpl_id(st, id));
+		puts_(x, "description", t < bc_ntemplates ? bc_templates[t].blurb : "Given at creation");
+		json_object_object_add(x, "sheet", sheet_json(bc_sheet_of(st, id)));
+		json_object_array_add(tm, x);
+	}
+	json_object_object_add(o, "templates", tm);
+	if (st->stage == BC_REFEREE) {
+		json_object *x = json_object_new_object();
+		int a = st->pend.attacker;
+		static const char *const steps[] = {"hit", "stun", "body"};
+		put(x, "seat", bc_piece_seat(a));
+		puts_(x, "role", bc_kind_names[bc_piece_kind(a)]);
+		put(x, "attack", st->pend.attack);
+		putsq(x, "from", st->p[a].sq);
+		putsq(x, "to", st->pend.target_sq);
+		puts_(x, "step", steps[st->pend.step]);
+		putb(x, "hit", st->pend.hit);
+		put(x, "stun", st->pend.stun);
+		json_object_object_add(o, "pending", x);
+	} else {
+		json_object_object_add(o, "pending", NULL);
+	}
+	json_object_object_add(o, "scores", ints(st->scores, 2));
+	bc_result(st, &res);
+	if (res.over) {
+		json_object *r = json_object_new_object();
+		json_object *w = json_object_new_array();
+		for (int s = 0; s < BC_SEATS; s++)
+			if (res.winners & (1u << s))
+				json_object_array_add(w, json_object_new_int(s));
+		json_object_object_add(r, "winners", w);
+		puts_(r, "reason", res.reason);
+		json_object_object_add(o, "result", r);
+	} else {
+		json_object_object_add(o, "result", NULL);
+	}
+	return o;
+}
+
+/* ------------------------------------------------------------- actions */
+
+static int
+bc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
+{
+	static const char *const k_sheet[] = {"type", "role", "template", NULL};
+	static const char *const k_mirror[] = {"type", "square", NULL};
+	static const char *const k_move[] = {"type", "from", "to", "attack", NULL};
+	static const char *const k_hth[] = {"type", "attack", NULL};
+	static const char *const k_none[] = {"type", NULL};
+	static const char *const k_hit[] = {"type", "hit", NULL};
+	static const char *const k_value[] = {"type", "value", NULL};
+	const struct bc_state *st = state;
+	struct bc_action *a = action;
+	const char *type, *s;
+	int t = -1;
+
+	memset(a, 0, sizeof(*a));
+	a->attack = -1;
+	if (!json_object_is_type(j, json_type_object))
+		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
+	if (wr_json_string(j, "type", 1, &type, err))
+		return -1;
+	for (int k = 0; k < BC_A_MAX; k++)
+		if (strcmp(type, bc_act_names[k]) == 0)
+			t = k;
+	if (t < 0)
+		return wr_fail(err, "unknown-action", "type", "Unknown action type");
+	a->type = (enum bc_act)t;
+	switch (a->type) {
+	case BC_A_SHEET:
+		if (wr_json_only(j, k_sheet, err) || wr_json_string(j, "role", 1, &s, err))
+			return -1;
+		if ((a->role = kind_parse(s, BC_ROLES)) < 0)
+			return wr_fail(err, "illegal-action", "role",
+			               "role: king, queen, rook, bishop or knight");
+		if (wr_json_string(j, "template", 1, &s, err))
+			return -1;
+		a->tmpl = -1;
+		for (int k = 0; k < bc_ntemplates; k++)
+			if (strcmp(s, bc_templates[k].id) == 0)
+				a->tmpl = k;
+		for (int k = 0; k < st->ncustom; k++)
+			if (strcmp(s, st->custom[k].name) == 0)
+				a->tmpl = BC_CUSTOM_BASE + k;
+		if (a->tmpl < 0)
+			return wr_fail(err, "no-such-template", "template", "No such template");
+		return 0;
+	case BC_A_MIRROR:
+		return wr_json_only(j, k_mirror, err) || wr_json_square(j, "square", B, &a->square, err)
+		           ? -1
+		           : 0;
+	case BC_A_MOVE:
+	case BC_A_SHOOT:
+		if (wr_json_only(j, k_move, err) || wr_json_square(j, "from", B, &a->from, err) ||
+		    wr_json_square(j, "to", B, &a->to, err) ||
+		    wr_json_int(j, "attack", 0, BC_MAX_ATTACKS - 1, a->type == BC_A_SHOOT, -1,
+		                &a->attack, err))
+			return -1;
+		return 0;
+	case BC_A_HTH:
+		return wr_json_only(j, k_hth, err) ||
+		               wr_json_int(j, "attack", 0, BC_MAX_ATTACKS - 1, 1, 0, &a->attack, err)
+		           ? -1
+		           : 0;
+	case BC_A_DODGE:
+	case BC_A_RECOVER:
+		return wr_json_only(j, k_none, err) ? -1 : 0;
+	case BC_A_REF_HIT:
+		return wr_json_only(j, k_hit, err) || wr_json_bool(j, "hit", 1, 0, &a->hit, err) ? -1
+		                                                                                   : 0;
+	case BC_A_REF_STUN:
+	case BC_A_REF_BODY:
+		return wr_json_only(j, k_value, err) ||
+		               wr_json_int(j, "value", 0,
+		                           a->type == BC_A_REF_STUN ? BC_MAX_OUT_STUN : BC_MAX_OUT_BODY,
+		                           1, 0, &a->value, err)
+		           ? -1
+		           : 0;
+	default:
+		return wr_fail(err, "unknown-action", "type", "Unknown action type");
+	}
+}
+
+static json_object *
+bc_action_json(const void *state, const void *action)
+{
+	const struct bc_state *st = state;
+	const struct bc_action *a = action;
+	json_object *o = json_object_new_object();
+
+	puts_(o, "type", bc_act_names[a->type]);
+	switch (a->type) {
+	case BC_A_SHEET:
+		puts_(o, "role", bc_kind_names[a->role]);
+		puts_(o, "template", tmpl_id(st, a->tmpl));
+		break;
+	case BC_A_MIRROR:
+		putsq(o, "square", a->square);
+		break;
+	case BC_A_MOVE:
+	case BC_A_SHOOT:
+		putsq(o, "from", a->from);
+		putsq(o, "to", a->to);
+		if (a->attack >= 0)
+			put(o, "attack", a->attack);
+		break;
+	case BC_A_HTH:
+		put(o, "attack", a->attack);
+		break;
+	case BC_A_REF_HIT:
+		putb(o, "hit", a->hit);
+		break;
+	case BC_A_REF_STUN:
+	case BC_A_REF_BODY:
+		put(o, "value", a->value);
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+/* -------------------------------------------------------------- events */
+
+static const char *
+attack_name(const struct bc_state *st, int seat, int role, int k)
+{
+	if (seat < 0 || seat >= BC_SEATS || role < 0 || role >= BC_ROLES || k < 0 ||
+	    k >= st->ch[seat][role].sh.nattacks)
+		return NULL;
+	return st->ch[seat][role].sh.att[k].name;
+}
+
+static json_object *
+bc_event_json(const void *state, const void *event, unsigned *visible_to)
+{
+	const struct bc_state *st = state;
+	const struct bc_event *e = event;
+	json_object *o = json_object_new_object();
+	char text[160];
+	unsigned ref = st->seats == 3 ? 1u << BC_REF_SEAT : 0;
+
+	*visible_to = e->vis == BC_V_OWNER ? (1u << e->seat) | ref : WR_VIS_PUBLIC;
+	puts_(o, "type", bc_ev_names[e->type]);
+	switch (e->type) {
+	case BC_E_SHEET:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		puts_(o, "template", tmpl_id(st, e->value));
+		break;
+	case BC_E_MIRROR:
+		/* B12: the redacted twin has the full one's shape and length */
+		put(o, "seat", e->seat);
+		puts_(o, "kind", bc_kind_names[e->kind]);
+		puts_(o, "square", e->vis == BC_V_OWNER ? wr_square_name(B, e->from, text) : "??");
+		putb(o, "redacted", e->vis == BC_V_REDACTED);
+		break;
+	case BC_E_START:
+	case BC_E_POST12:
+		break;
+	case BC_E_SEGMENT:
+		put(o, "turn", e->turn);
+		put(o, "segment", e->segment);
+		break;
+	case BC_E_ROLLOFF:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		put(o, "die", e->value);
+		break;
+	case BC_E_PHASE:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		put(o, "turn", e->turn);
+		put(o, "segment", e->segment);
+		break;
+	case BC_E_LOST_PHASE:
+	case BC_E_DODGE:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		break;
+	case BC_E_WAKE:
+	case BC_E_RECOVER:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		put(o, "recovered", e->value);
+		put(o, "stun", e->stun);
+		putb(o, "unconscious", e->unconscious);
+		break;
+	case BC_E_MOVE:
+	case BC_E_SHOOT:
+		put(o, "seat", e->seat);
+		puts_(o, "kind", bc_kind_names[e->kind]);
+		putsq(o, "from", e->from);
+		putsq(o, "to", e->to);
+		if (e->attack >= 0)
+			put(o, "attack", e->attack);
+		else
+			json_object_object_add(o, "attack", NULL);
+		/* the owner's twin says Mirror or not; every other copy says
+		 * "hidden" (same shape whatever the piece is) */
+		if (e->kind >= BC_ROOK && e->kind <= BC_KNIGHT)
+			puts_(o, "piece", e->vis == BC_V_OWNER ? (e->secret ? "mirror" : "real")
+			                                       : "hidden");
+		putb(o, "redacted", e->vis == BC_V_REDACTED);
+		break;
+	case BC_E_DECOY:
+		put(o, "seat", e->seat);
+		putsq(o, "attacker", e->from);
+		putsq(o, "square", e->to);
+		puts_(o, "answer", e->decoy ? "decoy" : "real");
+		puts_(o, "attacker_answer", e->attacker_decoy < 0 ? NULL
+		                            : e->attacker_decoy  ? "decoy"
+		                                                 : "real");
+		break;
+	case BC_E_ENGAGE:
+		put(o, "seat", e->seat);
+		putsq(o, "square", e->to);
+		break;
+	case BC_E_ATTACK: {
+		const char *an = attack_name(st, e->seat, e->role, e->attack);
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		put(o, "attack", e->attack);
+		puts_(o, "attack_name", an);
+		putsq(o, "from", e->from);
+		putsq(o, "to", e->to);
+		putb(o, "hit", e->hit);
+		putb(o, "area", e->area);
+		putb(o, "killing", e->killing);
+		putb(o, "by_referee", e->by_referee);
+		if (e->by_referee) {
+			snprintf(text, sizeof(text), "the referee rules: %s", e->hit ? "hit" : "miss");
+		} else {
+			put(o, "roll", e->roll);
+			put(o, "need", e->need);
+			json_object_object_add(o, "dice", ints(e->dice, e->ndice));
+			put(o, "stun_rolled", e->stun);
+			put(o, "body_rolled", e->body);
+			if (e->killing)
+				put(o, "multiplier", e->mult);
+			snprintf(text, sizeof(text), "to-hit roll %d needed %d or less: %s%s", e->roll,
+			         e->need, e->hit ? "hit" : "miss",
+			         !e->hit && e->area ? " (the Area Effect detonates on the attacker's square)"
+			                            : "");
+		}
+		puts_(o, "text", text);
+		break;
+	}
+	case BC_E_DAMAGE:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		putsq(o, "square", e->from);
+		put(o, "stun_taken", e->stun_taken);
+		put(o, "body_taken", e->body_taken);
+		put(o, "defense_stun", e->defense_stun);
+		put(o, "defense_body", e->defense_body);
+		put(o, "stun", e->stun);
+		put(o, "body", e->body);
+		putb(o, "stunned", e->stunned);
+		putb(o, "unconscious", e->unconscious);
+		putb(o, "removed", e->removed);
+		snprintf(text, sizeof(text), "%d STUN, %d BODY after defenses%s", e->stun_taken,
+		         e->body_taken,
+		         e->removed       ? ": removed from the board"
+		         : e->unconscious ? ": knocked out"
+		         : e->stunned     ? ": Stunned, loses the next phase"
+		                          : "");
+		puts_(o, "text", text);
+		break;
+	case BC_E_REMOVED:
+		put(o, "seat", e->seat);
+		puts_(o, "kind", bc_kind_names[e->kind]);
+		putsq(o, "square", e->from);
+		puts_(o, "was", e->kind == BC_PAWN || e->decoy ? "decoy" : "real");
+		put(o, "points", e->points);
+		break;
+	case BC_E_AWAIT_REF:
+		put(o, "seat", e->seat);
+		puts_(o, "role", bc_kind_names[e->role]);
+		put(o, "attack", e->attack);
+		putsq(o, "from", e->from);
+		putsq(o, "to", e->to);
+		break;
+	case BC_E_END: {
+		/* the end: every Mirror is revealed (G5) */
+		json_object *m = json_object_new_array();
+		struct wr_result res;
+		for (int i = 0; i < BC_PIECES; i++) {
+			json_object *x;
+			int k = bc_piece_kind(i);
+			if (k < BC_ROOK || k > BC_KNIGHT || !st->p[i].decoy)
+				continue;
+			x = json_object_new_object();
+			put(x, "seat", bc_piece_seat(i));
+			puts_(x, "kind", bc_kind_names[k]);
+			putsq(x, "square", st->p[i].sq);
+			json_object_array_add(m, x);
+		}
+		json_object_object_add(o, "mirrors", m);
+		json_object_object_add(o, "scores", ints(st->scores, 2));
+		bc_result(st, &res);
+		puts_(o, "reason", res.reason);
+		break;
+	}
+	default:
+		break;
+	}
+	return o;
+}
+
+/* -------------------------------------------------------------- tables */
+
+const struct wr_template bc_template = {
+	.action_size = sizeof(struct bc_action),
+	.event_size = sizeof(struct bc_event),
+	.parse = bc_parse,
+	.action_json = bc_action_json,
+	.candidates = bc_candidates,
+	.legal = bc_legal,
+	.apply = bc_apply,
+	.event_json = bc_event_json,
+};
+
+static unsigned
+bc_to_act_entry(const void *state)
+{
+	return bc_to_act(state);
+}
+
+static json_object *
+bc_actions(const void *state, int seat)
+{
+	return wr_tpl_actions(&bc_template, state, seat);
+}
+
+static int
+bc_apply_entry(void *state, int seat, json_object *action, struct wr_rng *rng,
+               struct wr_events *ev, struct wr_error *err)
+{
+	return wr_tpl_apply(&bc_template, state, seat, action, rng, ev, err);
+}
+
+static int
+bc_resign_entry(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
+{
+	struct bc_state *st = state;
+	struct wr_list plain;
+
+	if (seat < 0 || seat >= st->seats)
+		return -1;
+	wr_list_init(&plain, sizeof(struct bc_event));
+	bc_resign(st, seat, rng, &plain);
+	wr_tpl_events(&bc_template, st, &plain, ev);
+	wr_list_free(&plain);
+	return 0;
+}
+
+static void
+bc_result_entry(const void *state, struct wr_result *out)
+{
+	bc_result(state, out);
+}
+
+static unsigned
+bc_seats_in(const void *state)
+{
+	const struct bc_state *st = state;
+	return st->seats == 3 && st->referee ? 7u : 3u;
+}
+
+const struct wr_ruleset bc_ruleset = {
+	.id = "blood-chess",
+	.title = "Blood Chess",
+	.source = "003_3d0ab55e00bc1e43.txt",
+	.min_seats = 2,
+	.max_seats = 3,
+	.options = bc_options,
+	.create = bc_create,
+	.load = bc_load,
+	.save = bc_save,
+	.free = bc_free,
+	.to_act = bc_to_act_entry,
+	.actions = bc_actions,
+	.apply = bc_apply_entry,
+	.set_orders = NULL,
+	.resign = bc_resign_entry,
+	.view = bc_view,
+	.result = bc_result_entry,
+	.seats_in = bc_seats_in,
+};
