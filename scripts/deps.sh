@@ -9,6 +9,11 @@
 #          clang, Node.js and npm
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
+#   ops    the operations tests (tests/ops, label ops): PgBouncer, promtool
+#          (prometheus), Node.js and npm for the Compose schema check
+#   image  building and inspecting the container image without a Docker
+#          engine: podman, buildah, debootstrap (scripts/container-base.sh,
+#          scripts/test-image.sh)
 #   all    every group above (the default)
 #
 # Prints nothing and exits 0 when everything is already installed, so the
@@ -64,8 +69,28 @@ E2E_PKGS=(
     chromium
 )
 
+# tests/ops (label ops, run by scripts/test.sh through the test group):
+# pgbouncer for the scale-out measurement, prometheus for `promtool check
+# metrics` on /metrics (the package is about 100 MB installed, acceptable
+# for a test machine), nodejs/npm for the Compose specification's JSON
+# schema and Ajv (tests/ops/package-lock.json).
+OPS_PKGS=(
+    pgbouncer
+    prometheus
+    nodejs
+    npm
+)
+
+# Building the image with podman where no Docker engine runs, and making its
+# Debian base image from the machine's own mirror (scripts/container-base.sh).
+IMAGE_PKGS=(
+    podman
+    buildah
+    debootstrap
+)
+
 usage() {
-    echo "usage: $0 [build|db|run|test|bench|e2e|all]..." >&2
+    echo "usage: $0 [build|db|run|test|bench|e2e|ops|image|all]..." >&2
 }
 
 # Print the packages of one group, one per line.
@@ -76,12 +101,14 @@ group_packages() {
         db)    printf '%s\n' "${DB_PKGS[@]}" ;;
         run)   group_packages build; group_packages db ;;
         test)  group_packages build; group_packages db
-               printf '%s\n' "${TEST_PKGS[@]}" ;;
+               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops ;;
+        ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
+        image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
         bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
         all)   group_packages run; group_packages test; group_packages bench
-               group_packages e2e ;;
+               group_packages e2e; group_packages image ;;
         *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
     esac
 }
