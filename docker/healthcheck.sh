@@ -27,8 +27,9 @@ fcgi_health() {
               SCRIPT_NAME= PATH_INFO=/api/health QUERY_STRING= SERVER_PROTOCOL=HTTP/1.1 \
               REMOTE_ADDR=127.0.0.1 SERVER_NAME=localhost SERVER_PORT=0 \
               timeout 4 cgi-fcgi -bind -connect "$FCGI_SOCKET" </dev/null 2>/dev/null) || return 1
-    # A CGI answer: 200 unless a Status header says otherwise.
-    ! grep -qiE '^Status: *[^2]' <<< "$out" && grep -qE '"status": *"ok"' <<< "$out"
+    # A CGI answer: a Status header, then the body; only a 200 says "ok"
+    # (503 says "degraded").
+    grep -qE '^Status: *200' <<< "$out" && grep -qE '"status": *"ok"' <<< "$out"
 }
 
 if [[ $role == warpostd && -n ${FCGI_SOCKET:-} ]]; then
