@@ -6,7 +6,7 @@
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
 #   run    build + db: what scripts/run.sh needs
 #   test   what the test suite needs on top of build: db, nginx, curl, python3,
-#          clang, Node.js and npm
+#          clang, Node.js and npm, and the ops and image groups
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
 #   ops    the operations tests (tests/ops, label ops): PgBouncer, promtool
@@ -101,14 +101,15 @@ group_packages() {
         db)    printf '%s\n' "${DB_PKGS[@]}" ;;
         run)   group_packages build; group_packages db ;;
         test)  group_packages build; group_packages db
-               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops ;;
+               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops
+               group_packages image ;;
         ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
         image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
         bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
         all)   group_packages run; group_packages test; group_packages bench
-               group_packages e2e; group_packages image ;;
+               group_packages e2e ;;
         *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
     esac
 }
