@@ -61,6 +61,21 @@ def served(server):
     return sum(1 for line in server.log_lines() if " /api/" in line)
 
 
+def served_soon(server, at_least, timeout=10):
+    """served(server) once it reaches at_least (an instance logs a request
+    just after answering it), or what it is at the timeout."""
+    wp.wait_until(lambda: served(server) >= at_least, timeout, 0.02)
+    return served(server)
+
+
+def longpolls(front):
+    """warpost_longpolls_total of the instance behind a front: it counts a
+    long-poll when it starts waiting."""
+    r = front.request("GET", "/metrics")
+    m = re.search(rb"^warpost_longpolls_total (\d+)$", r.body, re.M)
+    return int(m.group(1)) if m else -1
+
+
 class TopologyTest(unittest.TestCase):
 
     @classmethod
@@ -85,7 +100,7 @@ class TopologyTest(unittest.TestCase):
         for _ in range(20):
             r = self.lb.request("GET", "/api/health")
             self.assertEqual(r.status, 200, r)
-        time.sleep(0.3)
+        wp.wait_until(lambda: served(self.a) + served(self.b) >= a0 + b0 + 20, 10, 0.02)
         da, db = served(self.a) - a0, served(self.b) - b0
         self.assertEqual(da + db, 20, (da, db))
         self.assertGreater(da, 0, "instance A got nothing")
@@ -106,12 +121,13 @@ class TopologyTest(unittest.TestCase):
             got["t"] = time.monotonic()
             got["r"] = r
 
+        waiting = longpolls(self.front_a)
         t = threading.Thread(target=waiter)
         t.start()
-        # let the long-poll reach A and wait there before the post goes
-        # through B (A logs a request when it answers, so there is nothing
-        # to poll for)
-        time.sleep(1.0)
+        # the post goes through B once the long-poll waits on A
+        self.assertTrue(wp.wait_until(lambda: longpolls(self.front_a) > waiting, 10, 0.02),
+                        "the long-poll never started waiting on A")
+        time.sleep(0.2)
         self.assertNotIn("r", got, "the long-poll answered before anything changed")
         b0 = served(self.b)
         r = alice.turn(game, 1, [move("d1", "d2")])
@@ -124,12 +140,14 @@ class TopologyTest(unittest.TestCase):
         sys.stderr.write("long-poll on A woke %.3f s after the post through B was acknowledged\n"
                          % woke)
         self.assertLess(woke, 1.0)
-        time.sleep(0.2)
-        self.assertGreater(served(self.b), b0, "the post went through B")
+        self.assertGreater(served_soon(self.b, b0 + 1), b0, "the post went through B")
         # A logs "GET /api/games/N 200 <ms>ms": the one that waited is there
-        held = [float(m.group(1)) for m in (re.search(
-            r"GET /api/games/%d 200 ([0-9.]+)ms" % game, line) for line in self.a.log_lines()) if m]
-        self.assertTrue(held and max(held) > 900, "the long-poll was held on A: %r" % held)
+        def held():
+            return [float(m.group(1)) for m in (re.search(
+                r"GET /api/games/%d 200 ([0-9.]+)ms" % game, line)
+                for line in self.a.log_lines()) if m]
+        wp.wait_until(held, 5, 0.02)
+        self.assertTrue(held() and max(held()) > 150, "the long-poll was held on A: %r" % held())
 
     def run_streams(self, front, stop, streams=4, posts=30):
         """`streams` matches, each a thread posting `posts` turns through
@@ -203,8 +221,7 @@ class TopologyTest(unittest.TestCase):
         for _ in range(20):
             r = self.lb.request("GET", "/api/health")
             self.assertEqual(r.status, 200, r)
-        time.sleep(0.3)
-        self.assertEqual(served(self.b) - b0, 20)
+        self.assertEqual(served_soon(self.b, b0 + 20) - b0, 20)
         r = self.front_a.request("GET", "/api/health")
         self.assertEqual(r.status, 502, "front A has no instance left")
 
