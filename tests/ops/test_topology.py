@@ -264,6 +264,54 @@ class TopologyTest(unittest.TestCase):
         self.b_serves_alone()
 
 
+class ScriptTopologyTest(unittest.TestCase):
+    """scripts/topology.sh, the operator's way to run the same topology
+    without containers: start, balance, lose instance a, stop."""
+
+    def setUp(self):
+        self.pg = wp.PgCluster.shared()
+        self.db = self.pg.create_database()
+        self.addCleanup(self.db.drop)
+        self.dir = wp.make_tmpdir("wp-topology-")
+        self.addCleanup(wp.remove_tmpdir, self.dir)
+        self.port = wp.free_port()
+        self.env = dict(os.environ, DATABASE_URL=self.db.url, WARPOSTD=wp.WARPOSTD, THREADS="4")
+        self.addCleanup(self.script, "stop", self.dir)
+
+    def script(self, *args):
+        r = subprocess.run(["bash", os.path.join(wp.REPO, "scripts", "topology.sh")] + list(args),
+                           env=self.env, capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace"))
+        return r.stdout.decode()
+
+    def log_count(self, name):
+        try:
+            with open(os.path.join(self.dir, name + ".log"), errors="replace") as f:
+                return sum(1 for line in f if " /api/" in line)
+        except OSError:
+            return 0
+
+    def test_start_balance_lose_one_stop(self):
+        url = self.script("start", self.dir, str(self.port)).strip()
+        self.assertEqual(url, "http://127.0.0.1:%d/" % self.port)
+        status = self.script("status", self.dir).splitlines()
+        self.assertEqual([line.split(" (")[0] for line in status],
+                         ["nginx running", "a running", "b running"], status)
+        for _ in range(10):
+            self.assertEqual(wp.request(self.port, "GET", "/api/health").status, 200)
+        self.assertTrue(wp.wait_until(lambda: self.log_count("a") + self.log_count("b") >= 10, 5))
+        self.assertGreater(self.log_count("a"), 0)
+        self.assertGreater(self.log_count("b"), 0)
+        self.assertEqual(wp.request(self.port, "GET", "/").status, 200)
+        self.script("stop", self.dir, "a")
+        self.assertIn("a stopped", self.script("status", self.dir))
+        for _ in range(10):
+            self.assertEqual(wp.request(self.port, "GET", "/api/health").status, 200)
+        self.script("stop", self.dir)
+        self.assertEqual(self.script("status", self.dir).split(),
+                         "nginx stopped a stopped b stopped".split())
+
+
 class FixedSocketFcgi(wp.FcgiServer):
     """warpostd --fcgi on a given socket path (a restarted instance)."""
 
