@@ -55,8 +55,25 @@ class Rootfs:
     """The file system of a container made from the image, mounted, with
     /dev and /proc inside so that the entrypoint's /dev/stdout links work."""
 
+    LABEL = "warpost-ops-test=1"
+
+    @classmethod
+    def remove_stale(cls):
+        """Containers a killed earlier run left behind (with their mounts)."""
+        ids = run(["podman", "ps", "-a", "-q", "--filter", "label=" + cls.LABEL],
+                  check=False).stdout.decode().split()
+        for cid in ids:
+            r = run(["podman", "mount", cid], check=False)
+            path = r.stdout.decode().strip()
+            if path:
+                for sub in ("proc", "dev"):
+                    subprocess.run(["umount", os.path.join(path, sub)], capture_output=True)
+            subprocess.run(["podman", "umount", "-f", cid], capture_output=True)
+            subprocess.run(["podman", "rm", "-f", cid], capture_output=True)
+
     def __init__(self, tag):
-        self.cid = run(["podman", "create", tag]).stdout.decode().strip()
+        self.remove_stale()
+        self.cid = run(["podman", "create", "--label", self.LABEL, tag]).stdout.decode().strip()
         self.path = run(["podman", "mount", self.cid]).stdout.decode().strip()
         self.mounts = []
         for src, dst, args in (("/dev", "dev", ["--bind"]), ("proc", "proc", ["-t", "proc"])):
