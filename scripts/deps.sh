@@ -6,9 +6,14 @@
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
 #   run    build + db: what scripts/run.sh needs
 #   test   what the test suite needs on top of build: db, nginx, curl, python3,
-#          clang, Node.js and npm
+#          clang, Node.js and npm, and the ops and image groups
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
+#   ops    the operations tests (tests/ops, label ops): PgBouncer, promtool
+#          (prometheus), Node.js and npm for the Compose schema check
+#   image  building and inspecting the container image without a Docker
+#          engine: podman, buildah, debootstrap (scripts/container-base.sh,
+#          scripts/test-image.sh)
 #   all    every group above (the default)
 #
 # Prints nothing and exits 0 when everything is already installed, so the
@@ -64,8 +69,28 @@ E2E_PKGS=(
     chromium
 )
 
+# tests/ops (label ops, run by scripts/test.sh through the test group):
+# pgbouncer for the scale-out measurement, prometheus for `promtool check
+# metrics` on /metrics (the package is about 100 MB installed, acceptable
+# for a test machine), nodejs/npm for the Compose specification's JSON
+# schema and Ajv (tests/ops/package-lock.json).
+OPS_PKGS=(
+    pgbouncer
+    prometheus
+    nodejs
+    npm
+)
+
+# Building the image with podman where no Docker engine runs, and making its
+# Debian base image from the machine's own mirror (scripts/container-base.sh).
+IMAGE_PKGS=(
+    podman
+    buildah
+    debootstrap
+)
+
 usage() {
-    echo "usage: $0 [build|db|run|test|bench|e2e|all]..." >&2
+    echo "usage: $0 [build|db|run|test|bench|e2e|ops|image|all]..." >&2
 }
 
 # Print the packages of one group, one per line.
@@ -76,7 +101,10 @@ group_packages() {
         db)    printf '%s\n' "${DB_PKGS[@]}" ;;
         run)   group_packages build; group_packages db ;;
         test)  group_packages build; group_packages db
-               printf '%s\n' "${TEST_PKGS[@]}" ;;
+               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops
+               group_packages image ;;
+        ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
+        image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
         bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
