@@ -165,6 +165,25 @@ side_post(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, struct wp_po
 	return err;
 }
 
+/* An end by agreement the ruleset decides itself (Wargame Chess W7: "end
+ * the match on points"): its result, not a plain draw. No dice. */
+static enum wp_err
+agreed_end(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, struct wp_post *p,
+           json_object **out)
+{
+	struct wr_events ev = {0};
+	void *state = wp_game_state(g);
+	enum wp_err err;
+
+	if (!state)
+		return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state does not load");
+	wp_agreed_end(g->rs, state, &ev);
+	err = wp_post_store(ctx, c, g, state, p, NULL, &ev, out);
+	wr_events_free(&ev);
+	g->rs->free(state);
+	return err;
+}
+
 static enum wp_err
 do_draw(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json_object **out)
 {
@@ -196,8 +215,10 @@ do_draw(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 	}
 	p.draw_offers = offers;
 	if ((offers & in) == in) {
-		p.result = result_by("agreement", 1);
 		p.draw_offers = 0;
+		if (g->rs->agreed_end)
+			return agreed_end(ctx, c, g, &p, out);
+		p.result = result_by("agreement", 1);
 	}
 	return side_post(ctx, c, g, &p, out);
 }

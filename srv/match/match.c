@@ -134,6 +134,16 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_k
 	return 0;
 }
 
+void
+wp_agreed_end(const struct wr_ruleset *rs, void *state, struct wr_events *ev)
+{
+	struct wr_result res;
+
+	rs->result(state, &res);
+	if (rs->agreed_end && !res.over)
+		rs->agreed_end(state, ev);
+}
+
 json_object *
 wp_result_json(const struct wr_result *r, int nseats)
 {

@@ -92,6 +92,9 @@ size_t wp_client_material(const struct wp_seat *seats, int n, unsigned char *out
  * (each while the seat is awaited), standing orders or a resignation;
  * other kinds change no state. On failure *bad_index is the action at
  * fault. */
+/* Every seat in play agreed to end the match: the ruleset decides how
+ * (agreed_end), or, without one, the service records a plain draw. */
+void wp_agreed_end(const struct wr_ruleset *rs, void *state, struct wr_events *ev);
 int wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_kind kind,
                   json_object *content, struct wr_rng *rng, struct wr_events *ev,
                   struct wr_error *err, int *bad_index);

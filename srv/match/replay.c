@@ -126,6 +126,10 @@ wp_verify(json_object *doc)
 			if (!state || seat < 0 ||
 			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
 				mismatch(mism, seq, "the post does not replay: an action is refused");
+		} else if (kind == WP_POST_DRAW_ACCEPT && state && i + 1 == json_object_array_length(posts) &&
+		           strcmp(str(doc, "status"), "over") == 0) {
+			/* The accept that ended the match. */
+			wp_agreed_end(rs, state, &ev);
 		}
 		if (!same_rolls(&rng, rec))
 			mismatch(mism, seq, "the dice differ from the recorded rolls");
