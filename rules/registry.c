@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "chesswar/chesswar.h"
 #include "confrontation/confrontation.h"
 #include "wargame-chess/wargame_chess.h"
 
@@ -16,6 +17,7 @@ static int seeded;
 static const struct wr_ruleset *const product[] = {
 	&cf_ruleset,
 	&wc_ruleset,
+	&cw_ruleset,
 	NULL,
 };
 
