@@ -223,6 +223,10 @@ cw_snapshot(const void *state)
 	}
 	put(o, "fx", arr);
 	put(o, "winner", jint(st->winner));
+	put(o, "shot", json_object_new_array());
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_from));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_aim));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_land));
 	put(o, "reason", jstr(st->reason));
 	arr = json_object_new_array();
 	for (int s = 0; s < CW_SEATS; s++) {
@@ -333,6 +337,21 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_int(o, "pend_from", -1, nsq - 1, &st->pend_from, err) ||
 	    get_int(o, "winner", -1, 1, &st->winner, err))
 		return -1;
+	if (!json_object_object_get_ex(o, "shot", &t) || !json_object_is_type(t, json_type_array) ||
+	    json_object_array_length(t) != 3)
+		return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	{
+		int *dst[3] = {&st->shot_from, &st->shot_aim, &st->shot_land};
+		for (int k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(t, (size_t)k);
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < -1 ||
+			    json_object_get_int(x) >= nsq)
+				return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+			*dst[k] = json_object_get_int(x);
+		}
+		if ((st->shot_from < 0) != (st->shot_aim < 0))
+			return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	}
 	if (!json_object_object_get_ex(o, "cast", &t) || load_action(st, t, &st->cast, err))
 		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
 	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
@@ -596,27 +615,48 @@ cw_view(const void *state, int viewer)
 	put(o, "rolloff_winner",
 	    st->phase == CW_PH_FIRST ? jint(st->rolloff_winner) : NULL);
 	{
-		json_object *p = NULL;
+		/* pending decisions, as the match page reads them: [{seat, kind, prompt}] */
+		json_object *arr2 = json_object_new_array(), *p = NULL;
+		char prompt[160];
 		if (st->pending == CW_PEND_FOLLOWUP) {
 			p = json_object_new_object();
-			put(p, "type", jstr("follow_up"));
+			put(p, "kind", jstr("follow_up"));
+			put(p, "seat", jint(st->turn_seat));
 			put(p, "unit", jsq(st, st->u[st->pend_unit].sq));
 			put(p, "emptied", jsq(st, st->pend_from));
+			snprintf(prompt, sizeof(prompt),
+			         "the unit that won may advance, charge again or hold");
 		} else if (st->pending == CW_PEND_COUNTER) {
 			p = json_object_new_object();
-			put(p, "type", jstr("counterspell"));
+			put(p, "kind", jstr("counterspell"));
 			put(p, "seat", jint(1 - st->turn_seat));
 			put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
 			put(p, "caster", jsq(st, st->cast.unit));
+			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
+			         cw_spells[st->cast.spell].name);
 		} else if (st->pending == CW_PEND_SACRIFICE) {
 			p = json_object_new_object();
-			put(p, "type", jstr("sacrifice"));
+			put(p, "kind", jstr("sacrifice"));
 			put(p, "seat", jint(st->turn_seat));
+			snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
 		}
-		put(o, "pending", p);
+		if (p) {
+			put(p, "prompt", jstr(prompt));
+			json_object_array_add(arr2, p);
+		}
+		put(o, "pending", arr2);
 	}
 	put(o, "last_moved",
 	    st->last_moved >= 0 ? jsq(st, st->u[st->last_moved].sq) : NULL);
+	if (st->shot_from >= 0) {
+		json_object *sh = json_object_new_object();
+		put(sh, "from", jsq(st, st->shot_from));
+		put(sh, "aim", jsq(st, st->shot_aim));
+		put(sh, "lands", jsq(st, st->shot_land));
+		put(o, "last_shot", sh);
+	} else {
+		put(o, "last_shot", NULL);
+	}
 	arr = json_object_new_array();
 	for (int s = 0; s < CW_SEATS; s++) {
 		const struct cw_side *sd = &st->side[s];
@@ -711,10 +751,20 @@ sq_field(const struct cw_state *st, json_object *j, const char *key, int require
 	return wr_json_square(j, key, &st->board, out, err);
 }
 
+/* The acting unit's square: "from" (as listed), or "unit" as an alias. */
+static int
+unit_field(const struct cw_state *st, json_object *j, int *out, struct wr_error *err)
+{
+	json_object *v;
+	if (json_object_object_get_ex(j, "from", &v))
+		return sq_field(st, j, "from", 1, out, err);
+	return sq_field(st, j, "unit", 1, out, err);
+}
+
 static int
 cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 {
-	static const char *const known[] = {"type", "army", "unit", "count", "square", "to",
+	static const char *const known[] = {"type", "army", "unit", "from", "count", "square", "to",
 	                                    "path", "target", "first", "spell", "effect",
 	                                    "raise", NULL};
 	const struct cw_state *st = state;
@@ -761,7 +811,7 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_FIRST:
 		return wr_json_bool(j, "first", 1, 0, &a->first, err);
 	case CW_A_MOVE:
-		if (sq_field(st, j, "unit", 1, &a->unit, err))
+		if (unit_field(st, j, &a->unit, err))
 			return -1;
 		if (json_object_object_get_ex(j, "path", &v)) {
 			if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) < 1 ||
@@ -789,19 +839,19 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_CHARGE:
 	case CW_A_SHOOT:
 	case CW_A_ATTACK:
-		if (sq_field(st, j, "unit", 1, &a->unit, err))
+		if (unit_field(st, j, &a->unit, err))
 			return -1;
 		return sq_field(st, j, "target", 1, &a->to, err);
 	case CW_A_ADVANCE:
-		if (sq_field(st, j, "unit", 1, &a->unit, err))
+		if (unit_field(st, j, &a->unit, err))
 			return -1;
 		return sq_field(st, j, "to", 1, &a->to, err);
 	case CW_A_HOLD:
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
-		return sq_field(st, j, "unit", 1, &a->unit, err);
+		return unit_field(st, j, &a->unit, err);
 	case CW_A_CAST:
-		if (sq_field(st, j, "unit", 1, &a->unit, err) || wr_json_string(j, "spell", 1, &s, err))
+		if (unit_field(st, j, &a->unit, err) || wr_json_string(j, "spell", 1, &s, err))
 			return -1;
 		a->spell = cw_spell_lookup(s);
 		if (a->spell == CW_NONE)
@@ -861,7 +911,7 @@ cw_action_json(const void *state, const void *action)
 		break;
 	case CW_A_MOVE:
 	case CW_A_ADVANCE:
-		put(o, "unit", jsq(st, a->unit));
+		put(o, "from", jsq(st, a->unit));
 		put(o, "to", jsq(st, a->to));
 		if (a->npath) {
 			json_object *p = json_object_new_array();
@@ -873,16 +923,16 @@ cw_action_json(const void *state, const void *action)
 	case CW_A_CHARGE:
 	case CW_A_SHOOT:
 	case CW_A_ATTACK:
-		put(o, "unit", jsq(st, a->unit));
+		put(o, "from", jsq(st, a->unit));
 		put(o, "target", jsq(st, a->to));
 		break;
 	case CW_A_HOLD:
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
-		put(o, "unit", jsq(st, a->unit));
+		put(o, "from", jsq(st, a->unit));
 		break;
 	case CW_A_CAST:
-		put(o, "unit", jsq(st, a->unit));
+		put(o, "from", jsq(st, a->unit));
 		put(o, "spell", jstr(cw_spells[a->spell].slug));
 		switch (cw_spells[a->spell].target) {
 		case CW_ST_ENEMY_SEEN:

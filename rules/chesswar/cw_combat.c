@@ -220,6 +220,8 @@ cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_
 	struct cw_event *e;
 
 	st->u[id].shot = 1;
+	st->shot_from = a->unit;
+	st->shot_aim = st->shot_land = a->to;
 	if (w->kind == CW_WK_BOW) {
 		int t = cw_unit_at(st, a->to), mods[4], nmods, need, face;
 		need = cw_shoot_need(st, id, t, mods, &nmods);
@@ -259,6 +261,7 @@ cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_
 	}
 	land = wr_square(&st->board, wr_file(&st->board, a->to) + df,
 	                 wr_rank(&st->board, a->to) + dr);
+	st->shot_land = land;
 	if (e) {
 		e->sq = a->to;
 		e->value = land;

@@ -271,6 +271,7 @@ cw_init(struct cw_state *st, const struct cw_opts *o)
 	st->first_seat = st->rolloff_winner = CW_NONE;
 	st->last_moved = st->pend_unit = st->pend_from = CW_NONE;
 	st->winner = CW_NONE;
+	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
 	for (int s = 0; s < CW_SEATS; s++)
 		st->side[s].army = CW_NONE;
 	for (int i = 0; i < CW_UNITS; i++)
@@ -1161,6 +1162,7 @@ start_turn(struct cw_state *st, int seat, struct wr_list *ev)
 {
 	struct cw_event *e;
 	st->turn_seat = seat;
+	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
 	if (seat == st->first_seat)
 		st->round++;
 	st->turn++;
@@ -1352,6 +1354,8 @@ resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_r
 		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
 		break;
 	case CW_SPELL_ZAP:
+		st->shot_from = st->u[id].sq;
+		st->shot_aim = st->shot_land = a->to;
 		cw_ranged_hit(st, t, CW_W_NONE, rng, ev);
 		break;
 	case CW_SPELL_DISPEL:

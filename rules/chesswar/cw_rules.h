@@ -215,6 +215,7 @@ struct cw_state {
 	struct cw_action cast;    /* counter: the spell cast, by seat turn_seat */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
+	int shot_from, shot_aim, shot_land;   /* this turn's last shot, for the board */
 	int winner;               /* seat, CW_NONE draw (over) */
 	int8_t at[CW_MAX_SQ];     /* derived, not saved: unit id + 1 on each square, 0 empty */
 	char reason[64];

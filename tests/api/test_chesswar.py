@@ -86,7 +86,7 @@ class ChessWarMatchTest(wp.ServerTestCase):
             fight = [x for x in acts if x["type"] in ("attack", "shoot", "charge", "cast",
                                                       "advance", "counterspell")]
             moves = [x for x in acts if x["type"] == "move" and
-                     (int(x["to"][1:]) > int(x["unit"][1:])) == (seat == 0)]
+                     (int(x["to"][1:]) > int(x["from"][1:])) == (seat == 0)]
             if fight and rng.random() < 0.8:
                 choice = rng.choice(fight)
             elif moves and rng.random() < 0.7:

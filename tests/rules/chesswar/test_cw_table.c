@@ -405,7 +405,7 @@ movement(void)
 		/* infantry (Move 1) next to an enemy cannot slide along it */
 		add(st, 0, "infantry", "f6");
 		refused(st, 0, "{\"type\":\"move\",\"unit\":\"f6\",\"to\":\"f5\"}", "unreachable");
-		CHECK(!listed(st, 0, "{\"type\":\"move\",\"unit\":\"f6\",\"to\":\"e6\",\"path\":[\"e6\"]}"),
+		CHECK(!listed(st, 0, "{\"type\":\"move\",\"from\":\"f6\",\"to\":\"e6\",\"path\":[\"e6\"]}"),
 		      row_name);
 	}
 	row(T "Movement: the same applies to an enemy situated diagonally");
@@ -538,7 +538,7 @@ line_of_sight_figure(void)
 	row(T "Shooting (figure): A cannot see unit 3, another own unit does: indirect fire");
 	CHECK(!cw_sees(st, sq(st, "d1"), sq(st, "b3")), row_name);
 	CHECK(cw_seen_by_seat(st, 0, sq(st, "b3"), A), row_name);
-	CHECK(listed(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"b3\"}"), row_name);
+	CHECK(listed(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"target\":\"b3\"}"), row_name);
 	row(T "Shooting (figure): unit 4 is seen by no unit and cannot be targeted even indirectly");
 	CHECK(!cw_seen_by_seat(st, 0, sq(st, "h4"), CW_NONE), row_name);
 	refused(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"h4\"}", "no-line-of-sight");
@@ -662,7 +662,7 @@ catapults(void)
 	row(T "Catapults: cannot be aimed at a square next to the catapult");
 	refused(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d2\"}", "too-close");
 	row(T "Catapults: the target square may be empty; 2 scatter rolls when direct");
-	CHECK(listed(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d4\"}"), row_name);
+	CHECK(listed(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"target\":\"d4\"}"), row_name);
 	row(T "Catapults: 1 square over (toward the other end) and no scatter: lands d5");
 	ok(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d4\"}", D(1, 5, 2));
 	CHECK(strcmp(ev_str("scatter", "lands"), "d5") == 0 && dead(st, o1), row_name);
@@ -802,8 +802,8 @@ melee(void)
 	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(6));
 	CHECK(dead(st, d) && !has_event("save"), row_name);
 	row(R "C8: follow-up after a kill: advance into the emptied square, charge, or hold");
-	CHECK(st->pending == CW_PEND_FOLLOWUP && listed(st, 0, "{\"type\":\"advance\",\"unit\":\"d4\",\"to\":\"d5\"}") &&
-	      listed(st, 0, "{\"type\":\"hold\",\"unit\":\"d4\"}"), row_name);
+	CHECK(st->pending == CW_PEND_FOLLOWUP && listed(st, 0, "{\"type\":\"advance\",\"from\":\"d4\",\"to\":\"d5\"}") &&
+	      listed(st, 0, "{\"type\":\"hold\",\"from\":\"d4\"}"), row_name);
 	refused(st, 0, "{\"type\":\"end_phase\"}", "illegal-action");
 	ok(st, 0, "{\"type\":\"advance\",\"unit\":\"d4\",\"to\":\"d5\"}", NODICE);
 	CHECK(on_at(st, a, "d5") && st->pending == CW_PEND_NONE, row_name);
@@ -998,7 +998,7 @@ spells(void)
 	ok(st, 0, "{\"type\":\"move\",\"unit\":\"d2\",\"to\":\"d3\"}", NODICE);
 	ok(st, 0, "{\"type\":\"cast\",\"unit\":\"d3\",\"spell\":\"storm\"}", NODICE);
 	CHECK(st->pending == CW_PEND_COUNTER && cw_to_act(st) == 2u, row_name);
-	CHECK(listed(st, 1, "{\"type\":\"counterspell\",\"unit\":\"d7\"}") &&
+	CHECK(listed(st, 1, "{\"type\":\"counterspell\",\"from\":\"d7\"}") &&
 	      listed(st, 1, "{\"type\":\"allow\"}"), row_name);
 	refused(st, 0, "{\"type\":\"end_phase\"}", "not-awaited");
 	row(R "C9: Counterspell counters a spell just cast on 4+ (a 3 fails)");
