@@ -16,6 +16,7 @@ const RENDERERS = {
   'skirmish-test': () => import('./skirmish-test.js'),
   'wargame-chess': () => import('./wargame-chess.js'),
   'confrontation': () => import('./confrontation.js'),
+  'chesswar': () => import('./chesswar.js'),
 };
 
 export async function rendererFor(ruleset) {
