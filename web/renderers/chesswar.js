@@ -79,7 +79,7 @@ export default {
           g.append(title);
           g.append(svg('circle', {
             class: `piece seat-${seat}`, cx: size / 2, cy: size / 2, r: 36,
-            stroke: ARMY_COLOR[army] || '#333', 'stroke-width': 8,
+            style: `stroke: ${ARMY_COLOR[army] || '#333'}; stroke-width: 8px`,
           }));
           const t = svg('text', {
             class: `piece-glyph seat-${seat}-ink`, x: size / 2, y: size / 2 + 13,
