@@ -474,7 +474,13 @@ cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 	int nsq = st->board.files * st->board.ranks;
 	for (int sp = 0; sp < CW_SPELL_MAX; sp++) {
 		struct cw_action *a;
+		int when = cw_spells[sp].when;
 		if (!(d->spells & (1u << sp)))
+			continue;
+		/* only the spells of this phase (a superset still: legal() decides) */
+		if ((when == CW_WHEN_MOVE && st->phase != CW_PH_MOVE) ||
+		    (when == CW_WHEN_SHOOT && st->phase != CW_PH_SHOOT) ||
+		    (when == CW_WHEN_MELEE && st->phase != CW_PH_MELEE))
 			continue;
 		switch (cw_spells[sp].target) {
 		case CW_ST_NONE:
@@ -489,7 +495,8 @@ cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 		case CW_ST_OWN_MELEE:
 			for (int t = 0; t < CW_UNITS; t++) {
 				if (!cw_on(st, t) || (cw_seat_of(t) == seat) !=
-				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN))
+				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN) ||
+				    cw_dist(st, st->u[id].sq, st->u[t].sq) > cw_spells[sp].range)
 					continue;
 				a = cand(out, CW_A_CAST);
 				if (a) {
@@ -665,6 +672,8 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 				if (w->kind == CW_WK_BOW && !enemy_of(st, cw_unit_at(st, to), seat))
 					continue;
 				if (w->range && cw_dist(st, sq, to) > w->range)
+					continue;
+				if (w->min_range && cw_dist(st, sq, to) < w->min_range)
 					continue;
 				if ((a = cand(out, CW_A_SHOOT))) {
 					a->unit = sq;
