@@ -212,6 +212,8 @@ cw_snapshot(const void *state)
 	put(o, "pending", jint(st->pending));
 	put(o, "pend_unit", jint(st->pend_unit));
 	put(o, "pend_from", jint(st->pend_from));
+	put(o, "heal_seat", jint(st->heal_seat));
+	put(o, "pending_next", jint(st->pending_next));
 	put(o, "cast", action_fields(st, &st->cast));
 	arr = json_object_new_array();
 	for (int i = 0; i < st->nfx; i++) {
@@ -240,6 +242,7 @@ cw_snapshot(const void *state)
 		put(so, "counts", c);
 		put(so, "counter_order", jint(sd->counter_order));
 		put(so, "counter_mask", jint((int)sd->counter_mask));
+		put(so, "heal_order", jint(sd->heal_order));
 		json_object_array_add(arr, so);
 	}
 	put(o, "sides", arr);
@@ -247,11 +250,12 @@ cw_snapshot(const void *state)
 	for (int i = 0; i < CW_UNITS; i++) {
 		const struct cw_unit *u = &st->u[i];
 		json_object *a = json_object_new_array();
-		int v[] = {u->status, u->type,    u->sq,  u->moved,   u->charged, u->shot,
-		           u->attacked, u->cast, u->instant, u->regen, u->strike};
+		int v[] = {u->status,   u->type, u->sq,      u->moved, u->charged, u->shot,
+		           u->attacked, u->cast, u->instant, u->regen, u->strike,  u->dying};
 		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
 			json_object_array_add(a, jint(v[k]));
 		json_object_array_add(a, json_object_new_int64((int64_t)u->link));
+		json_object_array_add(a, json_object_new_int64((int64_t)u->was_link));
 		json_object_array_add(arr, a);
 	}
 	put(o, "units", arr);
@@ -332,7 +336,9 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
 	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
 	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
-	    get_int(o, "pending", 0, CW_PEND_SACRIFICE, &st->pending, err) ||
+	    get_int(o, "pending", 0, CW_PEND_HEAL, &st->pending, err) ||
+	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
+	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
 	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
 	    get_int(o, "pend_from", -1, nsq - 1, &st->pend_from, err) ||
 	    get_int(o, "winner", -1, 1, &st->winner, err))
@@ -390,6 +396,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		    get_int(so, "stage", 0, CW_STAGE_DONE, &sd->stage, err) ||
 		    get_int(so, "spent", 0, 1000, &sd->spent, err) ||
 		    get_int(so, "counter_order", 0, 3, &sd->counter_order, err) ||
+		    get_int(so, "heal_order", 0, 2, &sd->heal_order, err) ||
 		    get_int(so, "counter_mask", 0, (1 << CW_SPELL_MAX) - 1, &v, err))
 			return wr_fail(err, "bad-snapshot", "sides", "bad side");
 		sd->counter_mask = (unsigned)v;
@@ -416,29 +423,32 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		return wr_fail(err, "bad-snapshot", "units", "bad units");
 	for (int i = 0; i < CW_UNITS; i++) {
 		json_object *a = json_object_array_get_idx(arr, (size_t)i);
-		int val[11];
-		static const int lo[11] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-		int hi[11] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1};
-		json_object *l;
-		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 12)
+		int val[12];
+		static const int lo[12] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+		int hi[12] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+		json_object *l, *wl;
+		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 14)
 			return wr_fail(err, "bad-snapshot", "units", "bad unit");
-		for (int k = 0; k < 11; k++) {
+		for (int k = 0; k < 12; k++) {
 			json_object *x = json_object_array_get_idx(a, (size_t)k);
 			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < lo[k] ||
 			    json_object_get_int(x) > hi[k])
 				return wr_fail(err, "bad-snapshot", "units", "bad unit");
 			val[k] = json_object_get_int(x);
 		}
-		l = json_object_array_get_idx(a, 11);
-		if (!json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 0)
+		l = json_object_array_get_idx(a, 12);
+		wl = json_object_array_get_idx(a, 13);
+		if (!json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 0 ||
+		    !json_object_is_type(wl, json_type_int) || json_object_get_int64(wl) < 0)
 			return wr_fail(err, "bad-snapshot", "units", "bad link");
 		st->u[i] = (struct cw_unit){.status = (int8_t)val[0], .type = (int8_t)val[1],
 		                            .sq = (int16_t)val[2], .moved = (uint8_t)val[3],
 		                            .charged = (uint8_t)val[4], .shot = (uint8_t)val[5],
 		                            .attacked = (uint8_t)val[6], .cast = (uint8_t)val[7],
 		                            .instant = (uint8_t)val[8], .regen = (uint8_t)val[9],
-		                            .strike = (uint8_t)val[10],
-		                            .link = (uint64_t)json_object_get_int64(l)};
+		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
+		                            .link = (uint64_t)json_object_get_int64(l),
+		                            .was_link = (uint64_t)json_object_get_int64(wl)};
 		if (st->u[i].status == CW_U_EMPTY && memcmp(&st->u[i], &(struct cw_unit){.sq = -1},
 		                                            sizeof(st->u[i])) != 0)
 			return wr_fail(err, "bad-snapshot", "units", "bad empty slot");
@@ -583,6 +593,7 @@ orders_json(const struct cw_side *sd)
 	} else {
 		put(o, "counterspell", jstr(order_name[sd->counter_order]));
 	}
+	put(o, "heal", jstr(order_name[sd->heal_order]));
 	return o;
 }
 
@@ -634,6 +645,12 @@ cw_view(const void *state, int viewer)
 			put(p, "caster", jsq(st, st->cast.unit));
 			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
 			         cw_spells[st->cast.spell].name);
+		} else if (st->pending == CW_PEND_HEAL) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("heal"));
+			put(p, "seat", jint(st->heal_seat));
+			snprintf(prompt, sizeof(prompt),
+			         "Heal (4+) a unit just destroyed, or let it fall");
 		} else if (st->pending == CW_PEND_SACRIFICE) {
 			p = json_object_new_object();
 			put(p, "kind", jstr("sacrifice"));
@@ -707,6 +724,7 @@ cw_view(const void *state, int viewer)
 		put(uo, "shot", json_object_new_boolean(u->shot));
 		put(uo, "attacked", json_object_new_boolean(u->attacked));
 		put(uo, "cast", json_object_new_boolean(u->cast));
+		put(uo, "dying", json_object_new_boolean(u->dying));
 		put(uo, "scary", json_object_new_boolean(u->status == CW_U_ON && cw_is_scary(st, i)));
 		put(uo, "plague", json_object_new_boolean(cw_has_plague(st, i)));
 		ml = json_object_new_array();
@@ -850,6 +868,10 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
 		return unit_field(st, j, &a->unit, err);
+	case CW_A_HEAL:
+		if (unit_field(st, j, &a->unit, err))
+			return -1;
+		return sq_field(st, j, "target", 1, &a->to, err);
 	case CW_A_CAST:
 		if (unit_field(st, j, &a->unit, err) || wr_json_string(j, "spell", 1, &s, err))
 			return -1;
@@ -930,6 +952,10 @@ cw_action_json(const void *state, const void *action)
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
 		put(o, "from", jsq(st, a->unit));
+		break;
+	case CW_A_HEAL:
+		put(o, "from", jsq(st, a->unit));
+		put(o, "target", jsq(st, a->to));
 		break;
 	case CW_A_CAST:
 		put(o, "from", jsq(st, a->unit));
@@ -1080,6 +1106,10 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 	case CW_E_OVER:
 		put(o, "winner", e->seat >= 0 ? jint(e->seat) : NULL);
 		break;
+	case CW_E_HEAL:
+		put(o, "need", jint(e->need));
+		put(o, "healed", json_object_new_boolean(e->ok));
+		break;
 	case CW_E_PLAGUE:
 		if (e->ok)
 			put(o, "immune", json_object_new_boolean(1));
@@ -1125,48 +1155,58 @@ cw_apply_fn(void *state, int seat, json_object *action, struct wr_rng *rng, stru
 }
 
 /* Standing orders (G3, C9): {"counterspell": "ask" | "always" | "never" |
- * ["zap", "storm", ...]} (counter those spells only). */
+ * ["zap", "storm", ...]} (counter those spells only), {"heal": "ask" |
+ * "always" | "never"}. Checked whole before anything is set. */
 static int
 cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
-	static const char *const known[] = {"counterspell", NULL};
+	static const char *const known[] = {"counterspell", "heal", NULL};
 	struct cw_state *st = state;
 	json_object *v;
+	int corder = -1, horder = -1;
+	unsigned mask = 0;
 	if (seat < 0 || seat >= CW_SEATS)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
 	if (!json_object_is_type(orders, json_type_object))
 		return wr_fail(err, "wrong-type", "", "orders: an object");
 	if (wr_json_only(orders, known, err))
 		return -1;
-	if (!json_object_object_get_ex(orders, "counterspell", &v))
-		return 0;
-	if (json_object_is_type(v, json_type_string)) {
-		for (int i = 0; i < 3; i++)
-			if (strcmp(json_object_get_string(v), order_name[i]) == 0) {
-				st->side[seat].counter_order = i;
-				st->side[seat].counter_mask = 0;
-				return 0;
+	if (json_object_object_get_ex(orders, "heal", &v)) {
+		for (int i = 0; i < 3 && json_object_is_type(v, json_type_string); i++)
+			if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+				horder = i;
+		if (horder < 0)
+			return wr_fail(err, "bad-order", "heal", "heal: ask, always or never");
+	}
+	if (json_object_object_get_ex(orders, "counterspell", &v)) {
+		if (json_object_is_type(v, json_type_string)) {
+			for (int i = 0; i < 3; i++)
+				if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+					corder = i;
+		} else if (json_object_is_type(v, json_type_array) &&
+		           json_object_array_length(v) <= CW_SPELL_MAX) {
+			corder = 3;
+			for (size_t i = 0; i < json_object_array_length(v); i++) {
+				json_object *x = json_object_array_get_idx(v, i);
+				int sp = json_object_is_type(x, json_type_string)
+				                 ? cw_spell_lookup(json_object_get_string(x))
+				                 : CW_NONE;
+				if (sp == CW_NONE)
+					return wr_fail(err, "unknown-spell", "counterspell", "no such spell");
+				mask |= 1u << sp;
 			}
-		return wr_fail(err, "bad-order", "counterspell",
-		               "counterspell: ask, always, never or a list of spells");
-	}
-	if (json_object_is_type(v, json_type_array) && json_object_array_length(v) <= CW_SPELL_MAX) {
-		unsigned m = 0;
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			json_object *x = json_object_array_get_idx(v, i);
-			int sp = json_object_is_type(x, json_type_string)
-			                 ? cw_spell_lookup(json_object_get_string(x))
-			                 : CW_NONE;
-			if (sp == CW_NONE)
-				return wr_fail(err, "unknown-spell", "counterspell", "no such spell");
-			m |= 1u << sp;
 		}
-		st->side[seat].counter_order = 3;
-		st->side[seat].counter_mask = m;
-		return 0;
+		if (corder < 0)
+			return wr_fail(err, "bad-order", "counterspell",
+			               "counterspell: ask, always, never or a list of spells");
 	}
-	return wr_fail(err, "bad-order", "counterspell",
-	               "counterspell: ask, always, never or a list of spells");
+	if (horder >= 0)
+		st->side[seat].heal_order = horder;
+	if (corder >= 0) {
+		st->side[seat].counter_order = corder;
+		st->side[seat].counter_mask = mask;
+	}
+	return 0;
 }
 
 static int

@@ -88,6 +88,9 @@ cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev)
 	cw_lift(st, id);
 	u->status = CW_U_DEAD;
 	u->regen = (cw_def(st, id)->special & CW_SP_REGENERATE) != 0;
+	u->was_link = u->link;
+	u->dying = st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE &&
+	           cw_healer_for(st, id) != CW_NONE;
 	for (int i = 0; i < CW_UNITS; i++)
 		st->u[i].link &= ~(1ull << id);
 	u->link = 0;

@@ -62,7 +62,7 @@ const struct cw_spell cw_spells[CW_SPELL_MAX] = {
 	                  "destroyed"},
 	[CW_SPELL_HEAL] = {"heal", "Heal", CW_WHEN_INSTANT, 0, CW_ST_REACTION, 4, 0,
 	                   "an own unit within 4 squares that is destroyed survives on 4+ "
-	                   "(not implemented yet, see README)"},
+	                   "(a reaction after the action that destroyed it)"},
 	[CW_SPELL_PROTECTION] = {"protection", "Protection", CW_WHEN_INSTANT, 1, CW_ST_OWN, 4, 0,
 	                         "one own unit within 4 squares has +1 saves"},
 	[CW_SPELL_FLIGHT] = {"flight", "Flight", CW_WHEN_MOVE, 0, CW_ST_FLIGHT, 4, 0,

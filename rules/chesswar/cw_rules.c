@@ -14,7 +14,7 @@
 const char *const cw_act_name[CW_A_MAX] = {
 	"army", "buy", "sell", "ready", "deploy", "undeploy", "done", "first", "move",
 	"charge", "shoot", "attack", "advance", "hold", "cast", "counterspell", "allow",
-	"sacrifice", "end_phase",
+	"sacrifice", "end_phase", "heal", "no_heal",
 };
 
 const char *const cw_ev_name[CW_E_MAX] = {
@@ -22,7 +22,7 @@ const char *const cw_ev_name[CW_E_MAX] = {
 	"first", "turn", "phase", "move", "charge", "charge_failed", "shoot", "scatter",
 	"melee_shot", "save", "destroyed", "attack", "plague", "follow_up", "advance", "hold",
 	"cast", "counterspell", "spell_end", "regenerate", "raise_dead", "flight", "sacrifice",
-	"over",
+	"over", "heal",
 };
 
 /* ----------------------------------------------------------- helpers */
@@ -149,10 +149,31 @@ cw_immune_plague(const struct cw_state *st, int id)
 	return cw_has_plague(st, id) || (cw_def(st, id)->special & CW_SP_UNDEAD);
 }
 
+/* A unit awaiting a Heal decision is not dead yet (C9, C10). */
+static int
+standing(const struct cw_unit *u)
+{
+	return u->status == CW_U_ON || (u->status == CW_U_DEAD && u->dying);
+}
+
 int
 cw_general_alive(const struct cw_state *st, int seat)
 {
-	return st->u[seat * CW_UPS].status == CW_U_ON;
+	return standing(&st->u[seat * CW_UPS]);
+}
+
+int
+cw_healer_for(const struct cw_state *st, int id)
+{
+	int seat = cw_seat_of(id);
+	for (int k = 0; k < CW_UPS; k++) {
+		int w = seat * CW_UPS + k;
+		if (w != id && cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)) &&
+		    !st->u[w].cast &&
+		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_HEAL].range)
+			return w;
+	}
+	return CW_NONE;
 }
 
 int
@@ -161,7 +182,7 @@ cw_units_alive(const struct cw_state *st, int seat)
 	int n = 0;
 	for (int k = 0; k < CW_UPS; k++) {
 		const struct cw_unit *u = &st->u[seat * CW_UPS + k];
-		n += u->status == CW_U_ON || (u->status == CW_U_DEAD && u->regen);
+		n += standing(u) || (u->status == CW_U_DEAD && u->regen);
 	}
 	return n;
 }
@@ -441,6 +462,8 @@ cw_to_act(const struct cw_state *st)
 	case CW_PH_MELEE:
 		if (st->pending == CW_PEND_COUNTER)
 			return 1u << (1 - st->turn_seat);
+		if (st->pending == CW_PEND_HEAL)
+			return 1u << st->heal_seat;
 		return 1u << st->turn_seat;
 	default:
 		return 0;
@@ -616,6 +639,19 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		for (int k = 0; k < CW_UPS; k++)
 			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_SACRIFICE)))
 				a->unit = st->u[seat * CW_UPS + k].sq;
+		return;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++) {
+			if (!cw_on(st, w) || !(cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)))
+				continue;
+			for (int d = seat * CW_UPS; d < (seat + 1) * CW_UPS; d++)
+				if (st->u[d].dying && (a = cand(out, CW_A_HEAL))) {
+					a->unit = st->u[w].sq;
+					a->to = st->u[d].sq;
+				}
+		}
+		cand(out, CW_A_NO_HEAL);
 		return;
 	}
 	if (st->pending == CW_PEND_FOLLOWUP) {
@@ -970,6 +1006,32 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 		if (st->u[id].cast)
 			return wr_fail(err, "spell-used", "unit",
 			               "that wizard has cast its spell for its next turn already");
+		return 0;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		int d = CW_NONE;
+		if (a->type == CW_A_NO_HEAL)
+			return 0;
+		if (a->type != CW_A_HEAL)
+			return wr_fail(err, "illegal-action", "type",
+			               "Heal a destroyed unit (heal) or let it fall (no_heal)");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_HEAL)))
+			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Heal");
+		if (st->u[id].cast)
+			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		for (int k = 0; k < CW_UPS; k++) {
+			int u = seat * CW_UPS + k;
+			if (st->u[u].dying && st->u[u].sq == a->to)
+				d = u;
+		}
+		if (d == CW_NONE)
+			return wr_fail(err, "nothing-to-heal", "target",
+			               "no unit of yours was just destroyed there");
+		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_HEAL].range)
+			return wr_fail(err, "out-of-range", "target", "Heal reaches %d squares",
+			               cw_spells[CW_SPELL_HEAL].range);
 		return 0;
 	}
 	if (st->pending == CW_PEND_SACRIFICE) {
@@ -1506,6 +1568,98 @@ followup_possible(const struct cw_state *st)
 	return any;
 }
 
+/* Heal decisions (C9, provisional): after an action, a seat with units
+ * destroyed by it that a wizard of its own may Heal decides, by its
+ * standing order or when asked; the follow-up waits for it. */
+static void
+heal_done(struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++)
+		st->u[seat * CW_UPS + k].dying = 0;
+}
+
+static int
+heal_possible(const struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int d = seat * CW_UPS + k;
+		if (st->u[d].dying && cw_healer_for(st, d) != CW_NONE)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev)
+{
+	int face = (int)wr_die(rng, 6);
+	struct cw_event *e = cw_ev_push(ev, CW_E_HEAL, WR_VIS_PUBLIC);
+	struct cw_unit *u = &st->u[d];
+	st->u[w].cast = 1;
+	if (cw_seat_of(w) != st->turn_seat)
+		st->u[w].instant = 1;
+	u->dying = 0;
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, d);
+	if (e) {
+		e->faces[0] = face;
+		e->nfaces = 1;
+		e->need = 4;
+		e->ok = face >= 4 && cw_unit_at(st, u->sq) == CW_NONE;
+	}
+	if (face < 4 || cw_unit_at(st, u->sq) != CW_NONE)
+		return;
+	cw_put(st, d, u->sq);
+	u->regen = 0;
+	for (int j = 0; j < CW_UNITS; j++)
+		if (((u->was_link >> j) & 1) && cw_on(st, j))
+			cw_link(st, d, j);
+	u->was_link = 0;
+}
+
+static int followup_possible(const struct cw_state *st);
+
+static void
+heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	for (int s = 0; s < CW_SEATS; s++) {
+		int order = st->side[s].heal_order;
+		if (!heal_possible(st, s)) {
+			heal_done(st, s);
+			continue;
+		}
+		if (order == 2) {
+			heal_done(st, s);
+			continue;
+		}
+		if (order == 1) {
+			for (int k = 0; k < CW_UPS; k++) {
+				int d = s * CW_UPS + k, w;
+				if (st->u[d].dying && (w = cw_healer_for(st, d)) != CW_NONE)
+					do_heal(st, w, d, rng, ev);
+			}
+			heal_done(st, s);
+			continue;
+		}
+		if (st->pending != CW_PEND_HEAL) {
+			st->pending_next = st->pending;
+			st->pending = CW_PEND_HEAL;
+		}
+		st->heal_seat = s;
+		return;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		st->pending = CW_PEND_NONE;
+		if (st->pending_next == CW_PEND_FOLLOWUP && cw_on(st, st->pend_unit) &&
+		    !cw_in_melee(st, st->pend_unit) && cw_unit_at(st, st->pend_from) == CW_NONE) {
+			st->pending = CW_PEND_FOLLOWUP;
+			if (!followup_possible(st))
+				st->pending = CW_PEND_NONE;
+		}
+		st->pending_next = CW_PEND_NONE;
+	}
+}
+
 void
 cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev)
 {
@@ -1604,12 +1758,28 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		e = cw_ev_push(ev, CW_E_SACRIFICE, WR_VIS_PUBLIC);
 		cw_ev_unit(st, e, id);
 		cw_destroy(st, id, "lost (no Liche)", ev);
+		st->u[id].dying = 0;   /* a chosen loss, not a destruction to Heal */
+		break;
+	case CW_A_HEAL: {
+		int d = CW_NONE;
+		for (int k = 0; k < CW_UPS; k++)
+			if (st->u[seat * CW_UPS + k].dying && st->u[seat * CW_UPS + k].sq == a->to)
+				d = seat * CW_UPS + k;
+		do_heal(st, id, d, rng, ev);
+		if (!heal_possible(st, seat))
+			heal_done(st, seat);
+		break;
+	}
+	case CW_A_NO_HEAL:
+		heal_done(st, seat);
 		break;
 	default:
 		break;
 	}
 	if (st->pending != CW_PEND_COUNTER)
 		memset(&st->cast, 0, sizeof(st->cast));
+	if (st->pending != CW_PEND_COUNTER)
+		heal_check(st, rng, ev);
 	cw_check_end(st, ev);
 }
 
@@ -1740,7 +1910,19 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	}
 	if (st->pending == CW_PEND_SACRIFICE && cw_units_alive(st, st->turn_seat) == 0)
 		return wr_fail(err, "bad-snapshot", "pending", "bad sacrifice");
-	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_SACRIFICE ||
+	for (int i = 0; i < CW_UNITS; i++) {
+		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD || st->pending != CW_PEND_HEAL))
+			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
+		if (st->u[i].was_link & ~((1ull << CW_UNITS) - 1))
+			return wr_fail(err, "bad-snapshot", "units", "bad link");
+	}
+	if (st->pending == CW_PEND_HEAL &&
+	    (st->heal_seat < 0 || st->heal_seat > 1 || !heal_possible(st, st->heal_seat) ||
+	     (st->pending_next != CW_PEND_NONE && st->pending_next != CW_PEND_FOLLOWUP)))
+		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
+	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
+		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
+	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_HEAL ||
 	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
 	if (st->nfx < 0 || st->nfx > CW_MAX_FX)

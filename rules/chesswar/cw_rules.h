@@ -130,6 +130,8 @@ struct cw_unit {
 	uint8_t instant;          /* cast an instant spell on the enemy's turn */
 	uint8_t regen;            /* destroyed this turn, rolls Regenerate at its end */
 	uint8_t strike;           /* Strike: +2 melee for its attack this phase */
+	uint8_t dying;            /* destroyed by the last action, a Heal may still save it */
+	uint64_t was_link;        /* its links when it was destroyed (restored by Heal) */
 	uint64_t link;            /* the units it is in melee with (unit ids) */
 };
 
@@ -144,6 +146,7 @@ struct cw_side {
 	 * 3 only against the spells in counter_mask */
 	int counter_order;
 	unsigned counter_mask;
+	int heal_order;           /* Heal: 0 ask, 1 always, 2 never */
 };
 
 enum cw_phase { CW_PH_SETUP, CW_PH_FIRST, CW_PH_MOVE, CW_PH_SHOOT, CW_PH_MELEE, CW_PH_OVER };
@@ -153,6 +156,7 @@ enum cw_pending {
 	CW_PEND_FOLLOWUP,         /* the attacker `pend_unit` may advance, charge or hold */
 	CW_PEND_COUNTER,          /* the other seat may counter `cast` */
 	CW_PEND_SACRIFICE,        /* total massacre: the Undead seat loses a unit of its choice */
+	CW_PEND_HEAL,             /* `heal_seat` may Heal its units destroyed by the last action */
 };
 
 struct cw_effect {
@@ -175,7 +179,8 @@ extern const char *const cw_terrain_name[CW_T_MAX];
 enum cw_act {
 	CW_A_ARMY, CW_A_BUY, CW_A_SELL, CW_A_READY, CW_A_DEPLOY, CW_A_UNDEPLOY, CW_A_DONE,
 	CW_A_FIRST, CW_A_MOVE, CW_A_CHARGE, CW_A_SHOOT, CW_A_ATTACK, CW_A_ADVANCE, CW_A_HOLD,
-	CW_A_CAST, CW_A_COUNTER, CW_A_ALLOW, CW_A_SACRIFICE, CW_A_END_PHASE, CW_A_MAX
+	CW_A_CAST, CW_A_COUNTER, CW_A_ALLOW, CW_A_SACRIFICE, CW_A_END_PHASE, CW_A_HEAL,
+	CW_A_NO_HEAL, CW_A_MAX
 };
 extern const char *const cw_act_name[CW_A_MAX];
 
@@ -212,6 +217,8 @@ struct cw_state {
 	int pending;              /* enum cw_pending */
 	int pend_unit;            /* follow-up: the attacker */
 	int pend_from;            /* follow-up: the square just emptied */
+	int heal_seat;            /* CW_PEND_HEAL: who decides */
+	int pending_next;         /* the follow-up waiting for the Heal decisions */
 	struct cw_action cast;    /* counter: the spell cast, by seat turn_seat */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
@@ -229,7 +236,7 @@ enum cw_ev {
 	CW_E_CHARGE_FAILED, CW_E_SHOOT, CW_E_SCATTER, CW_E_MELEE_SHOT, CW_E_SAVE, CW_E_DESTROYED,
 	CW_E_ATTACK, CW_E_PLAGUE, CW_E_FOLLOWUP, CW_E_ADVANCE, CW_E_HOLD, CW_E_CAST,
 	CW_E_COUNTER, CW_E_SPELL_END, CW_E_REGENERATE, CW_E_RAISE, CW_E_FLIGHT, CW_E_SACRIFICE,
-	CW_E_OVER, CW_E_MAX
+	CW_E_OVER, CW_E_HEAL, CW_E_MAX
 };
 extern const char *const cw_ev_name[CW_E_MAX];
 
@@ -279,6 +286,8 @@ int cw_is_scary(const struct cw_state *st, int id);
 int cw_has_plague(const struct cw_state *st, int id);
 int cw_immune_plague(const struct cw_state *st, int id);
 int cw_general_alive(const struct cw_state *st, int seat);
+/* An own wizard that may Heal unit `id` now (C9), or CW_NONE. */
+int cw_healer_for(const struct cw_state *st, int id);
 int cw_units_alive(const struct cw_state *st, int seat);
 int cw_sees(const struct cw_state *st, int from, int to);
 int cw_seen_by_seat(const struct cw_state *st, int seat, int to, int except);

@@ -126,6 +126,7 @@ play_one(int m, int variant)
 			json_object *o = json_object_new_object();
 			json_object_object_add(o, "counterspell",
 			                       json_object_new_string(s ? "always" : "never"));
+			json_object_object_add(o, "heal", json_object_new_string(s ? "never" : "always"));
 			CHECK(cw_ruleset.set_orders(st, s, o, &err) == 0, "orders accepted");
 			plog[nlog].seat = -1 - s;
 			plog[nlog++].json = strdup(json_object_to_json_string(o));

@@ -632,6 +632,11 @@ shooting(void)
 	row(T "Shooting into melee: 3-4, the target and one random opponent are hit");
 	ok(st, 0, "{\"type\":\"shoot\",\"unit\":\"d2\",\"target\":\"d6\"}", D(6, 4, 1, 1));
 	CHECK(dead(st, z) && dead(st, t1), row_name);
+	row(R "C9 Heal (provisional): the Liche within 4 squares may Heal the zombie: asked");
+	CHECK(st->pending == CW_PEND_HEAL && cw_to_act(st) == 2u && st->u[z].dying, row_name);
+	CHECK(cw_general_alive(st, 1) && cw_units_alive(st, 1) == 2, "not dead while undecided");
+	ok(st, 1, "{\"type\":\"no_heal\"}", NODICE);
+	CHECK(!st->u[z].dying && dead(st, z), "let it fall");
 	row(T "Shooting into melee: the survivor gets no free follow-up (no longer in melee)");
 	CHECK(st->pending == CW_PEND_NONE, row_name);
 	free(st);
@@ -1053,6 +1058,49 @@ spells(void)
 		free(v0);
 		free(v1);
 	}
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	int hw = add(st, 0, "wizard", "c3");
+	int hinf = add(st, 0, "infantry", "d4");
+	int orc = add(st, 1, "orcs", "d5");
+	int orc2 = add(st, 1, "orcs", "e6");
+	cw_link(st, hinf, orc);
+	st->turn_seat = 1;
+	st->phase = CW_PH_MELEE;
+	row(R "C9 Heal (provisional): a reaction on the enemy's turn; the follow-up waits for it");
+	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", D(6));
+	CHECK(st->pending == CW_PEND_HEAL && cw_to_act(st) == 1u &&
+	      listed(st, 0, "{\"type\":\"heal\",\"from\":\"c3\",\"target\":\"d4\"}"), row_name);
+	refused(st, 1, "{\"type\":\"advance\",\"from\":\"d5\",\"to\":\"d4\"}", "not-awaited");
+	row(R "C9 Heal: survives on 4+, back in its square and its melee; no follow-up then");
+	ok(st, 0, "{\"type\":\"heal\",\"from\":\"c3\",\"target\":\"d4\"}", D(4));
+	CHECK(on_at(st, hinf, "d4") && linked(st, hinf, orc) && st->pending == CW_PEND_NONE, row_name);
+	row(R "C9: the instant spell on the enemy's turn uses up the wizard's next spell");
+	CHECK(st->u[hw].cast && st->u[hw].instant, row_name);
+	(void)orc2;
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	add(st, 0, "wizard", "c3");
+	hinf = add(st, 0, "infantry", "d4");
+	orc = add(st, 1, "orcs", "d5");
+	cw_link(st, hinf, orc);
+	st->turn_seat = 1;
+	st->phase = CW_PH_MELEE;
+	row(R "C9 Heal, G3: a standing order heals without asking; a 3 fails; then the follow-up");
+	{
+		json_object *o = json_tokener_parse("{\"heal\":\"always\"}");
+		struct wr_error err;
+		CHECK(cw_ruleset.set_orders(st, 0, o, &err) == 0, row_name);
+		json_object_put(o);
+	}
+	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", D(6, 3));
+	CHECK(dead(st, hinf) && has_event("heal") && st->pending == CW_PEND_FOLLOWUP, row_name);
 	free(st);
 
 	st = pos(CW_ARMY_UNDEAD, CW_ARMY_HUMANS, 8, 8);
