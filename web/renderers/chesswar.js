@@ -14,6 +14,7 @@ const ARMY_COLOR = {
   orcs: '#689f38', ratmen: '#5d4037', undead: '#546e7a',
 };
 const ORDER = { ask: 'Ask me each time', always: 'Always counter', never: 'Never counter' };
+const HEAL = { ask: 'Ask me each time', always: 'Always heal', never: 'Never heal' };
 const FILES = 'abcdefghijklmnop';
 
 function side(view, seat) {
@@ -167,6 +168,8 @@ export default {
       case 'counterspell': return `counter the spell with ${at(view, a.from)} (4+)`;
       case 'allow': return 'let the spell be';
       case 'sacrifice': return `lose ${at(view, a.from)}`;
+      case 'heal': return `Heal the unit that fell on ${a.target} with ${at(view, a.from)} (4+)`;
+      case 'no_heal': return 'let them fall (no Heal)';
       case 'end_phase': {
         const p = view.state?.phase;
         return p === 'movement' ? 'end movement: to shooting' : p === 'shooting' ? 'end shooting: to melee' : 'end melee: end the turn';
@@ -211,22 +214,27 @@ export default {
       case 'raise_dead': return `${U(e.unit)} rises again`;
       case 'flight': return `${U(e.unit)} flies to ${e.to}`;
       case 'sacrifice': return `${U(e.unit)} crumbles (no Liche)`;
+      case 'heal': return `${U(e.unit)} casts Heal on ${U(e.target)}: ${diceText(e.dice || [])}, ${e.healed ? 'healed' : 'fails'}`;
       case 'over': return `The match is over: ${e.why}${Number.isInteger(e.winner) ? `, ${seatName(view, e.winner)} wins` : ''}`;
       default: return null;
     }
   },
 
-  // Standing orders: counter the enemy's spells always, never, or ask.
+  // Standing orders: counter the enemy's spells, Heal my fallen units:
+  // always, never, or ask.
   orders(view, send) {
     const mine = side(view, view.you);
     if (!mine.orders) return null;
     const cur = typeof mine.orders.counterspell === 'string' ? mine.orders.counterspell : 'ask';
     const sel = h('select', { id: 'orders-counterspell' },
       Object.entries(ORDER).map(([v, text]) => h('option', { value: v, selected: v === cur }, text)));
+    const heal = h('select', { id: 'orders-heal' },
+      Object.entries(HEAL).map(([v, text]) => h('option', { value: v, selected: v === (mine.orders.heal || 'ask') }, text)));
     return h('form', {
       class: 'orders-form',
-      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value }); },
+      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value, heal: heal.value }); },
     }, h('label', { for: 'orders-counterspell' }, 'When the enemy casts a spell:'), sel,
+    h('label', { for: 'orders-heal' }, 'When a unit of mine falls near a healer:'), heal,
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
