@@ -348,6 +348,11 @@ building(void)
 	refused(st, 0, "{\"type\":\"ready\"}", "not-awaited");
 	row(R "C2: both deployments revealed when both are in; C3 lower initiative first");
 	ok(st, 1, "{\"type\":\"ready\"}", NODICE);
+	row("RULINGS.md G1: seat 1 sits at rank 8: its two nearest ranks are 7 and 8");
+	refused(st, 1, "{\"type\":\"deploy\",\"unit\":\"liche\",\"square\":\"d2\"}",
+	        "outside-set-up-area");
+	refused(st, 1, "{\"type\":\"deploy\",\"unit\":\"liche\",\"square\":\"d6\"}",
+	        "outside-set-up-area");
 	ok(st, 1, "{\"type\":\"deploy\",\"unit\":\"liche\",\"square\":\"d8\"}", NODICE);
 	for (int f = 0; f < 3; f++) {
 		char j[96];
@@ -372,7 +377,8 @@ static void
 initiative_tie(void)
 {
 	struct cw_state *st = fresh();
-	row(R "C3: equal initiative, a d6 roll-off (ties re-rolled), the winner chooses");
+	row(R "C3, RULINGS.md G2: equal initiative, a d6 roll-off (ties re-rolled by the server), "
+	      "the winner chooses (G3)");
 	ok(st, 0, "{\"type\":\"army\",\"army\":\"elfs\"}", NODICE);
 	ok(st, 1, "{\"type\":\"army\",\"army\":\"elfs\"}", NODICE);
 	ok(st, 0, "{\"type\":\"ready\"}", NODICE);
@@ -428,7 +434,8 @@ movement(void)
 	row(R "C4: phases are never mixed");
 	refused(st, 0, "{\"type\":\"shoot\",\"unit\":\"c1\",\"target\":\"e5\"}", "wrong-phase");
 	refused(st, 0, "{\"type\":\"attack\",\"unit\":\"b3\",\"target\":\"e5\"}", "wrong-phase");
-	CHECK(listed(st, 0, "{\"type\":\"end_phase\"}"), "G6: ending the phase is always listed");
+	row("RULINGS.md G6: ending the phase is always a legal action, so a seat never passes");
+	CHECK(listed(st, 0, "{\"type\":\"end_phase\"}"), row_name);
 	refused(st, 1, "{\"type\":\"end_phase\"}", "not-awaited");
 	(void)e;
 	(void)cat;
@@ -1303,7 +1310,7 @@ expansion(void)
 		CHECK(cw_on(st, u), "3+ saved on 2 + 1");
 		wr_list_free(&ev);
 	}
-	row(R "C11: options refused when out of range");
+	row("RULINGS.md G4: options chosen at creation, refused when out of range (C11)");
 	o = json_tokener_parse("{\"board_files\":17}");
 	CHECK(cw_ruleset.create(o, 2, NULL, &vs, &err) != 0, row_name);
 	json_object_put(o);
