@@ -215,6 +215,7 @@ cw_snapshot(const void *state)
 	put(o, "heal_seat", jint(st->heal_seat));
 	put(o, "pending_next", jint(st->pending_next));
 	put(o, "cast", action_fields(st, &st->cast));
+	put(o, "held", action_fields(st, &st->held));
 	arr = json_object_new_array();
 	for (int i = 0; i < st->nfx; i++) {
 		json_object *f = json_object_new_array();
@@ -243,6 +244,7 @@ cw_snapshot(const void *state)
 		put(so, "counter_order", jint(sd->counter_order));
 		put(so, "counter_mask", jint((int)sd->counter_mask));
 		put(so, "heal_order", jint(sd->heal_order));
+		put(so, "protect_order", jint(sd->protect_order));
 		json_object_array_add(arr, so);
 	}
 	put(o, "sides", arr);
@@ -336,7 +338,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
 	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
 	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
-	    get_int(o, "pending", 0, CW_PEND_HEAL, &st->pending, err) ||
+	    get_int(o, "pending", 0, CW_PEND_PROTECT, &st->pending, err) ||
 	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
 	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
 	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
@@ -360,6 +362,8 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	}
 	if (!json_object_object_get_ex(o, "cast", &t) || load_action(st, t, &st->cast, err))
 		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
+	if (!json_object_object_get_ex(o, "held", &t) || load_action(st, t, &st->held, err))
+		return wr_fail(err, "bad-snapshot", "held", "bad held action");
 	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
 	    strlen(json_object_get_string(t)) >= sizeof(st->reason))
 		return wr_fail(err, "bad-snapshot", "reason", "bad reason");
@@ -397,6 +401,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		    get_int(so, "spent", 0, 1000, &sd->spent, err) ||
 		    get_int(so, "counter_order", 0, 3, &sd->counter_order, err) ||
 		    get_int(so, "heal_order", 0, 2, &sd->heal_order, err) ||
+		    get_int(so, "protect_order", 0, 2, &sd->protect_order, err) ||
 		    get_int(so, "counter_mask", 0, (1 << CW_SPELL_MAX) - 1, &v, err))
 			return wr_fail(err, "bad-snapshot", "sides", "bad side");
 		sd->counter_mask = (unsigned)v;
@@ -594,6 +599,7 @@ orders_json(const struct cw_side *sd)
 		put(o, "counterspell", jstr(order_name[sd->counter_order]));
 	}
 	put(o, "heal", jstr(order_name[sd->heal_order]));
+	put(o, "protection", jstr(order_name[sd->protect_order]));
 	return o;
 }
 
@@ -645,6 +651,14 @@ cw_view(const void *state, int viewer)
 			put(p, "caster", jsq(st, st->cast.unit));
 			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
 			         cw_spells[st->cast.spell].name);
+		} else if (st->pending == CW_PEND_PROTECT) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("protection"));
+			put(p, "seat", jint(1 - st->turn_seat));
+			put(p, "attacker", jsq(st, st->held.unit));
+			put(p, "target", jsq(st, st->held.to));
+			snprintf(prompt, sizeof(prompt),
+			         "cast Protection (+1 saves) on the unit attacked, or not");
 		} else if (st->pending == CW_PEND_HEAL) {
 			p = json_object_new_object();
 			put(p, "kind", jstr("heal"));
@@ -869,6 +883,7 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_SACRIFICE:
 		return unit_field(st, j, &a->unit, err);
 	case CW_A_HEAL:
+	case CW_A_PROTECT:
 		if (unit_field(st, j, &a->unit, err))
 			return -1;
 		return sq_field(st, j, "target", 1, &a->to, err);
@@ -954,6 +969,7 @@ cw_action_json(const void *state, const void *action)
 		put(o, "from", jsq(st, a->unit));
 		break;
 	case CW_A_HEAL:
+	case CW_A_PROTECT:
 		put(o, "from", jsq(st, a->unit));
 		put(o, "target", jsq(st, a->to));
 		break;
@@ -1160,10 +1176,10 @@ cw_apply_fn(void *state, int seat, json_object *action, struct wr_rng *rng, stru
 static int
 cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
-	static const char *const known[] = {"counterspell", "heal", NULL};
+	static const char *const known[] = {"counterspell", "heal", "protection", NULL};
 	struct cw_state *st = state;
 	json_object *v;
-	int corder = -1, horder = -1;
+	int corder = -1, horder = -1, porder = -1;
 	unsigned mask = 0;
 	if (seat < 0 || seat >= CW_SEATS)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
@@ -1177,6 +1193,14 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 				horder = i;
 		if (horder < 0)
 			return wr_fail(err, "bad-order", "heal", "heal: ask, always or never");
+	}
+	if (json_object_object_get_ex(orders, "protection", &v)) {
+		for (int i = 0; i < 3 && json_object_is_type(v, json_type_string); i++)
+			if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+				porder = i;
+		if (porder < 0)
+			return wr_fail(err, "bad-order", "protection",
+			               "protection: ask, always or never");
 	}
 	if (json_object_object_get_ex(orders, "counterspell", &v)) {
 		if (json_object_is_type(v, json_type_string)) {
@@ -1202,6 +1226,8 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 	}
 	if (horder >= 0)
 		st->side[seat].heal_order = horder;
+	if (porder >= 0)
+		st->side[seat].protect_order = porder;
 	if (corder >= 0) {
 		st->side[seat].counter_order = corder;
 		st->side[seat].counter_mask = mask;

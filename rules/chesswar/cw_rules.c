@@ -14,7 +14,7 @@
 const char *const cw_act_name[CW_A_MAX] = {
 	"army", "buy", "sell", "ready", "deploy", "undeploy", "done", "first", "move",
 	"charge", "shoot", "attack", "advance", "hold", "cast", "counterspell", "allow",
-	"sacrifice", "end_phase", "heal", "no_heal",
+	"sacrifice", "end_phase", "heal", "no_heal", "protect", "no_protect",
 };
 
 const char *const cw_ev_name[CW_E_MAX] = {
@@ -185,6 +185,27 @@ cw_units_alive(const struct cw_state *st, int seat)
 		n += standing(u) || (u->status == CW_U_DEAD && u->regen);
 	}
 	return n;
+}
+
+/* An own wizard that may cast Protection on `id` now, on the enemy's turn,
+ * as a reaction (C9: instant spells "even on enemy's turn"), or CW_NONE. */
+static int
+protector_for(const struct cw_state *st, int id)
+{
+	int seat = cw_seat_of(id);
+	if (st->nfx >= CW_MAX_FX)
+		return CW_NONE;
+	for (int i = 0; i < st->nfx; i++)
+		if (st->fx[i].spell == CW_SPELL_PROTECTION && st->fx[i].target == id)
+			return CW_NONE;
+	for (int k = 0; k < CW_UPS; k++) {
+		int w = seat * CW_UPS + k;
+		if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
+		    !st->u[w].cast &&
+		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_PROTECTION].range)
+			return w;
+	}
+	return CW_NONE;
 }
 
 /* ------------------------------------------------------ line of sight */
@@ -464,6 +485,8 @@ cw_to_act(const struct cw_state *st)
 			return 1u << (1 - st->turn_seat);
 		if (st->pending == CW_PEND_HEAL)
 			return 1u << st->heal_seat;
+		if (st->pending == CW_PEND_PROTECT)
+			return 1u << (1 - st->turn_seat);
 		return 1u << st->turn_seat;
 	default:
 		return 0;
@@ -639,6 +662,16 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		for (int k = 0; k < CW_UPS; k++)
 			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_SACRIFICE)))
 				a->unit = st->u[seat * CW_UPS + k].sq;
+		return;
+	}
+	if (st->pending == CW_PEND_PROTECT) {
+		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++)
+			if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
+			    (a = cand(out, CW_A_PROTECT))) {
+				a->unit = st->u[w].sq;
+				a->to = st->held.to;
+			}
+		cand(out, CW_A_NO_PROTECT);
 		return;
 	}
 	if (st->pending == CW_PEND_HEAL) {
@@ -1006,6 +1039,25 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 		if (st->u[id].cast)
 			return wr_fail(err, "spell-used", "unit",
 			               "that wizard has cast its spell for its next turn already");
+		return 0;
+	}
+	if (st->pending == CW_PEND_PROTECT) {
+		if (a->type == CW_A_NO_PROTECT)
+			return 0;
+		if (a->type != CW_A_PROTECT)
+			return wr_fail(err, "illegal-action", "type",
+			               "cast Protection on the unit attacked (protect) or not (no_protect)");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_PROTECTION)))
+			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Protection");
+		if (st->u[id].cast)
+			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		if (a->to != st->held.to)
+			return wr_fail(err, "bad-target", "target", "Protection goes on the unit attacked");
+		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_PROTECTION].range)
+			return wr_fail(err, "out-of-range", "target", "Protection reaches %d squares",
+			               cw_spells[CW_SPELL_PROTECTION].range);
 		return 0;
 	}
 	if (st->pending == CW_PEND_HEAL) {
@@ -1660,6 +1712,64 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	}
 }
 
+static void
+cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, target);
+	if (e) {
+		e->spell = CW_SPELL_PROTECTION;
+		e->sq = st->u[target].sq;
+	}
+	st->u[w].cast = 1;
+	st->u[w].instant = 1;
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
+}
+
+static void
+resolve_strike(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+               struct wr_list *ev)
+{
+	if (a->type == CW_A_SHOOT) {
+		cw_do_shoot(st, seat, a, rng, ev);
+		return;
+	}
+	cw_do_attack(st, seat, a, rng, ev);
+	if (st->pending == CW_PEND_FOLLOWUP && !followup_possible(st))
+		st->pending = CW_PEND_NONE;
+}
+
+/* A bow shot or a melee attack at a known unit: the target's side may
+ * first cast Protection on it (its standing order, or it is asked). */
+static void
+shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+               struct wr_list *ev)
+{
+	int t = cw_unit_at(st, a->to), w = CW_NONE, order;
+	int bow = a->type == CW_A_ATTACK ||
+	          cw_weapons[cw_def(st, cw_unit_at(st, a->unit))->weapon].kind == CW_WK_BOW;
+	if (bow && t != CW_NONE && cw_seat_of(t) != seat)
+		w = protector_for(st, t);
+	if (w == CW_NONE) {
+		resolve_strike(st, seat, a, rng, ev);
+		return;
+	}
+	order = st->side[cw_seat_of(t)].protect_order;
+	if (order == 1)
+		cast_protection(st, w, t, ev);
+	if (order != 0) {
+		resolve_strike(st, seat, a, rng, ev);
+		return;
+	}
+	st->held = *a;
+	st->pending = CW_PEND_PROTECT;
+	if (a->type == CW_A_SHOOT)
+		st->u[cw_unit_at(st, a->unit)].shot = 1;
+	else
+		st->u[cw_unit_at(st, a->unit)].attacked = 1;
+}
+
 void
 cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev)
 {
@@ -1736,13 +1846,19 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		cw_ev_unit(st, e, id);
 		break;
 	case CW_A_SHOOT:
-		cw_do_shoot(st, seat, a, rng, ev);
-		break;
 	case CW_A_ATTACK:
-		cw_do_attack(st, seat, a, rng, ev);
-		if (st->pending == CW_PEND_FOLLOWUP && !followup_possible(st))
-			st->pending = CW_PEND_NONE;
+		shot_or_attack(st, seat, a, rng, ev);
 		break;
+	case CW_A_PROTECT:
+	case CW_A_NO_PROTECT: {
+		struct cw_action held = st->held;
+		if (a->type == CW_A_PROTECT)
+			cast_protection(st, id, cw_unit_at(st, held.to), ev);
+		st->pending = CW_PEND_NONE;
+		memset(&st->held, 0, sizeof(st->held));
+		resolve_strike(st, st->turn_seat, &held, rng, ev);
+		break;
+	}
 	case CW_A_CAST:
 		apply_cast(st, seat, id, a, rng, ev);
 		break;
@@ -1778,7 +1894,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	}
 	if (st->pending != CW_PEND_COUNTER)
 		memset(&st->cast, 0, sizeof(st->cast));
-	if (st->pending != CW_PEND_COUNTER)
+	if (st->pending != CW_PEND_COUNTER && st->pending != CW_PEND_PROTECT)
 		heal_check(st, rng, ev);
 	cw_check_end(st, ev);
 }
@@ -1922,7 +2038,19 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
 	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
-	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_HEAL ||
+	if (st->pending == CW_PEND_PROTECT) {
+		struct wr_error e2;
+		struct cw_state tmp = *st;
+		int f = cw_unit_at(st, st->held.unit), t = cw_unit_at(st, st->held.to);
+		if ((st->held.type != CW_A_SHOOT && st->held.type != CW_A_ATTACK) || f == CW_NONE ||
+		    t == CW_NONE || cw_seat_of(f) != st->turn_seat || protector_for(st, t) == CW_NONE)
+			return wr_fail(err, "bad-snapshot", "held", "bad held action");
+		tmp.pending = CW_PEND_NONE;
+		tmp.u[f].shot = tmp.u[f].attacked = 0;
+		if (cw_legal(&tmp, st->turn_seat, &st->held, &e2) != 0)
+			return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	}
+	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_PROTECT ||
 	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
 	if (st->nfx < 0 || st->nfx > CW_MAX_FX)

@@ -147,6 +147,7 @@ struct cw_side {
 	int counter_order;
 	unsigned counter_mask;
 	int heal_order;           /* Heal: 0 ask, 1 always, 2 never */
+	int protect_order;        /* Protection on the enemy's turn: 0 ask, 1 always, 2 never */
 };
 
 enum cw_phase { CW_PH_SETUP, CW_PH_FIRST, CW_PH_MOVE, CW_PH_SHOOT, CW_PH_MELEE, CW_PH_OVER };
@@ -157,6 +158,7 @@ enum cw_pending {
 	CW_PEND_COUNTER,          /* the other seat may counter `cast` */
 	CW_PEND_SACRIFICE,        /* total massacre: the Undead seat loses a unit of its choice */
 	CW_PEND_HEAL,             /* `heal_seat` may Heal its units destroyed by the last action */
+	CW_PEND_PROTECT,          /* the other seat may cast Protection before `held` is rolled */
 };
 
 struct cw_effect {
@@ -180,7 +182,7 @@ enum cw_act {
 	CW_A_ARMY, CW_A_BUY, CW_A_SELL, CW_A_READY, CW_A_DEPLOY, CW_A_UNDEPLOY, CW_A_DONE,
 	CW_A_FIRST, CW_A_MOVE, CW_A_CHARGE, CW_A_SHOOT, CW_A_ATTACK, CW_A_ADVANCE, CW_A_HOLD,
 	CW_A_CAST, CW_A_COUNTER, CW_A_ALLOW, CW_A_SACRIFICE, CW_A_END_PHASE, CW_A_HEAL,
-	CW_A_NO_HEAL, CW_A_MAX
+	CW_A_NO_HEAL, CW_A_PROTECT, CW_A_NO_PROTECT, CW_A_MAX
 };
 extern const char *const cw_act_name[CW_A_MAX];
 
@@ -220,6 +222,7 @@ struct cw_state {
 	int heal_seat;            /* CW_PEND_HEAL: who decides */
 	int pending_next;         /* the follow-up waiting for the Heal decisions */
 	struct cw_action cast;    /* counter: the spell cast, by seat turn_seat */
+	struct cw_action held;    /* protect: the shot or attack waiting for the decision */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
 	int shot_from, shot_aim, shot_land;   /* this turn's last shot, for the board */

@@ -15,6 +15,7 @@ const ARMY_COLOR = {
 };
 const ORDER = { ask: 'Ask me each time', always: 'Always counter', never: 'Never counter' };
 const HEAL = { ask: 'Ask me each time', always: 'Always heal', never: 'Never heal' };
+const PROTECT = { ask: 'Ask me each time', always: 'Always protect', never: 'Never protect' };
 const FILES = 'abcdefghijklmnop';
 
 function side(view, seat) {
@@ -170,6 +171,8 @@ export default {
       case 'sacrifice': return `lose ${at(view, a.from)}`;
       case 'heal': return `Heal the unit that fell on ${a.target} with ${at(view, a.from)} (4+)`;
       case 'no_heal': return 'let them fall (no Heal)';
+      case 'protect': return `cast Protection (+1 saves) on ${at(view, a.target)} with ${at(view, a.from)}`;
+      case 'no_protect': return 'no Protection';
       case 'end_phase': {
         const p = view.state?.phase;
         return p === 'movement' ? 'end movement: to shooting' : p === 'shooting' ? 'end shooting: to melee' : 'end melee: end the turn';
@@ -230,11 +233,14 @@ export default {
       Object.entries(ORDER).map(([v, text]) => h('option', { value: v, selected: v === cur }, text)));
     const heal = h('select', { id: 'orders-heal' },
       Object.entries(HEAL).map(([v, text]) => h('option', { value: v, selected: v === (mine.orders.heal || 'ask') }, text)));
+    const prot = h('select', { id: 'orders-protection' },
+      Object.entries(PROTECT).map(([v, text]) => h('option', { value: v, selected: v === (mine.orders.protection || 'ask') }, text)));
     return h('form', {
       class: 'orders-form',
-      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value, heal: heal.value }); },
+      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value, heal: heal.value, protection: prot.value }); },
     }, h('label', { for: 'orders-counterspell' }, 'When the enemy casts a spell:'), sel,
     h('label', { for: 'orders-heal' }, 'When a unit of mine falls near a healer:'), heal,
+    h('label', { for: 'orders-protection' }, 'When the enemy shoots or attacks a unit near my wizard:'), prot,
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };

@@ -127,6 +127,8 @@ play_one(int m, int variant)
 			json_object_object_add(o, "counterspell",
 			                       json_object_new_string(s ? "always" : "never"));
 			json_object_object_add(o, "heal", json_object_new_string(s ? "never" : "always"));
+			json_object_object_add(o, "protection",
+			                       json_object_new_string(m % 4 == 1 ? "always" : "never"));
 			CHECK(cw_ruleset.set_orders(st, s, o, &err) == 0, "orders accepted");
 			plog[nlog].seat = -1 - s;
 			plog[nlog++].json = strdup(json_object_to_json_string(o));

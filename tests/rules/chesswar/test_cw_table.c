@@ -1077,8 +1077,13 @@ spells(void)
 	cw_link(st, hinf, orc);
 	st->turn_seat = 1;
 	st->phase = CW_PH_MELEE;
+	row(R "C9 Protection (provisional), instant \"even on enemy's turn\": asked before the roll");
+	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", NODICE);
+	CHECK(st->pending == CW_PEND_PROTECT && cw_to_act(st) == 1u &&
+	      listed(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}") &&
+	      listed(st, 0, "{\"type\":\"no_protect\"}"), row_name);
 	row(R "C9 Heal (provisional): a reaction on the enemy's turn; the follow-up waits for it");
-	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", D(6));
+	ok(st, 0, "{\"type\":\"no_protect\"}", D(6));
 	CHECK(st->pending == CW_PEND_HEAL && cw_to_act(st) == 1u &&
 	      listed(st, 0, "{\"type\":\"heal\",\"from\":\"c3\",\"target\":\"d4\"}"), row_name);
 	refused(st, 1, "{\"type\":\"advance\",\"from\":\"d5\",\"to\":\"d4\"}", "not-awaited");
@@ -1101,13 +1106,32 @@ spells(void)
 	st->phase = CW_PH_MELEE;
 	row(R "C9 Heal, G3: a standing order heals without asking; a 3 fails; then the follow-up");
 	{
-		json_object *o = json_tokener_parse("{\"heal\":\"always\"}");
+		json_object *o = json_tokener_parse("{\"heal\":\"always\",\"protection\":\"never\"}");
 		struct wr_error err;
 		CHECK(cw_ruleset.set_orders(st, 0, o, &err) == 0, row_name);
 		json_object_put(o);
 	}
 	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", D(6, 3));
 	CHECK(dead(st, hinf) && has_event("heal") && st->pending == CW_PEND_FOLLOWUP, row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	hw = add(st, 0, "wizard", "c3");
+	hinf = add(st, 0, "infantry", "d4");
+	orc = add(st, 1, "orcs", "d5");
+	cw_link(st, hinf, orc);
+	st->turn_seat = 1;
+	st->phase = CW_PH_MELEE;
+	row(R "C9 Protection: cast on the unit attacked, +1 saves: result 4, a 3 saves on 4+");
+	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", NODICE);
+	refused(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d5\"}", "bad-target");
+	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(4, 3));
+	CHECK(on_at(st, hinf, "d4") && st->nfx == 1 && st->u[hw].instant, row_name);
+	row(R "C9: the protection lasts to the start of the wizard's next turn");
+	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
+	CHECK(st->turn_seat == 0 && st->nfx == 0, row_name);
 	free(st);
 
 	st = pos(CW_ARMY_UNDEAD, CW_ARMY_HUMANS, 8, 8);
