@@ -118,8 +118,24 @@ test('chesswar: a secret set-up, then movement, a catapult shot and the phases o
     await pa.goto(`${env.base}/#/match/${g.id}`);
     await waitMyTurn(pa);
     await clickButton(pa, 'play the Humans');
+    // Her purchases through the API, then her general deployed on the
+    // board: a click on e1 offers one deploy per unit type.
+    const acts = setUpActions(0);
+    const ready = acts.findIndex((x) => x.type === 'ready');
+    await post(g, ann, acts.slice(1, ready + 1));
+    await pa.reload();
+    await waitMyTurn(pa);
+    {
+      const posts = await pa.locator('.thread > li').count();
+      await pa.click(sq('e1'));
+      const menu = pa.locator('.menu:not([hidden]) button.action-btn', { hasText: 'deploy general' });
+      await menu.first().click();
+      await pa.click('#post-btn');
+      await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+      await pa.waitForSelector(sq('e1') + ' .sq-piece circle', { timeout: T });
+    }
     // The rest of Ann's set-up in one post, through the API.
-    await post(g, ann, setUpActions(0).slice(1));
+    await post(g, ann, acts.slice(ready + 2));
     await pa.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
     // Ben sees none of it.
     await pb.goto(`${env.base}/#/match/${g.id}`);
