@@ -1333,7 +1333,7 @@ end_turn(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	}
 	for (int k = 0; k < CW_UPS; k++) {
 		struct cw_unit *u = &st->u[seat * CW_UPS + k];
-		u->moved = u->charged = u->shot = u->attacked = u->cast = u->strike = 0;
+		u->moved = u->charged = u->shot = u->attacked = u->cast = u->strike = u->instant = 0;
 	}
 	for (int i = 0; i < CW_UNITS; i++)
 		st->u[i].strike = 0;
