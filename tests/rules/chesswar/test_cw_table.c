@@ -749,6 +749,16 @@ catapults(void)
 	row(T "Rocks: no minimum range, one scatter roll, moving does not matter");
 	ok(st, 0, "{\"type\":\"shoot\",\"unit\":\"d4\",\"target\":\"d5\"}", D(6, 2));
 	CHECK(dead(st, hi), row_name);
+	row(R "C9 Storm: rocks scatter twice in a storm (\"always scatter just once (except in storm)\")");
+	{
+		int gi = cw_unit_at(st, sq(st, "d4"));
+		st->u[gi].shot = 0;
+		st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_STORM, 0, CW_NONE};
+		add(st, 1, "infantry", "e6");
+		ok(st, 0, "{\"type\":\"shoot\",\"from\":\"d4\",\"target\":\"e6\"}", D(5, 6, 2));
+		CHECK(ev_int("scatter", "direct") == 1 && cw_unit_at(st, sq(st, "e6")) == CW_NONE, row_name);
+		st->nfx = 0;
+	}
 	row(T "Rocks: maximum range 2");
 	{
 		st->u[cw_unit_at(st, sq(st, "d4"))].shot = 0;
@@ -842,6 +852,19 @@ melee(void)
 	row(T "Melee: add attacker melee, deduct defender melee (4 + 1 - 0 = 5: two saves, both made)");
 	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(4, 4, 4));
 	CHECK(!dead(st, d) && ev_int("attack", "result") == 5, row_name);
+	free(st);
+
+	MELEE(CW_ARMY_HUMANS, CW_ARMY_ORCS, "infantry", "orcs");
+	{
+		int d2 = add(st, 1, "orcs", "c5");
+		cw_link(st, a, d2);
+		row(T "Charge move: the target must destroy all its opponents before it is free to move");
+		ok(st, 0, "{\"type\":\"attack\",\"from\":\"d4\",\"target\":\"d5\"}", D(6));
+		CHECK(dead(st, d) && cw_in_melee(st, a) && linked(st, a, d2) &&
+		      st->pending == CW_PEND_NONE, "still in melee: no follow-up");
+		st->phase = CW_PH_MOVE;
+		refused(st, 0, "{\"type\":\"move\",\"from\":\"d4\",\"to\":\"d3\"}", "in-melee");
+	}
 	free(st);
 
 	MELEE(CW_ARMY_HUMANS, CW_ARMY_ORCS, "infantry", "orcs");
@@ -1322,6 +1345,17 @@ expansion(void)
 	CHECK(cw_sees(st, sq(st, "c3"), sq(st, "c6")) && !cw_sees(st, sq(st, "c2"), sq(st, "c6")),
 	      row_name);
 	CHECK(!cw_sees(st, sq(st, "c3"), sq(st, "e7")), "forest d5 blocks the hill's line");
+	row(T "Expansion: forest can be moved into; a unit on a hill can be seen over units");
+	{
+		int inf = add(st, 0, "infantry", "d4");
+		st->phase = CW_PH_MOVE;
+		ok(st, 0, "{\"type\":\"move\",\"from\":\"d4\",\"to\":\"d5\"}", NODICE);
+		CHECK(on_at(st, inf, "d5"), row_name);
+		CHECK(cw_sees(st, sq(st, "c6"), sq(st, "c3")), "the hill unit is seen over c4");
+		st->u[inf].status = CW_U_DEAD;
+		cw_rebuild_at(st);
+		st->phase = CW_PH_SHOOT;
+	}
 	row(T "Expansion: +1 saves against ranged attacks in forest");
 	{
 		int u = add(st, 1, "orcs", "d5");
