@@ -24,7 +24,7 @@
 #ifdef __SANITIZE_ADDRESS__
 #define CHECK_EVERY 25
 #else
-#define CHECK_EVERY 20
+#define CHECK_EVERY 50
 #endif
 
 static uint64_t pick_state;
