@@ -2014,7 +2014,8 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		int c = cw_unit_at(st, st->cast.unit);
 		struct wr_error e2;
 		struct cw_state tmp = *st;
-		if (c == CW_NONE || cw_seat_of(c) != st->turn_seat || st->cast.type != CW_A_CAST)
+		if (c == CW_NONE || cw_seat_of(c) != st->turn_seat || st->cast.type != CW_A_CAST ||
+		    st->cast.spell < 0 || st->cast.spell >= CW_SPELL_MAX)
 			return wr_fail(err, "bad-snapshot", "cast", "bad pending cast");
 		/* the cast must still be legal as if not yet cast */
 		tmp.pending = CW_PEND_NONE;
