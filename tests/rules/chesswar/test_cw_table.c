@@ -346,7 +346,8 @@ building(void)
 		json_object_put(a);
 	}
 	refused(st, 0, "{\"type\":\"ready\"}", "not-awaited");
-	row(R "C2: both deployments revealed when both are in; C3 lower initiative first");
+	row(R "C2, G5: the other seat's secret deployment changes no byte of a view or list");
+	char *hv0 = view_str(st, 0), *hsp = view_str(st, WR_SPECTATOR);
 	ok(st, 1, "{\"type\":\"ready\"}", NODICE);
 	row("RULINGS.md G1: seat 1 sits at rank 8: its two nearest ranks are 7 and 8");
 	refused(st, 1, "{\"type\":\"deploy\",\"unit\":\"liche\",\"square\":\"d2\"}",
@@ -360,6 +361,16 @@ building(void)
 		         'a' + f);
 		ok(st, 1, j, NODICE);
 	}
+	{
+		char *hv1 = view_str(st, 0), *hsp1 = view_str(st, WR_SPECTATOR);
+		CHECK_STR(hv0, hv1, "seat 0's view");
+		CHECK_STR(hsp, hsp1, "the spectator's view");
+		free(hv1);
+		free(hsp1);
+	}
+	free(hv0);
+	free(hsp);
+	row(R "C2: both deployments revealed when both are in; C3 lower initiative first");
 	ok(st, 1, "{\"type\":\"done\"}", NODICE);
 	CHECK(has_event("reveal"), row_name);
 	CHECK(st->phase == CW_PH_MOVE && st->first_seat == 0 && st->turn_seat == 0,
