@@ -1,7 +1,9 @@
 // ChessWar in a real browser (issue 10): the secret set-up seen from the
-// board (the other seat's army stays hidden until both are in), then a few
+// board (an army chosen with a button, a general deployed by clicking its
+// square; the other seat's army stays hidden until both are in), then a few
 // turns played on the board by clicking a unit and its target and the
-// phase buttons: a move, a catapult shot drawn as a line, the phases ended,
+// phase buttons: a move, a spell (Storm) that the other seat is asked to
+// counter and lets be, a catapult shot drawn as a line, the phases ended,
 // and the other seat's turn. Screenshots go to test-output/e2e/.
 
 import { test, before, after } from 'node:test';
@@ -47,8 +49,8 @@ async function waitMyTurn(page) {
 const SETUP = [
   {
     army: 'humans',
-    buy: [['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
-    at: [['general', 'e1'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
+    buy: [['wizard', 1], ['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
+    at: [['general', 'e1'], ['wizard', 'h2'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
       ['knights', 'b1'], ['infantry', 'b2'], ['infantry', 'c2'], ['infantry', 'f2'], ['infantry', 'g2']],
   },
   {
@@ -98,7 +100,7 @@ async function clickButton(page, text) {
   await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
 }
 
-test('chesswar: a secret set-up, then movement, a catapult shot and the phases on the board', async (t) => {
+test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the phases on the board', async (t) => {
   const { rulesets } = await api(env, 'GET', '/api/rulesets');
   if (!rulesets.some((r) => r.id === 'chesswar')) { t.skip('no chesswar on this server'); return; }
   const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
@@ -154,6 +156,25 @@ test('chesswar: a secret set-up, then movement, a catapult shot and the phases o
     await waitMyTurn(pa);
     await clickAction(pa, 'b2', 'b3');
     await pa.waitForSelector(sq('b3') + ' .sq-piece circle', { timeout: T });
+    // A spell: the wizard on h2 casts Storm (a click on it, then on it again).
+    {
+      const posts = await pa.locator('.thread > li').count();
+      await pa.click(sq('h2'));
+      await pa.click(sq('h2'));
+      const menu = pa.locator('.menu:not([hidden]) button.action-btn', { hasText: 'storm' });
+      if (await menu.count()) await menu.first().click();
+      assert.match(await pa.textContent('.draft'), /casts storm/i);
+      await pa.click('#post-btn');
+      await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+    }
+    // The Liche may counter it: Ben is asked, and lets it be.
+    await pb.reload();
+    await waitMyTurn(pb);
+    assert.match(await pb.textContent('.state-facts'), /counter Storm/);
+    await clickButton(pb, 'let the spell be');
+    await pa.reload();
+    await waitMyTurn(pa);
+    assert.match(await pa.textContent('.state-facts'), /In effect/);
     await clickButton(pa, 'end movement');
     // Shooting: the catapult on c1 fires at a zombie it can reach.
     await waitMyTurn(pa);
