@@ -848,18 +848,23 @@ melee(void)
 	CHECK(dead(st, d), row_name);
 	free(st);
 
-	MELEE(CW_ARMY_HUMANS, CW_ARMY_ORCS, "infantry", "warlord" + 0 == NULL ? "" : "orcs");
-	st->u[d].type = 0;
-	st->u[1 * CW_UPS].status = CW_U_EMPTY;
-	cw_rebuild_at(st);
-	/* the defender is now the orc Warlord (brave, melee +1, save 2+): a 6 is 6 - 1 = 5 */
-	row(T "Melee: 5, a brave defender must only save once; a natural 6 always destroys");
-	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(6));
-	CHECK(dead(st, d) && st->phase == CW_PH_OVER && st->winner == 0,
-	      "the general dies: the match ends (C10)");
+	st = pos(CW_ARMY_CHAOS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "chaos_lord", "a1");
+	d = add(st, 1, "warlord", "d5");
+	a = add(st, 0, "chaos_knights", "d4");
+	cw_link(st, a, d);
+	st->phase = CW_PH_MELEE;
+	/* Chaos Knights (+1) against the orc Warlord (brave, +1, save 2+): 5 + 1 - 1 */
+	row(T "Melee: 5, a brave defender must only save once (one die, made on 2)");
+	ok(st, 0, "{\"type\":\"attack\",\"from\":\"d4\",\"target\":\"d5\"}", D(5, 2));
+	CHECK(ev_int("attack", "result") == 5 && !dead(st, d), row_name);
+	st->u[a].attacked = 0;
+	row(R "C10: the general dies, the match ends; a natural 6 always destroys");
+	ok(st, 0, "{\"type\":\"attack\",\"from\":\"d4\",\"target\":\"d5\"}", D(6));
+	CHECK(dead(st, d) && st->phase == CW_PH_OVER && st->winner == 0, row_name);
 	free(st);
 
-	MELEE(CW_ARMY_ORCS, CW_ARMY_HUMANS, "trolls", "general" + 0 == NULL ? "" : "infantry");
+	MELEE(CW_ARMY_ORCS, CW_ARMY_HUMANS, "trolls", "infantry");
 	row(T "Melee: add attacker melee, deduct defender melee (4 + 1 - 0 = 5: two saves, both made)");
 	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(4, 4, 4));
 	CHECK(!dead(st, d) && ev_int("attack", "result") == 5, row_name);
@@ -914,9 +919,9 @@ melee(void)
 
 	MELEE(CW_ARMY_HUMANS, CW_ARMY_CHAOS, "infantry", "chaos_knights");
 	st->side[1].army = CW_ARMY_CHAOS;
-	row(R "C7: a 1 always fails even when the need is lower");
+	row(T "Melee: a natural 6 destroys a brave defender that is not scary (no save)");
 	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(6));
-	CHECK(dead(st, d), "natural 6 vs a non-scary knight: destroyed");
+	CHECK(dead(st, d) && !has_event("save"), row_name);
 	free(st);
 
 	MELEE(CW_ARMY_CHAOS, CW_ARMY_HUMANS, "beastmen", "infantry");
