@@ -600,11 +600,24 @@ shooting(void)
 	st->u[xb].moved = 1;
 	refused(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d5\"}", "moved");
 	st->u[xb].moved = 0;
-	row(T "Bows: the roll 6 does not always hit (need 7: no hit)");
-	st->u[xb].moved = 0;
 	row(T "Bows: a miss below the need");
 	ok(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d5\"}", D(3));
 	CHECK(ev_int("shoot", "need") == 4 && has_event("shoot") && !has_event("save"), row_name);
+	free(st);
+
+	st = pos(CW_ARMY_UNDEAD, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "liche", "a1");
+	add(st, 1, "general", "h8");
+	{
+		int ua = add(st, 0, "undead_archers", "d2");
+		int hi = add(st, 1, "infantry", "d5");
+		st->phase = CW_PH_SHOOT;
+		st->u[ua].moved = 1;
+		st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_STORM, 0, CW_NONE};
+		row(T "Bows: the roll 6 does not always hit (4+, moved, range 3, storm: need 7)");
+		ok(st, 0, "{\"type\":\"shoot\",\"from\":\"d2\",\"target\":\"d5\"}", D(6));
+		CHECK(ev_int("shoot", "need") == 7 && !has_event("save") && cw_on(st, hi), row_name);
+	}
 	free(st);
 
 	st = pos(CW_ARMY_ELFS, CW_ARMY_UNDEAD, 8, 8);
@@ -1319,7 +1332,7 @@ endings(void)
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
 	add(st, 0, "general", "a1");
 	add(st, 1, "warlord", "h8");
-	row(R "G: resignation, the other seat wins");
+	row("rules.h resign: with two seats the other seat wins");
 	{
 		struct wr_events ev = {0};
 		struct wr_result r;
