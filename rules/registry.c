@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "chesswar/chesswar.h"
 #include "confrontation/confrontation.h"
 #include "wargame-chess/wargame_chess.h"
 #include "officers-chess/officers_chess.h"
@@ -19,6 +20,7 @@ static const struct wr_ruleset *const table[] = {
 	&wc_ruleset,
 	&oc_ruleset,
 	&bc_ruleset,
+	&cw_ruleset,
 #ifdef WR_TEST_RULESETS
 	&tr_ruleset,
 #endif

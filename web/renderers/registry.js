@@ -18,6 +18,7 @@ const RENDERERS = {
   'confrontation': () => import('./confrontation.js'),
   'officers-chess': () => import('./officers-chess.js'),
   'blood-chess': () => import('./blood-chess.js'),
+  'chesswar': () => import('./chesswar.js'),
 };
 
 export async function rendererFor(ruleset) {

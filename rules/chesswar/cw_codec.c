@@ -1,0 +1,1282 @@
+/*
+ * ChessWar's JSON: options, create, the snapshot (save/load), the view per
+ * viewer (G5: the other seat's army and deployment stay hidden until both
+ * are in), action parsing and encoding, events, standing orders, and the
+ * wr_ruleset and wr_template tables. No rule is decided here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chesswar.h"
+#include "cw_rules.h"
+
+static const char *const phase_name[] = {"setup", "first", "movement", "shooting", "melee",
+                                         "over"};
+static const char *const stage_name[] = {"army", "build", "deploy", "done"};
+static const char *const ustate_name[] = {"empty", "reserve", "on", "dead"};
+static const char *const when_name[] = {"move", "shoot", "melee", "instant"};
+static const char *const mod_name[] = {"", "moved", "range 3+", "indirect", "storm"};
+static const char *const order_name[] = {"ask", "always", "never", "spells"};
+
+static json_object *
+jstr(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static json_object *
+jint(int v)
+{
+	return json_object_new_int(v);
+}
+
+static void
+put(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *
+jsq(const struct cw_state *st, int sq)
+{
+	if (sq < 0)
+		return NULL;
+	return wr_json_square_new(&st->board, sq);
+}
+
+/* ----------------------------------------------------------- options */
+
+static json_object *
+opt(const char *type, json_object *def, int min, int max, const char *desc)
+{
+	json_object *o = json_object_new_object();
+	put(o, "type", jstr(type));
+	put(o, "default", def);
+	if (min <= max) {
+		put(o, "minimum", jint(min));
+		put(o, "maximum", jint(max));
+	}
+	put(o, "description", jstr(desc));
+	return o;
+}
+
+static json_object *
+cw_options(void)
+{
+	json_object *o = json_object_new_object();
+	put(o, "total_massacre",
+	    opt("boolean", json_object_new_boolean(0), 1, 0,
+	        "Total massacre: play until one side is wiped out, not until a general dies; an "
+	        "Undead army without its Liche loses one unit of its choice each turn (C10)"));
+	put(o, "board_files",
+	    opt("integer", jint(8), 8, 16,
+	        "Files of a larger board (C11; catapult range is then 8 squares)"));
+	put(o, "board_ranks",
+	    opt("integer", jint(8), 8, 16,
+	        "Ranks of a larger board (C11; catapult range is then 8 squares)"));
+	put(o, "forest",
+	    opt("array", json_object_new_array(), 1, 0,
+	        "Forest squares, e.g. [\"d4\",\"e4\"]: block sight like a unit, can be moved "
+	        "into, +1 saves against ranged attacks, no assault bonus against a unit in it "
+	        "(C11)"));
+	put(o, "hills",
+	    opt("array", json_object_new_array(), 1, 0,
+	        "Hill squares: block sight; a unit on a hill sees over units, and is seen (C11)"));
+	return o;
+}
+
+static int
+parse_squares(json_object *o, const char *key, const struct wr_board *b, uint8_t *terrain,
+              int type, struct wr_error *err)
+{
+	json_object *arr;
+	if (!json_object_object_get_ex(o, key, &arr))
+		return 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return wr_fail(err, "wrong-type", key, "%s: an array of squares", key);
+	if (json_object_array_length(arr) > CW_MAX_SQ)
+		return wr_fail(err, "out-of-range", key, "%s: too many squares", key);
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *v = json_object_array_get_idx(arr, i);
+		int sq = json_object_is_type(v, json_type_string)
+		                 ? wr_square_parse(b, json_object_get_string(v))
+		                 : WR_NO_SQUARE;
+		if (sq == WR_NO_SQUARE)
+			return wr_fail(err, "not-a-square", key, "%s: an entry is not a square", key);
+		if (terrain[sq] != CW_T_OPEN)
+			return wr_fail(err, "terrain-overlap", key, "a square has two terrains");
+		terrain[sq] = (uint8_t)type;
+	}
+	return 0;
+}
+
+static int
+parse_options(json_object *o, struct cw_opts *out, struct wr_error *err)
+{
+	static const char *const known[] = {"total_massacre", "board_files", "board_ranks",
+	                                    "forest", "hills", NULL};
+	struct wr_board b;
+	memset(out, 0, sizeof(*out));
+	out->files = out->ranks = 8;
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "wrong-type", "", "options: an object");
+	if (wr_json_only(o, known, err) != 0 ||
+	    wr_json_bool(o, "total_massacre", 0, 0, &out->total_massacre, err) != 0 ||
+	    wr_json_int(o, "board_files", 8, CW_MAX_FILES, 0, 8, &out->files, err) != 0 ||
+	    wr_json_int(o, "board_ranks", 8, CW_MAX_RANKS, 0, 8, &out->ranks, err) != 0)
+		return -1;
+	b.files = out->files;
+	b.ranks = out->ranks;
+	if (parse_squares(o, "forest", &b, out->terrain, CW_T_FOREST, err) != 0 ||
+	    parse_squares(o, "hills", &b, out->terrain, CW_T_HILL, err) != 0)
+		return -1;
+	/* "If using a larger game board, catapult range should be limited to 8" */
+	out->catapult_range = (out->files > 8 || out->ranks > 8) ? 8 : 0;
+	return 0;
+}
+
+static int
+cw_create(json_object *options, int seats, struct wr_rng *rng, void **state,
+          struct wr_error *err)
+{
+	struct cw_opts o;
+	struct cw_state *st;
+	(void)rng;
+	if (seats != 2)
+		return wr_fail(err, "bad-seats", "seats", "ChessWar is for two players");
+	if (parse_options(options, &o, err) != 0)
+		return -1;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return wr_fail(err, "internal", "", "out of memory");
+	cw_init(st, &o);
+	*state = st;
+	return 0;
+}
+
+static void
+cw_free(void *state)
+{
+	free(state);
+}
+
+/* ---------------------------------------------------------- snapshot */
+
+static json_object *
+action_fields(const struct cw_state *st, const struct cw_action *a)
+{
+	json_object *o = json_object_new_object();
+	json_object *p = json_object_new_array();
+	put(o, "type", jint(a->type));
+	put(o, "army", jint(a->army));
+	put(o, "utype", jstr(a->utype));
+	put(o, "count", jint(a->count));
+	put(o, "unit", jint(a->unit));
+	put(o, "to", jint(a->to));
+	for (int i = 0; i < a->npath; i++)
+		json_object_array_add(p, jint(a->path[i]));
+	put(o, "path", p);
+	put(o, "first", jint(a->first));
+	put(o, "spell", jint(a->spell));
+	put(o, "effect", jint(a->effect));
+	put(o, "target2", jint(a->target2));
+	(void)st;
+	return o;
+}
+
+static json_object *
+cw_snapshot(const void *state)
+{
+	const struct cw_state *st = state;
+	json_object *o = json_object_new_object(), *arr;
+	char terr[CW_MAX_SQ + 1];
+	int nsq = st->o.files * st->o.ranks;
+
+	put(o, "files", jint(st->o.files));
+	put(o, "ranks", jint(st->o.ranks));
+	put(o, "total_massacre", jint(st->o.total_massacre));
+	for (int i = 0; i < nsq; i++)
+		terr[i] = "ofh"[st->o.terrain[i]];
+	terr[nsq] = 0;
+	put(o, "terrain", jstr(terr));
+	put(o, "phase", jint(st->phase));
+	put(o, "turn_seat", jint(st->turn_seat));
+	put(o, "round", jint(st->round));
+	put(o, "turn", jint(st->turn));
+	put(o, "first_seat", jint(st->first_seat));
+	put(o, "rolloff_winner", jint(st->rolloff_winner));
+	put(o, "last_moved", jint(st->last_moved));
+	put(o, "pending", jint(st->pending));
+	put(o, "pend_unit", jint(st->pend_unit));
+	put(o, "pend_from", jint(st->pend_from));
+	put(o, "heal_seat", jint(st->heal_seat));
+	put(o, "pending_next", jint(st->pending_next));
+	put(o, "cast", action_fields(st, &st->cast));
+	put(o, "held", action_fields(st, &st->held));
+	arr = json_object_new_array();
+	for (int i = 0; i < st->nfx; i++) {
+		json_object *f = json_object_new_array();
+		json_object_array_add(f, jint(st->fx[i].spell));
+		json_object_array_add(f, jint(st->fx[i].caster));
+		json_object_array_add(f, jint(st->fx[i].target));
+		json_object_array_add(arr, f);
+	}
+	put(o, "fx", arr);
+	put(o, "winner", jint(st->winner));
+	put(o, "shot", json_object_new_array());
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_from));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_aim));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_land));
+	put(o, "reason", jstr(st->reason));
+	arr = json_object_new_array();
+	for (int s = 0; s < CW_SEATS; s++) {
+		const struct cw_side *sd = &st->side[s];
+		json_object *so = json_object_new_object(), *c = json_object_new_array();
+		put(so, "army", jint(sd->army));
+		put(so, "stage", jint(sd->stage));
+		put(so, "spent", jint(sd->spent));
+		for (int t = 0; t < CW_TYPES; t++)
+			json_object_array_add(c, jint(sd->counts[t]));
+		put(so, "counts", c);
+		put(so, "counter_order", jint(sd->counter_order));
+		put(so, "counter_mask", jint((int)sd->counter_mask));
+		put(so, "heal_order", jint(sd->heal_order));
+		put(so, "protect_order", jint(sd->protect_order));
+		json_object_array_add(arr, so);
+	}
+	put(o, "sides", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < CW_UNITS; i++) {
+		const struct cw_unit *u = &st->u[i];
+		json_object *a = json_object_new_array();
+		int v[] = {u->status,   u->type, u->sq,      u->moved, u->charged, u->shot,
+		           u->attacked, u->cast, u->instant, u->regen, u->strike,  u->dying};
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			json_object_array_add(a, jint(v[k]));
+		json_object_array_add(a, json_object_new_int64((int64_t)u->link));
+		json_object_array_add(a, json_object_new_int64((int64_t)u->was_link));
+		json_object_array_add(arr, a);
+	}
+	put(o, "units", arr);
+	return o;
+}
+
+static int
+get_int(json_object *o, const char *k, int min, int max, int *out, struct wr_error *err)
+{
+	return wr_json_int(o, k, min, max, 1, 0, out, err);
+}
+
+static int
+load_action(const struct cw_state *st, json_object *o, struct cw_action *a, struct wr_error *err)
+{
+	json_object *p, *ut;
+	int nsq = st->o.files * st->o.ranks;
+	memset(a, 0, sizeof(*a));
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "bad-snapshot", "cast", "cast: an object");
+	if (get_int(o, "type", 0, CW_A_MAX - 1, &a->type, err) ||
+	    get_int(o, "army", -1, CW_ARMY_MAX - 1, &a->army, err) ||
+	    get_int(o, "count", 0, 100, &a->count, err) ||
+	    get_int(o, "unit", -1, nsq - 1, &a->unit, err) ||
+	    get_int(o, "to", -1, nsq - 1, &a->to, err) ||
+	    get_int(o, "first", 0, 1, &a->first, err) ||
+	    get_int(o, "spell", -1, CW_SPELL_MAX - 1, &a->spell, err) ||
+	    get_int(o, "effect", -1, CW_MAX_FX - 1, &a->effect, err) ||
+	    get_int(o, "target2", -1, nsq - 1, &a->target2, err))
+		return -1;
+	if (!json_object_object_get_ex(o, "utype", &ut) || !json_object_is_type(ut, json_type_string) ||
+	    strlen(json_object_get_string(ut)) >= sizeof(a->utype))
+		return wr_fail(err, "bad-snapshot", "utype", "bad utype");
+	snprintf(a->utype, sizeof(a->utype), "%s", json_object_get_string(ut));
+	if (!json_object_object_get_ex(o, "path", &p) || !json_object_is_type(p, json_type_array) ||
+	    json_object_array_length(p) > CW_MAX_PATH)
+		return wr_fail(err, "bad-snapshot", "path", "bad path");
+	a->npath = (int)json_object_array_length(p);
+	for (int i = 0; i < a->npath; i++) {
+		json_object *v = json_object_array_get_idx(p, (size_t)i);
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int(v) < 0 ||
+		    json_object_get_int(v) >= nsq)
+			return wr_fail(err, "bad-snapshot", "path", "bad path");
+		a->path[i] = json_object_get_int(v);
+	}
+	return 0;
+}
+
+static int
+load_into(json_object *o, struct cw_state *st, struct wr_error *err)
+{
+	json_object *t, *arr;
+	int nsq, v;
+	struct cw_opts op;
+	memset(&op, 0, sizeof(op));
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "bad-snapshot", "", "a snapshot is an object");
+	if (get_int(o, "files", 8, CW_MAX_FILES, &op.files, err) ||
+	    get_int(o, "ranks", 8, CW_MAX_RANKS, &op.ranks, err) ||
+	    get_int(o, "total_massacre", 0, 1, &op.total_massacre, err))
+		return -1;
+	nsq = op.files * op.ranks;
+	op.catapult_range = (op.files > 8 || op.ranks > 8) ? 8 : 0;
+	if (!json_object_object_get_ex(o, "terrain", &t) || !json_object_is_type(t, json_type_string) ||
+	    json_object_get_string_len(t) != nsq)
+		return wr_fail(err, "bad-snapshot", "terrain", "bad terrain");
+	for (int i = 0; i < nsq; i++) {
+		const char *p = strchr("ofh", json_object_get_string(t)[i]);
+		if (!p || !*p)
+			return wr_fail(err, "bad-snapshot", "terrain", "bad terrain");
+		op.terrain[i] = (uint8_t)(p - "ofh");
+	}
+	cw_init(st, &op);
+	if (get_int(o, "phase", 0, CW_PH_OVER, &st->phase, err) ||
+	    get_int(o, "turn_seat", 0, 1, &st->turn_seat, err) ||
+	    get_int(o, "round", 0, 1000000, &st->round, err) ||
+	    get_int(o, "turn", 0, 2000000, &st->turn, err) ||
+	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
+	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
+	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
+	    get_int(o, "pending", 0, CW_PEND_PROTECT, &st->pending, err) ||
+	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
+	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
+	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
+	    get_int(o, "pend_from", -1, nsq - 1, &st->pend_from, err) ||
+	    get_int(o, "winner", -1, 1, &st->winner, err))
+		return -1;
+	if (!json_object_object_get_ex(o, "shot", &t) || !json_object_is_type(t, json_type_array) ||
+	    json_object_array_length(t) != 3)
+		return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	{
+		int *dst[3] = {&st->shot_from, &st->shot_aim, &st->shot_land};
+		for (int k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(t, (size_t)k);
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < -1 ||
+			    json_object_get_int(x) >= nsq)
+				return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+			*dst[k] = json_object_get_int(x);
+		}
+		if ((st->shot_from < 0) != (st->shot_aim < 0))
+			return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	}
+	if (!json_object_object_get_ex(o, "cast", &t) || load_action(st, t, &st->cast, err))
+		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
+	if (!json_object_object_get_ex(o, "held", &t) || load_action(st, t, &st->held, err))
+		return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
+	    strlen(json_object_get_string(t)) >= sizeof(st->reason))
+		return wr_fail(err, "bad-snapshot", "reason", "bad reason");
+	snprintf(st->reason, sizeof(st->reason), "%s", json_object_get_string(t));
+	if (!json_object_object_get_ex(o, "fx", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) > CW_MAX_FX)
+		return wr_fail(err, "bad-snapshot", "fx", "bad effects");
+	st->nfx = (int)json_object_array_length(arr);
+	for (int i = 0; i < st->nfx; i++) {
+		json_object *f = json_object_array_get_idx(arr, (size_t)i);
+		int val[3];
+		if (!json_object_is_type(f, json_type_array) || json_object_array_length(f) != 3)
+			return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+		for (int k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(f, (size_t)k);
+			if (!json_object_is_type(x, json_type_int))
+				return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+			val[k] = json_object_get_int(x);
+		}
+		if (val[0] < 0 || val[0] >= CW_SPELL_MAX || val[1] < 0 || val[1] >= CW_UNITS ||
+		    val[2] < -1 || val[2] >= CW_UNITS)
+			return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+		st->fx[i] = (struct cw_effect){val[0], val[1], val[2]};
+	}
+	if (!json_object_object_get_ex(o, "sides", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != CW_SEATS)
+		return wr_fail(err, "bad-snapshot", "sides", "bad sides");
+	for (int s = 0; s < CW_SEATS; s++) {
+		json_object *so = json_object_array_get_idx(arr, (size_t)s), *c;
+		struct cw_side *sd = &st->side[s];
+		int spent = 0;
+		if (!json_object_is_type(so, json_type_object) ||
+		    get_int(so, "army", -1, CW_ARMY_MAX - 1, &sd->army, err) ||
+		    get_int(so, "stage", 0, CW_STAGE_DONE, &sd->stage, err) ||
+		    get_int(so, "spent", 0, 1000, &sd->spent, err) ||
+		    get_int(so, "counter_order", 0, 3, &sd->counter_order, err) ||
+		    get_int(so, "heal_order", 0, 2, &sd->heal_order, err) ||
+		    get_int(so, "protect_order", 0, 2, &sd->protect_order, err) ||
+		    get_int(so, "counter_mask", 0, (1 << CW_SPELL_MAX) - 1, &v, err))
+			return wr_fail(err, "bad-snapshot", "sides", "bad side");
+		sd->counter_mask = (unsigned)v;
+		if (!json_object_object_get_ex(so, "counts", &c) ||
+		    !json_object_is_type(c, json_type_array) || json_object_array_length(c) != CW_TYPES)
+			return wr_fail(err, "bad-snapshot", "counts", "bad counts");
+		for (int k = 0; k < CW_TYPES; k++) {
+			json_object *x = json_object_array_get_idx(c, (size_t)k);
+			int max = 0;
+			if (sd->army >= 0 && k > 0 && k < cw_armies[sd->army].ntypes)
+				max = cw_armies[sd->army].units[k].max;
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < 0 ||
+			    json_object_get_int(x) > max)
+				return wr_fail(err, "bad-snapshot", "counts", "bad counts");
+			sd->counts[k] = json_object_get_int(x);
+			if (sd->army >= 0)
+				spent += sd->counts[k] * cw_armies[sd->army].units[k].cost;
+		}
+		if (spent != sd->spent || (sd->army >= 0 && spent > cw_armies[sd->army].points))
+			return wr_fail(err, "bad-snapshot", "spent", "bad spent");
+	}
+	if (!json_object_object_get_ex(o, "units", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != CW_UNITS)
+		return wr_fail(err, "bad-snapshot", "units", "bad units");
+	for (int i = 0; i < CW_UNITS; i++) {
+		json_object *a = json_object_array_get_idx(arr, (size_t)i);
+		int val[12];
+		static const int lo[12] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+		int hi[12] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+		json_object *l, *wl;
+		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 14)
+			return wr_fail(err, "bad-snapshot", "units", "bad unit");
+		for (int k = 0; k < 12; k++) {
+			json_object *x = json_object_array_get_idx(a, (size_t)k);
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < lo[k] ||
+			    json_object_get_int(x) > hi[k])
+				return wr_fail(err, "bad-snapshot", "units", "bad unit");
+			val[k] = json_object_get_int(x);
+		}
+		l = json_object_array_get_idx(a, 12);
+		wl = json_object_array_get_idx(a, 13);
+		if (!json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 0 ||
+		    !json_object_is_type(wl, json_type_int) || json_object_get_int64(wl) < 0)
+			return wr_fail(err, "bad-snapshot", "units", "bad link");
+		st->u[i] = (struct cw_unit){.status = (int8_t)val[0], .type = (int8_t)val[1],
+		                            .sq = (int16_t)val[2], .moved = (uint8_t)val[3],
+		                            .charged = (uint8_t)val[4], .shot = (uint8_t)val[5],
+		                            .attacked = (uint8_t)val[6], .cast = (uint8_t)val[7],
+		                            .instant = (uint8_t)val[8], .regen = (uint8_t)val[9],
+		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
+		                            .link = (uint64_t)json_object_get_int64(l),
+		                            .was_link = (uint64_t)json_object_get_int64(wl)};
+		if (st->u[i].status == CW_U_EMPTY && memcmp(&st->u[i], &(struct cw_unit){.sq = -1},
+		                                            sizeof(st->u[i])) != 0)
+			return wr_fail(err, "bad-snapshot", "units", "bad empty slot");
+		if (st->u[i].regen && st->u[i].status != CW_U_DEAD)
+			return wr_fail(err, "bad-snapshot", "units", "bad regen");
+	}
+	/* the reserve and fielded units match the counts bought */
+	for (int s = 0; s < CW_SEATS; s++) {
+		int n[CW_TYPES] = {0}, k0 = 0;
+		if (st->side[s].stage < CW_STAGE_DEPLOY)
+			continue;
+		for (int k = 0; k < CW_UPS; k++) {
+			const struct cw_unit *u = &st->u[s * CW_UPS + k];
+			if (u->status == CW_U_EMPTY) {
+				k0 = 1;
+				continue;
+			}
+			if (k0)
+				return wr_fail(err, "bad-snapshot", "units", "a gap in the units");
+			n[u->type]++;
+		}
+		for (int k = 1; k < CW_TYPES; k++)
+			if (n[k] != st->side[s].counts[k])
+				return wr_fail(err, "bad-snapshot", "units", "units and counts disagree");
+	}
+	if (st->phase == CW_PH_SETUP) {
+		for (int s = 0; s < CW_SEATS; s++)
+			for (int k = 0; k < CW_UPS; k++)
+				if (st->u[s * CW_UPS + k].status == CW_U_DEAD)
+					return wr_fail(err, "bad-snapshot", "units", "dead in set-up");
+	}
+	cw_rebuild_at(st);
+	return cw_check_state(st, err);
+}
+
+static int
+cw_load(json_object *snap, void **state, struct wr_error *err)
+{
+	struct cw_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return wr_fail(err, "internal", "", "out of memory");
+	if (load_into(snap, st, err) != 0) {
+		free(st);
+		return -1;
+	}
+	*state = st;
+	return 0;
+}
+
+/* -------------------------------------------------------------- view */
+
+static json_object *
+unit_def_json(const struct cw_unit_def *d)
+{
+	json_object *o = json_object_new_object(), *sp = json_object_new_array();
+	put(o, "unit", jstr(d->slug));
+	put(o, "name", jstr(d->name));
+	put(o, "piece", json_object_new_string_len(&d->piece, 1));
+	put(o, "max", jint(d->max));
+	put(o, "cost", jint(d->cost));
+	put(o, "move", jint(d->move));
+	put(o, "save", jint(d->save));
+	put(o, "melee", jint(d->melee));
+	for (int k = 0; k < CW_SP_COUNT; k++)
+		if (d->special & (1u << k))
+			json_object_array_add(sp, jstr(cw_special_name[k]));
+	put(o, "special", sp);
+	put(o, "weapon", d->weapon ? jstr(cw_weapons[d->weapon].slug) : NULL);
+	if (d->weapon && cw_weapons[d->weapon].kind == CW_WK_BOW)
+		put(o, "skill", jint(d->skill));
+	sp = json_object_new_array();
+	for (int k = 0; k < CW_SPELL_MAX; k++)
+		if (d->spells & (1u << k))
+			json_object_array_add(sp, jstr(cw_spells[k].slug));
+	put(o, "spells", sp);
+	return o;
+}
+
+static json_object *
+army_lists(void)
+{
+	json_object *arr = json_object_new_array();
+	for (int a = 0; a < CW_ARMY_MAX; a++) {
+		json_object *o = json_object_new_object(), *u = json_object_new_array();
+		put(o, "army", jstr(cw_armies[a].slug));
+		put(o, "name", jstr(cw_armies[a].name));
+		put(o, "initiative", jint(cw_armies[a].initiative));
+		put(o, "points", jint(cw_armies[a].points));
+		for (int t = 0; t < cw_armies[a].ntypes; t++)
+			json_object_array_add(u, unit_def_json(&cw_armies[a].units[t]));
+		put(o, "units", u);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *
+spell_list(void)
+{
+	json_object *arr = json_object_new_array();
+	for (int s = 0; s < CW_SPELL_MAX; s++) {
+		json_object *o = json_object_new_object();
+		put(o, "spell", jstr(cw_spells[s].slug));
+		put(o, "name", jstr(cw_spells[s].name));
+		put(o, "when", jstr(when_name[cw_spells[s].when]));
+		put(o, "temporal", json_object_new_boolean(cw_spells[s].temporal));
+		put(o, "source", jstr(cw_spells[s].text ? "text" : "provisional"));
+		put(o, "rule", jstr(cw_spells[s].rule));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *
+unit_ref(const struct cw_state *st, int id, int type, int sq)
+{
+	json_object *o = json_object_new_object();
+	int seat = cw_seat_of(id), army = st->side[seat].army;
+	put(o, "id", jint(id));
+	put(o, "seat", jint(seat));
+	put(o, "unit", army >= 0 && type >= 0 ? jstr(cw_armies[army].units[type].slug) : NULL);
+	put(o, "square", jsq(st, sq));
+	return o;
+}
+
+static int
+side_visible(const struct cw_state *st, int seat, int viewer)
+{
+	return viewer == WR_EVERYONE || viewer == seat || st->phase != CW_PH_SETUP;
+}
+
+static json_object *
+orders_json(const struct cw_side *sd)
+{
+	json_object *o = json_object_new_object();
+	if (sd->counter_order == 3) {
+		json_object *a = json_object_new_array();
+		for (int s = 0; s < CW_SPELL_MAX; s++)
+			if ((sd->counter_mask >> s) & 1)
+				json_object_array_add(a, jstr(cw_spells[s].slug));
+		put(o, "counterspell", a);
+	} else {
+		put(o, "counterspell", jstr(order_name[sd->counter_order]));
+	}
+	put(o, "heal", jstr(order_name[sd->heal_order]));
+	put(o, "protection", jstr(order_name[sd->protect_order]));
+	return o;
+}
+
+static json_object *
+cw_view(const void *state, int viewer)
+{
+	const struct cw_state *st = state;
+	json_object *o = json_object_new_object(), *arr, *f, *h;
+	int nsq = st->o.files * st->o.ranks;
+
+	put(o, "board", json_object_new_object());
+	put(json_object_object_get(o, "board"), "files", jint(st->o.files));
+	put(json_object_object_get(o, "board"), "ranks", jint(st->o.ranks));
+	f = json_object_new_array();
+	h = json_object_new_array();
+	for (int i = 0; i < nsq; i++) {
+		if (st->o.terrain[i] == CW_T_FOREST)
+			json_object_array_add(f, jsq(st, i));
+		if (st->o.terrain[i] == CW_T_HILL)
+			json_object_array_add(h, jsq(st, i));
+	}
+	put(o, "forest", f);
+	put(o, "hills", h);
+	put(o, "total_massacre", json_object_new_boolean(st->o.total_massacre));
+	put(o, "catapult_range", st->o.catapult_range ? jint(st->o.catapult_range) : NULL);
+	put(o, "phase", jstr(phase_name[st->phase]));
+	put(o, "round", jint(st->round));
+	put(o, "turn_seat", st->phase >= CW_PH_MOVE ? jint(st->turn_seat) : NULL);
+	put(o, "first_seat", st->first_seat >= 0 ? jint(st->first_seat) : NULL);
+	put(o, "rolloff_winner",
+	    st->phase == CW_PH_FIRST ? jint(st->rolloff_winner) : NULL);
+	{
+		/* pending decisions, as the match page reads them: [{seat, kind, prompt}] */
+		json_object *arr2 = json_object_new_array(), *p = NULL;
+		char prompt[160];
+		if (st->pending == CW_PEND_FOLLOWUP) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("follow_up"));
+			put(p, "seat", jint(st->turn_seat));
+			put(p, "unit", jsq(st, st->u[st->pend_unit].sq));
+			put(p, "emptied", jsq(st, st->pend_from));
+			snprintf(prompt, sizeof(prompt),
+			         "the unit that won may advance, charge again or hold");
+		} else if (st->pending == CW_PEND_COUNTER) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("counterspell"));
+			put(p, "seat", jint(1 - st->turn_seat));
+			put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
+			put(p, "caster", jsq(st, st->cast.unit));
+			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
+			         cw_spells[st->cast.spell].name);
+		} else if (st->pending == CW_PEND_PROTECT) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("protection"));
+			put(p, "seat", jint(1 - st->turn_seat));
+			put(p, "attacker", jsq(st, st->held.unit));
+			put(p, "target", jsq(st, st->held.to));
+			snprintf(prompt, sizeof(prompt),
+			         "cast Protection (+1 saves) on the unit attacked, or not");
+		} else if (st->pending == CW_PEND_HEAL) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("heal"));
+			put(p, "seat", jint(st->heal_seat));
+			snprintf(prompt, sizeof(prompt),
+			         "Heal (4+) a unit just destroyed, or let it fall");
+		} else if (st->pending == CW_PEND_SACRIFICE) {
+			p = json_object_new_object();
+			put(p, "kind", jstr("sacrifice"));
+			put(p, "seat", jint(st->turn_seat));
+			snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
+		}
+		if (p) {
+			put(p, "prompt", jstr(prompt));
+			json_object_array_add(arr2, p);
+		}
+		put(o, "pending", arr2);
+	}
+	put(o, "last_moved",
+	    st->last_moved >= 0 ? jsq(st, st->u[st->last_moved].sq) : NULL);
+	if (st->shot_from >= 0) {
+		json_object *sh = json_object_new_object();
+		put(sh, "from", jsq(st, st->shot_from));
+		put(sh, "aim", jsq(st, st->shot_aim));
+		put(sh, "lands", jsq(st, st->shot_land));
+		put(o, "last_shot", sh);
+	} else {
+		put(o, "last_shot", NULL);
+	}
+	arr = json_object_new_array();
+	for (int s = 0; s < CW_SEATS; s++) {
+		const struct cw_side *sd = &st->side[s];
+		json_object *so = json_object_new_object();
+		put(so, "seat", jint(s));
+		if (!side_visible(st, s, viewer)) {
+			put(so, "hidden", json_object_new_boolean(1));
+			put(so, "set_up", json_object_new_boolean(sd->stage == CW_STAGE_DONE));
+		} else {
+			json_object *c = json_object_new_object();
+			put(so, "hidden", json_object_new_boolean(0));
+			put(so, "set_up", json_object_new_boolean(sd->stage == CW_STAGE_DONE));
+			put(so, "stage", jstr(stage_name[sd->stage]));
+			put(so, "army", sd->army >= 0 ? jstr(cw_armies[sd->army].slug) : NULL);
+			if (sd->army >= 0) {
+				put(so, "points", jint(cw_armies[sd->army].points));
+				put(so, "spent", jint(sd->spent));
+				put(so, "initiative", jint(cw_armies[sd->army].initiative));
+				for (int t = 1; t < cw_armies[sd->army].ntypes; t++)
+					put(c, cw_armies[sd->army].units[t].slug, jint(sd->counts[t]));
+			}
+			put(so, "counts", c);
+			put(so, "general_alive", json_object_new_boolean(cw_general_alive(st, s)));
+			if (viewer == s || viewer == WR_EVERYONE)
+				put(so, "orders", orders_json(sd));
+		}
+		json_object_array_add(arr, so);
+	}
+	put(o, "sides", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < CW_UNITS; i++) {
+		const struct cw_unit *u = &st->u[i];
+		int s = cw_seat_of(i);
+		json_object *uo, *ml;
+		if (u->status == CW_U_EMPTY || !side_visible(st, s, viewer))
+			continue;
+		const struct cw_unit_def *d = cw_def(st, i);
+		uo = json_object_new_object();
+		put(uo, "id", jint(i));
+		put(uo, "seat", jint(s));
+		put(uo, "unit", jstr(d->slug));
+		put(uo, "name", jstr(d->name));
+		put(uo, "piece", json_object_new_string_len(&d->piece, 1));
+		put(uo, "status", jstr(ustate_name[u->status]));
+		put(uo, "square", u->status == CW_U_RESERVE ? NULL : jsq(st, u->sq));
+		put(uo, "moved", json_object_new_boolean(u->moved));
+		put(uo, "charged", json_object_new_boolean(u->charged));
+		put(uo, "shot", json_object_new_boolean(u->shot));
+		put(uo, "attacked", json_object_new_boolean(u->attacked));
+		put(uo, "cast", json_object_new_boolean(u->cast));
+		put(uo, "dying", json_object_new_boolean(u->dying));
+		put(uo, "scary", json_object_new_boolean(u->status == CW_U_ON && cw_is_scary(st, i)));
+		put(uo, "plague", json_object_new_boolean(cw_has_plague(st, i)));
+		ml = json_object_new_array();
+		for (int j = 0; j < CW_UNITS; j++)
+			if ((u->link >> j) & 1)
+				json_object_array_add(ml, jsq(st, st->u[j].sq));
+		put(uo, "melee", ml);
+		json_object_array_add(arr, uo);
+	}
+	put(o, "units", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < st->nfx; i++) {
+		json_object *fo = json_object_new_object();
+		put(fo, "index", jint(i));
+		put(fo, "spell", jstr(cw_spells[st->fx[i].spell].slug));
+		put(fo, "seat", jint(cw_seat_of(st->fx[i].caster)));
+		put(fo, "caster", jsq(st, st->u[st->fx[i].caster].sq));
+		put(fo, "target", st->fx[i].target >= 0 ? jsq(st, st->u[st->fx[i].target].sq) : NULL);
+		json_object_array_add(arr, fo);
+	}
+	put(o, "effects", arr);
+	put(o, "winner", st->phase == CW_PH_OVER && st->winner >= 0 ? jint(st->winner) : NULL);
+	put(o, "reason", st->phase == CW_PH_OVER ? jstr(st->reason) : NULL);
+	put(o, "army_lists", army_lists());
+	put(o, "spells", spell_list());
+	return o;
+}
+
+/* ----------------------------------------------------------- actions */
+
+static int
+sq_field(const struct cw_state *st, json_object *j, const char *key, int required, int *out,
+         struct wr_error *err)
+{
+	json_object *v;
+	*out = CW_NONE;
+	if (!json_object_object_get_ex(j, key, &v)) {
+		if (required)
+			return wr_fail(err, "missing-field", key, "%s is required", key);
+		return 0;
+	}
+	return wr_json_square(j, key, &st->board, out, err);
+}
+
+/* The acting unit's square: "from" (as listed), or "unit" as an alias. */
+static int
+unit_field(const struct cw_state *st, json_object *j, int *out, struct wr_error *err)
+{
+	json_object *v;
+	if (json_object_object_get_ex(j, "from", &v))
+		return sq_field(st, j, "from", 1, out, err);
+	return sq_field(st, j, "unit", 1, out, err);
+}
+
+static int
+cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
+{
+	static const char *const known[] = {"type", "army", "unit", "from", "count", "square", "to",
+	                                    "path", "target", "first", "spell", "effect",
+	                                    "raise", NULL};
+	const struct cw_state *st = state;
+	struct cw_action *a = action;
+	const char *type, *s;
+	json_object *v;
+	int t = CW_NONE;
+
+	memset(a, 0, sizeof(*a));
+	a->army = a->unit = a->to = a->spell = a->effect = a->target2 = CW_NONE;
+	a->count = 1;
+	if (!json_object_is_type(j, json_type_object))
+		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
+	if (wr_json_only(j, known, err) || wr_json_string(j, "type", 1, &type, err))
+		return -1;
+	for (int i = 0; i < CW_A_MAX; i++)
+		if (strcmp(type, cw_act_name[i]) == 0)
+			t = i;
+	if (t == CW_NONE)
+		return wr_fail(err, "unknown-action", "type", "unknown action type");
+	a->type = t;
+	switch (t) {
+	case CW_A_ARMY:
+		if (wr_json_string(j, "army", 1, &s, err))
+			return -1;
+		a->army = cw_army_lookup(s);
+		if (a->army == CW_NONE)
+			return wr_fail(err, "unknown-army", "army",
+			               "armies: chaos, dwarves, elfs, humans, orcs, ratmen, undead");
+		return 0;
+	case CW_A_BUY:
+	case CW_A_SELL:
+	case CW_A_DEPLOY:
+		if (wr_json_string(j, "unit", 1, &s, err))
+			return -1;
+		if (strlen(s) >= sizeof(a->utype))
+			return wr_fail(err, "unknown-unit", "unit", "no such unit");
+		snprintf(a->utype, sizeof(a->utype), "%s", s);
+		if (t == CW_A_DEPLOY)
+			return sq_field(st, j, "square", 1, &a->to, err);
+		return wr_json_int(j, "count", 1, 24, 0, 1, &a->count, err);
+	case CW_A_UNDEPLOY:
+		return sq_field(st, j, "square", 1, &a->to, err);
+	case CW_A_FIRST:
+		return wr_json_bool(j, "first", 1, 0, &a->first, err);
+	case CW_A_MOVE:
+		if (unit_field(st, j, &a->unit, err))
+			return -1;
+		if (json_object_object_get_ex(j, "path", &v)) {
+			if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) < 1 ||
+			    json_object_array_length(v) > CW_MAX_PATH)
+				return wr_fail(err, "bad-path", "path", "path: 1 to %d squares",
+				               CW_MAX_PATH);
+			a->npath = (int)json_object_array_length(v);
+			for (int i = 0; i < a->npath; i++) {
+				json_object *x = json_object_array_get_idx(v, (size_t)i);
+				a->path[i] = json_object_is_type(x, json_type_string)
+				                     ? wr_square_parse(&st->board, json_object_get_string(x))
+				                     : WR_NO_SQUARE;
+				if (a->path[i] == WR_NO_SQUARE)
+					return wr_fail(err, "not-a-square", "path",
+					               "path: an entry is not a square");
+			}
+		}
+		if (sq_field(st, j, "to", a->npath == 0, &a->to, err))
+			return -1;
+		if (a->npath && a->to == CW_NONE)
+			a->to = a->path[a->npath - 1];
+		if (a->npath && a->to != a->path[a->npath - 1])
+			return wr_fail(err, "bad-path", "path", "the path does not end at \"to\"");
+		return 0;
+	case CW_A_CHARGE:
+	case CW_A_SHOOT:
+	case CW_A_ATTACK:
+		if (unit_field(st, j, &a->unit, err))
+			return -1;
+		return sq_field(st, j, "target", 1, &a->to, err);
+	case CW_A_ADVANCE:
+		if (unit_field(st, j, &a->unit, err))
+			return -1;
+		return sq_field(st, j, "to", 1, &a->to, err);
+	case CW_A_HOLD:
+	case CW_A_COUNTER:
+	case CW_A_SACRIFICE:
+		return unit_field(st, j, &a->unit, err);
+	case CW_A_HEAL:
+	case CW_A_PROTECT:
+		if (unit_field(st, j, &a->unit, err))
+			return -1;
+		return sq_field(st, j, "target", 1, &a->to, err);
+	case CW_A_CAST:
+		if (unit_field(st, j, &a->unit, err) || wr_json_string(j, "spell", 1, &s, err))
+			return -1;
+		a->spell = cw_spell_lookup(s);
+		if (a->spell == CW_NONE)
+			return wr_fail(err, "unknown-spell", "spell", "no such spell");
+		switch (cw_spells[a->spell].target) {
+		case CW_ST_ENEMY_SEEN:
+		case CW_ST_OWN:
+		case CW_ST_OWN_MELEE:
+			return sq_field(st, j, "target", 1, &a->to, err);
+		case CW_ST_FLIGHT:
+			if (sq_field(st, j, "target", 1, &a->to, err))
+				return -1;
+			return sq_field(st, j, "to", 1, &a->target2, err);
+		case CW_ST_RAISE:
+			if (wr_json_string(j, "raise", 1, &s, err))
+				return -1;
+			if (strlen(s) >= sizeof(a->utype))
+				return wr_fail(err, "unknown-unit", "raise", "no such unit");
+			snprintf(a->utype, sizeof(a->utype), "%s", s);
+			return sq_field(st, j, "to", 1, &a->to, err);
+		case CW_ST_EFFECT:
+			return wr_json_int(j, "effect", 0, CW_MAX_FX - 1, 1, 0, &a->effect, err);
+		default:
+			return 0;
+		}
+	default:
+		return 0;
+	}
+}
+
+static json_object *
+cw_action_json(const void *state, const void *action)
+{
+	const struct cw_state *st = state;
+	const struct cw_action *a = action;
+	json_object *o = json_object_new_object();
+	put(o, "type", jstr(cw_act_name[a->type]));
+	switch (a->type) {
+	case CW_A_ARMY:
+		put(o, "army", jstr(cw_armies[a->army].slug));
+		break;
+	case CW_A_BUY:
+	case CW_A_SELL:
+		put(o, "unit", jstr(a->utype));
+		if (a->count != 1)
+			put(o, "count", jint(a->count));
+		break;
+	case CW_A_DEPLOY:
+		put(o, "unit", jstr(a->utype));
+		put(o, "square", jsq(st, a->to));
+		break;
+	case CW_A_UNDEPLOY:
+		put(o, "square", jsq(st, a->to));
+		break;
+	case CW_A_FIRST:
+		put(o, "first", json_object_new_boolean(a->first));
+		break;
+	case CW_A_MOVE:
+	case CW_A_ADVANCE:
+		put(o, "from", jsq(st, a->unit));
+		put(o, "to", jsq(st, a->to));
+		if (a->npath) {
+			json_object *p = json_object_new_array();
+			for (int i = 0; i < a->npath; i++)
+				json_object_array_add(p, jsq(st, a->path[i]));
+			put(o, "path", p);
+		}
+		break;
+	case CW_A_CHARGE:
+	case CW_A_SHOOT:
+	case CW_A_ATTACK:
+		put(o, "from", jsq(st, a->unit));
+		put(o, "target", jsq(st, a->to));
+		break;
+	case CW_A_HOLD:
+	case CW_A_COUNTER:
+	case CW_A_SACRIFICE:
+		put(o, "from", jsq(st, a->unit));
+		break;
+	case CW_A_HEAL:
+	case CW_A_PROTECT:
+		put(o, "from", jsq(st, a->unit));
+		put(o, "target", jsq(st, a->to));
+		break;
+	case CW_A_CAST:
+		put(o, "from", jsq(st, a->unit));
+		put(o, "spell", jstr(cw_spells[a->spell].slug));
+		switch (cw_spells[a->spell].target) {
+		case CW_ST_ENEMY_SEEN:
+		case CW_ST_OWN:
+		case CW_ST_OWN_MELEE:
+			put(o, "target", jsq(st, a->to));
+			break;
+		case CW_ST_FLIGHT:
+			put(o, "target", jsq(st, a->to));
+			put(o, "to", jsq(st, a->target2));
+			break;
+		case CW_ST_RAISE:
+			put(o, "raise", jstr(a->utype));
+			put(o, "to", jsq(st, a->to));
+			break;
+		case CW_ST_EFFECT:
+			put(o, "effect", jint(a->effect));
+			break;
+		default:
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+/* ------------------------------------------------------------ events */
+
+static json_object *
+cw_event_json(const void *state, const void *event, unsigned *visible_to)
+{
+	const struct cw_state *st = state;
+	const struct cw_event *e = event;
+	json_object *o = json_object_new_object();
+	*visible_to = e->vis;
+	put(o, "type", jstr(cw_ev_name[e->type]));
+	if (e->seat >= 0)
+		put(o, "seat", jint(e->seat));
+	if (e->unit >= 0)
+		put(o, "unit", unit_ref(st, e->unit, e->utype, e->usq));
+	if (e->other >= 0 && e->type != CW_E_CAST)
+		put(o, "target", unit_ref(st, e->other, e->otype, e->osq));
+	if (e->nfaces) {
+		json_object *f = json_object_new_array();
+		for (int i = 0; i < e->nfaces; i++)
+			json_object_array_add(f, jint(e->faces[i]));
+		put(o, "dice", f);
+	}
+	switch (e->type) {
+	case CW_E_ARMY:
+	case CW_E_READY:
+		put(o, "army", jstr(cw_armies[e->army].slug));
+		if (e->type == CW_E_READY)
+			put(o, "units", jint(e->value));
+		break;
+	case CW_E_BUY:
+	case CW_E_SELL:
+		put(o, "unit", jstr(cw_armies[e->army].units[e->utype].slug));
+		put(o, "count", jint(e->value));
+		break;
+	case CW_E_REVEAL: {
+		json_object *arr = json_object_new_array();
+		for (int s = 0; s < CW_SEATS; s++) {
+			json_object *so = json_object_new_object(), *u = json_object_new_array();
+			put(so, "seat", jint(s));
+			put(so, "army", jstr(cw_armies[st->side[s].army].slug));
+			for (int k = 0; k < CW_UPS; k++) {
+				int id = s * CW_UPS + k;
+				if (st->u[id].status != CW_U_EMPTY)
+					json_object_array_add(u, unit_ref(st, id, st->u[id].type, st->u[id].sq));
+			}
+			put(so, "units", u);
+			json_object_array_add(arr, so);
+		}
+		put(o, "armies", arr);
+		break;
+	}
+	case CW_E_TURN:
+		put(o, "round", jint(e->value));
+		break;
+	case CW_E_PHASE:
+		put(o, "phase", jstr(phase_name[e->value]));
+		break;
+	case CW_E_MOVE: {
+		json_object *p = json_object_new_array();
+		for (int i = 0; i < e->npath; i++)
+			json_object_array_add(p, jsq(st, e->path[i]));
+		put(o, "path", p);
+		put(o, "to", jsq(st, e->sq));
+		break;
+	}
+	case CW_E_SHOOT: {
+		json_object *m = json_object_new_array();
+		for (int i = 0; i < e->nmods; i++)
+			json_object_array_add(m, jstr(mod_name[e->mods[i]]));
+		put(o, "modifiers", m);
+		put(o, "need", jint(e->need));
+		put(o, "hit", json_object_new_boolean(e->ok));
+		break;
+	}
+	case CW_E_SCATTER:
+		put(o, "aim", jsq(st, e->sq));
+		put(o, "lands", e->value >= 0 ? jsq(st, e->value) : NULL);
+		put(o, "direct", json_object_new_boolean(e->ok));
+		if (e->why[0])
+			put(o, "miss", jstr(e->why));
+		break;
+	case CW_E_SAVE:
+		put(o, "need", jint(e->need));
+		put(o, "saved", json_object_new_boolean(e->ok));
+		break;
+	case CW_E_ATTACK:
+		put(o, "total", jint(e->value));
+		put(o, "result", jint(e->need));
+		put(o, "assault", json_object_new_boolean(e->ok));
+		break;
+	case CW_E_CAST:
+		put(o, "spell", jstr(cw_spells[e->spell].slug));
+		if (e->spell == CW_SPELL_DISPEL && e->value >= 0)
+			put(o, "dispels", jstr(cw_spells[e->value].slug));
+		else if (e->sq >= 0)
+			put(o, "at", jsq(st, e->sq));
+		break;
+	case CW_E_COUNTER:
+		put(o, "spell", jstr(cw_spells[e->spell].slug));
+		put(o, "need", jint(e->need));
+		put(o, "countered", json_object_new_boolean(e->ok));
+		break;
+	case CW_E_SPELL_END:
+		put(o, "spell", jstr(cw_spells[e->spell].slug));
+		break;
+	case CW_E_REGENERATE:
+		put(o, "need", jint(e->need));
+		put(o, "returns", json_object_new_boolean(e->ok));
+		break;
+	case CW_E_ADVANCE:
+	case CW_E_FLIGHT:
+		put(o, "to", jsq(st, e->sq));
+		break;
+	case CW_E_ROLLOFF:
+		put(o, "winner", e->seat >= 0 ? jint(e->seat) : NULL);
+		break;
+	case CW_E_OVER:
+		put(o, "winner", e->seat >= 0 ? jint(e->seat) : NULL);
+		break;
+	case CW_E_HEAL:
+		put(o, "need", jint(e->need));
+		put(o, "healed", json_object_new_boolean(e->ok));
+		break;
+	case CW_E_PLAGUE:
+		if (e->ok)
+			put(o, "immune", json_object_new_boolean(1));
+		break;
+	default:
+		break;
+	}
+	if (e->why[0] && e->type != CW_E_SCATTER)
+		put(o, "why", jstr(e->why));
+	return o;
+}
+
+/* ------------------------------------------------------ the tables */
+
+const struct wr_template cw_template = {
+	.action_size = sizeof(struct cw_action),
+	.event_size = sizeof(struct cw_event),
+	.parse = cw_parse,
+	.action_json = cw_action_json,
+	.candidates = cw_candidates,
+	.legal = cw_legal,
+	.apply = cw_apply,
+	.event_json = cw_event_json,
+};
+
+static unsigned
+cw_to_act_fn(const void *state)
+{
+	return cw_to_act(state);
+}
+
+static json_object *
+cw_actions(const void *state, int seat)
+{
+	return wr_tpl_actions(&cw_template, state, seat);
+}
+
+static int
+cw_apply_fn(void *state, int seat, json_object *action, struct wr_rng *rng, struct wr_events *ev,
+            struct wr_error *err)
+{
+	return wr_tpl_apply(&cw_template, state, seat, action, rng, ev, err);
+}
+
+/* Standing orders (G3, C9): {"counterspell": "ask" | "always" | "never" |
+ * ["zap", "storm", ...]} (counter those spells only), {"heal": "ask" |
+ * "always" | "never"}. Checked whole before anything is set. */
+static int
+cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
+{
+	static const char *const known[] = {"counterspell", "heal", "protection", NULL};
+	struct cw_state *st = state;
+	json_object *v;
+	int corder = -1, horder = -1, porder = -1;
+	unsigned mask = 0;
+	if (seat < 0 || seat >= CW_SEATS)
+		return wr_fail(err, "no-such-seat", "", "no such seat");
+	if (!json_object_is_type(orders, json_type_object))
+		return wr_fail(err, "wrong-type", "", "orders: an object");
+	if (wr_json_only(orders, known, err))
+		return -1;
+	if (json_object_object_get_ex(orders, "heal", &v)) {
+		for (int i = 0; i < 3 && json_object_is_type(v, json_type_string); i++)
+			if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+				horder = i;
+		if (horder < 0)
+			return wr_fail(err, "bad-order", "heal", "heal: ask, always or never");
+	}
+	if (json_object_object_get_ex(orders, "protection", &v)) {
+		for (int i = 0; i < 3 && json_object_is_type(v, json_type_string); i++)
+			if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+				porder = i;
+		if (porder < 0)
+			return wr_fail(err, "bad-order", "protection",
+			               "protection: ask, always or never");
+	}
+	if (json_object_object_get_ex(orders, "counterspell", &v)) {
+		if (json_object_is_type(v, json_type_string)) {
+			for (int i = 0; i < 3; i++)
+				if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+					corder = i;
+		} else if (json_object_is_type(v, json_type_array) &&
+		           json_object_array_length(v) <= CW_SPELL_MAX) {
+			corder = 3;
+			for (size_t i = 0; i < json_object_array_length(v); i++) {
+				json_object *x = json_object_array_get_idx(v, i);
+				int sp = json_object_is_type(x, json_type_string)
+				                 ? cw_spell_lookup(json_object_get_string(x))
+				                 : CW_NONE;
+				if (sp == CW_NONE)
+					return wr_fail(err, "unknown-spell", "counterspell", "no such spell");
+				mask |= 1u << sp;
+			}
+		}
+		if (corder < 0)
+			return wr_fail(err, "bad-order", "counterspell",
+			               "counterspell: ask, always, never or a list of spells");
+	}
+	if (horder >= 0)
+		st->side[seat].heal_order = horder;
+	if (porder >= 0)
+		st->side[seat].protect_order = porder;
+	if (corder >= 0) {
+		st->side[seat].counter_order = corder;
+		st->side[seat].counter_mask = mask;
+	}
+	return 0;
+}
+
+static int
+cw_resign_fn(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
+{
+	struct wr_list l;
+	(void)rng;
+	if (seat < 0 || seat >= CW_SEATS)
+		return -1;
+	wr_list_init(&l, sizeof(struct cw_event));
+	cw_resign(state, seat, &l);
+	wr_tpl_events(&cw_template, state, &l, ev);
+	wr_list_free(&l);
+	return 0;
+}
+
+static void
+cw_result(const void *state, struct wr_result *out)
+{
+	const struct cw_state *st = state;
+	memset(out, 0, sizeof(*out));
+	if (st->phase != CW_PH_OVER)
+		return;
+	out->over = 1;
+	out->winners = st->winner >= 0 ? 1u << st->winner : 0;
+	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
+}
+
+const struct wr_ruleset cw_ruleset = {
+	.id = "chesswar",
+	.title = "ChessWar",
+	.source = "002_0478434554df57bb.txt",
+	.min_seats = 2,
+	.max_seats = 2,
+	.options = cw_options,
+	.create = cw_create,
+	.load = cw_load,
+	.save = cw_snapshot,
+	.free = cw_free,
+	.to_act = cw_to_act_fn,
+	.actions = cw_actions,
+	.apply = cw_apply_fn,
+	.set_orders = cw_set_orders,
+	.resign = cw_resign_fn,
+	.view = cw_view,
+	.result = cw_result,
+};

@@ -1,0 +1,2068 @@
+/*
+ * ChessWar's rules on plain structs (the template's candidates, legal and
+ * apply): army building, secret deployment, initiative, the turn's three
+ * phases, movement and charges, spells and the end. Shooting and melee
+ * resolution are in cw_combat.c. Each rule cites the text's section
+ * ("Movement", "Charge", ...) or its ruling (RULINGS.md C1-C11, G1-G6).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cw_rules.h"
+
+const char *const cw_act_name[CW_A_MAX] = {
+	"army", "buy", "sell", "ready", "deploy", "undeploy", "done", "first", "move",
+	"charge", "shoot", "attack", "advance", "hold", "cast", "counterspell", "allow",
+	"sacrifice", "end_phase", "heal", "no_heal", "protect", "no_protect",
+};
+
+const char *const cw_ev_name[CW_E_MAX] = {
+	"army", "buy", "sell", "ready", "deploy", "undeploy", "set_up", "reveal", "rolloff",
+	"first", "turn", "phase", "move", "charge", "charge_failed", "shoot", "scatter",
+	"melee_shot", "save", "destroyed", "attack", "plague", "follow_up", "advance", "hold",
+	"cast", "counterspell", "spell_end", "regenerate", "raise_dead", "flight", "sacrifice",
+	"over", "heal",
+};
+
+/* ----------------------------------------------------------- helpers */
+
+int
+cw_seat_of(int id)
+{
+	return id / CW_UPS;
+}
+
+const struct cw_unit_def *
+cw_def(const struct cw_state *st, int id)
+{
+	int army = st->side[cw_seat_of(id)].army;
+	if (army < 0)
+		army = 0;
+	return &cw_armies[army].units[st->u[id].type];
+}
+
+int
+cw_on(const struct cw_state *st, int id)
+{
+	return id >= 0 && id < CW_UNITS && st->u[id].status == CW_U_ON;
+}
+
+int
+cw_unit_at(const struct cw_state *st, int sq)
+{
+	if (sq < 0 || sq >= CW_MAX_SQ)
+		return CW_NONE;
+	return st->at[sq] - 1;
+}
+
+void
+cw_lift(struct cw_state *st, int id)
+{
+	int sq = st->u[id].sq;
+	if (sq >= 0 && st->at[sq] == id + 1)
+		st->at[sq] = 0;
+}
+
+void
+cw_put(struct cw_state *st, int id, int sq)
+{
+	cw_lift(st, id);
+	st->u[id].status = CW_U_ON;
+	st->u[id].sq = (int16_t)sq;
+	st->at[sq] = (int8_t)(id + 1);
+}
+
+void
+cw_rebuild_at(struct cw_state *st)
+{
+	memset(st->at, 0, sizeof(st->at));
+	for (int i = 0; i < CW_UNITS; i++)
+		if (st->u[i].status == CW_U_ON && st->u[i].sq >= 0 && st->u[i].sq < CW_MAX_SQ)
+			st->at[st->u[i].sq] = (int8_t)(i + 1);
+}
+
+int
+cw_in_melee(const struct cw_state *st, int id)
+{
+	return st->u[id].link != 0;
+}
+
+int
+cw_dist(const struct cw_state *st, int a, int b)
+{
+	return wr_chebyshev(&st->board, a, b);
+}
+
+static int
+fx_active(const struct cw_state *st, int spell, int seat)
+{
+	for (int i = 0; i < st->nfx; i++)
+		if (st->fx[i].spell == spell && (seat < 0 || cw_seat_of(st->fx[i].caster) == seat))
+			return 1;
+	return 0;
+}
+
+int
+cw_storms(const struct cw_state *st)
+{
+	return fx_active(st, CW_SPELL_STORM, -1);
+}
+
+/* Undead: "brave, scary, immune to plague" (Undead army list). */
+int
+cw_is_brave(const struct cw_state *st, int id)
+{
+	unsigned s = cw_def(st, id)->special;
+	return (s & (CW_SP_BRAVE | CW_SP_UNDEAD)) != 0;
+}
+
+int
+cw_is_scary(const struct cw_state *st, int id)
+{
+	unsigned s = cw_def(st, id)->special;
+	int seat = cw_seat_of(id);
+	if (s & (CW_SP_SCARY | CW_SP_UNDEAD))
+		return 1;
+	/* Fear (C9, provisional): own units within 4 squares of the wizard */
+	for (int i = 0; i < st->nfx; i++) {
+		const struct cw_effect *f = &st->fx[i];
+		if (f->spell == CW_SPELL_FEAR && cw_seat_of(f->caster) == seat && cw_on(st, f->caster) &&
+		    st->u[id].status == CW_U_ON &&
+		    cw_dist(st, st->u[f->caster].sq, st->u[id].sq) <= cw_spells[CW_SPELL_FEAR].range)
+			return 1;
+	}
+	return 0;
+}
+
+int
+cw_has_plague(const struct cw_state *st, int id)
+{
+	return (cw_def(st, id)->special & CW_SP_PLAGUE) ||
+	       fx_active(st, CW_SPELL_CONTAGION, cw_seat_of(id));
+}
+
+/* "Plague: ... Immune to plague." Undead: "immune to plague". */
+int
+cw_immune_plague(const struct cw_state *st, int id)
+{
+	return cw_has_plague(st, id) || (cw_def(st, id)->special & CW_SP_UNDEAD);
+}
+
+/* A unit awaiting a Heal decision is not dead yet (C9, C10). */
+static int
+standing(const struct cw_unit *u)
+{
+	return u->status == CW_U_ON || (u->status == CW_U_DEAD && u->dying);
+}
+
+int
+cw_general_alive(const struct cw_state *st, int seat)
+{
+	return standing(&st->u[seat * CW_UPS]);
+}
+
+int
+cw_healer_for(const struct cw_state *st, int id)
+{
+	int seat = cw_seat_of(id);
+	for (int k = 0; k < CW_UPS; k++) {
+		int w = seat * CW_UPS + k;
+		if (w != id && cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)) &&
+		    !st->u[w].cast &&
+		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_HEAL].range)
+			return w;
+	}
+	return CW_NONE;
+}
+
+int
+cw_units_alive(const struct cw_state *st, int seat)
+{
+	int n = 0;
+	for (int k = 0; k < CW_UPS; k++) {
+		const struct cw_unit *u = &st->u[seat * CW_UPS + k];
+		n += standing(u) || (u->status == CW_U_DEAD && u->regen);
+	}
+	return n;
+}
+
+/* An own wizard that may cast Protection on `id` now, on the enemy's turn,
+ * as a reaction (C9: instant spells "even on enemy's turn"), or CW_NONE. */
+static int
+protector_for(const struct cw_state *st, int id)
+{
+	int seat = cw_seat_of(id);
+	if (st->nfx >= CW_MAX_FX)
+		return CW_NONE;
+	for (int i = 0; i < st->nfx; i++)
+		if (st->fx[i].spell == CW_SPELL_PROTECTION && st->fx[i].target == id)
+			return CW_NONE;
+	for (int k = 0; k < CW_UPS; k++) {
+		int w = seat * CW_UPS + k;
+		if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
+		    !st->u[w].cast &&
+		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_PROTECTION].range)
+			return w;
+	}
+	return CW_NONE;
+}
+
+/* ------------------------------------------------------ line of sight */
+
+struct los_ctx {
+	const struct cw_state *st;
+	int over_units;           /* a hill at either end: units do not block (C11) */
+};
+
+static int
+los_blocks(int sq, void *p)
+{
+	const struct los_ctx *c = p;
+	if (sq < 0)
+		return 1;
+	if (c->st->o.terrain[sq] != CW_T_OPEN)
+		return 1;
+	return !c->over_units && cw_unit_at(c->st, sq) != CW_NONE;
+}
+
+/* "Visibility is determined from center of firer's square to center of
+ * target's square" (Shooting; RULINGS.md C6: wr_line_of_sight). */
+int
+cw_sees(const struct cw_state *st, int from, int to)
+{
+	struct los_ctx c = {st, st->o.terrain[from] == CW_T_HILL || st->o.terrain[to] == CW_T_HILL};
+	if (from == to)
+		return 1;
+	return wr_line_of_sight(&st->board, from, to, los_blocks, &c);
+}
+
+/* Some own unit other than `except` sees the square. */
+int
+cw_seen_by_seat(const struct cw_state *st, int seat, int to, int except)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int id = seat * CW_UPS + k;
+		if (id != except && cw_on(st, id) && cw_sees(st, st->u[id].sq, to))
+			return 1;
+	}
+	return 0;
+}
+
+/* "number 1 is one square toward the other end of the board" (Catapults):
+ * over, right, short, left as the firing seat sits (G1). */
+void
+cw_dir_of_seat(int seat, int roll, int *df, int *dr)
+{
+	int fwd = seat == 0 ? 1 : -1;
+	*df = 0;
+	*dr = 0;
+	switch (roll) {
+	case 1: *dr = fwd; break;
+	case 2: *df = fwd; break;
+	case 3: *dr = -fwd; break;
+	case 4: *df = -fwd; break;
+	default: break;
+	}
+}
+
+struct cw_event *
+cw_ev_push(struct wr_list *ev, int type, unsigned vis)
+{
+	struct cw_event *e = wr_list_push(ev);
+	if (!e)
+		return NULL;
+	e->type = type;
+	e->vis = vis;
+	e->seat = e->unit = e->other = e->sq = e->usq = e->osq = CW_NONE;
+	e->utype = e->otype = e->spell = e->army = CW_NONE;
+	return e;
+}
+
+void
+cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id)
+{
+	if (!e)
+		return;
+	e->unit = id;
+	e->utype = st->u[id].type;
+	e->usq = st->u[id].sq;
+	e->seat = cw_seat_of(id);
+}
+
+void
+cw_ev_other(const struct cw_state *st, struct cw_event *e, int id)
+{
+	if (!e)
+		return;
+	e->other = id;
+	e->otype = st->u[id].type;
+	e->osq = st->u[id].sq;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+void
+cw_init(struct cw_state *st, const struct cw_opts *o)
+{
+	memset(st, 0, sizeof(*st));
+	st->o = *o;
+	st->board.files = o->files;
+	st->board.ranks = o->ranks;
+	st->phase = CW_PH_SETUP;
+	st->first_seat = st->rolloff_winner = CW_NONE;
+	st->last_moved = st->pend_unit = st->pend_from = CW_NONE;
+	st->winner = CW_NONE;
+	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
+	for (int s = 0; s < CW_SEATS; s++)
+		st->side[s].army = CW_NONE;
+	for (int i = 0; i < CW_UNITS; i++)
+		st->u[i].sq = CW_NONE;
+}
+
+/* RULINGS.md C2: the seat's two nearest ranks (G1). */
+static int
+in_setup_area(const struct cw_state *st, int seat, int sq)
+{
+	int r = wr_rank(&st->board, sq);
+	return seat == 0 ? r <= 1 : r >= st->board.ranks - 2;
+}
+
+static int
+army_size(const struct cw_side *sd)
+{
+	int n = 1;
+	for (int t = 0; t < CW_TYPES; t++)
+		n += sd->counts[t];
+	return n;
+}
+
+static int
+reserve_of_type(const struct cw_state *st, int seat, int type)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		const struct cw_unit *u = &st->u[seat * CW_UPS + k];
+		if (u->status == CW_U_RESERVE && u->type == type)
+			return seat * CW_UPS + k;
+	}
+	return CW_NONE;
+}
+
+/* ---------------------------------------------------------- movement */
+
+static int
+enemy_of(const struct cw_state *st, int id, int seat)
+{
+	return id != CW_NONE && cw_seat_of(id) != seat;
+}
+
+/* "the unit cannot move from square adjacent to particular enemy to other
+ * square adjacent to that same enemy" (Movement; C5, step by step). */
+static int
+step_ok(const struct cw_state *st, int seat, int a, int b)
+{
+	for (int d = 0; d < WR_DIRS; d++) {
+		int e = cw_unit_at(st, wr_step(&st->board, a, d));
+		if (e != CW_NONE && cw_seat_of(e) != seat && cw_dist(st, b, st->u[e].sq) == 1)
+			return 0;
+	}
+	return 1;
+}
+
+/* Breadth-first reach of a unit within `max` steps; dist[sq] = steps or
+ * -1, prev[sq] the square before. Teleport: "move ignores other units". */
+static void
+reach(const struct cw_state *st, int id, int from, int max, int teleport, int *dist, int *prev)
+{
+	int nsq = st->board.files * st->board.ranks, queue[CW_MAX_SQ], qh = 0, qt = 0;
+	int seat = cw_seat_of(id);
+	for (int i = 0; i < nsq; i++)
+		dist[i] = prev[i] = -1;
+	dist[from] = 0;
+	queue[qt++] = from;
+	while (qh < qt) {
+		int a = queue[qh++];
+		if (dist[a] >= max)
+			continue;
+		/* a teleporter may pass an occupied square but not stop there */
+		if (a != from && cw_unit_at(st, a) != CW_NONE)
+			continue;
+		for (int d = 0; d < WR_DIRS; d++) {
+			int b = wr_step(&st->board, a, d);
+			if (b < 0 || dist[b] >= 0)
+				continue;
+			if (!teleport && (cw_unit_at(st, b) != CW_NONE || !step_ok(st, seat, a, b)))
+				continue;
+			dist[b] = dist[a] + 1;
+			prev[b] = a;
+			queue[qt++] = b;
+		}
+	}
+}
+
+static int
+can_move(const struct cw_state *st, int id)
+{
+	return cw_on(st, id) && !st->u[id].moved && !st->u[id].charged && !cw_in_melee(st, id) &&
+	       cw_def(st, id)->move > 0;
+}
+
+/* A given path: each step to an adjacent empty square, the restriction
+ * checked at each step, at most Move steps. */
+static int
+path_ok(const struct cw_state *st, int id, const struct cw_action *a, struct wr_error *err)
+{
+	int at = st->u[id].sq, seat = cw_seat_of(id);
+	int teleport = (cw_def(st, id)->special & CW_SP_TELEPORT) != 0;
+	if (a->npath > cw_def(st, id)->move)
+		return wr_fail(err, "too-far", "path", "this unit moves at most %d squares",
+		               cw_def(st, id)->move);
+	for (int i = 0; i < a->npath; i++) {
+		int b = a->path[i];
+		if (cw_dist(st, at, b) != 1)
+			return wr_fail(err, "not-adjacent", "path",
+			               "each step of a path goes to an adjacent square");
+		if (cw_unit_at(st, b) != CW_NONE && (!teleport || i == a->npath - 1))
+			return wr_fail(err, "occupied", "path", "a step goes into an occupied square");
+		if (!teleport && !step_ok(st, seat, at, b))
+			return wr_fail(err, "stays-next-to-enemy", "path",
+			               "a unit cannot move from a square next to an enemy to another "
+			               "square next to the same enemy (Movement)");
+		at = b;
+	}
+	if (at != a->to)
+		return wr_fail(err, "bad-path", "path", "the path does not end at \"to\"");
+	return 0;
+}
+
+/* "An unit can charge any enemies laterally, or even diagonally if side
+ * squares next to both units are empty" of enemies (Charge move; C5). */
+int
+cw_can_charge_dir(const struct cw_state *st, int from, int to, int seat)
+{
+	int df = wr_file(&st->board, to) - wr_file(&st->board, from);
+	int dr = wr_rank(&st->board, to) - wr_rank(&st->board, from);
+	if (df == 0 || dr == 0)
+		return 1;
+	int s1 = wr_square(&st->board, wr_file(&st->board, from) + df, wr_rank(&st->board, from));
+	int s2 = wr_square(&st->board, wr_file(&st->board, from), wr_rank(&st->board, from) + dr);
+	return !enemy_of(st, cw_unit_at(st, s1), seat) && !enemy_of(st, cw_unit_at(st, s2), seat);
+}
+
+static int
+charge_target_ok(const struct cw_state *st, int id, int to, struct wr_error *err)
+{
+	int seat = cw_seat_of(id), t = cw_unit_at(st, to);
+	if (t == CW_NONE || cw_seat_of(t) == seat)
+		return wr_fail(err, "no-enemy", "target", "there is no enemy unit on that square");
+	if (cw_dist(st, st->u[id].sq, to) != 1)
+		return wr_fail(err, "not-adjacent", "target", "a charge is at an adjacent enemy");
+	if (!cw_can_charge_dir(st, st->u[id].sq, to, seat))
+		return wr_fail(err, "diagonal-blocked", "target",
+		               "a unit cannot charge diagonally when a side square holds an enemy "
+		               "(Charge move)");
+	return 0;
+}
+
+/* ----------------------------------------------------------- to_act */
+
+unsigned
+cw_to_act(const struct cw_state *st)
+{
+	unsigned m = 0;
+	switch (st->phase) {
+	case CW_PH_SETUP:
+		for (int s = 0; s < CW_SEATS; s++)
+			if (st->side[s].stage != CW_STAGE_DONE)
+				m |= 1u << s;
+		return m;
+	case CW_PH_FIRST:
+		return 1u << st->rolloff_winner;
+	case CW_PH_MOVE:
+	case CW_PH_SHOOT:
+	case CW_PH_MELEE:
+		if (st->pending == CW_PEND_COUNTER)
+			return 1u << (1 - st->turn_seat);
+		if (st->pending == CW_PEND_HEAL)
+			return 1u << st->heal_seat;
+		if (st->pending == CW_PEND_PROTECT)
+			return 1u << (1 - st->turn_seat);
+		return 1u << st->turn_seat;
+	default:
+		return 0;
+	}
+}
+
+/* -------------------------------------------------------- candidates */
+
+static struct cw_action *
+cand(struct wr_list *out, int type)
+{
+	struct cw_action *a = wr_list_push(out);
+	if (!a)
+		return NULL;
+	a->type = type;
+	a->army = a->unit = a->to = a->spell = a->effect = a->target2 = CW_NONE;
+	a->count = 1;
+	return a;
+}
+
+static void
+set_type(struct cw_action *a, int army, int t)
+{
+	snprintf(a->utype, sizeof(a->utype), "%s", cw_armies[army].units[t].slug);
+}
+
+static void
+cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
+{
+	const struct cw_unit_def *d = cw_def(st, id);
+	int nsq = st->board.files * st->board.ranks;
+	for (int sp = 0; sp < CW_SPELL_MAX; sp++) {
+		struct cw_action *a;
+		int when = cw_spells[sp].when;
+		if (!(d->spells & (1u << sp)))
+			continue;
+		/* only the spells of this phase (a superset still: legal() decides) */
+		if ((when == CW_WHEN_MOVE && st->phase != CW_PH_MOVE) ||
+		    (when == CW_WHEN_SHOOT && st->phase != CW_PH_SHOOT) ||
+		    (when == CW_WHEN_MELEE && st->phase != CW_PH_MELEE))
+			continue;
+		switch (cw_spells[sp].target) {
+		case CW_ST_NONE:
+			a = cand(out, CW_A_CAST);
+			if (a) {
+				a->unit = st->u[id].sq;
+				a->spell = sp;
+			}
+			break;
+		case CW_ST_ENEMY_SEEN:
+		case CW_ST_OWN:
+		case CW_ST_OWN_MELEE:
+			for (int t = 0; t < CW_UNITS; t++) {
+				if (!cw_on(st, t) || (cw_seat_of(t) == seat) !=
+				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN) ||
+				    cw_dist(st, st->u[id].sq, st->u[t].sq) > cw_spells[sp].range)
+					continue;
+				a = cand(out, CW_A_CAST);
+				if (a) {
+					a->unit = st->u[id].sq;
+					a->spell = sp;
+					a->to = st->u[t].sq;
+				}
+			}
+			break;
+		case CW_ST_EFFECT:
+			for (int f = 0; f < st->nfx; f++) {
+				a = cand(out, CW_A_CAST);
+				if (a) {
+					a->unit = st->u[id].sq;
+					a->spell = sp;
+					a->effect = f;
+				}
+			}
+			break;
+		case CW_ST_FLIGHT:
+			for (int t = seat * CW_UPS; t < (seat + 1) * CW_UPS; t++) {
+				if (!cw_on(st, t) || cw_dist(st, st->u[id].sq, st->u[t].sq) > 4)
+					continue;
+				for (int sq = 0; sq < nsq; sq++) {
+					if (cw_dist(st, st->u[t].sq, sq) > 6 || cw_unit_at(st, sq) != CW_NONE)
+						continue;
+					a = cand(out, CW_A_CAST);
+					if (a) {
+						a->unit = st->u[id].sq;
+						a->spell = sp;
+						a->to = st->u[t].sq;
+						a->target2 = sq;
+					}
+				}
+			}
+			break;
+		case CW_ST_RAISE: {
+			int armyt = cw_armies[st->side[seat].army].ntypes;
+			for (int ty = 1; ty < armyt; ty++)
+				for (int dd = 0; dd < WR_DIRS; dd++) {
+					int sq = wr_step(&st->board, st->u[id].sq, dd);
+					if (sq < 0)
+						continue;
+					a = cand(out, CW_A_CAST);
+					if (a) {
+						a->unit = st->u[id].sq;
+						a->spell = sp;
+						snprintf(a->utype, sizeof(a->utype), "%s",
+						         cw_armies[st->side[seat].army].units[ty].slug);
+						a->to = sq;
+					}
+				}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+void
+cw_candidates(const void *state, int seat, struct wr_list *out)
+{
+	const struct cw_state *st = state;
+	int nsq = st->board.files * st->board.ranks;
+	struct cw_action *a;
+
+	if (seat < 0 || seat >= CW_SEATS || !(cw_to_act(st) & (1u << seat)))
+		return;
+	if (st->phase == CW_PH_SETUP) {
+		const struct cw_side *sd = &st->side[seat];
+		if (sd->stage <= CW_STAGE_BUILD)
+			for (int ar = 0; ar < CW_ARMY_MAX; ar++)
+				if ((a = cand(out, CW_A_ARMY)))
+					a->army = ar;
+		if (sd->stage == CW_STAGE_BUILD) {
+			for (int t = 1; t < cw_armies[sd->army].ntypes; t++)
+				if ((a = cand(out, CW_A_BUY)))
+					set_type(a, sd->army, t);
+			for (int t = 1; t < cw_armies[sd->army].ntypes; t++)
+				if ((a = cand(out, CW_A_SELL)))
+					set_type(a, sd->army, t);
+			cand(out, CW_A_READY);
+		}
+		if (sd->stage == CW_STAGE_DEPLOY) {
+			for (int t = 0; t < cw_armies[sd->army].ntypes; t++)
+				for (int sq = 0; sq < nsq; sq++)
+					if (in_setup_area(st, seat, sq) && cw_unit_at(st, sq) == CW_NONE &&
+					    reserve_of_type(st, seat, t) != CW_NONE &&
+					    (a = cand(out, CW_A_DEPLOY))) {
+						set_type(a, sd->army, t);
+						a->to = sq;
+					}
+			for (int k = 0; k < CW_UPS; k++)
+				if (st->u[seat * CW_UPS + k].status == CW_U_ON &&
+				    (a = cand(out, CW_A_UNDEPLOY)))
+					a->to = st->u[seat * CW_UPS + k].sq;
+			cand(out, CW_A_DONE);
+		}
+		return;
+	}
+	if (st->phase == CW_PH_FIRST) {
+		if ((a = cand(out, CW_A_FIRST)))
+			a->first = 1;
+		if ((a = cand(out, CW_A_FIRST)))
+			a->first = 0;
+		return;
+	}
+	if (st->pending == CW_PEND_COUNTER) {
+		for (int k = 0; k < CW_UPS; k++)
+			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_COUNTER)))
+				a->unit = st->u[seat * CW_UPS + k].sq;
+		cand(out, CW_A_ALLOW);
+		return;
+	}
+	if (st->pending == CW_PEND_SACRIFICE) {
+		for (int k = 0; k < CW_UPS; k++)
+			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_SACRIFICE)))
+				a->unit = st->u[seat * CW_UPS + k].sq;
+		return;
+	}
+	if (st->pending == CW_PEND_PROTECT) {
+		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++)
+			if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
+			    (a = cand(out, CW_A_PROTECT))) {
+				a->unit = st->u[w].sq;
+				a->to = st->held.to;
+			}
+		cand(out, CW_A_NO_PROTECT);
+		return;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++) {
+			if (!cw_on(st, w) || !(cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)))
+				continue;
+			for (int d = seat * CW_UPS; d < (seat + 1) * CW_UPS; d++)
+				if (st->u[d].dying && (a = cand(out, CW_A_HEAL))) {
+					a->unit = st->u[w].sq;
+					a->to = st->u[d].sq;
+				}
+		}
+		cand(out, CW_A_NO_HEAL);
+		return;
+	}
+	if (st->pending == CW_PEND_FOLLOWUP) {
+		int id = st->pend_unit;
+		if ((a = cand(out, CW_A_ADVANCE))) {
+			a->unit = st->u[id].sq;
+			a->to = st->pend_from;
+		}
+		for (int d = 0; d < WR_DIRS; d++) {
+			int sq = wr_step(&st->board, st->u[id].sq, d);
+			if (sq >= 0 && (a = cand(out, CW_A_CHARGE))) {
+				a->unit = st->u[id].sq;
+				a->to = sq;
+			}
+		}
+		if ((a = cand(out, CW_A_HOLD)))
+			a->unit = st->u[id].sq;
+		return;
+	}
+	for (int k = 0; k < CW_UPS; k++) {
+		int id = seat * CW_UPS + k;
+		if (!cw_on(st, id))
+			continue;
+		const struct cw_unit_def *d = cw_def(st, id);
+		int sq = st->u[id].sq;
+		if (st->phase == CW_PH_MOVE) {
+			if (can_move(st, id)) {
+				int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
+				reach(st, id, sq, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
+				/* listed with the path the server found, so legal() only
+				 * checks the steps */
+				for (int to = 0; to < nsq; to++)
+					if (dist[to] > 0 && cw_unit_at(st, to) == CW_NONE &&
+					    (a = cand(out, CW_A_MOVE))) {
+						a->unit = sq;
+						a->to = to;
+						a->npath = dist[to];
+						for (int p = to, i = dist[to] - 1; i >= 0; p = prev[p], i--)
+							a->path[i] = p;
+					}
+			}
+			for (int dd = 0; dd < WR_DIRS && !cw_in_melee(st, id) && !st->u[id].charged; dd++) {
+				int to = wr_step(&st->board, sq, dd);
+				if (to >= 0 && enemy_of(st, cw_unit_at(st, to), seat) &&
+				    (a = cand(out, CW_A_CHARGE))) {
+					a->unit = sq;
+					a->to = to;
+				}
+			}
+		} else if (st->phase == CW_PH_SHOOT && d->weapon != CW_W_NONE && !st->u[id].shot &&
+		           !cw_in_melee(st, id)) {
+			const struct cw_weapon *w = &cw_weapons[d->weapon];
+			for (int to = 0; to < nsq; to++) {
+				if (w->kind == CW_WK_BOW && !enemy_of(st, cw_unit_at(st, to), seat))
+					continue;
+				if (w->range && cw_dist(st, sq, to) > w->range)
+					continue;
+				if (w->min_range && cw_dist(st, sq, to) < w->min_range)
+					continue;
+				if ((a = cand(out, CW_A_SHOOT))) {
+					a->unit = sq;
+					a->to = to;
+				}
+			}
+		} else if (st->phase == CW_PH_MELEE && cw_in_melee(st, id)) {
+			int grp[CW_UNITS], ng = cw_melee_group(st, id, grp);
+			for (int i = 0; i < ng; i++)
+				if (cw_seat_of(grp[i]) != seat && (a = cand(out, CW_A_ATTACK))) {
+					a->unit = sq;
+					a->to = st->u[grp[i]].sq;
+				}
+		}
+		if (d->spells && !st->u[id].cast)
+			cand_casts(st, seat, id, out);
+	}
+	cand(out, CW_A_END_PHASE);
+}
+
+/* ------------------------------------------------------------- legal */
+
+static int
+own_unit(const struct cw_state *st, int seat, int sq, int *id, struct wr_error *err)
+{
+	int u = cw_unit_at(st, sq);
+	if (sq < 0 || u == CW_NONE || cw_seat_of(u) != seat)
+		return wr_fail(err, "not-your-unit", "unit", "you have no unit on that square");
+	*id = u;
+	return 0;
+}
+
+/* The wizard may cast `sp` now (C9): it knows the spell, has not cast this
+ * turn, and the spell's timing fits the phase. */
+static int
+cast_timing(const struct cw_state *st, int id, int sp, struct wr_error *err)
+{
+	const struct cw_spell *s = &cw_spells[sp];
+	const struct cw_unit *u = &st->u[id];
+	if (!(cw_def(st, id)->spells & (1u << sp)))
+		return wr_fail(err, "unknown-spell", "spell", "this unit cannot cast %s", s->name);
+	if (u->cast)
+		return wr_fail(err, "spell-used", "spell",
+		               "a wizard casts one spell each turn (an instant spell on the enemy's "
+		               "turn uses up its next one)");
+	switch (s->when) {
+	case CW_WHEN_MOVE:
+		if (st->phase != CW_PH_MOVE)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a move spell, cast in the movement phase", s->name);
+		if (u->moved && st->last_moved != id)
+			return wr_fail(err, "not-after-move", "spell",
+			               "a move spell is cast immediately after the wizard has moved");
+		if (cw_in_melee(st, id) && sp != CW_SPELL_FLIGHT)
+			return wr_fail(err, "in-melee", "spell",
+			               "a wizard in melee cannot cast a move spell (but Flight on "
+			               "himself)");
+		return 0;
+	case CW_WHEN_SHOOT:
+		if (st->phase != CW_PH_SHOOT)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a shoot spell, cast in the shooting phase", s->name);
+		if (cw_in_melee(st, id))
+			return wr_fail(err, "in-melee", "spell",
+			               "a wizard in melee combat cannot cast a shoot spell");
+		if (u->shot)
+			return wr_fail(err, "already-shot", "spell", "this unit has already fired");
+		return 0;
+	case CW_WHEN_MELEE:
+		if (st->phase != CW_PH_MELEE)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a melee spell, cast in the melee phase", s->name);
+		return 0;
+	default:
+		if (s->target == CW_ST_REACTION)
+			return wr_fail(err, "reaction-only", "spell",
+			               "%s is cast only as a reaction (see README)", s->name);
+		return 0;
+	}
+}
+
+static int
+legal_cast(const struct cw_state *st, int seat, int id, const struct cw_action *a,
+           struct wr_error *err)
+{
+	const struct cw_spell *s;
+	int t;
+	if (a->spell < 0 || a->spell >= CW_SPELL_MAX)
+		return wr_fail(err, "unknown-spell", "spell", "no such spell");
+	s = &cw_spells[a->spell];
+	if (cast_timing(st, id, a->spell, err))
+		return -1;
+	switch (s->target) {
+	case CW_ST_NONE:
+		if (st->nfx >= CW_MAX_FX)
+			return wr_fail(err, "too-many-spells", "spell",
+			               "%d temporal spells are in effect already", CW_MAX_FX);
+		return 0;
+	case CW_ST_ENEMY_SEEN:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) == seat)
+			return wr_fail(err, "no-enemy", "target", "there is no enemy unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
+			               s->range);
+		if (!cw_sees(st, st->u[id].sq, a->to))
+			return wr_fail(err, "no-line-of-sight", "target",
+			               "the wizard does not see that unit");
+		return 0;
+	case CW_ST_OWN:
+	case CW_ST_OWN_MELEE:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) != seat)
+			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
+			               s->range);
+		if (s->target == CW_ST_OWN_MELEE && (!cw_in_melee(st, t) || st->u[t].attacked))
+			return wr_fail(err, "not-in-melee", "target",
+			               "Strike is for an own unit in melee that has not attacked yet");
+		if (s->temporal && st->nfx >= CW_MAX_FX)
+			return wr_fail(err, "too-many-spells", "spell", "too many spells in effect");
+		return 0;
+	case CW_ST_EFFECT:
+		if (a->effect < 0 || a->effect >= st->nfx)
+			return wr_fail(err, "no-such-effect", "effect", "no such spell in effect");
+		return 0;
+	case CW_ST_FLIGHT:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) != seat)
+			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "Flight reaches units within %d",
+			               s->range);
+		if (cw_in_melee(st, id) && t != id)
+			return wr_fail(err, "in-melee", "target",
+			               "a wizard in melee may cast Flight only on himself");
+		if (cw_in_melee(st, t) && t != id)
+			return wr_fail(err, "in-melee", "target",
+			               "only the wizard himself flies out of a melee");
+		if (a->target2 < 0 || cw_unit_at(st, a->target2) != CW_NONE ||
+		    cw_dist(st, a->to, a->target2) > 6)
+			return wr_fail(err, "bad-destination", "to",
+			               "Flight ends on an empty square within 6 squares");
+		return 0;
+	case CW_ST_RAISE: {
+		int found = 0, ut = cw_type_lookup(st->side[seat].army, a->utype);
+		if (ut == CW_NONE)
+			return wr_fail(err, "unknown-unit", "raise", "no such unit in your army");
+		if (ut == 0)
+			return wr_fail(err, "cannot-raise", "raise", "a general cannot be raised");
+		for (int k = 1; k < CW_UPS; k++) {
+			const struct cw_unit *u = &st->u[seat * CW_UPS + k];
+			if (u->status == CW_U_DEAD && u->type == ut && !u->regen)
+				found = 1;
+		}
+		if (cw_armies[st->side[seat].army].units[ut].special & CW_SP_REGENERATE)
+			return wr_fail(err, "cannot-raise", "raise", "a Regenerate unit cannot be raised");
+		if (!found)
+			return wr_fail(err, "none-destroyed", "raise",
+			               "no unit of that type has been destroyed");
+		if (a->to < 0 || cw_dist(st, st->u[id].sq, a->to) != 1 ||
+		    cw_unit_at(st, a->to) != CW_NONE)
+			return wr_fail(err, "bad-destination", "to",
+			               "the unit returns to an empty square next to the wizard");
+		return 0;
+	}
+	default:
+		return wr_fail(err, "reaction-only", "spell", "%s is cast only as a reaction",
+		               s->name);
+	}
+}
+
+static int
+legal_setup(const struct cw_state *st, int seat, const struct cw_action *a, struct wr_error *err)
+{
+	const struct cw_side *sd = &st->side[seat];
+	const struct cw_army *ar = sd->army >= 0 ? &cw_armies[sd->army] : NULL;
+	int id, ut = ar ? cw_type_lookup(sd->army, a->utype) : CW_NONE;
+	switch (a->type) {
+	case CW_A_ARMY:
+		if (sd->stage > CW_STAGE_BUILD)
+			return wr_fail(err, "army-built", "army", "your army is already built");
+		if (a->army < 0 || a->army >= CW_ARMY_MAX)
+			return wr_fail(err, "unknown-army", "army", "no such army");
+		return 0;
+	case CW_A_BUY:
+	case CW_A_SELL:
+	case CW_A_READY:
+		if (sd->stage != CW_STAGE_BUILD)
+			return wr_fail(err, "not-building", "type",
+			               sd->stage == CW_STAGE_ARMY ? "choose an army first"
+			                                          : "your army is already built");
+		if (a->type == CW_A_READY)
+			return 0;
+		if (ut == CW_NONE)
+			return wr_fail(err, "unknown-unit", "unit", "no such unit in this army");
+		if (ut == 0)
+			return wr_fail(err, "general", "unit",
+			               "the general is always taken, once, and free (C1)");
+		if (a->count < 1)
+			return wr_fail(err, "bad-count", "count", "count is at least 1");
+		if (a->type == CW_A_SELL) {
+			if (sd->counts[ut] < a->count)
+				return wr_fail(err, "not-bought", "count", "you have only %d %s",
+				               sd->counts[ut], ar->units[ut].name);
+			return 0;
+		}
+		if (sd->counts[ut] + a->count > ar->units[ut].max)
+			return wr_fail(err, "over-max", "count",
+			               "at most %d %s in an army (Max); you have %d",
+			               ar->units[ut].max, ar->units[ut].name,
+			               sd->counts[ut]);
+		if (sd->spent + a->count * ar->units[ut].cost > ar->points)
+			return wr_fail(err, "over-budget", "count",
+			               "that costs %d, %d of %d points left: over budget by %d",
+			               a->count * ar->units[ut].cost, ar->points - sd->spent,
+			               ar->points,
+			               sd->spent + a->count * ar->units[ut].cost - ar->points);
+		if (army_size(sd) + a->count > 2 * st->board.files)
+			return wr_fail(err, "army-too-large", "count",
+			               "the set-up area holds %d units, general included",
+			               2 * st->board.files);
+		return 0;
+	case CW_A_DEPLOY:
+	case CW_A_UNDEPLOY:
+	case CW_A_DONE:
+		if (sd->stage != CW_STAGE_DEPLOY)
+			return wr_fail(err, "not-deploying", "type",
+			               sd->stage == CW_STAGE_DONE ? "your set-up is done"
+			                                          : "build your army first (ready)");
+		if (a->type == CW_A_DONE) {
+			for (int k = 0; k < CW_UPS; k++)
+				if (st->u[seat * CW_UPS + k].status == CW_U_RESERVE)
+					return wr_fail(err, "units-left", "type",
+					               "deploy every unit before you are done");
+			return 0;
+		}
+		if (a->to < 0 || !in_setup_area(st, seat, a->to))
+			return wr_fail(err, "outside-set-up-area", "square",
+			               "deploy on your two nearest ranks (C2)");
+		if (a->type == CW_A_UNDEPLOY) {
+			id = cw_unit_at(st, a->to);
+			if (id == CW_NONE || cw_seat_of(id) != seat)
+				return wr_fail(err, "not-your-unit", "square", "no unit of yours there");
+			return 0;
+		}
+		if (ut == CW_NONE)
+			return wr_fail(err, "unknown-unit", "unit", "no such unit in this army");
+		if (reserve_of_type(st, seat, ut) == CW_NONE)
+			return wr_fail(err, "none-left", "unit", "no %s left to deploy",
+			               ar->units[ut].name);
+		if (cw_unit_at(st, a->to) != CW_NONE)
+			return wr_fail(err, "occupied", "square", "that square is taken");
+		return 0;
+	default:
+		return wr_fail(err, "wrong-phase", "type", "set-up is not over");
+	}
+}
+
+int
+cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
+{
+	const struct cw_state *st = state;
+	const struct cw_action *a = action;
+	int id = CW_NONE, t;
+
+	if (seat < 0 || seat >= CW_SEATS)
+		return wr_fail(err, "no-such-seat", "", "no such seat");
+	if (st->phase == CW_PH_OVER)
+		return wr_fail(err, "game-over", "", "the match is over");
+	if (!(cw_to_act(st) & (1u << seat)))
+		return wr_fail(err, "not-awaited", "", "it is not your turn to act");
+	if (a->type < 0 || a->type >= CW_A_MAX)
+		return wr_fail(err, "unknown-action", "type", "unknown action");
+	if (st->phase == CW_PH_SETUP)
+		return legal_setup(st, seat, a, err);
+	if (st->phase == CW_PH_FIRST) {
+		if (a->type != CW_A_FIRST)
+			return wr_fail(err, "illegal-action", "type",
+			               "choose to go first or second (C3)");
+		return 0;
+	}
+	if (st->pending == CW_PEND_COUNTER) {
+		if (a->type == CW_A_ALLOW)
+			return 0;
+		if (a->type != CW_A_COUNTER)
+			return wr_fail(err, "illegal-action", "type",
+			               "counter the spell (counterspell) or let it be (allow)");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)))
+			return wr_fail(err, "unknown-spell", "unit", "that unit cannot counterspell");
+		if (st->u[id].cast)
+			return wr_fail(err, "spell-used", "unit",
+			               "that wizard has cast its spell for its next turn already");
+		return 0;
+	}
+	if (st->pending == CW_PEND_PROTECT) {
+		if (a->type == CW_A_NO_PROTECT)
+			return 0;
+		if (a->type != CW_A_PROTECT)
+			return wr_fail(err, "illegal-action", "type",
+			               "cast Protection on the unit attacked (protect) or not (no_protect)");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_PROTECTION)))
+			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Protection");
+		if (st->u[id].cast)
+			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		if (a->to != st->held.to)
+			return wr_fail(err, "bad-target", "target", "Protection goes on the unit attacked");
+		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_PROTECTION].range)
+			return wr_fail(err, "out-of-range", "target", "Protection reaches %d squares",
+			               cw_spells[CW_SPELL_PROTECTION].range);
+		return 0;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		int d = CW_NONE;
+		if (a->type == CW_A_NO_HEAL)
+			return 0;
+		if (a->type != CW_A_HEAL)
+			return wr_fail(err, "illegal-action", "type",
+			               "Heal a destroyed unit (heal) or let it fall (no_heal)");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_HEAL)))
+			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Heal");
+		if (st->u[id].cast)
+			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		for (int k = 0; k < CW_UPS; k++) {
+			int u = seat * CW_UPS + k;
+			if (st->u[u].dying && st->u[u].sq == a->to)
+				d = u;
+		}
+		if (d == CW_NONE)
+			return wr_fail(err, "nothing-to-heal", "target",
+			               "no unit of yours was just destroyed there");
+		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_HEAL].range)
+			return wr_fail(err, "out-of-range", "target", "Heal reaches %d squares",
+			               cw_spells[CW_SPELL_HEAL].range);
+		return 0;
+	}
+	if (st->pending == CW_PEND_SACRIFICE) {
+		if (a->type != CW_A_SACRIFICE)
+			return wr_fail(err, "illegal-action", "type",
+			               "choose the undead unit that is lost (total massacre)");
+		return own_unit(st, seat, a->unit, &id, err);
+	}
+	if (st->pending == CW_PEND_FOLLOWUP) {
+		int pu = st->pend_unit;
+		if (a->type != CW_A_ADVANCE && a->type != CW_A_CHARGE && a->type != CW_A_HOLD)
+			return wr_fail(err, "illegal-action", "type",
+			               "make the follow-up move (advance, charge) or hold");
+		if (a->unit != st->u[pu].sq)
+			return wr_fail(err, "not-this-unit", "unit",
+			               "the follow-up is the attacker's, on %s", "its square");
+		if (a->type == CW_A_HOLD)
+			return 0;
+		if (a->type == CW_A_ADVANCE) {
+			if (a->to != st->pend_from)
+				return wr_fail(err, "bad-destination", "to",
+				               "advance only into the square just emptied");
+			if (cw_def(st, pu)->move == 0)
+				return wr_fail(err, "cannot-move", "to",
+				               "units with move of 0 can only make a follow-up charge");
+			if (cw_unit_at(st, a->to) != CW_NONE)
+				return wr_fail(err, "occupied", "to", "that square is taken");
+			if (!cw_can_charge_dir(st, a->unit, a->to, seat))
+				return wr_fail(err, "diagonal-blocked", "to",
+				               "advance diagonally only with no enemies in the side "
+				               "squares (C8)");
+			return 0;
+		}
+		return charge_target_ok(st, pu, a->to, err);
+	}
+	if (st->phase == CW_PH_FIRST || a->type < CW_A_MOVE)
+		return wr_fail(err, "illegal-action", "type", "set-up is over");
+	switch (a->type) {
+	case CW_A_END_PHASE:
+		return 0;
+	case CW_A_MOVE:
+		if (st->phase != CW_PH_MOVE)
+			return wr_fail(err, "wrong-phase", "type", "units move in the movement phase");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (cw_in_melee(st, id))
+			return wr_fail(err, "in-melee", "unit", "a unit in melee cannot move");
+		if (st->u[id].moved || st->u[id].charged)
+			return wr_fail(err, "already-moved", "unit", "this unit has moved this turn");
+		if (cw_def(st, id)->move == 0)
+			return wr_fail(err, "cannot-move", "unit", "this unit has move of 0");
+		if (a->to < 0)
+			return wr_fail(err, "bad-destination", "to", "no such square");
+		if (a->npath > 0)
+			return path_ok(st, id, a, err);
+		{
+			int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
+			const struct cw_unit_def *d = cw_def(st, id);
+			reach(st, id, a->unit, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
+			if (a->to == a->unit || dist[a->to] <= 0 || cw_unit_at(st, a->to) != CW_NONE)
+				return wr_fail(err, "unreachable", "to",
+				               "this unit cannot reach that square this turn");
+		}
+		return 0;
+	case CW_A_CHARGE:
+		if (st->phase != CW_PH_MOVE)
+			return wr_fail(err, "wrong-phase", "type", "charges are in the movement phase");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (cw_in_melee(st, id))
+			return wr_fail(err, "in-melee", "unit", "this unit is in melee already");
+		if (st->u[id].charged)
+			return wr_fail(err, "already-charged", "unit", "this unit has charged this turn");
+		if (st->u[id].moved && st->last_moved != id)
+			return wr_fail(err, "not-after-move", "unit",
+			               "a unit charges right after its own move, not after another "
+			               "unit's (C4: one unit at a time)");
+		return charge_target_ok(st, id, a->to, err);
+	case CW_A_SHOOT: {
+		const struct cw_weapon *w;
+		int range, d;
+		if (st->phase != CW_PH_SHOOT)
+			return wr_fail(err, "wrong-phase", "type", "units fire in the shooting phase");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		w = &cw_weapons[cw_def(st, id)->weapon];
+		if (w->kind == CW_WK_NONE)
+			return wr_fail(err, "no-weapon", "unit", "this unit has no ranged attack");
+		if (st->u[id].shot)
+			return wr_fail(err, "already-shot", "unit", "this unit has fired this phase");
+		if (cw_in_melee(st, id))
+			return wr_fail(err, "in-melee", "unit", "a unit in melee cannot fire");
+		if (!w->move_fire && st->u[id].moved)
+			return wr_fail(err, "moved", "unit",
+			               "%s cannot move and fire", w->name);
+		if (a->to < 0)
+			return wr_fail(err, "bad-target", "target", "no such square");
+		d = cw_dist(st, a->unit, a->to);
+		range = w->range;
+		if (w->range == 0)
+			range = st->o.catapult_range;
+		if (w->kind == CW_WK_BOW) {
+			t = cw_unit_at(st, a->to);
+			if (t == CW_NONE || cw_seat_of(t) == seat)
+				return wr_fail(err, "no-enemy", "target", "there is no enemy unit there");
+			if (d > range)
+				return wr_fail(err, "out-of-range", "target", "%s reach %d squares", w->name,
+				               range);
+			if (cw_sees(st, a->unit, a->to))
+				return 0;
+			if (!w->indirect)
+				return wr_fail(err, "no-line-of-sight", "target",
+				               "the firer does not see that unit and %s cannot fire "
+				               "indirectly", w->name);
+			if (!cw_seen_by_seat(st, seat, a->to, id))
+				return wr_fail(err, "no-line-of-sight", "target",
+				               "no unit of yours sees that unit");
+			return 0;
+		}
+		if (a->to == a->unit)
+			return wr_fail(err, "out-of-range", "target", "a catapult does not fire at itself");
+		if (w->min_range && d < w->min_range)
+			return wr_fail(err, "too-close", "target",
+			               "catapults cannot be aimed at a square next to them (minimum "
+			               "range %d)", w->min_range);
+		if (range && d > range)
+			return wr_fail(err, "out-of-range", "target", "%s reach %d squares", w->name,
+			               range);
+		if (!cw_seen_by_seat(st, seat, a->to, CW_NONE))
+			return wr_fail(err, "no-line-of-sight", "target",
+			               "the target square must be seen by at least one of your units");
+		return 0;
+	}
+	case CW_A_ATTACK: {
+		int grp[CW_UNITS], n, found = 0;
+		if (st->phase != CW_PH_MELEE)
+			return wr_fail(err, "wrong-phase", "type", "attacks are in the melee phase");
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		if (!cw_in_melee(st, id))
+			return wr_fail(err, "not-in-melee", "unit", "this unit is not in melee");
+		if (st->u[id].attacked)
+			return wr_fail(err, "already-attacked", "unit",
+			               "this unit has attacked this phase");
+		t = cw_unit_at(st, a->to);
+		n = cw_melee_group(st, id, grp);
+		for (int i = 0; i < n; i++)
+			found |= grp[i] == t;
+		if (t == CW_NONE || cw_seat_of(t) == seat || !found)
+			return wr_fail(err, "not-in-this-melee", "target",
+			               "the target is an enemy in the same melee");
+		return 0;
+	}
+	case CW_A_CAST:
+		if (own_unit(st, seat, a->unit, &id, err))
+			return -1;
+		return legal_cast(st, seat, id, a, err);
+	default:
+		return wr_fail(err, "illegal-action", "type", "that action is not possible now");
+	}
+}
+
+/* ------------------------------------------------------------- apply */
+
+static void
+set_phase(struct cw_state *st, int phase, struct wr_list *ev)
+{
+	struct cw_event *e;
+	st->phase = phase;
+	st->last_moved = CW_NONE;
+	e = cw_ev_push(ev, CW_E_PHASE, WR_VIS_PUBLIC);
+	if (e) {
+		e->seat = st->turn_seat;
+		e->value = phase;
+	}
+}
+
+static void
+remove_fx(struct cw_state *st, int i, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_SPELL_END, WR_VIS_PUBLIC);
+	if (e) {
+		cw_ev_unit(st, e, st->fx[i].caster);
+		e->spell = st->fx[i].spell;
+	}
+	memmove(&st->fx[i], &st->fx[i + 1], (size_t)(st->nfx - i - 1) * sizeof(st->fx[0]));
+	st->nfx--;
+}
+
+static int
+sacrifice_due(const struct cw_state *st, int seat)
+{
+	return st->o.total_massacre && st->side[seat].army == CW_ARMY_UNDEAD &&
+	       !cw_general_alive(st, seat) && cw_units_alive(st, seat) > 0;
+}
+
+static void
+start_turn(struct cw_state *st, int seat, struct wr_list *ev)
+{
+	struct cw_event *e;
+	st->turn_seat = seat;
+	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
+	if (seat == st->first_seat)
+		st->round++;
+	st->turn++;
+	e = cw_ev_push(ev, CW_E_TURN, WR_VIS_PUBLIC);
+	if (e) {
+		e->seat = seat;
+		e->value = st->round;
+	}
+	/* temporal spells last until the start of the wizard's next turn (C9) */
+	for (int i = st->nfx - 1; i >= 0; i--)
+		if (cw_seat_of(st->fx[i].caster) == seat)
+			remove_fx(st, i, ev);
+	set_phase(st, CW_PH_MOVE, ev);
+	if (sacrifice_due(st, seat))
+		st->pending = CW_PEND_SACRIFICE;
+}
+
+static void
+end_turn(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	int seat = st->turn_seat;
+	/* Regenerate: "Returns to battle on a d6 roll 3+ at the end of the turn
+	 * unless the square occupied" (Orcs; C8: where it died). */
+	for (int i = 0; i < CW_UNITS; i++) {
+		struct cw_unit *u = &st->u[i];
+		if (u->status != CW_U_DEAD || !u->regen)
+			continue;
+		u->regen = 0;
+		struct cw_event *e = cw_ev_push(ev, CW_E_REGENERATE, WR_VIS_PUBLIC);
+		int occupied = cw_unit_at(st, u->sq) != CW_NONE;
+		int face = occupied ? 0 : (int)wr_die(rng, 6);
+		cw_ev_unit(st, e, i);
+		if (e) {
+			e->nfaces = occupied ? 0 : 1;
+			e->faces[0] = face;
+			e->need = 3;
+			e->ok = face >= 3;
+			if (occupied)
+				snprintf(e->why, sizeof(e->why), "square occupied");
+		}
+		if (face >= 3) {
+			cw_put(st, i, u->sq);
+			u->link = 0;
+		}
+	}
+	for (int k = 0; k < CW_UPS; k++) {
+		struct cw_unit *u = &st->u[seat * CW_UPS + k];
+		u->moved = u->charged = u->shot = u->attacked = u->cast = u->strike = u->instant = 0;
+	}
+	for (int i = 0; i < CW_UNITS; i++)
+		st->u[i].strike = 0;
+	cw_check_end(st, ev);
+	if (st->phase == CW_PH_OVER)
+		return;
+	start_turn(st, 1 - seat, ev);
+}
+
+static void
+finish_setup(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	int i0 = cw_armies[st->side[0].army].initiative;
+	int i1 = cw_armies[st->side[1].army].initiative;
+	struct cw_event *e = cw_ev_push(ev, CW_E_REVEAL, WR_VIS_PUBLIC);
+	(void)e;
+	/* C3: the lower initiative takes the first turn of every round */
+	if (i0 != i1) {
+		st->first_seat = i0 < i1 ? 0 : 1;
+		e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC);
+		if (e) {
+			e->seat = st->first_seat;
+			snprintf(e->why, sizeof(e->why), "lower initiative");
+		}
+		start_turn(st, st->first_seat, ev);
+		return;
+	}
+	/* equal: a d6 roll-off, ties re-rolled (G2), the winner chooses */
+	for (;;) {
+		int a = (int)wr_die(rng, 6), b = (int)wr_die(rng, 6);
+		e = cw_ev_push(ev, CW_E_ROLLOFF, WR_VIS_PUBLIC);
+		if (e) {
+			e->faces[0] = a;
+			e->faces[1] = b;
+			e->nfaces = 2;
+			e->seat = a > b ? 0 : a < b ? 1 : CW_NONE;
+		}
+		if (a != b) {
+			st->rolloff_winner = a > b ? 0 : 1;
+			break;
+		}
+	}
+	st->phase = CW_PH_FIRST;
+}
+
+static void
+apply_setup(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+            struct wr_list *ev)
+{
+	struct cw_side *sd = &st->side[seat];
+	unsigned me = 1u << seat;
+	struct cw_event *e;
+	int id, ut = sd->army >= 0 ? cw_type_lookup(sd->army, a->utype) : CW_NONE;
+	switch (a->type) {
+	case CW_A_ARMY:
+		sd->army = a->army;
+		sd->stage = CW_STAGE_BUILD;
+		sd->spent = 0;
+		memset(sd->counts, 0, sizeof(sd->counts));
+		if ((e = cw_ev_push(ev, CW_E_ARMY, me))) {
+			e->seat = seat;
+			e->army = a->army;
+		}
+		break;
+	case CW_A_BUY:
+	case CW_A_SELL: {
+		int sign = a->type == CW_A_BUY ? 1 : -1;
+		sd->counts[ut] += sign * a->count;
+		sd->spent += sign * a->count * cw_armies[sd->army].units[ut].cost;
+		if ((e = cw_ev_push(ev, a->type == CW_A_BUY ? CW_E_BUY : CW_E_SELL, me))) {
+			e->seat = seat;
+			e->army = sd->army;
+			e->utype = ut;
+			e->value = a->count;
+		}
+		break;
+	}
+	case CW_A_READY: {
+		int k = 0;
+		st->u[seat * CW_UPS + k].status = CW_U_RESERVE;
+		st->u[seat * CW_UPS + k++].type = 0;
+		for (int t = 1; t < CW_TYPES; t++)
+			for (int n = 0; n < sd->counts[t]; n++) {
+				st->u[seat * CW_UPS + k].status = CW_U_RESERVE;
+				st->u[seat * CW_UPS + k++].type = (int8_t)t;
+			}
+		sd->stage = CW_STAGE_DEPLOY;
+		if ((e = cw_ev_push(ev, CW_E_READY, me))) {
+			e->seat = seat;
+			e->army = sd->army;
+			e->value = k;
+		}
+		break;
+	}
+	case CW_A_DEPLOY:
+		id = reserve_of_type(st, seat, ut);
+		cw_put(st, id, a->to);
+		if ((e = cw_ev_push(ev, CW_E_DEPLOY, me)))
+			cw_ev_unit(st, e, id);
+		break;
+	case CW_A_UNDEPLOY:
+		id = cw_unit_at(st, a->to);
+		if ((e = cw_ev_push(ev, CW_E_UNDEPLOY, me)))
+			cw_ev_unit(st, e, id);
+		cw_lift(st, id);
+		st->u[id].status = CW_U_RESERVE;
+		st->u[id].sq = CW_NONE;
+		break;
+	case CW_A_DONE:
+		sd->stage = CW_STAGE_DONE;
+		if ((e = cw_ev_push(ev, CW_E_SET_UP, WR_VIS_PUBLIC)))
+			e->seat = seat;
+		if (st->side[1 - seat].stage == CW_STAGE_DONE)
+			finish_setup(st, rng, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+unlink_all(struct cw_state *st, int id)
+{
+	for (int i = 0; i < CW_UNITS; i++)
+		st->u[i].link &= ~(1ull << id);
+	st->u[id].link = 0;
+}
+
+/* The spell takes effect (not countered). */
+static void
+resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_rng *rng,
+             struct wr_list *ev)
+{
+	int t = a->to >= 0 ? cw_unit_at(st, a->to) : CW_NONE;
+	struct cw_event *e;
+	switch (a->spell) {
+	case CW_SPELL_CONTAGION:
+	case CW_SPELL_FEAR:
+	case CW_SPELL_STORM:
+	case CW_SPELL_PROTECTION:
+		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
+		break;
+	case CW_SPELL_ZAP:
+		st->shot_from = st->u[id].sq;
+		st->shot_aim = st->shot_land = a->to;
+		cw_ranged_hit(st, t, CW_W_NONE, rng, ev);
+		break;
+	case CW_SPELL_DISPEL:
+		remove_fx(st, a->effect, ev);
+		break;
+	case CW_SPELL_STRIKE:
+		st->u[t].strike = 1;
+		break;
+	case CW_SPELL_FLIGHT:
+		e = cw_ev_push(ev, CW_E_FLIGHT, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, t);
+		if (e)
+			e->sq = a->target2;
+		unlink_all(st, t);
+		cw_put(st, t, a->target2);
+		st->u[t].moved = 1;
+		st->last_moved = t;
+		break;
+	case CW_SPELL_RAISE_DEAD:
+		for (int k = 1; k < CW_UPS; k++) {
+			int r = cw_seat_of(id) * CW_UPS + k;
+			struct cw_unit *u = &st->u[r];
+			if (u->status == CW_U_DEAD &&
+			    u->type == cw_type_lookup(st->side[cw_seat_of(id)].army, a->utype) &&
+			    !u->regen) {
+				u->sq = CW_NONE;
+				cw_put(st, r, a->to);
+				u->link = 0;
+				u->moved = u->charged = 1;
+				e = cw_ev_push(ev, CW_E_RAISE, WR_VIS_PUBLIC);
+				cw_ev_unit(st, e, r);
+				break;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The standing order of the other seat, or ask it (C9, G3). */
+static int
+counter_order(const struct cw_state *st, int seat, int spell)
+{
+	const struct cw_side *sd = &st->side[seat];
+	switch (sd->counter_order) {
+	case 1: return 1;
+	case 2: return 0;
+	case 3: return (sd->counter_mask >> spell) & 1;
+	default: return -1;
+	}
+}
+
+static int
+counterspeller(const struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int id = seat * CW_UPS + k;
+		if (cw_on(st, id) && (cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)) &&
+		    !st->u[id].cast)
+			return id;
+	}
+	return CW_NONE;
+}
+
+static void
+do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
+{
+	int caster = cw_unit_at(st, st->cast.unit);
+	int face = (int)wr_die(rng, 6);
+	struct cw_event *e = cw_ev_push(ev, CW_E_COUNTER, WR_VIS_PUBLIC);
+	st->u[wiz].cast = 1;
+	st->u[wiz].instant = 1;
+	st->pending = CW_PEND_NONE;
+	cw_ev_unit(st, e, wiz);
+	if (e) {
+		e->spell = st->cast.spell;
+		e->faces[0] = face;
+		e->nfaces = 1;
+		e->need = 4;
+		e->ok = face >= 4;
+	}
+	if (face < 4)
+		resolve_cast(st, &st->cast, caster, rng, ev);
+}
+
+static void
+apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, struct wr_rng *rng,
+           struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	int other = 1 - seat, wiz, order;
+	cw_ev_unit(st, e, id);
+	if (e) {
+		e->spell = a->spell;
+		e->sq = a->spell == CW_SPELL_FLIGHT ? a->target2 : a->to;
+		if (a->to >= 0 && cw_unit_at(st, a->to) != CW_NONE)
+			cw_ev_other(st, e, cw_unit_at(st, a->to));
+		if (a->spell == CW_SPELL_DISPEL) {
+			e->value = st->fx[a->effect].spell;
+			e->other = st->fx[a->effect].caster;
+		}
+	}
+	st->u[id].cast = 1;
+	if (cw_spells[a->spell].when == CW_WHEN_MOVE) {
+		st->u[id].moved = 1;
+		st->last_moved = id;
+	}
+	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)
+		st->u[id].shot = 1;
+	wiz = counterspeller(st, other);
+	if (wiz == CW_NONE) {
+		resolve_cast(st, a, id, rng, ev);
+		return;
+	}
+	st->cast = *a;
+	order = counter_order(st, other, a->spell);
+	if (order == 1)
+		do_counter(st, wiz, rng, ev);
+	else if (order == 0)
+		resolve_cast(st, a, id, rng, ev);
+	else
+		st->pending = CW_PEND_COUNTER;
+}
+
+static int
+followup_possible(const struct cw_state *st)
+{
+	struct wr_list l;
+	struct wr_error err;
+	int any = 0;
+	wr_list_init(&l, sizeof(struct cw_action));
+	cw_candidates(st, st->turn_seat, &l);
+	for (size_t i = 0; i < l.len && !any; i++) {
+		const struct cw_action *a = wr_list_at(&l, i);
+		any = a->type != CW_A_HOLD && cw_legal(st, st->turn_seat, a, &err) == 0;
+	}
+	wr_list_free(&l);
+	return any;
+}
+
+/* Heal decisions (C9, provisional): after an action, a seat with units
+ * destroyed by it that a wizard of its own may Heal decides, by its
+ * standing order or when asked; the follow-up waits for it. */
+static void
+heal_done(struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++)
+		st->u[seat * CW_UPS + k].dying = 0;
+}
+
+static int
+heal_possible(const struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int d = seat * CW_UPS + k;
+		if (st->u[d].dying && cw_healer_for(st, d) != CW_NONE)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev)
+{
+	int face = (int)wr_die(rng, 6);
+	struct cw_event *e = cw_ev_push(ev, CW_E_HEAL, WR_VIS_PUBLIC);
+	struct cw_unit *u = &st->u[d];
+	st->u[w].cast = 1;
+	if (cw_seat_of(w) != st->turn_seat)
+		st->u[w].instant = 1;
+	u->dying = 0;
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, d);
+	if (e) {
+		e->faces[0] = face;
+		e->nfaces = 1;
+		e->need = 4;
+		e->ok = face >= 4 && cw_unit_at(st, u->sq) == CW_NONE;
+	}
+	if (face < 4 || cw_unit_at(st, u->sq) != CW_NONE)
+		return;
+	cw_put(st, d, u->sq);
+	u->regen = 0;
+	for (int j = 0; j < CW_UNITS; j++)
+		if (((u->was_link >> j) & 1) && cw_on(st, j))
+			cw_link(st, d, j);
+	u->was_link = 0;
+}
+
+static int followup_possible(const struct cw_state *st);
+
+static void
+heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	for (int s = 0; s < CW_SEATS; s++) {
+		int order = st->side[s].heal_order;
+		if (!heal_possible(st, s)) {
+			heal_done(st, s);
+			continue;
+		}
+		if (order == 2) {
+			heal_done(st, s);
+			continue;
+		}
+		if (order == 1) {
+			for (int k = 0; k < CW_UPS; k++) {
+				int d = s * CW_UPS + k, w;
+				if (st->u[d].dying && (w = cw_healer_for(st, d)) != CW_NONE)
+					do_heal(st, w, d, rng, ev);
+			}
+			heal_done(st, s);
+			continue;
+		}
+		if (st->pending != CW_PEND_HEAL) {
+			st->pending_next = st->pending;
+			st->pending = CW_PEND_HEAL;
+		}
+		st->heal_seat = s;
+		return;
+	}
+	if (st->pending == CW_PEND_HEAL) {
+		st->pending = CW_PEND_NONE;
+		if (st->pending_next == CW_PEND_FOLLOWUP && cw_on(st, st->pend_unit) &&
+		    !cw_in_melee(st, st->pend_unit) && cw_unit_at(st, st->pend_from) == CW_NONE) {
+			st->pending = CW_PEND_FOLLOWUP;
+			if (!followup_possible(st))
+				st->pending = CW_PEND_NONE;
+		}
+		st->pending_next = CW_PEND_NONE;
+	}
+}
+
+static void
+cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, target);
+	if (e) {
+		e->spell = CW_SPELL_PROTECTION;
+		e->sq = st->u[target].sq;
+	}
+	st->u[w].cast = 1;
+	st->u[w].instant = 1;
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
+}
+
+static void
+resolve_strike(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+               struct wr_list *ev)
+{
+	if (a->type == CW_A_SHOOT) {
+		cw_do_shoot(st, seat, a, rng, ev);
+		return;
+	}
+	cw_do_attack(st, seat, a, rng, ev);
+	if (st->pending == CW_PEND_FOLLOWUP && !followup_possible(st))
+		st->pending = CW_PEND_NONE;
+}
+
+/* A bow shot or a melee attack at a known unit: the target's side may
+ * first cast Protection on it (its standing order, or it is asked). */
+static void
+shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+               struct wr_list *ev)
+{
+	int t = cw_unit_at(st, a->to), w = CW_NONE, order;
+	int bow = a->type == CW_A_ATTACK ||
+	          cw_weapons[cw_def(st, cw_unit_at(st, a->unit))->weapon].kind == CW_WK_BOW;
+	if (bow && t != CW_NONE && cw_seat_of(t) != seat)
+		w = protector_for(st, t);
+	if (w == CW_NONE) {
+		resolve_strike(st, seat, a, rng, ev);
+		return;
+	}
+	order = st->side[cw_seat_of(t)].protect_order;
+	if (order == 1)
+		cast_protection(st, w, t, ev);
+	if (order != 0) {
+		resolve_strike(st, seat, a, rng, ev);
+		return;
+	}
+	st->held = *a;
+	st->pending = CW_PEND_PROTECT;
+	if (a->type == CW_A_SHOOT)
+		st->u[cw_unit_at(st, a->unit)].shot = 1;
+	else
+		st->u[cw_unit_at(st, a->unit)].attacked = 1;
+}
+
+void
+cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev)
+{
+	struct cw_state *st = state;
+	const struct cw_action *a = action;
+	struct cw_event *e;
+	int id = a->unit >= 0 ? cw_unit_at(st, a->unit) : CW_NONE;
+
+	if (st->phase == CW_PH_SETUP) {
+		apply_setup(st, seat, a, rng, ev);
+		return;
+	}
+	switch (a->type) {
+	case CW_A_FIRST:
+		st->first_seat = a->first ? seat : 1 - seat;
+		if ((e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC))) {
+			e->seat = st->first_seat;
+			snprintf(e->why, sizeof(e->why), "roll-off winner's choice");
+		}
+		start_turn(st, st->first_seat, ev);
+		break;
+	case CW_A_END_PHASE:
+		if (st->phase == CW_PH_MOVE)
+			set_phase(st, CW_PH_SHOOT, ev);
+		else if (st->phase == CW_PH_SHOOT)
+			set_phase(st, CW_PH_MELEE, ev);
+		else
+			end_turn(st, rng, ev);
+		break;
+	case CW_A_MOVE: {
+		int path[CW_MAX_PATH + 1], n = 0;
+		if (a->npath > 0) {
+			memcpy(path, a->path, sizeof(int) * (size_t)a->npath);
+			n = a->npath;
+		} else {
+			int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
+			const struct cw_unit_def *d = cw_def(st, id);
+			reach(st, id, a->unit, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
+			n = dist[a->to];
+			for (int sq = a->to, i = n - 1; i >= 0; sq = prev[sq], i--)
+				path[i] = sq;
+		}
+		e = cw_ev_push(ev, CW_E_MOVE, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, id);
+		if (e) {
+			memcpy(e->path, path, sizeof(int) * (size_t)n);
+			e->npath = n;
+			e->sq = a->to;
+		}
+		cw_put(st, id, a->to);
+		st->u[id].moved = 1;
+		st->last_moved = id;
+		break;
+	}
+	case CW_A_CHARGE:
+		if (st->pending == CW_PEND_FOLLOWUP) {
+			st->pending = CW_PEND_NONE;
+			e = cw_ev_push(ev, CW_E_FOLLOWUP, WR_VIS_PUBLIC);
+			cw_ev_unit(st, e, id);
+		}
+		cw_do_charge(st, id, cw_unit_at(st, a->to), rng, ev);
+		break;
+	case CW_A_ADVANCE:
+		st->pending = CW_PEND_NONE;
+		e = cw_ev_push(ev, CW_E_ADVANCE, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, id);
+		if (e)
+			e->sq = a->to;
+		cw_put(st, id, a->to);
+		break;
+	case CW_A_HOLD:
+		st->pending = CW_PEND_NONE;
+		e = cw_ev_push(ev, CW_E_HOLD, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, id);
+		break;
+	case CW_A_SHOOT:
+	case CW_A_ATTACK:
+		shot_or_attack(st, seat, a, rng, ev);
+		break;
+	case CW_A_PROTECT:
+	case CW_A_NO_PROTECT: {
+		struct cw_action held = st->held;
+		if (a->type == CW_A_PROTECT)
+			cast_protection(st, id, cw_unit_at(st, held.to), ev);
+		st->pending = CW_PEND_NONE;
+		memset(&st->held, 0, sizeof(st->held));
+		resolve_strike(st, st->turn_seat, &held, rng, ev);
+		break;
+	}
+	case CW_A_CAST:
+		apply_cast(st, seat, id, a, rng, ev);
+		break;
+	case CW_A_COUNTER:
+		do_counter(st, id, rng, ev);
+		break;
+	case CW_A_ALLOW:
+		st->pending = CW_PEND_NONE;
+		resolve_cast(st, &st->cast, cw_unit_at(st, st->cast.unit), rng, ev);
+		break;
+	case CW_A_SACRIFICE:
+		st->pending = CW_PEND_NONE;
+		e = cw_ev_push(ev, CW_E_SACRIFICE, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, id);
+		cw_destroy(st, id, "lost (no Liche)", ev);
+		st->u[id].dying = 0;   /* a chosen loss, not a destruction to Heal */
+		break;
+	case CW_A_HEAL: {
+		int d = CW_NONE;
+		for (int k = 0; k < CW_UPS; k++)
+			if (st->u[seat * CW_UPS + k].dying && st->u[seat * CW_UPS + k].sq == a->to)
+				d = seat * CW_UPS + k;
+		do_heal(st, id, d, rng, ev);
+		if (!heal_possible(st, seat))
+			heal_done(st, seat);
+		break;
+	}
+	case CW_A_NO_HEAL:
+		heal_done(st, seat);
+		break;
+	default:
+		break;
+	}
+	if (st->pending != CW_PEND_COUNTER)
+		memset(&st->cast, 0, sizeof(st->cast));
+	if (st->pending != CW_PEND_COUNTER && st->pending != CW_PEND_PROTECT)
+		heal_check(st, rng, ev);
+	cw_check_end(st, ev);
+}
+
+void
+cw_resign(struct cw_state *st, int seat, struct wr_list *ev)
+{
+	struct cw_event *e;
+	if (st->phase == CW_PH_OVER)
+		return;
+	st->phase = CW_PH_OVER;
+	st->pending = CW_PEND_NONE;
+	st->winner = 1 - seat;
+	snprintf(st->reason, sizeof(st->reason), "resignation");
+	if ((e = cw_ev_push(ev, CW_E_OVER, WR_VIS_PUBLIC))) {
+		e->seat = st->winner;
+		snprintf(e->why, sizeof(e->why), "%s", st->reason);
+	}
+}
+
+/* C10: the match ends when a general dies; with total_massacre, when a side
+ * has no units left. */
+void
+cw_check_end(struct cw_state *st, struct wr_list *ev)
+{
+	int lost[CW_SEATS];
+	struct cw_event *e;
+	if (st->phase == CW_PH_OVER || st->phase == CW_PH_SETUP || st->phase == CW_PH_FIRST)
+		return;
+	for (int s = 0; s < CW_SEATS; s++)
+		lost[s] = st->o.total_massacre ? cw_units_alive(st, s) == 0 : !cw_general_alive(st, s);
+	if (!lost[0] && !lost[1])
+		return;
+	st->phase = CW_PH_OVER;
+	st->pending = CW_PEND_NONE;
+	st->winner = lost[0] && lost[1] ? CW_NONE : lost[0] ? 1 : 0;
+	snprintf(st->reason, sizeof(st->reason), "%s",
+	         st->o.total_massacre ? (st->winner == CW_NONE ? "both sides wiped out"
+	                                                       : "the other side was wiped out")
+	                              : (st->winner == CW_NONE ? "both generals died"
+	                                                       : "the enemy general died"));
+	if ((e = cw_ev_push(ev, CW_E_OVER, WR_VIS_PUBLIC))) {
+		e->seat = st->winner;
+		snprintf(e->why, sizeof(e->why), "%s", st->reason);
+	}
+}
+
+/* Invariants of a loaded snapshot (load() is fuzzed). */
+int
+cw_check_state(const struct cw_state *st, struct wr_error *err)
+{
+	int nsq = st->board.files * st->board.ranks;
+	if (st->phase < CW_PH_SETUP || st->phase > CW_PH_OVER)
+		return wr_fail(err, "bad-snapshot", "phase", "bad phase");
+	for (int s = 0; s < CW_SEATS; s++) {
+		const struct cw_side *sd = &st->side[s];
+		int general = 0;
+		if (sd->stage < CW_STAGE_ARMY || sd->stage > CW_STAGE_DONE)
+			return wr_fail(err, "bad-snapshot", "stage", "bad stage");
+		if ((sd->army == CW_NONE) != (sd->stage == CW_STAGE_ARMY))
+			return wr_fail(err, "bad-snapshot", "army", "army and stage disagree");
+		if (sd->army != CW_NONE && (sd->army < 0 || sd->army >= CW_ARMY_MAX))
+			return wr_fail(err, "bad-snapshot", "army", "bad army");
+		if (st->phase != CW_PH_SETUP && sd->stage != CW_STAGE_DONE)
+			return wr_fail(err, "bad-snapshot", "stage", "set-up not done");
+		for (int k = 0; k < CW_UPS; k++) {
+			const struct cw_unit *u = &st->u[s * CW_UPS + k];
+			if (u->status == CW_U_EMPTY)
+				continue;
+			if (sd->stage < CW_STAGE_DEPLOY || u->type < 0 ||
+			    u->type >= cw_armies[sd->army].ntypes || (k == 0) != (u->type == 0))
+				return wr_fail(err, "bad-snapshot", "units", "bad unit");
+			general += k == 0;
+			if ((u->status == CW_U_ON || u->status == CW_U_DEAD) && (u->sq < 0 || u->sq >= nsq))
+				return wr_fail(err, "bad-snapshot", "units", "unit off the board");
+			if (u->status == CW_U_RESERVE && (u->sq != CW_NONE || st->phase != CW_PH_SETUP))
+				return wr_fail(err, "bad-snapshot", "units", "reserve unit");
+			if (u->status == CW_U_ON && st->phase == CW_PH_SETUP && !in_setup_area(st, s, u->sq))
+				return wr_fail(err, "bad-snapshot", "units", "unit outside its set-up area");
+			if (u->link & ~((1ull << CW_UNITS) - 1))
+				return wr_fail(err, "bad-snapshot", "units", "bad link");
+			for (int j = 0; j < CW_UNITS; j++)
+				if ((u->link >> j) & 1) {
+					if (cw_seat_of(j) == s || st->u[j].status != CW_U_ON ||
+					    u->status != CW_U_ON || !((st->u[j].link >> (s * CW_UPS + k)) & 1))
+						return wr_fail(err, "bad-snapshot", "units", "bad link");
+				}
+		}
+		if (sd->stage >= CW_STAGE_DEPLOY && !general)
+			return wr_fail(err, "bad-snapshot", "units", "no general");
+	}
+	for (int i = 0; i < CW_UNITS; i++)
+		for (int j = i + 1; j < CW_UNITS; j++)
+			if (st->u[i].status == CW_U_ON && st->u[j].status == CW_U_ON &&
+			    st->u[i].sq == st->u[j].sq)
+				return wr_fail(err, "bad-snapshot", "units", "two units on one square");
+	{
+		struct cw_state tmp;
+		memcpy(tmp.u, st->u, sizeof(tmp.u));
+		cw_rebuild_at(&tmp);
+		if (memcmp(tmp.at, st->at, sizeof(tmp.at)) != 0)
+			return wr_fail(err, "bad-snapshot", "units", "the board map disagrees");
+	}
+	if (st->phase == CW_PH_FIRST && (st->rolloff_winner < 0 || st->rolloff_winner > 1))
+		return wr_fail(err, "bad-snapshot", "rolloff_winner", "bad roll-off winner");
+	if (st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE) {
+		if (st->turn_seat < 0 || st->turn_seat > 1 || st->first_seat < 0 || st->first_seat > 1)
+			return wr_fail(err, "bad-snapshot", "turn_seat", "bad seat");
+	}
+	if (st->last_moved != CW_NONE && !cw_on(st, st->last_moved))
+		return wr_fail(err, "bad-snapshot", "last_moved", "bad unit");
+	if (st->pending == CW_PEND_FOLLOWUP &&
+	    (!cw_on(st, st->pend_unit) || cw_seat_of(st->pend_unit) != st->turn_seat ||
+	     st->pend_from < 0 || st->pend_from >= nsq || st->phase != CW_PH_MELEE))
+		return wr_fail(err, "bad-snapshot", "pending", "bad follow-up");
+	if (st->pending == CW_PEND_COUNTER) {
+		int c = cw_unit_at(st, st->cast.unit);
+		struct wr_error e2;
+		struct cw_state tmp = *st;
+		if (c == CW_NONE || cw_seat_of(c) != st->turn_seat || st->cast.type != CW_A_CAST ||
+		    st->cast.spell < 0 || st->cast.spell >= CW_SPELL_MAX)
+			return wr_fail(err, "bad-snapshot", "cast", "bad pending cast");
+		/* the cast must still be legal as if not yet cast */
+		tmp.pending = CW_PEND_NONE;
+		tmp.u[c].cast = 0;
+		if (cw_spells[st->cast.spell].when == CW_WHEN_SHOOT)
+			tmp.u[c].shot = 0;
+		if (cw_legal(&tmp, st->turn_seat, &st->cast, &e2) != 0)
+			return wr_fail(err, "bad-snapshot", "cast", "bad pending cast");
+	}
+	if (st->pending == CW_PEND_SACRIFICE && cw_units_alive(st, st->turn_seat) == 0)
+		return wr_fail(err, "bad-snapshot", "pending", "bad sacrifice");
+	for (int i = 0; i < CW_UNITS; i++) {
+		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD || st->pending != CW_PEND_HEAL))
+			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
+		if (st->u[i].was_link & ~((1ull << CW_UNITS) - 1))
+			return wr_fail(err, "bad-snapshot", "units", "bad link");
+	}
+	if (st->pending == CW_PEND_HEAL &&
+	    (st->heal_seat < 0 || st->heal_seat > 1 || !heal_possible(st, st->heal_seat) ||
+	     (st->pending_next != CW_PEND_NONE && st->pending_next != CW_PEND_FOLLOWUP)))
+		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
+	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
+		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
+	if (st->pending == CW_PEND_PROTECT) {
+		struct wr_error e2;
+		struct cw_state tmp = *st;
+		int f = cw_unit_at(st, st->held.unit), t = cw_unit_at(st, st->held.to);
+		if ((st->held.type != CW_A_SHOOT && st->held.type != CW_A_ATTACK) || f == CW_NONE ||
+		    t == CW_NONE || cw_seat_of(f) != st->turn_seat || protector_for(st, t) == CW_NONE)
+			return wr_fail(err, "bad-snapshot", "held", "bad held action");
+		tmp.pending = CW_PEND_NONE;
+		tmp.u[f].shot = tmp.u[f].attacked = 0;
+		if (cw_legal(&tmp, st->turn_seat, &st->held, &e2) != 0)
+			return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	}
+	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_PROTECT ||
+	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
+		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
+	if (st->nfx < 0 || st->nfx > CW_MAX_FX)
+		return wr_fail(err, "bad-snapshot", "effects", "bad effects");
+	for (int i = 0; i < st->nfx; i++) {
+		const struct cw_effect *f = &st->fx[i];
+		if (f->spell < 0 || f->spell >= CW_SPELL_MAX || !cw_spells[f->spell].temporal ||
+		    !cw_on(st, f->caster) || (f->target != CW_NONE && !cw_on(st, f->target)))
+			return wr_fail(err, "bad-snapshot", "effects", "bad effect");
+	}
+	if (st->phase == CW_PH_OVER && st->winner != CW_NONE && (st->winner < 0 || st->winner > 1))
+		return wr_fail(err, "bad-snapshot", "winner", "bad winner");
+	return 0;
+}

@@ -1,0 +1,330 @@
+/*
+ * ChessWar internals (002_0478434554df57bb.txt with RULINGS.md G1-G6 and
+ * C1-C11): the data tables, the plain state, action and event structs, and
+ * the rule functions of the template (candidates, legal, apply). No JSON
+ * here; cw_codec.c turns all of it into JSON.
+ */
+#ifndef CW_RULES_H
+#define CW_RULES_H
+
+#include <stdint.h>
+
+#include "rules.h"
+#include "template.h"
+
+#define CW_SEATS 2
+#define CW_UPS 24                 /* unit slots per seat: general + 20 points + spare */
+#define CW_UNITS (CW_SEATS * CW_UPS)
+#define CW_MAX_FILES 16
+#define CW_MAX_RANKS 16
+#define CW_MAX_SQ (CW_MAX_FILES * CW_MAX_RANKS)
+#define CW_TYPES 6                /* K Q R B N pawns */
+#define CW_MAX_FX 16              /* temporal spells in effect */
+#define CW_MAX_PATH 8
+#define CW_NONE (-1)
+
+/* ------------------------------------------------------------ data */
+
+/* Specials (the army lists' "Special" column), one bit each. */
+enum cw_special {
+	CW_SP_BRAVE = 1 << 0,
+	CW_SP_SCARY = 1 << 1,
+	CW_SP_ASSAULT = 1 << 2,
+	CW_SP_PLAGUE = 1 << 3,
+	CW_SP_REGENERATE = 1 << 4,
+	CW_SP_TELEPORT = 1 << 5,
+	CW_SP_UNDEAD = 1 << 6,
+};
+#define CW_SP_COUNT 7
+extern const char *const cw_special_name[CW_SP_COUNT];
+
+enum cw_weapon_id {
+	CW_W_NONE, CW_W_BOWS, CW_W_CROSSBOWS, CW_W_LONGBOWS, CW_W_CATAPULT, CW_W_ROCKS,
+	CW_W_PLAGUEBOMBS, CW_W_TERRORPULTS, CW_W_MAX
+};
+enum cw_wkind { CW_WK_NONE, CW_WK_BOW, CW_WK_CATAPULT };
+enum cw_hit_effect { CW_HE_SAVE, CW_HE_PLAGUE, CW_HE_TERROR };
+
+struct cw_weapon {
+	const char *slug, *name;
+	int kind;                 /* enum cw_wkind */
+	int range;                /* king steps; 0 = unlimited */
+	int min_range;            /* 0 = none; catapults 2 */
+	int scatter_direct, scatter_indirect;
+	int move_fire;            /* may fire after moving */
+	int indirect;             /* may fire at what only another unit sees */
+	int save_mod;             /* "save +N" */
+	int effect;               /* enum cw_hit_effect */
+	int whole_melee;          /* plaguebombs: hit all in the same melee */
+	int text;                 /* 1: as printed; 0: a ruling fills a gap */
+};
+extern const struct cw_weapon cw_weapons[CW_W_MAX];
+
+enum cw_spell_id {
+	CW_SPELL_CONTAGION, CW_SPELL_COUNTERSPELL, CW_SPELL_DISPEL, CW_SPELL_FEAR,
+	CW_SPELL_STORM, CW_SPELL_ZAP, CW_SPELL_HEAL, CW_SPELL_PROTECTION, CW_SPELL_FLIGHT,
+	CW_SPELL_STRIKE, CW_SPELL_RAISE_DEAD, CW_SPELL_MAX
+};
+enum cw_when { CW_WHEN_MOVE, CW_WHEN_SHOOT, CW_WHEN_MELEE, CW_WHEN_INSTANT };
+enum cw_spell_target {
+	CW_ST_NONE,               /* no target (Contagion, Fear, Storm) */
+	CW_ST_ENEMY_SEEN,         /* an enemy unit in the wizard's own sight (Zap!) */
+	CW_ST_OWN,                /* an own unit within range (Protection) */
+	CW_ST_OWN_MELEE,          /* an own unit in melee within range (Strike) */
+	CW_ST_EFFECT,             /* a temporal spell in effect (Dispel) */
+	CW_ST_FLIGHT,             /* an own unit within range (or the wizard) and a square */
+	CW_ST_RAISE,              /* a destroyed own unit type and a square next to the wizard */
+	CW_ST_REACTION,           /* only as a reaction (Counterspell, Heal) */
+};
+struct cw_spell {
+	const char *slug, *name;
+	int when;                 /* enum cw_when */
+	int temporal;
+	int target;               /* enum cw_spell_target */
+	int range;                /* king steps from the wizard, 0 = none */
+	int text;                 /* 1 text, 0 provisional (RULINGS.md C9) */
+	const char *rule;         /* what it does, for a person */
+};
+extern const struct cw_spell cw_spells[CW_SPELL_MAX];
+
+struct cw_unit_def {
+	const char *slug, *name;
+	char piece;               /* K Q R B N P */
+	int max, cost;            /* cost 0 for the general: always taken, free */
+	int move, save, melee;
+	unsigned special;         /* enum cw_special bits */
+	int weapon;               /* enum cw_weapon_id */
+	int skill;                /* bows: to-hit number */
+	unsigned spells;          /* 1u << enum cw_spell_id */
+};
+
+enum cw_army_id {
+	CW_ARMY_CHAOS, CW_ARMY_DWARVES, CW_ARMY_ELFS, CW_ARMY_HUMANS, CW_ARMY_ORCS,
+	CW_ARMY_RATMEN, CW_ARMY_UNDEAD, CW_ARMY_MAX
+};
+struct cw_army {
+	const char *slug, *name;
+	int initiative, points;
+	int ntypes;
+	struct cw_unit_def units[CW_TYPES];
+};
+extern const struct cw_army cw_armies[CW_ARMY_MAX];
+
+int cw_army_lookup(const char *slug);
+int cw_type_lookup(int army, const char *slug);
+int cw_spell_lookup(const char *slug);
+
+/* ----------------------------------------------------------- state */
+
+enum cw_ustate { CW_U_EMPTY, CW_U_RESERVE, CW_U_ON, CW_U_DEAD };
+
+struct cw_unit {
+	int8_t status;            /* enum cw_ustate */
+	int8_t type;              /* index in the army's table */
+	int16_t sq;               /* on the board; for the dead, where it died */
+	uint8_t moved;            /* moved in this turn's movement phase */
+	uint8_t charged;          /* charged (or tried to) this turn */
+	uint8_t shot;             /* fired this shooting phase */
+	uint8_t attacked;         /* attacked this melee phase */
+	uint8_t cast;             /* cast a spell this turn (or on the enemy's last turn) */
+	uint8_t instant;          /* cast an instant spell on the enemy's turn */
+	uint8_t regen;            /* destroyed this turn, rolls Regenerate at its end */
+	uint8_t strike;           /* Strike: +2 melee for its attack this phase */
+	uint8_t dying;            /* destroyed by the last action, a Heal may still save it */
+	uint64_t was_link;        /* its links when it was destroyed (restored by Heal) */
+	uint64_t link;            /* the units it is in melee with (unit ids) */
+};
+
+enum cw_stage { CW_STAGE_ARMY, CW_STAGE_BUILD, CW_STAGE_DEPLOY, CW_STAGE_DONE };
+
+struct cw_side {
+	int army;                 /* enum cw_army_id, CW_NONE before it is chosen */
+	int stage;                /* enum cw_stage */
+	int spent;
+	int counts[CW_TYPES];
+	/* standing orders (G3), private: counterspell 0 ask, 1 always, 2 never,
+	 * 3 only against the spells in counter_mask */
+	int counter_order;
+	unsigned counter_mask;
+	int heal_order;           /* Heal: 0 ask, 1 always, 2 never */
+	int protect_order;        /* Protection on the enemy's turn: 0 ask, 1 always, 2 never */
+};
+
+enum cw_phase { CW_PH_SETUP, CW_PH_FIRST, CW_PH_MOVE, CW_PH_SHOOT, CW_PH_MELEE, CW_PH_OVER };
+
+enum cw_pending {
+	CW_PEND_NONE,
+	CW_PEND_FOLLOWUP,         /* the attacker `pend_unit` may advance, charge or hold */
+	CW_PEND_COUNTER,          /* the other seat may counter `cast` */
+	CW_PEND_SACRIFICE,        /* total massacre: the Undead seat loses a unit of its choice */
+	CW_PEND_HEAL,             /* `heal_seat` may Heal its units destroyed by the last action */
+	CW_PEND_PROTECT,          /* the other seat may cast Protection before `held` is rolled */
+};
+
+struct cw_effect {
+	int spell;                /* enum cw_spell_id */
+	int caster;               /* unit id */
+	int target;               /* unit id or CW_NONE */
+};
+
+struct cw_opts {
+	int files, ranks;
+	int total_massacre;
+	int catapult_range;       /* 0 unlimited; 8 on a larger board (C11) */
+	uint8_t terrain[CW_MAX_SQ];   /* enum cw_terrain */
+};
+enum cw_terrain { CW_T_OPEN, CW_T_FOREST, CW_T_HILL, CW_T_MAX };
+extern const char *const cw_terrain_name[CW_T_MAX];
+
+/* ---------------------------------------------------------- actions */
+
+enum cw_act {
+	CW_A_ARMY, CW_A_BUY, CW_A_SELL, CW_A_READY, CW_A_DEPLOY, CW_A_UNDEPLOY, CW_A_DONE,
+	CW_A_FIRST, CW_A_MOVE, CW_A_CHARGE, CW_A_SHOOT, CW_A_ATTACK, CW_A_ADVANCE, CW_A_HOLD,
+	CW_A_CAST, CW_A_COUNTER, CW_A_ALLOW, CW_A_SACRIFICE, CW_A_END_PHASE, CW_A_HEAL,
+	CW_A_NO_HEAL, CW_A_PROTECT, CW_A_NO_PROTECT, CW_A_MAX
+};
+extern const char *const cw_act_name[CW_A_MAX];
+
+struct cw_action {
+	int type;                 /* enum cw_act */
+	int army;                 /* army */
+	char utype[24];           /* buy, sell, deploy; cast raise_dead: the unit type's slug,
+	                             resolved with the acting seat's army */
+	int count;                /* buy, sell */
+	int unit;                 /* the acting unit's square (move, charge, shoot, attack,
+	                             advance, hold, cast, counter, sacrifice) */
+	int to;                   /* move, advance, flight: destination; deploy, undeploy:
+	                             square; charge, shoot, attack, cast: target square */
+	int path[CW_MAX_PATH];    /* move: the steps, when given */
+	int npath;
+	int first;                /* first: 1 go first, 0 second */
+	int spell;                /* cast */
+	int effect;               /* cast dispel: index of the effect */
+	int target2;              /* cast flight: the destination */
+};
+
+/* What a cast waiting for the counterspell decision will do. */
+struct cw_state {
+	struct cw_opts o;
+	struct wr_board board;
+	int phase;                /* enum cw_phase */
+	int turn_seat;            /* whose turn */
+	int round, turn;          /* round from 1; turns played */
+	int first_seat;           /* who takes the first turn of every round */
+	int rolloff_winner;       /* CW_PH_FIRST: who chooses */
+	struct cw_side side[CW_SEATS];
+	struct cw_unit u[CW_UNITS];
+	int last_moved;           /* unit id that may still charge or cast after moving */
+	int pending;              /* enum cw_pending */
+	int pend_unit;            /* follow-up: the attacker */
+	int pend_from;            /* follow-up: the square just emptied */
+	int heal_seat;            /* CW_PEND_HEAL: who decides */
+	int pending_next;         /* the follow-up waiting for the Heal decisions */
+	struct cw_action cast;    /* counter: the spell cast, by seat turn_seat */
+	struct cw_action held;    /* protect: the shot or attack waiting for the decision */
+	int nfx;
+	struct cw_effect fx[CW_MAX_FX];
+	int shot_from, shot_aim, shot_land;   /* this turn's last shot, for the board */
+	int winner;               /* seat, CW_NONE draw (over) */
+	int8_t at[CW_MAX_SQ];     /* derived, not saved: unit id + 1 on each square, 0 empty */
+	char reason[64];
+};
+
+/* ----------------------------------------------------------- events */
+
+enum cw_ev {
+	CW_E_ARMY, CW_E_BUY, CW_E_SELL, CW_E_READY, CW_E_DEPLOY, CW_E_UNDEPLOY, CW_E_SET_UP,
+	CW_E_REVEAL, CW_E_ROLLOFF, CW_E_FIRST, CW_E_TURN, CW_E_PHASE, CW_E_MOVE, CW_E_CHARGE,
+	CW_E_CHARGE_FAILED, CW_E_SHOOT, CW_E_SCATTER, CW_E_MELEE_SHOT, CW_E_SAVE, CW_E_DESTROYED,
+	CW_E_ATTACK, CW_E_PLAGUE, CW_E_FOLLOWUP, CW_E_ADVANCE, CW_E_HOLD, CW_E_CAST,
+	CW_E_COUNTER, CW_E_SPELL_END, CW_E_REGENERATE, CW_E_RAISE, CW_E_FLIGHT, CW_E_SACRIFICE,
+	CW_E_OVER, CW_E_HEAL, CW_E_MAX
+};
+extern const char *const cw_ev_name[CW_E_MAX];
+
+struct cw_event {
+	int type;                 /* enum cw_ev */
+	unsigned vis;             /* WR_VIS_PUBLIC or a seat mask */
+	int seat;
+	int unit, utype, usq;     /* the unit concerned: id, type, square then */
+	int other, otype, osq;    /* a second unit (target, attacker) */
+	int sq;                   /* a square (target square, landing square) */
+	int faces[6], nfaces;
+	int need;                 /* save or to-hit number; 7+ cannot succeed */
+	int value;                /* melee total, count, result */
+	int ok;
+	int spell, army;
+	int path[CW_MAX_PATH + 1], npath;
+	int mods[4], nmods;       /* shooting modifiers, in order */
+	char why[64];
+};
+
+/* ------------------------------------------------------------ rules */
+
+extern const struct wr_template cw_template;
+
+void cw_init(struct cw_state *st, const struct cw_opts *o);
+unsigned cw_to_act(const struct cw_state *st);
+void cw_candidates(const void *state, int seat, struct wr_list *out);
+int cw_legal(const void *state, int seat, const void *action, struct wr_error *err);
+void cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
+void cw_resign(struct cw_state *st, int seat, struct wr_list *ev);
+/* Checks a loaded state's invariants; 0 when sound. */
+int cw_check_state(const struct cw_state *st, struct wr_error *err);
+
+/* helpers shared by the rule files */
+const struct cw_unit_def *cw_def(const struct cw_state *st, int id);
+int cw_seat_of(int id);
+int cw_unit_at(const struct cw_state *st, int sq);
+/* Puts unit `id` (status ON) on `sq`, lifting it from its old square;
+ * cw_lift takes it off the board map. */
+void cw_put(struct cw_state *st, int id, int sq);
+void cw_lift(struct cw_state *st, int id);
+void cw_rebuild_at(struct cw_state *st);
+int cw_on(const struct cw_state *st, int id);
+int cw_in_melee(const struct cw_state *st, int id);
+int cw_is_brave(const struct cw_state *st, int id);
+int cw_is_scary(const struct cw_state *st, int id);
+int cw_has_plague(const struct cw_state *st, int id);
+int cw_immune_plague(const struct cw_state *st, int id);
+int cw_general_alive(const struct cw_state *st, int seat);
+/* An own wizard that may Heal unit `id` now (C9), or CW_NONE. */
+int cw_healer_for(const struct cw_state *st, int id);
+int cw_units_alive(const struct cw_state *st, int seat);
+int cw_sees(const struct cw_state *st, int from, int to);
+int cw_seen_by_seat(const struct cw_state *st, int seat, int to, int except);
+int cw_dist(const struct cw_state *st, int a, int b);
+int cw_can_charge_dir(const struct cw_state *st, int from, int to, int seat);
+int cw_storms(const struct cw_state *st);
+void cw_dir_of_seat(int seat, int roll, int *df, int *dr);
+struct cw_event *cw_ev_push(struct wr_list *ev, int type, unsigned vis);
+void cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id);
+void cw_ev_other(const struct cw_state *st, struct cw_event *e, int id);
+
+/* combat (cw_combat.c) */
+/* A save: base need `need`, rolled with `bonus` added; a 1 fails, a need
+ * of 7 or more cannot succeed (C7). Returns 1 when saved. */
+int cw_save(struct cw_state *st, int id, int need, int bonus, struct wr_rng *rng,
+            struct wr_list *ev);
+/* Destroys a unit: links cut, its temporal spells end, the end checked. */
+void cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev);
+/* A ranged attack (bows, catapult, spell) hits unit `id`: the shot into
+ * melee roll, then each unit hit saves. */
+void cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng,
+                   struct wr_list *ev);
+void cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+                 struct wr_list *ev);
+void cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+                  struct wr_list *ev);
+/* Melee result from the total and the natural roll (the Melee table). */
+int cw_melee_result(int natural, int total, int def_scary, int att_brave);
+int cw_shoot_need(const struct cw_state *st, int firer, int target, int *mods, int *nmods);
+void cw_link(struct cw_state *st, int a, int b);
+int cw_melee_group(const struct cw_state *st, int id, int *out);
+/* The charge of `id` at `target`: the scary save, then the link. */
+void cw_do_charge(struct cw_state *st, int id, int target, struct wr_rng *rng,
+                  struct wr_list *ev);
+void cw_check_end(struct cw_state *st, struct wr_list *ev);
+
+#endif

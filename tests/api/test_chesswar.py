@@ -1,0 +1,194 @@
+"""ChessWar through HTTP (issue 10): a whole match — armies built and
+deployed in secret in single posts, the three phases played with moves,
+charges, shots, spells and attacks — to the end, then audited by verify;
+and the secret set-up (RULINGS.md C2, G5): what a seat builds and deploys
+never reaches the other seat or a spectator until both are in."""
+import json
+import os
+import random
+import unittest
+
+os.environ["WARPOSTD_PRODUCT"] = "1"  # before matchlib picks the binary
+import matchlib as ml  # noqa: E402
+from matchlib import wp  # noqa: E402
+
+MAX_POSTS = 3000
+
+ARMIES = {
+    # army: (buys, the squares of rank 1/2 for seat 0; mirrored for seat 1)
+    "humans": [("wizard", 1), ("catapults", 2), ("archers", 3), ("knights", 2), ("infantry", 4)],
+    "undead": [("necromancer", 1), ("undead_catapults", 1), ("undead_archers", 2),
+               ("undead_cavalry", 2), ("zombies", 4)],
+    "orcs": [("shaman", 1), ("trolls", 2), ("archers", 2), ("wolf_riders", 3), ("orcs", 3)],
+    "dwarves": [("rune_lord", 1), ("catapults", 2), ("crossbowers", 3), ("infantry", 4)],
+}
+GENERAL = {"humans": "general", "undead": "liche", "orcs": "warlord", "dwarves": "warlord"}
+
+
+def set_up_actions(army, seat):
+    acts = [{"type": "army", "army": army}]
+    units = [GENERAL[army]]
+    for unit, n in ARMIES[army]:
+        acts.append({"type": "buy", "unit": unit, "count": n} if n > 1 else
+                    {"type": "buy", "unit": unit})
+        units += [unit] * n
+    acts.append({"type": "ready"})
+    ranks = ("1", "2") if seat == 0 else ("8", "7")
+    squares = [f + r for r in ranks for f in "abcdefgh"]
+    for unit, sq in zip(units, squares):
+        acts.append({"type": "deploy", "unit": unit, "square": sq})
+    acts.append({"type": "done"})
+    return acts
+
+
+class ChessWarMatchTest(wp.ServerTestCase):
+
+    def start(self, options=None):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+        g = self.a.create(2, options, ruleset="chesswar", client_seed="ann")
+        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"], "ben").status, 200)
+        return g["id"]
+
+    def post(self, who, game, actions):
+        a = who.actions(game)
+        r = who.turn(game, a["seq"], actions)
+        self.assertEqual(r.status, 200, r)
+        return r
+
+    def test_a_whole_match_to_the_end(self):
+        game = self.start()
+        v = self.a.view(game).json()
+        self.assertEqual(v["state"]["phase"], "setup")
+        self.assertEqual(sorted(v["awaiting"]), [0, 1], "both seats set up at the same time")
+        # each seat builds and deploys in one post
+        self.post(self.a, game, set_up_actions("humans", 0))
+        self.post(self.b, game, set_up_actions("undead", 1))
+        v = self.a.view(game).json()
+        self.assertEqual(v["state"]["phase"], "movement")
+        self.assertEqual(v["state"]["turn_seat"], 0, "humans (2) go before undead (7)")
+        self.assertEqual(len([u for u in v["state"]["units"] if u["seat"] == 1]), 11,
+                         "the other army is revealed once both are in")
+        rng = random.Random(7)
+        players = [self.a, self.b]
+        posts = 0
+        seen = set()
+        while posts < MAX_POSTS:
+            v = self.a.view(game).json()
+            if v["status"] != "active":
+                break
+            seat = rng.choice(v["awaiting"])
+            p = players[seat]
+            a = p.actions(game)
+            self.assertTrue(a["actions"], "G6: an awaited seat has a legal action")
+            acts = a["actions"]
+            # play with purpose: fight when possible, move forward, else any
+            fight = [x for x in acts if x["type"] in ("attack", "shoot", "charge", "cast",
+                                                      "advance", "counterspell")]
+            moves = [x for x in acts if x["type"] == "move" and
+                     (int(x["to"][1:]) > int(x["from"][1:])) == (seat == 0)]
+            if fight and rng.random() < 0.8:
+                choice = rng.choice(fight)
+            elif moves and rng.random() < 0.7:
+                choice = rng.choice(moves)
+            else:
+                choice = rng.choice(acts)
+            seen.add(choice["type"])
+            r = p.turn(game, a["seq"], [choice])
+            self.assertEqual(r.status, 200, r)
+            posts += 1
+        v = self.a.view(game).json()
+        self.assertEqual(v["status"], "over", "the match ends within %d posts" % MAX_POSTS)
+        self.assertIsNotNone(v["result"])
+        print("chesswar match: %d posts, %s, seen %s" % (posts, v["result"], sorted(seen)))
+        for t in ("move", "shoot", "end_phase"):
+            self.assertIn(t, seen)
+        rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
+        self.assertTrue(rep["verified"], rep["mismatches"])
+
+    def test_refusals_speak_plainly(self):
+        game = self.start()
+        self.post(self.a, game, [{"type": "army", "army": "dwarves"}])
+        a = self.a.actions(game)
+        r = self.a.turn(game, a["seq"], [{"type": "buy", "unit": "catapults", "count": 13}])
+        self.assertEqual(r.status, 422, r)
+        self.assertIn("at most 4", r.json()["detail"])
+        r = self.a.turn(game, a["seq"], [{"type": "buy", "unit": "infantry", "count": 12},
+                                         {"type": "buy", "unit": "rune_lord"}])
+        self.assertEqual(r.status, 422, r)
+        self.assertIn("over budget by 3", r.json()["detail"])
+
+
+class ChessWarSecretsTest(wp.ServerTestCase):
+    """C2, G5: the secret deployment."""
+
+    def seen_by_others(self, game):
+        out = []
+        for who in (self.b, None):
+            req = who.req if who else self.server.request
+            r = req("GET", "/api/games/%d" % game)
+            self.assertEqual(r.status, 200, r)
+            out.append(json.dumps(r.json()["state"], sort_keys=True))
+        out.append(json.dumps(self.b.actions(game)["actions"], sort_keys=True))
+        return out
+
+    def test_the_set_up_stays_secret_until_both_are_in(self):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+        g = self.a.create(2, None, ruleset="chesswar")
+        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        game = g["id"]
+        before = self.seen_by_others(game)
+        a = self.a.actions(game)
+        acts = set_up_actions("orcs", 0)
+        r = self.a.turn(game, a["seq"], acts[:-1])  # everything but "done"
+        self.assertEqual(r.status, 200, r)
+        after = self.seen_by_others(game)
+        self.assertEqual(before, after, "seat 0's army and deployment leaked")
+        mine = self.a.view(game).json()["state"]
+        self.assertEqual(mine["sides"][0]["army"], "orcs")
+        self.assertTrue(mine["sides"][1]["hidden"])
+        theirs = self.b.view(game).json()["state"]
+        self.assertEqual(theirs["sides"][0], {"seat": 0, "hidden": True, "set_up": False})
+        self.assertEqual([u for u in theirs["units"] if u["seat"] == 0], [])
+        log = self.b.req("GET", "/api/games/%d/turns" % game).json()["posts"]
+        self.assertEqual([p["events"] for p in log if p["seat"] == 0], [[]],
+                         "set-up events are private to their seat")
+        spect = self.server.request("GET", "/api/games/%d/turns" % game).json()["posts"]
+        self.assertEqual([p["events"] for p in spect if p["seat"] == 0], [[]])
+        # the other seat's refusal speaks only of its own set-up area
+        seq = self.a.view(game).json()["seq"]
+        r1 = self.b.turn(game, seq, [{"type": "deploy", "unit": "liche", "square": "a1"}])
+        r2 = self.b.turn(game, seq, [{"type": "deploy", "unit": "liche", "square": "h3"}])
+        self.assertEqual(r1.status, 422)
+        self.assertEqual(r1.json()["detail"], r2.json()["detail"])
+        # done: still secret until the other seat is in too
+        a = self.a.actions(game)
+        self.assertEqual(self.a.turn(game, a["seq"], [{"type": "done"}]).status, 200)
+        theirs = self.b.view(game).json()["state"]
+        self.assertEqual(theirs["sides"][0], {"seat": 0, "hidden": True, "set_up": True})
+        a = self.b.actions(game)
+        r = self.b.turn(game, a["seq"], set_up_actions("undead", 1))
+        self.assertEqual(r.status, 200, r)
+        theirs = self.b.view(game).json()["state"]
+        self.assertEqual(theirs["sides"][0]["army"], "orcs", "revealed when both are in")
+        self.assertTrue(any(u["seat"] == 0 and u["unit"] == "trolls" for u in theirs["units"]))
+
+    def test_standing_orders_are_private(self):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+        g = self.a.create(2, None, ruleset="chesswar")
+        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        game = g["id"]
+        before = self.seen_by_others(game)
+        r = self.a.req("POST", "/api/games/%d/orders" % game,
+                       {"orders": {"counterspell": ["zap", "storm"]}})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(before, self.seen_by_others(game), "standing orders leaked")
+        mine = self.a.view(game).json()["state"]
+        self.assertEqual(mine["sides"][0]["orders"], {"counterspell": ["storm", "zap"], "heal": "ask",
+                                                     "protection": "ask"})
+
+
+if __name__ == "__main__":
+    wp.main()

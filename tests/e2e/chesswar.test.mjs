@@ -1,0 +1,206 @@
+// ChessWar in a real browser (issue 10): the secret set-up seen from the
+// board (an army chosen with a button, a general deployed by clicking its
+// square; the other seat's army stays hidden until both are in), then a few
+// turns played on the board by clicking a unit and its target and the
+// phase buttons: a move, a spell (Storm) that the other seat is asked to
+// counter and lets be, a catapult shot drawn as a line, the phases ended,
+// and the other seat's turn. Screenshots go to test-output/e2e/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startAll, stopAll, api, OUT, DESKTOP } from './harness.mjs';
+
+const T = 30000;
+let env;
+
+before(async () => { env = await startAll(); });
+after(async () => { await stopAll(env); });
+
+const sq = (s) => `svg.board [data-square="${s}"]`;
+
+async function shot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+}
+
+function watch(page, name) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+  return errors;
+}
+
+async function contextAs(player, opts) {
+  const ctx = await env.browser.newContext(opts);
+  await ctx.addInitScript(([tok, name]) => {
+    localStorage.setItem('warpost.token', tok);
+    localStorage.setItem('warpost.name', name);
+  }, [player.token, player.name]);
+  return ctx;
+}
+
+async function waitMyTurn(page) {
+  await page.waitForSelector('.prompt-you', { timeout: T });
+}
+
+// Humans for seat 0, Undead for seat 1: the army, its purchases and where
+// each unit stands.
+const SETUP = [
+  {
+    army: 'humans',
+    buy: [['wizard', 1], ['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
+    at: [['general', 'e1'], ['wizard', 'h2'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
+      ['knights', 'b1'], ['infantry', 'b2'], ['infantry', 'c2'], ['infantry', 'f2'], ['infantry', 'g2']],
+  },
+  {
+    army: 'undead',
+    buy: [['zombies', 4], ['undead_archers', 2]],
+    at: [['liche', 'e8'], ['zombies', 'c7'], ['zombies', 'd7'], ['zombies', 'e7'], ['zombies', 'f7'],
+      ['undead_archers', 'd8'], ['undead_archers', 'f8']],
+  },
+];
+
+function setUpActions(seat) {
+  const s = SETUP[seat];
+  const acts = [{ type: 'army', army: s.army }];
+  for (const [unit, count] of s.buy) acts.push({ type: 'buy', unit, count });
+  acts.push({ type: 'ready' });
+  for (const [unit, square] of s.at) acts.push({ type: 'deploy', unit, square });
+  acts.push({ type: 'done' });
+  return acts;
+}
+
+async function post(g, who, actions) {
+  const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, who.token);
+  return api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions }, who.token);
+}
+
+// Click a unit, then its target, choose in the menu when several actions
+// share the square, then Post; wait for the post to show in the thread.
+async function clickAction(page, from, to, text) {
+  const posts = await page.locator('.thread > li').count();
+  await page.click(sq(from));
+  await page.waitForSelector(`${sq(to)}.is-target`, { timeout: T });
+  await page.click(sq(to));
+  const menu = page.locator('.menu:not([hidden]) button.action-btn');
+  if (await menu.count()) {
+    const pick = text ? menu.filter({ hasText: text }) : menu;
+    await pick.first().click();
+  }
+  await page.click('#post-btn');
+  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+}
+
+async function clickButton(page, text) {
+  const posts = await page.locator('.thread > li').count();
+  await page.locator('.other-actions button', { hasText: text }).first().click();
+  assert.match(await page.textContent('.draft'), /Your choice: /);
+  await page.click('#post-btn');
+  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+}
+
+test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the phases on the board', async (t) => {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  if (!rulesets.some((r) => r.id === 'chesswar')) { t.skip('no chesswar on this server'); return; }
+  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
+  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'chesswar', seats: 2, seat: 0 }, ann.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, ben.token);
+
+  const ctxA = await contextAs(ann, DESKTOP);
+  const ctxB = await contextAs(ben, DESKTOP);
+  const pa = await ctxA.newPage();
+  const pb = await ctxB.newPage();
+  const errors = [...[]];
+  const ea = watch(pa, 'Ann');
+  const eb = watch(pb, 'Ben');
+  try {
+    // Ann chooses her army on the board (a button) and posts it.
+    await pa.goto(`${env.base}/#/match/${g.id}`);
+    await waitMyTurn(pa);
+    await clickButton(pa, 'play the Humans');
+    // Her purchases through the API, then her general deployed on the
+    // board: a click on e1 offers one deploy per unit type.
+    const acts = setUpActions(0);
+    const ready = acts.findIndex((x) => x.type === 'ready');
+    await post(g, ann, acts.slice(1, ready + 1));
+    await pa.reload();
+    await waitMyTurn(pa);
+    {
+      const posts = await pa.locator('.thread > li').count();
+      await pa.click(sq('e1'));
+      const menu = pa.locator('.menu:not([hidden]) button.action-btn', { hasText: 'deploy general' });
+      await menu.first().click();
+      await pa.click('#post-btn');
+      await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+      await pa.waitForSelector(sq('e1') + ' .sq-piece circle', { timeout: T });
+    }
+    // The rest of Ann's set-up in one post, through the API.
+    await post(g, ann, acts.slice(ready + 2));
+    await pa.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
+    // Ben sees none of it.
+    await pb.goto(`${env.base}/#/match/${g.id}`);
+    await waitMyTurn(pb);
+    for (const s of ['c1', 'e1', 'b2']) {
+      assert.equal(await pb.locator(`${sq(s)} .sq-piece circle`).count(), 0, `Ann's unit on ${s} is hidden from Ben`);
+    }
+    assert.match(await pb.textContent('.state-facts'), /set up \(secret\)/);
+    await shot(pb, 'chesswar-secret-setup');
+    await post(g, ben, setUpActions(1));
+    // Revealed: Ben now sees Ann's catapult.
+    await pb.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
+
+    // Ann's turn (Humans, initiative 2, go first): move infantry b2 -> b3.
+    await pa.reload();
+    await waitMyTurn(pa);
+    await clickAction(pa, 'b2', 'b3');
+    await pa.waitForSelector(sq('b3') + ' .sq-piece circle', { timeout: T });
+    // A spell: the wizard on h2 casts Storm (a click on it, then on it again).
+    {
+      const posts = await pa.locator('.thread > li').count();
+      await pa.click(sq('h2'));
+      await pa.click(sq('h2'));
+      const menu = pa.locator('.menu:not([hidden]) button.action-btn', { hasText: 'storm' });
+      if (await menu.count()) await menu.first().click();
+      assert.match(await pa.textContent('.draft'), /casts storm/i);
+      await pa.click('#post-btn');
+      await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+    }
+    // The Liche may counter it: Ben is asked, and lets it be.
+    await pb.reload();
+    await waitMyTurn(pb);
+    assert.match(await pb.textContent('.state-facts'), /counter Storm/);
+    await clickButton(pb, 'let the spell be');
+    await pa.reload();
+    await waitMyTurn(pa);
+    assert.match(await pa.textContent('.state-facts'), /In effect/);
+    await clickButton(pa, 'end movement');
+    // Shooting: the catapult on c1 fires at a zombie it can reach.
+    await waitMyTurn(pa);
+    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ann.token);
+    const fire = list.actions.find((a) => a.type === 'shoot' && a.from === 'c1' && a.target === 'd7')
+      || list.actions.find((a) => a.type === 'shoot' && a.from === 'c1');
+    assert.ok(fire, 'the catapult may fire');
+    await clickAction(pa, fire.from, fire.target, 'fires');
+    await pa.waitForSelector('svg.board .cw-shot', { state: 'attached', timeout: T });
+    assert.match(await pa.textContent('.thread'), /fires at .*scatter/);
+    await shot(pa, 'chesswar-shot');
+    await clickButton(pa, 'end shooting');
+    await clickButton(pa, 'end melee');
+    // Ben's turn now: a zombie shuffles forward.
+    await pb.reload();
+    await waitMyTurn(pb);
+    assert.match(await pb.textContent('.state-facts'), /movement/i);
+    const bl = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ben.token);
+    const mv = bl.actions.find((a) => a.type === 'move');
+    assert.ok(mv, 'the undead may move');
+    await clickAction(pb, mv.from, mv.to, 'move');
+    await shot(pb, 'chesswar-desktop');
+    errors.push(...ea, ...eb);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
