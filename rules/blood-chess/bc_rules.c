@@ -1083,6 +1083,10 @@ int
 bc_state_coherent(const struct bc_state *st)
 {
 	int count[64] = {0};
+	/* A match can end in set-up (a resignation): then, as in set-up,
+	 * choices may still be missing. */
+	int set_up = st->stage == BC_PLAY || st->stage == BC_REFEREE ||
+	             (st->stage == BC_OVER && st->turn >= 1);
 
 	if (!((st->seats == 2 && !st->referee) || st->seats == 3))
 		return 0;
@@ -1120,16 +1124,16 @@ bc_state_coherent(const struct bc_state *st)
 			int d = st->p[a].decoy + st->p[a + 1].decoy;
 			if (st->mirror_set[s][k] ? d != 1 : d != 0)
 				return 0;
-			if (st->stage != BC_SETUP && !st->mirror_set[s][k])
+			if (set_up && !st->mirror_set[s][k])
 				return 0;
 		}
 		for (int r = 0; r < BC_ROLES; r++) {
 			const struct bc_char *c = &st->ch[s][r];
 			if (c->chosen && !bc_sheet_valid(&c->sh))
 				return 0;
-			if (st->stage != BC_SETUP && !c->chosen)
+			if (set_up && !c->chosen)
 				return 0;
-			if (c->removed != (st->stage != BC_SETUP && bc_real_piece(st, s, r) < 0))
+			if (c->removed != (set_up && bc_real_piece(st, s, r) < 0))
 				return 0;
 			if (c->stun < -300 || c->stun > 199 || c->body < -300 || c->body > 99)
 				return 0;

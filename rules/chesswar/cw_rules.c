@@ -1958,7 +1958,7 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "army", "army and stage disagree");
 		if (sd->army != CW_NONE && (sd->army < 0 || sd->army >= CW_ARMY_MAX))
 			return wr_fail(err, "bad-snapshot", "army", "bad army");
-		if (st->phase != CW_PH_SETUP && sd->stage != CW_STAGE_DONE)
+		if (st->phase != CW_PH_SETUP && st->phase != CW_PH_OVER && sd->stage != CW_STAGE_DONE)
 			return wr_fail(err, "bad-snapshot", "stage", "set-up not done");
 		for (int k = 0; k < CW_UPS; k++) {
 			const struct cw_unit *u = &st->u[s * CW_UPS + k];
@@ -1970,7 +1970,8 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 			general += k == 0;
 			if ((u->status == CW_U_ON || u->status == CW_U_DEAD) && (u->sq < 0 || u->sq >= nsq))
 				return wr_fail(err, "bad-snapshot", "units", "unit off the board");
-			if (u->status == CW_U_RESERVE && (u->sq != CW_NONE || st->phase != CW_PH_SETUP))
+			if (u->status == CW_U_RESERVE &&
+			    (u->sq != CW_NONE || (st->phase != CW_PH_SETUP && st->phase != CW_PH_OVER)))
 				return wr_fail(err, "bad-snapshot", "units", "reserve unit");
 			if (u->status == CW_U_ON && st->phase == CW_PH_SETUP && !in_setup_area(st, s, u->sq))
 				return wr_fail(err, "bad-snapshot", "units", "unit outside its set-up area");

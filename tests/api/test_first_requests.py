@@ -9,7 +9,8 @@ import matchlib as ml
 from matchlib import wp
 
 MATCHES = 8
-RULESETS = {"confrontation", "wargame-chess", ml.RULESET}
+RULESETS = {"chesswar", "wargame-chess", "officers-chess", "blood-chess", "confrontation",
+            ml.RULESET}
 
 
 class FirstRequestsTest(wp.ServerTestCase):

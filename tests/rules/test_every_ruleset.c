@@ -1,0 +1,109 @@
+/* What the service needs of every product ruleset, whatever the phase: a
+ * match ended by a resignation at any point (in set-up too) saves and loads
+ * back to the same snapshot, since the service stores it and verify()
+ * reloads it; an agreed end (the service's draw) saves and loads too; a
+ * seat not awaited is offered nothing. Every ruleset of the registry, every
+ * seat count it allows, seeded random play of 0..12 posts first. */
+#include "../unit/check.h"
+#include "rules.h"
+
+static int
+awaited(const struct wr_ruleset *rs, const void *st)
+{
+	unsigned m = rs->to_act(st);
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		if (m & (1u << s))
+			return s;
+	return -1;
+}
+
+static int
+roundtrips(const struct wr_ruleset *rs, const void *st)
+{
+	json_object *a = rs->save(st), *b = NULL;
+	void *copy = NULL;
+	struct wr_error err;
+	int same = 0;
+	if (rs->load(a, &copy, &err) == 0) {
+		b = rs->save(copy);
+		same = json_object_equal(a, b);
+		rs->free(copy);
+	} else {
+		fprintf(stderr, "%s: load refused: %s %s\n", rs->id, err.code, err.message);
+	}
+	json_object_put(a);
+	json_object_put(b);
+	return same;
+}
+
+static void
+play(const struct wr_ruleset *rs, void *st, int posts, struct wr_rng *rng)
+{
+	for (int j = 0; j < posts; j++) {
+		struct wr_events ev = {0};
+		struct wr_error err;
+		int seat = awaited(rs, st);
+		if (seat < 0)
+			return;
+		json_object *acts = rs->actions(st, seat);
+		size_t n = json_object_array_length(acts);
+		if (n)
+			rs->apply(st, seat, json_object_array_get_idx(acts, rng->next(rng, (uint32_t)n)),
+			          rng, &ev, &err);
+		json_object_put(acts);
+		wr_events_free(&ev);
+		if (!n)
+			return;
+	}
+}
+
+int
+main(void)
+{
+	for (size_t i = 0; i < wr_ruleset_count(); i++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(i);
+		int resign_bad = 0, agreed_bad = 0, offered_bad = 0, runs = 0;
+		for (int seats = rs->min_seats; seats <= rs->max_seats; seats++)
+			for (int seed = 1; seed <= 40; seed++)
+				for (int posts = 0; posts <= 12; posts += 3) {
+					struct wr_rng rng;
+					struct wr_error err;
+					struct wr_events ev = {0};
+					uint64_t s;
+					void *st = NULL, *st2;
+					wr_rng_seeded(&rng, &s, (uint64_t)seed * 131 + (uint64_t)seats);
+					if (rs->create(NULL, seats, &rng, &st, &err) != 0)
+						break;   /* a seat count that needs an option */
+					runs++;
+					play(rs, st, posts, &rng);
+					int seat = awaited(rs, st);
+					for (int other = 0; other < seats; other++) {
+						json_object *acts = rs->actions(st, other);
+						if (seat >= 0 && !(rs->to_act(st) & (1u << other)) &&
+						    json_object_array_length(acts))
+							offered_bad++;
+						json_object_put(acts);
+					}
+					st2 = wr_clone(rs, st);
+					rs->resign(st, seats - 1, &rng, &ev);
+					wr_events_free(&ev);
+					resign_bad += !roundtrips(rs, st);
+					if (st2 && rs->agreed_end) {
+						rs->agreed_end(st2, &ev);
+						wr_events_free(&ev);
+						agreed_bad += !roundtrips(rs, st2);
+					}
+					if (st2)
+						rs->free(st2);
+					rs->free(st);
+				}
+		char what[160];
+		snprintf(what, sizeof(what), "%s: a match ended by a resignation in any phase saves and loads back (%d matches)", rs->id, runs);
+		CHECK(runs > 0 && resign_bad == 0, what);
+		snprintf(what, sizeof(what), "%s: an agreed end saves and loads back", rs->id);
+		CHECK(agreed_bad == 0, what);
+		snprintf(what, sizeof(what), "%s: a seat not awaited is offered no action", rs->id);
+		CHECK(offered_bad == 0, what);
+	}
+	return check_done("every ruleset");
+}
