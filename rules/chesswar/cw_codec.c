@@ -454,8 +454,12 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
 		                            .link = (uint64_t)json_object_get_int64(l),
 		                            .was_link = (uint64_t)json_object_get_int64(wl)};
-		if (st->u[i].status == CW_U_EMPTY && memcmp(&st->u[i], &(struct cw_unit){.sq = -1},
-		                                            sizeof(st->u[i])) != 0)
+		/* An empty slot is all zero but its square (-1): field by field, since
+		 * a struct's padding bytes are not part of its value. */
+		int blank = val[2] == -1 && st->u[i].link == 0 && st->u[i].was_link == 0;
+		for (int k = 1; k < 12; k++)
+			blank &= k == 2 || val[k] == 0;
+		if (st->u[i].status == CW_U_EMPTY && !blank)
 			return wr_fail(err, "bad-snapshot", "units", "bad empty slot");
 		if (st->u[i].regen && st->u[i].status != CW_U_DEAD)
 			return wr_fail(err, "bad-snapshot", "units", "bad regen");

@@ -72,13 +72,40 @@ wp_api_games_turn(struct wp_ctx *ctx)
 	return wp_mutate(ctx, do_turn);
 }
 
+static unsigned
+seats_in(const struct wp_game *g)
+{
+	unsigned all = (1u << g->nseats) - 1, in = all;
+	void *state;
+
+	if (g->rs->seats_in && (state = wp_game_state(g)) != NULL) {
+		in = g->rs->seats_in(state) & all;
+		g->rs->free(state);
+	}
+	return in;
+}
+
+/* An out seat (resigned or beaten in a 3-4 seat match) may read, nothing
+ * else: its posts would only make the live seats' turns stale. */
+static enum wp_err
+must_be_in_play(struct wp_ctx *ctx, const struct wp_game *g, int seat)
+{
+	enum wp_err err;
+
+	if ((err = wp_must_be_active(ctx, g)))
+		return err;
+	if (!(seats_in(g) & (1u << seat)))
+		return wp_fail(ctx, WP_ERR_NOT_IN_PLAY, "your seat is out of the match");
+	return WP_OK;
+}
+
 static enum wp_err
 do_orders(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json_object **out)
 {
 	json_object *orders;
 	enum wp_err err;
 
-	if ((err = wp_must_be_active(ctx, g)))
+	if ((err = must_be_in_play(ctx, g, seat)))
 		return err;
 	json_object_object_get_ex(ctx->body, "orders", &orders);
 	struct wp_post p = {.seat = seat, .kind = WP_POST_ORDERS, .content = orders,
@@ -104,7 +131,7 @@ do_resign(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, js
 {
 	enum wp_err err;
 
-	if ((err = wp_must_be_active(ctx, g)))
+	if ((err = must_be_in_play(ctx, g, seat)))
 		return err;
 	struct wp_post p = {.seat = seat, .kind = WP_POST_RESIGN, .draw_offers = 0};
 	return wp_post_apply(ctx, c, g, &p, out);
@@ -126,19 +153,6 @@ enum wp_err
 wp_api_games_resign(struct wp_ctx *ctx)
 {
 	return no_fields(ctx, do_resign);
-}
-
-static unsigned
-seats_in(const struct wp_game *g)
-{
-	unsigned all = (1u << g->nseats) - 1, in = all;
-	void *state;
-
-	if (g->rs->seats_in && (state = wp_game_state(g)) != NULL) {
-		in = g->rs->seats_in(state) & all;
-		g->rs->free(state);
-	}
-	return in;
 }
 
 /* The result of an ending by agreement or abort. */
@@ -191,13 +205,13 @@ do_draw(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 	enum wp_err err;
 	unsigned in, offers = g->draw_offers, me = 1u << seat;
 
-	if ((err = wp_body_string(ctx, "action", 16, 0, &what)) || (err = wp_must_be_active(ctx, g)))
+	if ((err = wp_body_string(ctx, "action", 16, 0, &what)))
 		return err;
-	in = seats_in(g);
 	if (!what || (strcmp(what, "offer") && strcmp(what, "accept") && strcmp(what, "decline")))
 		return wp_fail(ctx, WP_ERR_INVALID, "action: offer, accept or decline");
-	if (!(in & me))
-		return wp_fail(ctx, WP_ERR_NOT_IN_PLAY, "your seat is out of the match");
+	if ((err = must_be_in_play(ctx, g, seat)))
+		return err;
+	in = seats_in(g);
 	struct wp_post p = {.seat = seat};
 	if (strcmp(what, "offer") == 0) {
 		if (offers & me)
