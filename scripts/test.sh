@@ -17,7 +17,7 @@
 # Environment:
 #   WP_JOBS        parallel build and test jobs (default 2, the CI machine's cores)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
-#   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (10;
+#   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (8;
 #                  scripts/fuzz.sh runs long campaigns)
 #   WR_PLAYOUTS    seeded random playouts per ruleset configuration (the
 #                  rulesets' tests default to 1000; the sanitizer run uses 100)
@@ -194,7 +194,7 @@ main() {
         # libFuzzer (short runs here; WP_FUZZ_SECONDS for longer ones).
         stage "build-asan" with_cc clang configure_and_build "$ROOT/build-asan" \
             -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
-            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-10}"
+            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-8}"
         # The same playout code runs under the sanitizers, with fewer seeds:
         # every configuration and rule path is still played, 10x less often.
         export WR_PLAYOUTS=${WR_PLAYOUTS:-100}

@@ -139,7 +139,10 @@ class TopologyTest(unittest.TestCase):
         woke = got["t"] - acked
         sys.stderr.write("long-poll on A woke %.3f s after the post through B was acknowledged\n"
                          % woke)
-        self.assertLess(woke, 1.0)
+        # Woken by the NOTIFY, not by its 30 s deadline. The time is printed
+        # (under a second on an idle machine) but not asserted: no test here
+        # depends on the machine being idle.
+        self.assertLess(woke, 15.0, "the long-poll was not woken by the post, it timed out")
         self.assertGreater(served_soon(self.b, b0 + 1), b0, "the post went through B")
         # A logs "GET /api/games/N 200 <ms>ms": the one that waited is there
         def held():
