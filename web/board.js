@@ -4,6 +4,8 @@
 // highlights the match page asks for, and reports the square chosen by
 // click, tap, Enter or Space. The arrow keys move between squares.
 
+import { drawShape } from './pieces.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const FILES = 'abcdefgh';
 const S = 100;      // square size in SVG units
@@ -95,6 +97,9 @@ export class Board {
       labels.append(fx, ry);
     }
     this.el.append(labels);
+    // Arrows, battle marks and ghosts over the squares; never hit by clicks.
+    this.overlay = svg('g', { class: 'overlay', 'aria-hidden': 'true', 'pointer-events': 'none' });
+    this.el.append(defs(), this.overlay);
     if (this.last) this.render(this.last);
     if (had) this.setFocus(this.focus, true);
   }
@@ -159,12 +164,24 @@ export class Board {
       }
       add(t.square, t.label || t.kind);
     }
-    for (const p of scene.pieces || []) {
-      const q = this.squares.get(p.square);
+    // Several pieces on one square (a stack, an engaged attacker) are
+    // drawn smaller, side by side, the first one in front.
+    const bySquare = new Map();
+    for (const p of scene.pieces || []) bySquare.set(p.square, [...(bySquare.get(p.square) || []), p]);
+    for (const [square, list] of bySquare) {
+      const q = this.squares.get(square);
       if (!q) continue;
-      if (p.draw) p.draw(q.piece, S, svg);
-      else drawPiece(q.piece, p);
-      add(p.square, p.label);
+      list.forEach((p, i) => {
+        let g = q.piece;
+        if (list.length > 1) {
+          g = svg('g', { class: 'stacked', transform: i === 0 ? 'translate(30 30) scale(0.68)' : `translate(${2 + (i - 1) * 12} 2) scale(0.6)` });
+          if (i === 0) q.piece.append(g); else q.piece.prepend(g);
+        }
+        if (p.draw) p.draw(g, S, svg);
+        else drawPiece(g, p);
+        add(square, p.label);
+      });
+      if (list.length > 1) add(square, `${list.length} pieces on this square`);
     }
     for (const sq of scene.sources || []) {
       const q = this.squares.get(sq);
@@ -188,6 +205,7 @@ export class Board {
       else if (how === 'own') q.mark.append(svg('circle', { class: 'mark-own', cx: S / 2, cy: S / 2, r: 44 }));
       else q.mark.append(svg('circle', { class: 'mark-target', cx: S / 2, cy: S / 2, r: 15 }));
     }
+    this.drawOverlay(scene, add);
     for (const [name, q] of this.squares) {
       const extra = [...(labels.get(name) || [])];
       if (scene.sources?.has(name) && scene.selected !== name) extra.push('has actions');
@@ -198,11 +216,69 @@ export class Board {
   }
 }
 
+Board.prototype.centre = function centre(sq) {
+  const q = this.squares.get(sq);
+  return q ? { x: M + q.col * S + S / 2, y: q.row * S + S / 2 } : null;
+};
+
+// scene.arrows [{from, to, kind}] (kind: last, preview, attack, replay),
+// scene.battles [{square, kind}], scene.ghosts [{square, piece, kind}]
+// (kind: removed, preview). Each adds words to its squares' labels.
+Board.prototype.drawOverlay = function drawOverlay(scene, add) {
+  this.overlay.replaceChildren();
+  for (const gh of scene.ghosts || []) {
+    const c = this.centre(gh.square);
+    if (!c || !gh.piece) continue;
+    const g = svg('g', { class: `ghost ghost-${gh.kind || 'removed'}`, transform: `translate(${c.x - S / 2} ${c.y - S / 2})` });
+    drawPiece(g, { ...gh.piece, badges: [] });
+    this.overlay.append(g);
+    add(gh.square, gh.kind === 'preview' ? `your choice: ${gh.piece.label || 'a piece'} here` : `removed: ${gh.piece.label || 'a piece'}`);
+  }
+  for (const b of scene.battles || []) {
+    const c = this.centre(b.square);
+    if (!c) continue;
+    this.overlay.append(svg('g', { class: `battle battle-${b.kind || 'last'}`, transform: `translate(${c.x} ${c.y})` },
+      svg('circle', { r: 46 }), svg('path', { d: 'M-20 -20L20 20M20 -20L-20 20' })));
+    add(b.square, b.kind === 'preview' ? 'your attack' : 'a battle was fought here');
+  }
+  for (const a of scene.arrows || []) {
+    const p = this.centre(a.from);
+    const q = this.centre(a.to);
+    if (!p || !q || a.from === a.to) continue;
+    const dx = q.x - p.x; const dy = q.y - p.y; const len = Math.hypot(dx, dy);
+    const end = { x: q.x - (dx / len) * 22, y: q.y - (dy / len) * 22 };
+    this.overlay.append(svg('line', {
+      class: `arrow arrow-${a.kind || 'last'}`, x1: p.x, y1: p.y, x2: end.x, y2: end.y,
+      'marker-end': `url(#head-${a.kind || 'last'})`,
+    }));
+    const what = a.kind === 'preview' ? 'your move' : a.kind === 'attack' ? 'your attack' : 'last move';
+    add(a.from, `${what} from here to ${a.to}`);
+    add(a.to, `${what} from ${a.from} to here`);
+  }
+};
+
+function defs() {
+  const d = svg('defs');
+  for (const kind of ['last', 'preview', 'attack', 'replay']) {
+    d.append(svg('marker', {
+      id: `head-${kind}`, viewBox: '0 0 10 10', refX: 3, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse',
+    }, svg('path', { class: `arrowhead arrow-${kind}`, d: 'M0 0L10 5L0 10Z' })));
+  }
+  return d;
+}
+
 function cssName(s) { return String(s || 'mark').toLowerCase().replace(/[^a-z0-9]+/g, '-'); }
 
 // The default piece: a disc in the owner's colour with a letter or symbol.
 export function drawPiece(g, p) {
   const seat = Number.isInteger(p.seat) ? p.seat % 6 : 'n';
+  const title0 = svg('title');
+  title0.textContent = p.label || '';
+  if (drawShape(g, p, `seat-${seat}`)) {
+    g.prepend(title0);
+    badges(g, p);
+    return;
+  }
   const c = svg('circle', {
     class: `piece seat-${seat}${p.dashed ? ' piece-unknown' : ''}`, cx: S / 2, cy: S / 2, r: 36,
   });
@@ -214,6 +290,10 @@ export function drawPiece(g, p) {
   const title = svg('title');
   title.textContent = p.label || '';
   g.append(title, c, t);
+  badges(g, p);
+}
+
+function badges(g, p) {
   (p.badges || []).slice(0, 2).forEach((b, i) => {
     const x = i === 0 ? S - 22 : 22;
     g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
