@@ -302,3 +302,24 @@ function badges(g, p) {
     g.append(bt);
   });
 }
+
+// A small picture of a position for lists (My matches): no squares to
+// focus, no labels; the words beside it say what it shows.
+export function miniBoard(pieces, flipped = false, size = 96) {
+  const el = svg('svg', { viewBox: `0 0 ${8 * S} ${8 * S}`, width: size, height: size, class: 'mini-board', 'aria-hidden': 'true', focusable: 'false' });
+  for (let r = 0; r < 8; r++) {
+    for (let f = 0; f < 8; f++) {
+      el.append(svg('rect', { x: f * S, y: r * S, width: S, height: S, class: (f + r) % 2 ? 'mini-dark' : 'mini-light' }));
+    }
+  }
+  for (const p of pieces) {
+    const sq = parseSquare(p.square);
+    if (!sq) continue;
+    const col = flipped ? 7 - sq.file : sq.file;
+    const row = flipped ? sq.rank : 7 - sq.rank;
+    const g = svg('g', { transform: `translate(${col * S} ${row * S})` });
+    drawPiece(g, { ...p, badges: [], label: '' });
+    el.append(g);
+  }
+  return el;
+}

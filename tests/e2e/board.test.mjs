@@ -108,7 +108,10 @@ test('two players create, join, play, dodge and resign', async () => {
 
     // Bob opens the invitation on his phone, picks a name, joins.
     await b.goto(link);
+    // The invitation says who invites, to what, with which options.
+    await b.waitForSelector('.invitation .lead:has-text("Alice invites you")', { timeout: T });
     await signUp(b, 'Bob');
+    await b.click('#join-btn');
     await b.waitForURL(/#\/match\/\d+$/, { timeout: T });
     await waitPiece(b, 'e8', 'chief');
     await b.evaluate(() => { window.__sameDocument = true; });

@@ -52,8 +52,80 @@ function ref(view, p) {
   return `${seatName(view, p.seat)} ${words(p.type || 'piece')}`;
 }
 
+const TERRAIN_WORDS = {
+  barrier: 'Barrier (impassable)', counterspell: 'Counterspell (no spells)', enhancement: 'Enhancement (+1 defending)', rough: 'Rough (costs two)',
+};
+
+// The terrain areas of the option `terrain_areas`, picked on a board:
+// choose a kind, click squares; joined squares of one kind are an area.
+function terrainPicker(id) {
+  const picked = new Map();   // square -> kind
+  const kindSel = h('select', { id: `${id}-kind` }, Object.entries(TERRAIN_WORDS).map(([k, t]) => h('option', { value: k }, t)));
+  const summary = h('p', { class: 'hint', 'aria-live': 'polite' });
+  let board = null;
+  const holder = h('div', { class: 'terrain-board' });
+  function areas() {
+    const seen = new Set();
+    const out = [];
+    for (const [sq, kind] of picked) {
+      if (seen.has(sq)) continue;
+      const area = [];
+      const todo = [sq];
+      seen.add(sq);
+      while (todo.length) {
+        const x = todo.pop();
+        area.push(x);
+        const f = x.charCodeAt(0); const r = Number(x[1]);
+        for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+          const n = String.fromCharCode(f + df) + (r + dr);
+          if (picked.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
+        }
+      }
+      out.push({ type: kind, squares: area.sort() });
+    }
+    return out;
+  }
+  function render() {
+    if (!board) return;
+    board.render({ pieces: [], terrain: [...picked].map(([square, kind]) => ({ square, kind, glyph: TERRAIN[kind], label: `${kind} terrain` })) });
+    const a = areas();
+    const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
+    summary.textContent = a.length
+      ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
+      : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
+  }
+  import('../board.js').then(({ Board }) => {
+    board = new Board({
+      label: 'Terrain board',
+      onSquare: (sq) => { if (picked.get(sq) === kindSel.value) picked.delete(sq); else picked.set(sq, kindSel.value); render(); },
+    });
+    holder.append(board.el);
+    render();
+  });
+  render();
+  return {
+    node: h('div', {}, h('label', { for: `${id}-kind` }, 'Kind of terrain to place'), kindSel, holder, summary),
+    value: () => areas(),
+    when: (v) => v.terrain === 'given',
+  };
+}
+
 export default {
   id: 'confrontation',
+
+  optionWords: {
+    army_points: { label: 'Army points', hint: 'Points each player spends on an army.' },
+    races: { label: 'Races', hint: 'Each army picks a race with a special ability.' },
+    treasure: { label: 'Treasure', hint: 'A 6 after defeating a Knight, Bishop or Queen finds treasure (+1 in battles).' },
+    kings_magic: { label: "King's Magic", hint: 'A King may buy one spell for 2 points.' },
+    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board here' } },
+    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given' },
+    random_areas: { label: 'Random terrain areas', hint: 'How many areas the server draws.', when: (v) => v.terrain === 'random' },
+  },
+
+  optionInput(name, spec, ctx) {
+    return name === 'terrain_areas' ? terrainPicker(ctx.id) : null;
+  },
 
   pieces(view) {
     return (view.state?.board || []).map((b) => {

@@ -55,6 +55,10 @@ function tokens(p) {
 export default {
   id: 'wargame-chess',
 
+  optionWords: {
+    first_trees: { label: 'Who sets up Trees first', hint: 'The other player then mirrors them or has them placed at random.', values: { seat0: 'White', random: 'A random player' } },
+  },
+
   pieces(view) {
     return piecesOf(view).filter((p) => p.where === 'board' && p.square).map((p) => {
       const badges = [];
