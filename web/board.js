@@ -158,11 +158,12 @@ export class Board {
       if (t.draw) t.draw(q.terrain, S, svg);
       else {
         q.terrain.append(svg('rect', { class: `terrain terrain-${cssName(t.kind)}`, x: 2, y: 2, width: S - 4, height: S - 4 }));
-        const tx = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
+        const tx = svg('text', { class: 'terrain-glyph', x: 8, y: 26, 'aria-hidden': 'true' });
         tx.textContent = t.glyph || '';
         q.terrain.append(tx);
       }
       add(t.square, t.label || t.kind);
+      if (!t.draw && t.glyph) add(t.square, `marked ${t.glyph}`);
     }
     // Several pieces on one square (a stack, an engaged attacker) are
     // drawn smaller, side by side, the first one in front.
@@ -180,6 +181,8 @@ export class Board {
         if (p.draw) p.draw(g, S, svg);
         else drawPiece(g, p);
         add(square, p.label);
+        // The badges' letters are in the name too (what is seen is what is read).
+        if (!p.draw && p.badges?.length) add(square, `marked ${p.badges.slice(0, 2).map((b) => String(b).slice(0, 3)).join(' ')}`);
       });
       if (list.length > 1) add(square, `${list.length} pieces on this square`);
     }
@@ -283,7 +286,7 @@ export function drawPiece(g, p) {
     class: `piece seat-${seat}${p.dashed ? ' piece-unknown' : ''}`, cx: S / 2, cy: S / 2, r: 36,
   });
   const t = svg('text', {
-    class: `piece-glyph seat-${seat}-ink`, x: S / 2, y: S / 2 + 13, 'text-anchor': 'middle',
+    class: `piece-glyph seat-${seat}-ink`, x: S / 2, y: S / 2 + 13, 'text-anchor': 'middle', 'aria-hidden': 'true',
     'font-size': (p.glyph || '').length > 1 ? 30 : 38,
   });
   t.textContent = p.glyph || '?';
@@ -297,7 +300,7 @@ function badges(g, p) {
   (p.badges || []).slice(0, 2).forEach((b, i) => {
     const x = i === 0 ? S - 22 : 22;
     g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
-    const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle' });
+    const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
     bt.textContent = String(b).slice(0, 3);
     g.append(bt);
   });

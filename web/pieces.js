@@ -10,7 +10,7 @@ const NS = 'http://www.w3.org/2000/svg';
 // Outline paths (filled) and detail paths (stroked only), per shape.
 const SHAPES = {
   pawn: {
-    body: 'M50 18a13 13 0 1 1 0.1 0ZM40 44h20l-3 6c6 8 9 18 10 26H33c1-8 4-18 10-26ZM26 78h48v10H26Z',
+    body: 'M38 32a12 12 0 1 0 24 0a12 12 0 1 0 -24 0ZM40 44h20l-3 6c6 8 9 18 10 26H33c1-8 4-18 10-26ZM26 78h48v10H26Z',
     detail: '',
   },
   rook: {
@@ -19,10 +19,10 @@ const SHAPES = {
   },
   knight: {
     body: 'M33 80c0-12 4-20 13-28-6 2-11 4-15 8-4-2-6-6-4-10 6-8 10-14 12-22l-2-10 8 6c14 0 26 10 28 30 2 12 0 20-2 26ZM26 80h50v9H26Z',
-    detail: 'M44 24l4 4M38 40a2 2 0 1 0 0.1 0',
+    detail: 'M44 24l4 4M36 38a2 2 0 1 0 4 0a2 2 0 1 0 -4 0',
   },
   bishop: {
-    body: 'M50 8a5 5 0 1 1 -0.1 0ZM50 16c12 10 16 22 12 32l-3 4H41l-3-4c-4-10 0-22 12-32ZM40 56h20l4 20H36ZM26 78h48v10H26Z',
+    body: 'M45 11a5 5 0 1 0 10 0a5 5 0 1 0 -10 0ZM50 16c12 10 16 22 12 32l-3 4H41l-3-4c-4-10 0-22 12-32ZM40 56h20l4 20H36ZM26 78h48v10H26Z',
     detail: 'M55 26l-8 10M40 56h20',
   },
   queen: {
@@ -35,7 +35,7 @@ const SHAPES = {
   },
   joker: {
     body: 'M28 20l12 16 10-22 10 22 12-16-4 52H32ZM26 76h48v10H26Z',
-    detail: 'M40 50a3 3 0 1 0 0.1 0M60 50a3 3 0 1 0 0.1 0',
+    detail: 'M37 50a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M57 50a3 3 0 1 0 6 0a3 3 0 1 0 -6 0',
   },
 };
 const GLYPH_SHAPE = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn', J: 'joker' };

@@ -414,8 +414,9 @@ class Match {
     let node = null;
     if (myTurn && v.state) {
       // The form keeps what the player typed across live updates: it is
-      // rebuilt only when the legal actions change.
-      const key = `${this.actionsSeq}`;
+      // rebuilt only when the legal actions change (not when another seat
+      // posts its own army meanwhile).
+      const key = JSON.stringify(this.actions);
       if (this.builderKey === key && this.builderNode) node = this.builderNode;
       else {
         node = this.hook('builder', v, {
@@ -745,7 +746,7 @@ class Match {
         return pv.attack && !/attack/i.test(text) ? `Attack: ${text}` : text;
       });
       clear(this.draftEl, lines.length > 3
-        ? [h('p', {}, `Your choice (${lines.length} actions, one post):`), h('ol', { class: 'draft-list' }, lines.map((t) => h('li', {}, t)))]
+        ? [h('p', {}, `Your choice (${lines.length} actions, one post):`), h('ol', { class: 'draft-list', tabindex: '0', 'aria-label': 'The actions of your post' }, lines.map((t) => h('li', {}, t)))]
         : h('p', {}, `Your choice: ${lines.join('; ')}`),
       this.replay === null && d.actions.some((a) => this.squaresOf(a).to) ? h('p', { class: 'hint' }, 'Shown on the board (green; red for an attack) until you post.') : null);
     }

@@ -204,6 +204,7 @@ export default {
       case 'slain': return { removed: { square: e.square, piece: describe(view, e.piece) } };
       case 'combat_movement': return {};
       case 'deploy': return { placed: e.square };
+      case 'activate': case 'stay': return { placed: e.square || piecesOf(view)[e.piece]?.square };
       default: return {};
     }
   },
