@@ -294,9 +294,14 @@ test('wargame chess from the lobby to a resignation, through the board', async (
     // Deployment: a piece from the tray, then auto-deploy; one post each.
     p = await whoseTurn([a, b]);
     await p.waitForSelector('.tray-item', { timeout: T });
-    await p.locator('.tray-item').first().click();
+    // One piece dragged from the tray, one placed by clicks.
+    const first = await p.locator('svg.board .is-target').first().getAttribute('data-square');
+    await p.locator('.tray-item').first().dragTo(p.locator(sq(first)));
+    await p.waitForSelector('svg.board .overlay .ghost-preview', { state: 'attached', timeout: T });
+    assert.match(await p.textContent('.draft'), new RegExp(`deploy \\w+ on ${first}`), 'dragged onto the board');
+    await p.locator('.tray-item').last().click();
     await p.locator('svg.board .is-target').first().click();
-    assert.ok(await p.locator('svg.board .overlay .ghost-preview').count() > 0, 'the placed piece is shown before Post');
+    assert.equal(await p.locator('svg.board .overlay .ghost-preview').count(), 2, 'the placed pieces are shown before Post');
     await p.click('#auto-deploy');
     await checkPage(p, `wc-deploy-${p === a ? 'desktop' : 'phone'}`, problems);
     await post(p);

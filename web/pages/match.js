@@ -325,8 +325,8 @@ class Match {
     const panel = v.state ? this.hook('panel', v, { seatName: (s) => seatName(v, s) }) : null;
     clear(this.panelEl, panel ? [h('h2', {}, 'The state'), panel] : []);
 
-    this.renderBanner(myTurn);
     this.renderBuilder(myTurn);
+    this.renderBanner(myTurn);
     this.renderBoard();
     this.renderLegend();
     this.renderActions(myTurn);
@@ -367,7 +367,8 @@ class Match {
         }
       } else parts.push('It is your turn.');
       const { bySource, direct, other } = this.index();
-      if (this.builderShown) parts.push('Fill in the form, then post.');
+      if (this.draft) parts.push('Your choice is on the board: post it when ready.');
+      else if (this.builderShown) parts.push('Fill in the form, then post.');
       else if (this.trayShown) parts.push('Choose squares for your pieces (or auto-deploy), then post.');
       else if ((bySource.size || direct.size) && other.length) parts.push('Choose on the board or with a button, then post.');
       else if (bySource.size || direct.size) parts.push('Choose a piece, then where it goes, then post.');
@@ -674,8 +675,23 @@ class Match {
         [...tray.values()].map(({ item }) => h('button', {
           type: 'button', class: `tray-item${item.key === current ? ' is-current' : ''}`, 'aria-pressed': item.key === current ? 'true' : 'false',
           onclick: () => { this.trayKey = item.key; this.renderActions(true); this.renderBoard(); },
+          onpointerdown: (e) => this.dragFromTray(item.key, e),
         }, item.label + (item.count > 1 ? ` ×${item.count}` : '')))),
       batching ? h('button', { type: 'button', id: 'auto-deploy', onclick: () => this.autoDeploy() }, 'Auto-deploy the rest') : null);
+  }
+
+  // Dragging a piece from the tray onto a square places it there.
+  dragFromTray(key, down) {
+    const up = (e) => {
+      document.removeEventListener('pointerup', up);
+      if (Math.hypot(e.clientX - down.clientX, e.clientY - down.clientY) < 10) return;   // a click
+      const el = document.elementFromPoint(e.clientX, e.clientY)?.closest?.('svg.board [data-square]');
+      if (!el) return;
+      this.trayKey = key;
+      const list = (this.index().direct.get(el.dataset.square) || []).filter((a) => this.placement(a)?.key === key);
+      if (list.length) this.pick(list[0]);
+    };
+    document.addEventListener('pointerup', up);
   }
 
   autoDeploy() {

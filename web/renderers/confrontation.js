@@ -110,6 +110,8 @@ function terrainPicker(id) {
   };
 }
 
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export default {
   id: 'confrontation',
 
@@ -304,7 +306,7 @@ export default {
       const input = h('input', { id, type: 'number', min: 0, max: MAX_PIECES, value: 0, inputmode: 'numeric', class: 'count' });
       inputs[type] = input;
       input.addEventListener('input', update);
-      return h('div', { class: 'army-row' }, h('label', { for: id }, `${words(type)}${type === 'pawn' ? ' (3 come free)' : ''}`),
+      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(type))}${type === 'pawn' ? ' (3 come free)' : ''}`),
         h('span', { class: 'price' }, plural(prices[type], 'point')), input);
     });
     const spellsBox = h('div', { class: 'spells' });

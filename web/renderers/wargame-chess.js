@@ -52,6 +52,8 @@ function tokens(p) {
   return t;
 }
 
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export default {
   id: 'wargame-chess',
 
@@ -245,7 +247,7 @@ export default {
       const input = h('input', { id, type: 'number', min: required.includes(k) ? 1 : 0, max: max[k], value: required.includes(k) ? 1 : 0, class: 'count', inputmode: 'numeric' });
       inputs[k] = input;
       input.addEventListener('input', update);
-      return h('div', { class: 'army-row' }, h('label', { for: id }, `${words(k)}${required.includes(k) ? ' (required)' : ''}`),
+      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(k))}${required.includes(k) ? ' (required)' : ''}`),
         h('span', { class: 'price' }, plural(COST[k] ?? 1, 'point')), input);
     });
     const totalEl = h('p', { class: 'army-total', 'aria-live': 'polite' });
