@@ -220,6 +220,11 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
     await b.waitForSelector('.replay-bar:not([hidden])');
     await b.click('.replay-bar button:has-text("First")');
     assert.match(await b.textContent('.replay-what'), /^Post 1 of/);
+    // Past positions are rebuilt: before the set-up the board is empty.
+    assert.match(await b.textContent('.replay-bar .hint'), /position after this post/);
+    assert.equal(await b.locator('svg.board .sq-piece > *').count(), 0, 'no piece before the set-up');
+    await b.click('.replay-bar button:has-text("Back to now")');
+    assert.ok(await b.locator('svg.board .sq-piece > *').count() > 0, 'the pieces of now are back');
     await checkPage(b, 'cf-replay-phone', problems);
 
     // The remaining pages at both sizes.

@@ -557,8 +557,10 @@ class Match {
     const turns = this.turnPosts();
     const shown = this.replay !== null && turns[this.replay] ? this.traces([turns[this.replay]], 'replay')
       : this.traces(this.lastTurnPosts(), 'last');
+    const past = this.replay !== null ? this.replayPieces(this.replay) : null;
     const scene = {
-      pieces, terrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
+      // A past position keeps the lasting terrain, not the marks of now.
+      pieces: past || pieces, terrain: past ? terrain.filter((t) => !t.transient) : terrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
       last: [...shown.squares], arrows: shown.arrows, battles: shown.battles,
       ghosts: shown.ghosts.filter((g) => !owner.has(g.square)),
     };
@@ -1083,15 +1085,31 @@ class Match {
     el.focus({ preventScroll: true });
   }
 
-  // Step through the posts: the board shows what each post did. The
-  // pieces stay where they stand now: a past position needs the server
-  // (GET /api/games/{id}?at=SEQ, not there yet).
+  // Step through the posts: the board shows what each post did, on the
+  // position after it where the renderer rebuilds it (`position`), else on
+  // the position of now (a past view from the server, GET
+  // /api/games/{id}?at=SEQ, does not exist yet).
   setReplay(i) {
     const turns = this.turnPosts();
     this.replay = i === null || !turns.length ? null : Math.max(0, Math.min(turns.length - 1, i));
     this.renderReplayBar();
     this.renderBoard();
     if (this.replay !== null) this.replayBar.querySelector('button.replay-next, button')?.focus();
+  }
+
+  // The pieces after turn post i, when the renderer can rebuild positions
+  // from the events (`position`) and its rebuild of every post gives the
+  // board of now exactly; else null (the current position is shown).
+  replayPieces(i) {
+    if (this.replayCheckedAt !== this.posts.length) {
+      this.replayCheckedAt = this.posts.length;
+      const all = this.hook('position', this.posts, this.view);
+      const sig = (list) => (list || []).map((p) => `${p.square}:${p.seat}:${p.glyph}`).sort().join(' ');
+      this.replayExact = Array.isArray(all) && sig(all) === sig(this.pieces());
+    }
+    const p = this.turnPosts()[i];
+    if (!this.replayExact || !p) return null;
+    return this.hook('position', this.posts.filter((x) => x.seq <= p.seq), this.view) || null;
   }
 
   renderReplayBar() {
@@ -1103,11 +1121,12 @@ class Match {
     clear(this.replayBar,
       h('p', { class: 'replay-what' }, `Post ${i + 1} of ${turns.length} (#${p.seq}): ${this.postTitle(p)}`),
       h('div', { class: 'row wrap' },
-        h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(0) }, '⏮ First'),
+        h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(0) }, '|◀ First'),
         h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(i - 1) }, '◀ Back'),
         h('button', { type: 'button', class: 'small replay-next', disabled: i === turns.length - 1, onclick: () => this.setReplay(i + 1) }, 'Next ▶'),
         h('button', { type: 'button', class: 'small', onclick: () => this.setReplay(null) }, 'Back to now')),
-      h('p', { class: 'hint' }, 'The arrows show this post; the pieces stand where they are now.'));
+      h('p', { class: 'hint' }, this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
+        : 'The arrows show this post; the pieces stand where they are now (this ruleset\'s past positions need the server).'));
   }
 
   postItem(p, openEvents) {

@@ -150,9 +150,9 @@ export default {
   terrain(view) {
     const s = view.state || {};
     const out = (s.terrain || []).map((t) => ({ square: t.square, kind: t.type, glyph: TERRAIN[t.type] || t.type.slice(0, 2), label: `${words(t.type)} terrain` }));
-    if (s.battle?.at) out.push({ square: s.battle.at, kind: 'battle', glyph: '', label: 'battle' });
-    if (s.turn_state?.risen) out.push({ square: s.turn_state.risen, kind: 'risen', glyph: '', label: 'risen from Hell: must move or stay' });
-    if (s.turn_state?.swift_offer) out.push({ square: s.turn_state.swift_offer, kind: 'swift', glyph: '', label: 'may make a Swift move' });
+    if (s.battle?.at) out.push({ square: s.battle.at, kind: 'battle', glyph: '', label: 'battle', transient: true });
+    if (s.turn_state?.risen) out.push({ square: s.turn_state.risen, kind: 'risen', glyph: '', label: 'risen from Hell: must move or stay', transient: true });
+    if (s.turn_state?.swift_offer) out.push({ square: s.turn_state.swift_offer, kind: 'swift', glyph: '', label: 'may make a Swift move', transient: true });
     return out;
   },
 
@@ -249,6 +249,38 @@ export default {
       case 'game_over': return `The match is over: ${e.reason}`;
       default: return null;
     }
+  },
+
+  // The pieces after the given posts, rebuilt from their events (for the
+  // step-through); the page checks it against the board of now.
+  position(posts, view) {
+    const at = new Map();
+    const key = (p) => `${p.seat}:${p.id}`;
+    const onto = (sq) => [...at.values()].find((x) => x.square === sq);
+    for (const post of posts) {
+      for (const e of post.events || []) {
+        const p = e.piece;
+        switch (e.type) {
+          case 'placed': case 'healed': case 'live_again':
+            if (p && (e.square || e.to)) at.set(key(p), { ...p, square: e.square || e.to });
+            break;
+          case 'move': case 'swift_move': case 'fury_move': case 'rise_from_hell': case 'panic_moved': case 'advance': {
+            const to = e.to || e.square;
+            const there = to ? onto(to) : null;
+            if (p && to && (!there || there.seat === p.seat)) at.set(key(p), { ...p, square: to });
+            break;
+          }
+          case 'leadership': {
+            const a = at.get(key(e.a)); const b = at.get(key(e.b));
+            if (a && b) { const t = a.square; a.square = b.square; b.square = t; }
+            break;
+          }
+          case 'removed': if (p) at.delete(key(p)); break;
+          default: break;
+        }
+      }
+    }
+    return [...at.values()].map((b) => ({ square: b.square, seat: b.seat, glyph: GLYPH[b.type] || '?', label: ref(view, b) }));
   },
 
   // Leadership (swap two pieces) is drawn on the board: from one piece to the other.

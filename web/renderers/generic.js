@@ -260,4 +260,5 @@ export default {
   pinned: () => [],
   legend: () => [],
   summary: () => null,
+  position: () => null,
 };

@@ -12,7 +12,9 @@
 //                    a silhouette (pieces.js; by default from the glyph K Q R B N P J),
 //                    null keeps the lettered disc. Several pieces on one square
 //                    (a stack, an attacker engaged with its defender) are all drawn.
-//   terrain(view) -> [{square, kind, glyph?, label, draw?(g, size, svg)}]
+//   terrain(view) -> [{square, kind, glyph?, label, transient?, draw?(g, size, svg)}]
+//                    transient: a mark of now (a battle under way), not shown
+//                    on past positions of the step-through
 //   flipped(view) -> boolean        whether to show rank 8 at the bottom
 //   legend(view)  -> [[mark, meaning]] what the badges and glyphs mean ("S1": …),
 //                    shown under the board in "What the marks mean"
@@ -45,6 +47,10 @@
 //   trace(e, view) -> {arrow?:{from,to}, battle?:square, removed?:{square, piece},
 //                    placed?:square}  what an event did, to draw the last turn
 //                    (and each post of the step-through) on the board
+//   position(posts, view) -> [pieces as pieces() gives them]|null  the board
+//                    after the given posts, rebuilt from their events, for the
+//                    step-through; used only when the rebuild of every post
+//                    equals pieces(view) (else the current position is shown)
 //
 // Set-up
 //   builder(view, ctx) -> Node|null  a form for a set-up step (army, team)

@@ -84,9 +84,9 @@ export default {
     const act = s.activation;
     if (act && Number.isInteger(act.piece) && act.piece >= 0) {
       const p = piecesOf(view)[act.piece];
-      if (p?.square) out.push({ square: p.square, kind: 'active', glyph: '', label: 'the activated piece' });
+      if (p?.square) out.push({ square: p.square, kind: 'active', glyph: '', label: 'the activated piece', transient: true });
     }
-    if (act?.attack?.square) out.push({ square: act.attack.square, kind: 'attack', glyph: '', label: 'under attack' });
+    if (act?.attack?.square) out.push({ square: act.attack.square, kind: 'attack', glyph: '', label: 'under attack', transient: true });
     return out;
   },
 
@@ -209,6 +209,26 @@ export default {
       case 'activate': case 'stay': return { placed: e.square || piecesOf(view)[e.piece]?.square };
       default: return {};
     }
+  },
+
+  // The pieces after the given posts, rebuilt from their events (for the
+  // step-through); the page checks it against the board of now.
+  position(posts, view) {
+    const at = new Map();   // id -> square
+    for (const post of posts) {
+      for (const e of post.events || []) {
+        switch (e.type) {
+          case 'deploy': if (Number.isInteger(e.piece)) at.set(e.piece, e.square); break;
+          case 'move': case 'not_slain': case 'combat_movement': at.set(e.piece, e.to); break;
+          case 'attack': at.set(e.attacker, e.square); break;
+          case 'castle': at.set(e.rook, e.rook_to); at.set(e.ally, e.ally_to); break;
+          case 'slain': at.delete(e.piece); break;
+          case 'promote': at.delete(e.pawn); at.set(e.piece, e.square); break;
+          default: break;
+        }
+      }
+    }
+    return [...at].map(([id, square]) => ({ square, ...describe(view, id) }));
   },
 
   trayItem(a, view) {
