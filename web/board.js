@@ -168,6 +168,7 @@ export class Board {
     // Several pieces on one square (a stack, an engaged attacker) are
     // drawn smaller, side by side, the first one in front.
     const bySquare = new Map();
+    const badgeLayer = [];
     for (const p of scene.pieces || []) bySquare.set(p.square, [...(bySquare.get(p.square) || []), p]);
     for (const [square, list] of bySquare) {
       const q = this.squares.get(square);
@@ -179,11 +180,17 @@ export class Board {
           if (i === 0) q.piece.append(g); else q.piece.prepend(g);
         }
         if (p.draw) p.draw(g, S, svg);
-        else drawPiece(g, p);
+        else drawPiece(g, { ...p, badges: [] });
         add(square, p.label);
-        // The badges' letters are in the name too (what is seen is what is read).
-        if (!p.draw && p.badges?.length) add(square, `marked ${p.badges.slice(0, 2).map((b) => String(b).slice(0, 3)).join(' ')}`);
       });
+      // Badges go over the board (outside the square's accessible name;
+      // the piece's label says what they mean): the front piece's.
+      const front = list.find((p) => !p.draw && p.badges?.length);
+      if (front) badgeLayer.push({ square, badges: front.badges });
+      // The letters drawn on the square are in its name too, in the order
+      // they are drawn (what is seen is what is read).
+      const marks = [...q.piece.querySelectorAll('text')].map((t) => t.textContent).filter(Boolean);
+      if (marks.length) add(square, `marked ${marks.join(' ')}`);
       if (list.length > 1) add(square, `${list.length} pieces on this square`);
     }
     for (const sq of scene.sources || []) {
@@ -209,6 +216,12 @@ export class Board {
       else q.mark.append(svg('circle', { class: 'mark-target', cx: S / 2, cy: S / 2, r: 15 }));
     }
     this.drawOverlay(scene, add);
+    for (const b of badgeLayer) {
+      const c = this.centre(b.square);
+      const g = svg('g', { class: 'badges', transform: `translate(${c.x - S / 2} ${c.y - S / 2})` });
+      badges(g, b);
+      this.overlay.append(g);
+    }
     for (const [name, q] of this.squares) {
       const extra = [...(labels.get(name) || [])];
       if (scene.sources?.has(name) && scene.selected !== name) extra.push('has actions');

@@ -31,9 +31,15 @@ export async function show(main, { game, code }) {
         h('dt', {}, 'Players'), h('dd', {}, view.seats.map((s) => `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}`).join(' · ')),
         h('dt', {}, 'Options'), h('dd', {}, lines.length ? lines.join('; ') : 'the standard rules')),
       view.status !== 'open' ? h('p', { class: 'note' }, view.status === 'active' ? 'The match has started.' : 'The match is over.')
-        : free.length ? null : h('p', { class: 'note' }, 'Every seat is taken.'));
+        : free.length ? h('p', {}, `You would play ${free.map((x) => seatColour(x.seat)).join(' or ')}.`) : h('p', { class: 'note' }, 'Every seat is taken.'));
     if (view.you !== null && view.you !== undefined && token()) {
       about.append(h('p', {}, h('a', { class: 'button primary', href: `#/match/${game}` }, 'You play in this match: open it')));
+      return null;
+    }
+    if (view.status !== 'open' || !free.length) {
+      // A used link: say it once, and where to go.
+      about.append(h('p', {}, 'This invitation can no longer be used. ',
+        h('a', { href: `#/match/${game}` }, 'Look at the match'), ' · ', h('a', { href: '#/' }, 'My matches')));
       return null;
     }
   }

@@ -104,6 +104,7 @@ class Match {
       h('span', { class: 'kbd-hint' }, 'Keyboard: arrow keys move on the board, Enter chooses, Escape cancels.'));
     this.board.el.setAttribute('aria-describedby', 'board-hint');
     this.menuEl = h('div', { class: 'menu', hidden: true });
+    this.pieceMenuEl = h('div', { class: 'menu piece-menu', hidden: true });
     this.flipBtn = h('button', { type: 'button', class: 'small', onclick: () => { this.board.setFlipped(!this.board.flipped); } }, 'Flip board');
     this.legendEl = h('details', { class: 'legend' });
     this.replayBar = h('div', { class: 'replay-bar', hidden: true, 'aria-live': 'polite' });
@@ -147,6 +148,7 @@ class Match {
             this.trayEl,
             this.replayBar,
             h('div', { class: 'board-wrap' }, this.board.el),
+            this.pieceMenuEl,
             h('div', { class: 'board-tools' }, this.flipBtn, this.boardHint),
             this.legendEl,
             this.actionsBox),
@@ -623,6 +625,13 @@ class Match {
       const n = (this.index().bySource.get(this.selected) || []).length;
       this.selectionEl.textContent = `Selected ${this.selected}${p ? ` (${p.label})` : ''}: ${n} action${n === 1 ? '' : 's'}, highlighted on the board.`;
     } else this.selectionEl.textContent = '';
+    // The selected piece's abilities that need no target square (a spell
+    // around it, a stay): a small menu under the board.
+    const selfActs = this.selected ? (this.index().bySource.get(this.selected) || [])
+      .filter((a) => { const t = this.squaresOf(a).to; return !t || t === this.selected; }) : [];
+    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `Also for the piece on ${this.selected}:`),
+      h('div', { class: 'row wrap' }, selfActs.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a))))] : []);
+    this.pieceMenuEl.hidden = !selfActs.length;
 
     // A few always-visible buttons: the renderer's pinned ones (End the
     // turn), then the actions off the board, a type with many of them as

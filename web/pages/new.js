@@ -74,7 +74,7 @@ export async function show(main) {
     const n = Number(seatsSelect.value);
     const keep = Math.min(Number(seatSelect.value) || 0, n - 1);
     seatSelect.replaceChildren(...Array.from({ length: n }, (_, i) =>
-      h('option', { value: i, selected: i === keep }, `${seatColour(i)}${i === 0 ? ' (moves first unless the rules say otherwise)' : ''}`)));
+      h('option', { value: i, selected: i === keep }, seatColour(i))));
   }
   let renderer = null;
   async function fillOptions() {
@@ -125,9 +125,14 @@ export async function show(main) {
       const hintId = `${id}-hint`;
       if (hint) input.setAttribute('aria-describedby', hintId);
       input.addEventListener('change', () => relevance());
-      const box = h('div', { class: `field${type === 'boolean' ? ' field-check' : ''}`, 'data-option': name },
-        h('label', { for: id }, words.label), input,
-        hint ? h('p', { class: 'hint', id: hintId }, hint) : null);
+      // A checkbox before its label, the hint under both.
+      const box = type === 'boolean'
+        ? h('div', { class: 'field', 'data-option': name },
+          h('div', { class: 'field-check' }, input, h('label', { for: id }, words.label)),
+          hint ? h('p', { class: 'hint', id: hintId }, hint) : null)
+        : h('div', { class: 'field', 'data-option': name },
+          h('label', { for: id }, words.label), input,
+          hint ? h('p', { class: 'hint', id: hintId }, hint) : null);
       optionsBox.append(box);
       shown.push([box, renderer?.optionWords?.[name]?.when]);
     }
