@@ -128,8 +128,9 @@ class Match {
         this.comment,
         h('div', { class: 'field-check' }, this.hidden, h('label', { for: 'comment-hidden' }, 'Hide my comment until the match ends'))),
       this.postMsg);
-    this.actionsBox = h('section', { class: 'actions', 'aria-label': 'Your actions' },
-      this.selectionEl, this.menuEl, this.composer, this.allActionsEl);
+    // The post box sits straight in the board's column, so that it can stay
+    // in sight (sticky) over the board on a phone.
+    this.actionsBox = h('div', { class: 'actions' }, this.selectionEl, this.menuEl);
     this.panelEl = h('div', { class: 'panel' });
     this.controlsEl = h('section', { class: 'controls', 'aria-label': 'Match' });
     this.resultEl = h('section', { class: 'result', 'aria-live': 'polite' });
@@ -151,7 +152,9 @@ class Match {
             this.pieceMenuEl,
             h('div', { class: 'board-tools' }, this.flipBtn, this.boardHint),
             this.legendEl,
-            this.actionsBox),
+            this.actionsBox,
+            this.composer,
+            this.allActionsEl),
           h('div', { class: 'side-col' },
             this.resultEl,
             this.seatsEl,
@@ -620,6 +623,8 @@ class Match {
   renderActions(myTurn) {
     const { other, tray } = this.index();
     this.actionsBox.hidden = !myTurn && !this.draft;
+    this.composer.hidden = this.actionsBox.hidden;
+    this.allActionsEl.hidden = this.actionsBox.hidden;
     if (this.selected) {
       const p = this.pieces().find((x) => x.square === this.selected);
       const n = (this.index().bySource.get(this.selected) || []).length;
@@ -779,6 +784,7 @@ class Match {
     }
     this.postBtn.disabled = !d;
     this.clearBtn.disabled = !d;
+    this.composer.classList.toggle('has-draft', !!d);
     this.undoBtn.hidden = !d || d.actions.length < 2;
   }
 
