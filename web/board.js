@@ -176,7 +176,7 @@ export class Board {
       list.forEach((p, i) => {
         let g = q.piece;
         if (list.length > 1) {
-          g = svg('g', { class: 'stacked', transform: i === 0 ? 'translate(30 30) scale(0.68)' : `translate(${2 + (i - 1) * 12} 2) scale(0.6)` });
+          g = svg('g', { class: 'stacked', transform: i === 0 ? 'translate(36 36) scale(0.64)' : `translate(${(i - 1) * 10} ${(i - 1) * 10}) scale(0.6)` });
           if (i === 0) q.piece.append(g); else q.piece.prepend(g);
         }
         if (p.draw) p.draw(g, S, svg);
@@ -254,7 +254,7 @@ Board.prototype.drawOverlay = function drawOverlay(scene, add) {
     const c = this.centre(b.square);
     if (!c) continue;
     this.overlay.append(svg('g', { class: `battle battle-${b.kind || 'last'}`, transform: `translate(${c.x} ${c.y})` },
-      svg('circle', { r: 46 }), svg('path', { d: 'M-20 -20L20 20M20 -20L-20 20' })));
+      svg('circle', { r: 46 }), svg('path', { d: 'M-44 -44L-26 -26M-26 -44L-44 -26' })));
     add(b.square, b.kind === 'preview' ? 'your attack' : 'a battle was fought here');
   }
   for (const a of scene.arrows || []) {
@@ -262,7 +262,9 @@ Board.prototype.drawOverlay = function drawOverlay(scene, add) {
     const q = this.centre(a.to);
     if (!p || !q || a.from === a.to) continue;
     const dx = q.x - p.x; const dy = q.y - p.y; const len = Math.hypot(dx, dy);
-    const end = { x: q.x - (dx / len) * 22, y: q.y - (dy / len) * 22 };
+    // Onto a stack the arrow stops at the square's edge, not over the pieces.
+    const cut = (this.squares.get(a.to)?.piece.childElementCount || 0) > 1 ? 50 : 30;
+    const end = { x: q.x - (dx / len) * cut, y: q.y - (dy / len) * cut };
     this.overlay.append(svg('line', {
       class: `arrow arrow-${a.kind || 'last'}`, x1: p.x, y1: p.y, x2: end.x, y2: end.y,
       'marker-end': `url(#head-${a.kind || 'last'})`,

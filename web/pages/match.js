@@ -659,9 +659,12 @@ class Match {
         const k = String(a.type);
         groups.set(k, [...(groups.get(k) || []), a]);
       }
-      for (const [type, list] of groups) {
+      // Ending a turn or phase comes first, in bold, for any ruleset.
+      const ending = (t) => /^(end|end_turn|end_phase|pass|done|finish)$/.test(t);
+      const ordered = [...groups].sort(([x], [y]) => Number(ending(y)) - Number(ending(x)));
+      for (const [type, list] of ordered) {
         if (list.length <= MAX_BUTTONS) {
-          for (const a of list) items.push(h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a)));
+          for (const a of list) items.push(h('button', { type: 'button', class: `action-btn${ending(type) ? ' pinned' : ''}`, onclick: () => this.pick(a) }, this.phrase(a)));
         } else {
           const id = `choose-${type.replace(/[^a-z0-9]+/gi, '-')}`;
           const sel = h('select', { id }, list.map((a, i) => h('option', { value: i }, this.phrase(a))));
