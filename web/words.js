@@ -133,7 +133,7 @@ const KIND = {
   orders: 'changed standing orders',
 };
 
-// The heading of a post: "Seat 0 (Alice): move d1→d2".
+// The heading of a post: "White (Alice): move d1→d2".
 export function postHeading(p, view) {
   if (p.kind === 'start') return KIND.start;
   const who = seatName(view, p.seat);

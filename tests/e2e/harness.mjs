@@ -175,9 +175,16 @@ export async function axeProblems(page) {
 
 // A page checked and kept: screenshot, then axe with no serious or
 // critical violation, and no horizontal overflow.
-export async function checkPage(page, name, problems) {
+export async function checkPage(page, name, problems, { dark = false } = {}) {
   await shot(page, name);
   for (const p of await axeProblems(page)) problems.push(`${name}: ${p}`);
+  if (dark) {
+    // The dark theme too (colour contrast above all).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, `${name}-dark`);
+    for (const p of await axeProblems(page)) problems.push(`${name} (dark): ${p}`);
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (overflow > 0) problems.push(`${name}: the page is ${overflow}px wider than the screen`);
 }

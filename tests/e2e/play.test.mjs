@@ -148,7 +148,7 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
     await a.selectOption('#army-spell-0-0', 'fireball');
     await a.selectOption('#army-spell-0-1', 'hurt');
     assert.match(await a.textContent('.army-total'), /7 of 15 points spent, 8 points left/);
-    await checkPage(a, 'cf-army-desktop', problems);
+    await checkPage(a, 'cf-army-desktop', problems, { dark: true });
     await a.click('#army-submit');
     assert.match(await a.textContent('.draft'), /ready/);
     await post(a);
@@ -224,8 +224,8 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
       await checkPage(a, 'cf-inbox-desktop', problems);
       await a.click(`.inbox a[href="#/match/${id}"]`);
       await a.waitForSelector('.since-box', { timeout: T });
-      await checkPage(a, 'cf-match-desktop', problems);
-      await checkPage(b, 'cf-match-phone', problems);
+      await checkPage(a, 'cf-match-desktop', problems, { dark: true });
+      await checkPage(b, 'cf-match-phone', problems, { dark: true });
       // An agreed draw ends it; the offer reaches Bob in his banner.
       await a.click('button:has-text("Offer a draw")');
       await b.click('.banner button:has-text("Accept the draw")', { timeout: T });
@@ -306,7 +306,7 @@ test('wargame chess from the lobby to a resignation, through the board', async (
       assert.match(await page.textContent('.army-problems'), /1 to add/);
       await page.fill('#team-pawn', '5');
       assert.match(await page.textContent('.army-total'), /14 of 14/);
-      await checkPage(page, `wc-team-${size}`, problems);
+      await checkPage(page, `wc-team-${size}`, problems, { dark: true });
       await page.click('#army-submit');
       await post(page);
     }

@@ -189,7 +189,7 @@ export async function show(main) {
       h('p', {}, body.invitations.length > 1
         ? 'Send each link to one player. The match starts when every seat is taken.'
         : 'Send this link to your opponent. The match starts when they join.'),
-      body.invitations.map((inv) => copyField(`Invitation for seat ${inv.seat}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
+      body.invitations.map((inv) => copyField(`Invitation for ${seatColour(inv.seat)}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
       h('p', {}, h('a', { class: 'button primary', href: `#/match/${body.id}` }, 'Open the match'))));
     result.querySelector('h2').focus();
   }
