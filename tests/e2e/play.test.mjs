@@ -52,8 +52,10 @@ async function lobbyAndJoin(a, b, ruleset, problems, tag) {
   await signUp(b, 'Bob');
   await b.click('#join-btn');
   await b.waitForURL(/#\/match\/\d+$/, { timeout: T });
+  invitationLink = link;
   return id;
 }
+let invitationLink = null;
 
 // The page whose turn it is, of the two (waits until one of them).
 async function whoseTurn(pages) {
@@ -268,6 +270,13 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
     await c.goto(`${env.base}/`);
     await c.waitForSelector('#player-name');
     await checkPage(c, 'welcome-desktop', problems);
+    // The invitation page on a desktop too (a used link: said once).
+    await c.goto(invitationLink);
+    await c.waitForSelector('text=This invitation can no longer be used', { timeout: T });
+    assert.equal(await c.locator('.error').count(), 0, 'no error box for a used link');
+    await checkPage(c, 'invitation-used-desktop', problems);
+    await c.goto(`${env.base}/`);
+    await c.waitForSelector('#player-name');
     await c.setViewportSize(PHONE.viewport);
     await checkPage(c, 'welcome-phone', problems);
     await c.close();

@@ -255,7 +255,8 @@ export default {
   trace: genericTrace,
   after: () => null,
   builder: () => null,
-  trayItem: (a, view) => (a.piece !== undefined && a.piece !== null && typeof a.piece !== 'object'
+  // Placements only (a move that names its piece is not one).
+  trayItem: (a, view) => (/place|deploy|setup|set_up|drop|put|summon/.test(String(a.type)) && a.piece !== undefined && a.piece !== null && typeof a.piece !== 'object'
     ? { key: JSON.stringify(a.piece), label: words(String(a.piece)), piece: pieceRef(view, a.piece, view.you) } : null),
   pinned: () => [],
   legend: () => [],
