@@ -38,6 +38,14 @@ async function lobbyAndJoin(a, b, ruleset, problems, tag) {
   await a.waitForSelector('.options [data-option]');
   const labels = await a.locator('.options label, .options .label').allTextContents();
   assert.ok(labels.every((l) => !/_|RULINGS/.test(l)), `options in words: ${labels}`);
+  if (ruleset === 'confrontation') {
+    // Terrain is picked on a board, not typed as JSON.
+    await a.selectOption('#opt-terrain', '"given"');
+    await a.waitForSelector('.terrain-board svg.board');
+    for (const s of ['c4', 'd4', 'e4', 'f4']) await a.click(`.terrain-board [data-square="${s}"]`);
+    assert.match(await a.textContent('[data-option="terrain_areas"]'), /1 area: barrier \(4 squares\)/);
+    assert.equal(await a.locator('.options textarea').count(), 0, 'no JSON box');
+  }
   await checkPage(a, `${tag}-lobby-desktop`, problems);
   await a.click('text=Create the match');
   await a.waitForSelector('#invite-1');
