@@ -4,6 +4,8 @@
 // highlights the match page asks for, and reports the square chosen by
 // click, tap, Enter or Space. The arrow keys move between squares.
 
+import { drawShape } from './pieces.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const FILES = 'abcdefgh';
 const S = 100;      // square size in SVG units
@@ -95,6 +97,9 @@ export class Board {
       labels.append(fx, ry);
     }
     this.el.append(labels);
+    // Arrows, battle marks and ghosts over the squares; never hit by clicks.
+    this.overlay = svg('g', { class: 'overlay', 'aria-hidden': 'true', 'pointer-events': 'none' });
+    this.el.append(defs(), this.overlay);
     if (this.last) this.render(this.last);
     if (had) this.setFocus(this.focus, true);
   }
@@ -153,18 +158,40 @@ export class Board {
       if (t.draw) t.draw(q.terrain, S, svg);
       else {
         q.terrain.append(svg('rect', { class: `terrain terrain-${cssName(t.kind)}`, x: 2, y: 2, width: S - 4, height: S - 4 }));
-        const tx = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
+        const tx = svg('text', { class: 'terrain-glyph', x: 8, y: 26, 'aria-hidden': 'true' });
         tx.textContent = t.glyph || '';
         q.terrain.append(tx);
       }
       add(t.square, t.label || t.kind);
+      if (!t.draw && t.glyph) add(t.square, `marked ${t.glyph}`);
     }
-    for (const p of scene.pieces || []) {
-      const q = this.squares.get(p.square);
+    // Several pieces on one square (a stack, an engaged attacker) are
+    // drawn smaller, side by side, the first one in front.
+    const bySquare = new Map();
+    const badgeLayer = [];
+    for (const p of scene.pieces || []) bySquare.set(p.square, [...(bySquare.get(p.square) || []), p]);
+    for (const [square, list] of bySquare) {
+      const q = this.squares.get(square);
       if (!q) continue;
-      if (p.draw) p.draw(q.piece, S, svg);
-      else drawPiece(q.piece, p);
-      add(p.square, p.label);
+      list.forEach((p, i) => {
+        let g = q.piece;
+        if (list.length > 1) {
+          g = svg('g', { class: 'stacked', transform: i === 0 ? 'translate(36 36) scale(0.64)' : `translate(${(i - 1) * 10} ${(i - 1) * 10}) scale(0.6)` });
+          if (i === 0) q.piece.append(g); else q.piece.prepend(g);
+        }
+        if (p.draw) p.draw(g, S, svg);
+        else drawPiece(g, { ...p, badges: [] });
+        add(square, p.label);
+      });
+      // Badges go over the board (outside the square's accessible name;
+      // the piece's label says what they mean): the front piece's.
+      const front = list.find((p) => !p.draw && p.badges?.length);
+      if (front) badgeLayer.push({ square, badges: front.badges });
+      // The letters drawn on the square are in its name too, in the order
+      // they are drawn (what is seen is what is read).
+      const marks = [...q.piece.querySelectorAll('text')].map((t) => t.textContent).filter(Boolean);
+      if (marks.length) add(square, `marked ${marks.join(' ')}`);
+      if (list.length > 1) add(square, `${list.length} pieces on this square`);
     }
     for (const sq of scene.sources || []) {
       const q = this.squares.get(sq);
@@ -188,6 +215,13 @@ export class Board {
       else if (how === 'own') q.mark.append(svg('circle', { class: 'mark-own', cx: S / 2, cy: S / 2, r: 44 }));
       else q.mark.append(svg('circle', { class: 'mark-target', cx: S / 2, cy: S / 2, r: 15 }));
     }
+    this.drawOverlay(scene, add);
+    for (const b of badgeLayer) {
+      const c = this.centre(b.square);
+      const g = svg('g', { class: 'badges', transform: `translate(${c.x - S / 2} ${c.y - S / 2})` });
+      badges(g, b);
+      this.overlay.append(g);
+    }
     for (const [name, q] of this.squares) {
       const extra = [...(labels.get(name) || [])];
       if (scene.sources?.has(name) && scene.selected !== name) extra.push('has actions');
@@ -198,27 +232,112 @@ export class Board {
   }
 }
 
+Board.prototype.centre = function centre(sq) {
+  const q = this.squares.get(sq);
+  return q ? { x: M + q.col * S + S / 2, y: q.row * S + S / 2 } : null;
+};
+
+// scene.arrows [{from, to, kind}] (kind: last, preview, attack, replay),
+// scene.battles [{square, kind}], scene.ghosts [{square, piece, kind}]
+// (kind: removed, preview). Each adds words to its squares' labels.
+Board.prototype.drawOverlay = function drawOverlay(scene, add) {
+  this.overlay.replaceChildren();
+  for (const gh of scene.ghosts || []) {
+    const c = this.centre(gh.square);
+    if (!c || !gh.piece) continue;
+    const g = svg('g', { class: `ghost ghost-${gh.kind || 'removed'}`, transform: `translate(${c.x - S / 2} ${c.y - S / 2})` });
+    drawPiece(g, { ...gh.piece, badges: [] });
+    this.overlay.append(g);
+    add(gh.square, gh.kind === 'preview' ? `your choice: ${gh.piece.label || 'a piece'} here` : `removed: ${gh.piece.label || 'a piece'}`);
+  }
+  for (const b of scene.battles || []) {
+    const c = this.centre(b.square);
+    if (!c) continue;
+    this.overlay.append(svg('g', { class: `battle battle-${b.kind || 'last'}`, transform: `translate(${c.x} ${c.y})` },
+      svg('circle', { r: 46 }), svg('path', { d: 'M-44 -44L-26 -26M-26 -44L-44 -26' })));
+    add(b.square, b.kind === 'preview' ? 'your attack' : 'a battle was fought here');
+  }
+  for (const a of scene.arrows || []) {
+    const p = this.centre(a.from);
+    const q = this.centre(a.to);
+    if (!p || !q || a.from === a.to) continue;
+    const dx = q.x - p.x; const dy = q.y - p.y; const len = Math.hypot(dx, dy);
+    // Onto a stack the arrow stops at the square's edge, not over the pieces.
+    const cut = (this.squares.get(a.to)?.piece.childElementCount || 0) > 1 ? 50 : 30;
+    const end = { x: q.x - (dx / len) * cut, y: q.y - (dy / len) * cut };
+    this.overlay.append(svg('line', {
+      class: `arrow arrow-${a.kind || 'last'}`, x1: p.x, y1: p.y, x2: end.x, y2: end.y,
+      'marker-end': `url(#head-${a.kind || 'last'})`,
+    }));
+    const what = a.kind === 'preview' ? 'your move' : a.kind === 'attack' ? 'your attack' : 'last move';
+    add(a.from, `${what} from here to ${a.to}`);
+    add(a.to, `${what} from ${a.from} to here`);
+  }
+};
+
+function defs() {
+  const d = svg('defs');
+  for (const kind of ['last', 'preview', 'attack', 'replay']) {
+    d.append(svg('marker', {
+      id: `head-${kind}`, viewBox: '0 0 10 10', refX: 3, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse',
+    }, svg('path', { class: `arrowhead arrow-${kind}`, d: 'M0 0L10 5L0 10Z' })));
+  }
+  return d;
+}
+
 function cssName(s) { return String(s || 'mark').toLowerCase().replace(/[^a-z0-9]+/g, '-'); }
 
 // The default piece: a disc in the owner's colour with a letter or symbol.
 export function drawPiece(g, p) {
   const seat = Number.isInteger(p.seat) ? p.seat % 6 : 'n';
+  const title0 = svg('title');
+  title0.textContent = p.label || '';
+  if (drawShape(g, p, `seat-${seat}`)) {
+    g.prepend(title0);
+    badges(g, p);
+    return;
+  }
   const c = svg('circle', {
     class: `piece seat-${seat}${p.dashed ? ' piece-unknown' : ''}`, cx: S / 2, cy: S / 2, r: 36,
   });
   const t = svg('text', {
-    class: `piece-glyph seat-${seat}-ink`, x: S / 2, y: S / 2 + 13, 'text-anchor': 'middle',
+    class: `piece-glyph seat-${seat}-ink`, x: S / 2, y: S / 2 + 13, 'text-anchor': 'middle', 'aria-hidden': 'true',
     'font-size': (p.glyph || '').length > 1 ? 30 : 38,
   });
   t.textContent = p.glyph || '?';
   const title = svg('title');
   title.textContent = p.label || '';
   g.append(title, c, t);
+  badges(g, p);
+}
+
+function badges(g, p) {
   (p.badges || []).slice(0, 2).forEach((b, i) => {
     const x = i === 0 ? S - 22 : 22;
     g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
-    const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle' });
+    const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
     bt.textContent = String(b).slice(0, 3);
     g.append(bt);
   });
+}
+
+// A small picture of a position for lists (My matches): no squares to
+// focus, no labels; the words beside it say what it shows.
+export function miniBoard(pieces, flipped = false, size = 96) {
+  const el = svg('svg', { viewBox: `0 0 ${8 * S} ${8 * S}`, width: size, height: size, class: 'mini-board', 'aria-hidden': 'true', focusable: 'false' });
+  for (let r = 0; r < 8; r++) {
+    for (let f = 0; f < 8; f++) {
+      el.append(svg('rect', { x: f * S, y: r * S, width: S, height: S, class: (f + r) % 2 ? 'mini-dark' : 'mini-light' }));
+    }
+  }
+  for (const p of pieces) {
+    const sq = parseSquare(p.square);
+    if (!sq) continue;
+    const col = flipped ? 7 - sq.file : sq.file;
+    const row = flipped ? sq.rank : 7 - sq.rank;
+    const g = svg('g', { transform: `translate(${col * S} ${row * S})` });
+    drawPiece(g, { ...p, badges: [], label: '' });
+    el.append(g);
+  }
+  return el;
 }

@@ -10,12 +10,23 @@ export function words(type) {
   return String(type || '').replace(/[_-]+/g, ' ').trim();
 }
 
+// Seats are named by the colour their pieces are drawn in (style.css
+// .seat-N): "White (Alice)", "Black (you)".
+export const SEAT_COLOURS = ['White', 'Black', 'Red', 'Blue', 'Green', 'Purple'];
+export function seatColour(seat) {
+  return Number.isInteger(seat) ? SEAT_COLOURS[seat % 6] : 'Nobody';
+}
+
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return 'The server';
-  const s = view?.seats?.[seat];
-  const who = s?.player?.name;
-  const you = view && view.you === seat ? 'you' : null;
-  return `Seat ${seat}` + (who ? ` (${who}${you ? ', you' : ''})` : you ? ' (you)' : '');
+  const you = view && view.you === seat;
+  const who = view?.seats?.[seat]?.player?.name;
+  return `${seatColour(seat)} (${you ? 'you' : who || 'open seat'})`;
+}
+
+// "1 point", "2 points".
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function isSquare(v) {
@@ -122,13 +133,14 @@ const KIND = {
   orders: 'changed standing orders',
 };
 
-// The heading of a post: "Seat 0 (Alice): move d1→d2".
+// The heading of a post: "White (Alice): move d1→d2".
 export function postHeading(p, view) {
   if (p.kind === 'start') return KIND.start;
   const who = seatName(view, p.seat);
   if (p.kind === 'turn') {
     if (Array.isArray(p.actions)) return `${who}: ${p.actions.map((a) => actionText(a, view)).join('; ')}`;
-    return `${who} played a turn`;
+    const ev = (p.events || []).map((e) => eventText(e, view).text);
+    return ev.length ? `${who}: ${ev.slice(0, 3).join('; ')}${ev.length > 3 ? '…' : ''}` : `${who} played a turn`;
   }
   if (p.kind === 'orders') {
     if (p.actions && typeof p.actions === 'object' && !Array.isArray(p.actions)) {

@@ -61,6 +61,8 @@ async function play(page, from, to, comment, hidden = false) {
   await page.waitForSelector(`${sq(to)}.is-target`, { timeout: T });
   await page.click(sq(to));
   if (comment) {
+    // The comment box folds away until asked for.
+    if (!(await page.isVisible('#comment'))) await page.click('summary:has-text("Add a comment")');
     await page.fill('#comment', comment);
     if (hidden) await page.check('#comment-hidden');
   }
@@ -106,7 +108,10 @@ test('two players create, join, play, dodge and resign', async () => {
 
     // Bob opens the invitation on his phone, picks a name, joins.
     await b.goto(link);
+    // The invitation says who invites, to what, with which options.
+    await b.waitForSelector('.invitation .lead:has-text("Alice invites you")', { timeout: T });
     await signUp(b, 'Bob');
+    await b.click('#join-btn');
     await b.waitForURL(/#\/match\/\d+$/, { timeout: T });
     await waitPiece(b, 'e8', 'chief');
     await b.evaluate(() => { window.__sameDocument = true; });
@@ -172,9 +177,9 @@ test('two players create, join, play, dodge and resign', async () => {
     await b.click('button:has-text("Resign…")');
     await b.click('.confirm button:has-text("Resign")');
     await a.waitForSelector('.result-text', { timeout: T });
-    assert.match(await a.textContent('.result-text'), /Alice.*wins/);
+    assert.match(await a.textContent('.result-text'), /White \(you\) wins/);
     await b.waitForSelector('.result-text', { timeout: T });
-    assert.match(await b.textContent('.result-text'), /Alice.*wins/);
+    assert.match(await b.textContent('.result-text'), /White \(Alice\) wins/);
     // At the end the hidden comment is revealed.
     await b.waitForSelector('text=A secret plan', { timeout: T });
     await shot(a, 'result-desktop');

@@ -138,3 +138,53 @@ export async function api(env, method, path, body, tok) {
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
 export const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+// Shared by the test files ------------------------------------------------
+
+export const sq = (s) => `svg.board [data-square="${s}"]`;
+
+// A screenshot of what the screen shows, and of the whole page when it is
+// longer. Names end with the size (-desktop, -phone) by convention.
+export async function shot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 40);
+  if (tall) await page.screenshot({ path: join(OUT, `${name}-full.png`), fullPage: true });
+}
+
+// Uncaught errors and console errors of a page, collected.
+export function watchErrors(page, name) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
+  return errors;
+}
+
+// axe-core (tests/e2e/node_modules/axe-core) on the page as it is now:
+// the serious and critical violations, as short strings.
+const AXE = join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
+export async function axeProblems(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const res = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return res.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(' | ')})`);
+}
+
+// A page checked and kept: screenshot, then axe with no serious or
+// critical violation, and no horizontal overflow.
+export async function checkPage(page, name, problems, { dark = false } = {}) {
+  await shot(page, name);
+  for (const p of await axeProblems(page)) problems.push(`${name}: ${p}`);
+  if (dark) {
+    // The dark theme too (colour contrast above all).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, `${name}-dark`);
+    for (const p of await axeProblems(page)) problems.push(`${name} (dark): ${p}`);
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 0) problems.push(`${name}: the page is ${overflow}px wider than the screen`);
+}

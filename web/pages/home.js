@@ -1,9 +1,17 @@
-// My matches (awaiting me first), and who I am.
+// My matches (awaiting me first): the opponents, how long since the last
+// move, the result of finished ones, a small board; and who I am.
 
 import { get, token } from '../api.js';
 import { h, clear, errorBox, setTitle } from '../ui.js';
 import { signInForms, identityCard } from './identity.js';
 import { rulesetTitles } from './rulesets.js';
+import { miniBoard } from '../board.js';
+import { rendererFor } from '../renderers/registry.js';
+import { seatColour } from '../words.js';
+import { setFaviconCount, notificationsState, askNotifications } from '../notify.js';
+import { ago } from './match.js';
+
+const DETAILED = 24;   // matches shown with opponents and a board (one request each)
 
 export async function show(main) {
   setTitle('My matches');
@@ -15,11 +23,15 @@ export async function show(main) {
     return null;
   }
   const list = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading your matches…'));
+  const notifyBox = h('div', { class: 'notify-box' });
   clear(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'My matches'), h('a', { class: 'button primary', href: '#/new' }, 'New match')),
+    notifyBox,
     list,
     identityCard(render));
+  renderNotify(notifyBox);
   let stopped = false;
+  let timer = null;
   async function load() {
     try {
       const [r, titles] = await Promise.all([get('/api/me/games?limit=100'), rulesetTitles()]);
@@ -27,26 +39,62 @@ export async function show(main) {
       const games = r.body.games || [];
       const waiting = games.filter((g) => g.awaiting_you).length;
       setTitle(waiting ? `(${waiting}) Your turn` : 'My matches');
+      setFaviconCount(waiting);
       if (!games.length) {
         clear(list, h('p', {}, 'No matches yet. Create one, or open an invitation link a friend sent you.'));
         return;
       }
-      clear(list, h('ul', { class: 'inbox' }, games.map((g) => {
-        const state = g.awaiting_you ? 'Your turn'
-          : g.status === 'open' ? 'Waiting for players'
-            : g.status === 'active' ? 'Waiting for the others'
-              : g.status === 'over' ? 'Over' : 'Aborted';
-        return h('li', { class: g.awaiting_you ? 'awaiting' : '' },
-          h('a', { href: `#/match/${g.id}` },
-            h('span', { class: 'inbox-title' }, `Match #${g.id} · ${titles[g.ruleset] || g.ruleset}`),
-            h('span', { class: `tag tag-${g.awaiting_you ? 'you' : g.status}` }, state),
-            h('span', { class: 'inbox-meta' }, `Seat ${g.seat} of ${g.seats} · post ${g.seq} · ${new Date(g.updated_at).toLocaleString()}`)));
-      })), r.body.count > games.length ? h('p', {}, `Showing ${games.length} of ${r.body.count}.`) : null);
+      // The list has no opponents or results: each match's view gives them.
+      const views = await Promise.all(games.slice(0, DETAILED).map((g) => get(`/api/games/${g.id}`).then((x) => x.body).catch(() => null)));
+      if (stopped) return;
+      const items = [];
+      for (const [i, g] of games.entries()) items.push(await item(g, views[i], titles));
+      clear(list, h('ul', { class: 'inbox' }, items),
+        r.body.count > games.length ? h('p', {}, `Showing ${games.length} of ${r.body.count}.`) : null);
     } catch (err) {
       if (stopped) return;
       clear(list, errorBox(err, load));
     }
+    timer = setTimeout(() => { if (!stopped && document.visibilityState === 'visible') load(); }, 60000);
   }
   await load();
-  return { stop() { stopped = true; } };
+  return { stop() { stopped = true; clearTimeout(timer); setFaviconCount(0); } };
+}
+
+async function item(g, v, titles) {
+  let outcome = null;
+  if (v?.result && g.status === 'over') {
+    outcome = v.result.draw ? 'Draw' : (v.result.winners || []).includes(g.seat) ? 'Won' : (v.result.winners || []).length ? 'Lost' : 'Over';
+  }
+  const state = g.awaiting_you ? 'Your turn'
+    : g.status === 'open' ? 'Waiting for players'
+      : g.status === 'active' ? 'Their turn'
+        : g.status === 'over' ? (outcome || 'Over') : 'Aborted';
+  const others = v ? v.seats.filter((s) => s.seat !== g.seat).map((s) => (s.player ? s.player.name : 'open seat')) : [];
+  let board = null;
+  if (v?.state) {
+    try {
+      const r = await rendererFor(v.ruleset);
+      board = miniBoard(r.pieces(v) || [], r.flipped(v));
+    } catch { board = null; }
+  }
+  const tagClass = g.awaiting_you ? 'you' : outcome ? outcome.toLowerCase() : g.status;
+  return h('li', { class: g.awaiting_you ? 'awaiting' : '' },
+    h('a', { href: `#/match/${g.id}` },
+      board ? h('span', { class: 'inbox-board' }, board) : null,
+      h('span', { class: 'inbox-text' },
+        h('span', { class: 'inbox-title' }, `${others.length ? `vs ${others.join(', ')}` : `Match #${g.id}`} · ${titles[g.ruleset] || g.ruleset}`),
+        h('span', { class: 'inbox-meta' }, `You play ${seatColour(g.seat)} · match #${g.id} · last move ${ago(new Date(g.updated_at))}`)),
+      h('span', { class: `tag tag-${tagClass}` }, state)));
+}
+
+// Browser notifications when it is my turn: asked once, from a click.
+function renderNotify(box) {
+  const st = notificationsState();
+  if (st !== 'default') { clear(box); return; }
+  clear(box, h('p', { class: 'hint' },
+    h('button', {
+      type: 'button', class: 'small', id: 'notify-btn',
+      onclick: async () => { await askNotifications(); renderNotify(box); },
+    }, 'Tell me when it is my turn'), ' (a browser notification while this tab is in the background)'));
 }

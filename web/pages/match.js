@@ -1,17 +1,27 @@
 // A match: the board, my legal actions, the thread of posts, live updates
 // through the long-poll, and the match-level choices (draw, resign, abort).
+//
+// What the player sees, top down: a banner with what awaits them (the
+// prompt, reactions owed, a draw offer, what happened since their last
+// visit), a few always-visible buttons, the ruleset's set-up form when it
+// has one (an army list), a tray of pieces to place, the board (the last
+// turn drawn as arrows, battles and ghosts; the chosen action previewed
+// before Post), the post box; beside or below: seats, state, the move list
+// with a step-through replay, and the thread. Everything ruleset-specific
+// comes from the renderer's hooks (renderers/registry.js).
 
 import { get, request, token, randomHex, loadInvites, inviteLink, ApiError } from '../api.js';
 import { h, clear, errorBox, copyField, setTitle } from '../ui.js';
 import { Board } from '../board.js';
 import { rendererFor } from '../renderers/registry.js';
-import { actionText, eventText, postHeading, resultText, seatName, words, isSquare } from '../words.js';
+import { actionText, eventText, postHeading, resultText, seatName, seatColour, words } from '../words.js';
+import { notifyTurn, setFaviconCount } from '../notify.js';
 
 const WAIT = 50;           // seconds per long-poll (the server allows 60)
-const TARGET_KEYS = ['to', 'target', 'square', 'at'];
+const MAX_BUTTONS = 4;     // a type with more actions than this becomes a list
+const OPEN_EVENTS = 4;     // the latest posts show their events; older ones fold them
 
-function targetOf(a) { return TARGET_KEYS.map((k) => a[k]).find(isSquare) || null; }
-function sourceOf(a) { return isSquare(a.from) ? a.from : null; }
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function show(main, { game }) {
   const id = Number(game);
@@ -32,11 +42,17 @@ class Match {
     this.postsAfter = 0;
     this.revealed = false;     // posts re-read once the match is over
     this.selected = null;
-    this.draft = null;         // {actions:[...], label}
+    this.trayKey = null;       // the piece chosen in the tray
+    this.draft = null;         // {actions:[...], seq, sticky}
+    this.replay = null;        // index into turnPosts() while stepping through
     this.stopped = false;
     this.poller = null;        // AbortController of the long-poll
     this.flippedSet = false;
     this.attemptKey = `warpost.attempt.${id}`;
+    this.seenKey = `warpost.seen.${id}`;
+    this.seenAt = Number(localStorage.getItem(this.seenKey)) || null;   // last post seen on an earlier visit
+    this.summaryClosed = false;
+    this.wasMyTurn = null;
   }
 
   stop() {
@@ -45,6 +61,7 @@ class Match {
     window.removeEventListener('online', this.wake);
     if (this.poller) this.poller.abort();
     document.title = 'Warpost';
+    setFaviconCount(0);
   }
 
   async start() {
@@ -58,6 +75,13 @@ class Match {
     this.loop();
   }
 
+  // A renderer hook, guarded: a failing renderer never breaks the page.
+  hook(name, ...args) {
+    const f = this.renderer && this.renderer[name];
+    if (typeof f !== 'function') return undefined;
+    try { return f.apply(this.renderer, args); } catch (err) { console.error(`renderer ${name}`, err); return undefined; }
+  }
+
   // ------------------------------------------------------------ layout
 
   build() {
@@ -65,7 +89,11 @@ class Match {
     this.statusEl = h('p', { class: 'match-status', role: 'status' }, 'Loading the match…');
     this.liveEl = h('span', { class: 'live', 'aria-live': 'polite' });
     this.seatsEl = h('ul', { class: 'seats' });
-    this.promptEl = h('div', { class: 'prompt', 'aria-live': 'polite' });
+    this.bannerEl = h('section', { class: 'banner', 'aria-label': 'What awaits you', 'aria-live': 'polite' });
+    this.promptEl = h('div', { class: 'prompt' });
+    this.drawEl = h('div', { class: 'draw-offer' });
+    this.sinceEl = h('div', { class: 'since' });
+    this.bannerEl.append(this.promptEl, this.drawEl, this.sinceEl);
     this.board = new Board({
       label: `Board of match ${this.id}`,
       onSquare: (sq) => this.onSquare(sq),
@@ -76,47 +104,65 @@ class Match {
       h('span', { class: 'kbd-hint' }, 'Keyboard: arrow keys move on the board, Enter chooses, Escape cancels.'));
     this.board.el.setAttribute('aria-describedby', 'board-hint');
     this.menuEl = h('div', { class: 'menu', hidden: true });
+    this.pieceMenuEl = h('div', { class: 'menu piece-menu', hidden: true });
     this.flipBtn = h('button', { type: 'button', class: 'small', onclick: () => { this.board.setFlipped(!this.board.flipped); } }, 'Flip board');
+    this.legendEl = h('details', { class: 'legend' });
+    this.replayBar = h('div', { class: 'replay-bar', hidden: true, 'aria-live': 'polite' });
     this.selectionEl = h('p', { class: 'selection', 'aria-live': 'polite' });
     this.otherActionsEl = h('div', { class: 'other-actions' });
+    this.builderEl = h('div', { class: 'builder' });
+    this.trayEl = h('div', { class: 'tray' });
     this.allActionsEl = h('div', { class: 'all-actions' });
     this.comment = h('textarea', { id: 'comment', rows: 2, maxlength: 2000, placeholder: 'A comment with your post (optional)' });
     this.hidden = h('input', { type: 'checkbox', id: 'comment-hidden' });
     this.postBtn = h('button', { type: 'button', class: 'primary', id: 'post-btn', onclick: () => this.sendPost() }, 'Post');
+    this.undoBtn = h('button', { type: 'button', id: 'undo-btn', onclick: () => this.undoLast() }, 'Undo the last');
     this.clearBtn = h('button', { type: 'button', onclick: () => this.setDraft(null) }, 'Clear');
-    this.draftEl = h('p', { class: 'draft', 'aria-live': 'polite' });
+    this.draftEl = h('div', { class: 'draft', 'aria-live': 'polite' });
     this.postMsg = h('div', { 'aria-live': 'polite' });
     this.composer = h('section', { class: 'card composer', 'aria-label': 'Your post' },
       this.draftEl,
-      h('label', { for: 'comment' }, 'Comment'),
-      this.comment,
-      h('div', { class: 'field-check' }, this.hidden, h('label', { for: 'comment-hidden' }, 'Hide my comment until the match ends')),
-      h('div', { class: 'row' }, this.postBtn, this.clearBtn),
+      h('div', { class: 'row wrap' }, this.postBtn, this.undoBtn, this.clearBtn),
+      h('details', { class: 'comment-box' }, h('summary', {}, 'Add a comment'),
+        h('label', { for: 'comment' }, 'Comment'),
+        this.comment,
+        h('div', { class: 'field-check' }, this.hidden, h('label', { for: 'comment-hidden' }, 'Hide my comment until the match ends'))),
       this.postMsg);
-    this.actionsBox = h('section', { class: 'actions', 'aria-label': 'Your actions' },
-      this.selectionEl, this.menuEl, this.composer, this.allActionsEl);
+    // The post box sits straight in the board's column, so that it can stay
+    // in sight (sticky) over the board on a phone.
+    this.actionsBox = h('div', { class: 'actions' }, this.selectionEl, this.menuEl);
     this.panelEl = h('div', { class: 'panel' });
     this.controlsEl = h('section', { class: 'controls', 'aria-label': 'Match' });
     this.resultEl = h('section', { class: 'result', 'aria-live': 'polite' });
     this.invitesEl = h('section', { class: 'invites' });
+    this.movesEl = h('details', { class: 'moves' });
+    this.threadTools = h('div', { class: 'row wrap thread-tools' });
     this.threadEl = h('ol', { class: 'thread', 'aria-label': 'Posts' });
     clear(this.main,
       h('div', { class: 'match' },
         h('div', { class: 'match-head' }, this.titleEl, this.statusEl, this.liveEl),
+        this.bannerEl,
         h('div', { class: 'match-grid' },
           h('div', { class: 'board-col' },
-            this.promptEl,
             this.otherActionsEl,
+            this.builderEl,
+            this.trayEl,
+            this.replayBar,
             h('div', { class: 'board-wrap' }, this.board.el),
+            this.pieceMenuEl,
             h('div', { class: 'board-tools' }, this.flipBtn, this.boardHint),
-            this.actionsBox),
+            this.legendEl,
+            this.actionsBox,
+            this.composer,
+            this.allActionsEl),
           h('div', { class: 'side-col' },
             this.resultEl,
             this.seatsEl,
             this.invitesEl,
             this.panelEl,
             this.controlsEl,
-            h('section', { 'aria-labelledby': 'thread-h' }, h('h2', { id: 'thread-h' }, 'Posts'), this.threadEl)))));
+            h('section', { 'aria-labelledby': 'thread-h', class: 'thread-section' },
+              h('h2', { id: 'thread-h' }, 'Posts'), this.threadTools, this.movesEl, this.threadEl)))));
   }
 
   // ---------------------------------------------------------- updating
@@ -188,12 +234,18 @@ class Match {
     if (seqChanged) {
       this.selected = null;
       this.closeMenu();
-      if (this.draft && this.draft.seq !== view.seq) {
+    }
+    await Promise.all([this.loadActions(), this.loadPosts()]);
+    if (seqChanged && this.draft && this.draft.seq !== view.seq) {
+      // A form's draft (an army list) survives a side move of another seat
+      // when its first action is still legal; anything else is cleared.
+      if (this.draft.sticky && this.actions.some((a) => same(a, this.draft.actions[0]))) {
+        this.draft.seq = view.seq;
+      } else {
         this.setDraft(null);
         clear(this.postMsg, h('p', { class: 'note' }, 'The match moved on: your choice was cleared.'));
       }
     }
-    await Promise.all([this.loadActions(), this.loadPosts()]);
     await this.retryUnknownAttempt();
     this.render();
   }
@@ -224,7 +276,6 @@ class Match {
       this.revealed = true;
       this.posts = [];
       this.postsAfter = 0;
-      this.threadEl.replaceChildren();
     }
     try {
       for (let guard = 0; guard < 100; guard++) {
@@ -232,96 +283,188 @@ class Match {
         const list = r.body.posts || [];
         for (const p of list) {
           this.posts.push(p);
-          this.threadEl.append(this.postItem(p));
           this.postsAfter = p.seq;
         }
         if (r.body.next_after === null || r.body.next_after === undefined || !list.length) break;
       }
-      // Keep the newest post in sight where the thread scrolls by itself
-      // (wide screens); never scroll the page under the player's thumb.
-      this.threadEl.scrollTop = this.threadEl.scrollHeight;
+      this.postsError = null;
     } catch (err) {
-      this.threadEl.append(h('li', {}, errorBox(err)));
+      this.postsError = err;
     }
   }
 
   // ------------------------------------------------------------ render
+
+  myTurn() {
+    const v = this.view;
+    return v && v.you !== null && v.you !== undefined && v.status === 'active' && v.awaiting.includes(v.you);
+  }
 
   render() {
     const v = this.view;
     if (!v) return;
     const me = v.you;
     const mine = me !== null && me !== undefined;
-    const myTurn = mine && v.status === 'active' && v.awaiting.includes(me);
+    const myTurn = this.myTurn();
     setTitle(`${myTurn ? 'Your turn · ' : ''}Match #${v.id}`);
+    setFaviconCount(myTurn ? 1 : 0);
+    if (this.wasMyTurn === false && myTurn) notifyTurn(`Your turn in match #${v.id}`, `${v.title}: ${this.statusWords()}`, `#/match/${v.id}`);
+    this.wasMyTurn = myTurn;
     this.titleEl.textContent = `Match #${v.id} · ${v.title}`;
     this.boardHint.hidden = !(mine && v.status === 'active');
+    this.statusEl.textContent = this.statusWords();
 
-    // Status line.
-    let status;
-    if (v.status === 'open') {
-      const free = v.seats.filter((s) => !s.player).length;
-      status = `Waiting for ${free} more player${free === 1 ? '' : 's'} to join.`;
-    } else if (v.status === 'active') {
-      const others = v.awaiting.filter((s) => s !== me).map((s) => seatName(v, s));
-      status = myTurn ? 'Your turn.' + (others.length ? ` Also awaited: ${others.join(', ')}.` : '')
-        : `Waiting for ${others.join(', ') || 'the other players'}.`;
-    } else if (v.status === 'over') status = 'The match is over.';
-    else status = 'The match was aborted.';
-    this.statusEl.textContent = status;
-
-    // Seats.
+    // Seats: the colour, the player, whose move it is.
     clear(this.seatsEl, v.seats.map((s) => h('li', { class: v.awaiting.includes(s.seat) ? 'awaited' : '' },
       h('span', { class: `swatch seat-${s.seat % 6}`, 'aria-hidden': 'true' }),
-      `Seat ${s.seat}: ${s.player ? s.player.name : 'open'}${s.seat === me ? ' (you)' : ''}`,
-      v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
+      `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}${s.seat === me ? ' (you)' : ''}`,
+      v.status === 'active' && v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
       v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null)));
-
-    // Prompt: what is owed by me.
-    this.renderPrompt(myTurn);
 
     // Invitations, while open.
     const invites = v.status === 'open' ? loadInvites(v.id).filter((inv) => !v.seats[inv.seat]?.player) : [];
     clear(this.invitesEl, invites.length ? [h('h2', {}, 'Invitations'),
-      invites.map((inv) => copyField(`Invitation for seat ${inv.seat}`, inviteLink(v.id, inv.code), `invite-${inv.seat}`))] : []);
+      invites.map((inv) => copyField(`Invitation for ${seatColour(inv.seat)}`, inviteLink(v.id, inv.code), `invite-${inv.seat}`))] : []);
 
     // Renderer's panel.
-    let panel = null;
-    try { panel = v.state ? this.renderer.panel(v, { seatName: (s) => seatName(v, s) }) : null; } catch (err) { console.error(err); }
+    const panel = v.state ? this.hook('panel', v, { seatName: (s) => seatName(v, s) }) : null;
     clear(this.panelEl, panel ? [h('h2', {}, 'The state'), panel] : []);
 
+    this.renderBuilder(myTurn);
+    this.renderBanner(myTurn);
     this.renderBoard();
+    this.renderLegend();
     this.renderActions(myTurn);
     this.renderControls();
     this.renderResult();
+    this.renderThread();
+    if (document.visibilityState === 'visible') localStorage.setItem(this.seenKey, String(v.seq));
   }
 
-  renderPrompt(myTurn) {
+  statusWords() {
+    const v = this.view;
+    const me = v.you;
+    if (v.status === 'open') {
+      const free = v.seats.filter((s) => !s.player).length;
+      return `Waiting for ${free} more player${free === 1 ? '' : 's'} to join.`;
+    }
+    if (v.status === 'active') {
+      const others = v.awaiting.filter((s) => s !== me).map((s) => seatName(v, s));
+      return this.myTurn() ? 'Your turn.' + (others.length ? ` Also awaited: ${others.join(', ')}.` : '')
+        : `Waiting for ${others.join(', ') || 'the other players'}.`;
+    }
+    if (v.status === 'over') return `The match is over. ${resultText(v)}`;
+    return 'The match was aborted.';
+  }
+
+  // Everything that awaits me, at the top: the prompt (reactions owed
+  // included), a draw offer to answer, and what happened since my last visit.
+  renderBanner(myTurn) {
     const v = this.view;
     const pend = (v.state && Array.isArray(v.state.pending) ? v.state.pending : []);
-    const minePend = pend.filter((p) => p.seat === v.you);
     const parts = [];
     if (myTurn) {
+      const minePend = pend.filter((p) => p.seat === v.you);
       if (minePend.length) {
         for (const p of minePend) {
-          if (p.prompt) parts.push(`Your move: ${p.prompt.replace(/[.?!]?$/, (m) => m || '.')}`);
+          if (p.prompt) parts.push(`${p.prompt[0].toUpperCase()}${p.prompt.slice(1).replace(/[.?!]?$/, (m) => m || '.')}`);
           else parts.push(p.kind === 'turn' ? 'It is your turn.' : `A decision is owed by you: ${words(p.kind)}.`);
         }
       } else parts.push('It is your turn.');
-      const boardish = this.actions.some((a) => sourceOf(a) || targetOf(a));
-      const other = this.actions.some((a) => !sourceOf(a) && !targetOf(a));
-      parts.push(boardish && other ? 'Choose on the board or with a button, then post.'
-        : boardish ? 'Choose a piece, then where it goes, then post.' : 'Choose one, then post.');
+      const { bySource, direct, other } = this.index();
+      if (this.draft) parts.push('Your choice is on the board: post it when ready.');
+      else if (this.builderShown) parts.push('Fill in the form, then post.');
+      else if (this.trayShown) parts.push('Choose squares for your pieces (or auto-deploy), then post.');
+      else if ((bySource.size || direct.size) && other.length) parts.push('Choose on the board or with a button, then post.');
+      else if (bySource.size || direct.size) parts.push('Choose a piece, then where it goes, then post.');
+      else parts.push('Choose one, then post.');
     } else if (v.status === 'active') {
-      // Who is awaited is in the status line; say what for, when it is
-      // more than a plain turn.
+      // Prompts are written to the seat they await: to the others, say who
+      // decides what, in the third person.
       for (const p of pend) {
-        if (p.prompt) parts.push(`${seatName(v, p.seat)}: ${p.prompt}.`);
-        else if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${words(p.kind)}.`);
+        if (p.seat === v.you) continue;
+        const addressed = !p.prompt || /\byou(r)?\b/i.test(p.prompt);
+        if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${addressed ? words(p.kind) : p.prompt}.`);
       }
     }
     clear(this.promptEl, parts.length ? h('p', { class: myTurn ? 'prompt-you' : 'prompt-other' }, parts.join(' ')) : null);
     this.promptEl.hidden = !parts.length;
+
+    // A draw offer to answer.
+    const me = v.you;
+    const offers = v.status === 'active' && token() && me !== null && me !== undefined ? v.draw_offers : [];
+    if (offers.some((s) => s !== me) && !offers.includes(me)) {
+      clear(this.drawEl, h('p', { class: 'prompt-you' }, `${offers.map((s) => seatName(v, s)).join(', ')} offer${offers.length === 1 ? 's' : ''} a draw.`),
+        h('div', { class: 'row wrap' },
+          h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'accept' }) }, 'Accept the draw'),
+          h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'decline' }) }, 'Decline the draw')));
+    } else clear(this.drawEl);
+
+    // Since my last visit: the others' posts in words.
+    const since = this.seenAt === null || this.summaryClosed ? []
+      : this.posts.filter((p) => p.seq > this.seenAt && p.seat !== me && p.kind !== 'start');
+    if (since.length) {
+      const lines = since.map((p) => `${this.postTitle(p)}`);
+      clear(this.sinceEl, h('div', { class: 'since-box' },
+        h('p', { class: 'label' }, `Since your last visit (${since.length} post${since.length === 1 ? '' : 's'}):`),
+        h('ul', {}, lines.slice(-6).map((t) => h('li', {}, t))),
+        lines.length > 6 ? h('p', { class: 'hint' }, `and ${lines.length - 6} earlier, in the posts below.`) : null,
+        h('button', { type: 'button', class: 'small', onclick: () => { this.summaryClosed = true; this.renderBanner(this.myTurn()); } }, 'Got it')));
+    } else clear(this.sinceEl);
+    this.bannerEl.hidden = !parts.length && !this.drawEl.childNodes.length && !since.length;
+  }
+
+  // The ruleset's own form for a set-up step (an army list), when it has one.
+  renderBuilder(myTurn) {
+    const v = this.view;
+    let node = null;
+    if (myTurn && v.state) {
+      // The form keeps what the player typed across live updates: it is
+      // rebuilt only when the legal actions change (not when another seat
+      // posts its own army meanwhile).
+      const key = JSON.stringify(this.actions);
+      if (this.builderKey === key && this.builderNode) node = this.builderNode;
+      else {
+        node = this.hook('builder', v, {
+          actions: this.actions,
+          phrase: (a) => this.phrase(a),
+          submit: (list) => this.setDraft(list, { sticky: true }),
+        }) || null;
+        this.builderKey = key;
+        this.builderNode = node;
+      }
+    } else { this.builderNode = null; this.builderKey = null; }
+    this.builderShown = !!node;
+    if (node) { if (this.builderEl.firstChild !== node) clear(this.builderEl, node); } else clear(this.builderEl);
+  }
+
+  // ----------------------------------------------------- the board model
+
+  squaresOf(a) {
+    const r = this.hook('actionSquares', a, this.view);
+    return r || { from: null, to: null };
+  }
+
+  // The actions I may choose now: the legal list, or, while a draft of
+  // several actions is being built (placements), what the renderer says
+  // is still legal after it.
+  available() {
+    if (!this.draft) return this.actions;
+    const rest = this.batchAfter(this.draft.actions);
+    return Array.isArray(rest) ? rest : this.actions;
+  }
+
+  batchAfter(list) {
+    const r = this.hook('after', this.view, this.actions, list);
+    return Array.isArray(r) ? r : null;
+  }
+
+  // Placements: actions on a square, with no piece moving, that put a
+  // piece (tray item) there.
+  placement(a) {
+    const { from, to } = this.squaresOf(a);
+    if (from || !to) return null;
+    return this.hook('trayItem', a, this.view) || null;
   }
 
   // The actions indexed for the board.
@@ -329,24 +472,78 @@ class Match {
     const bySource = new Map();
     const direct = new Map();
     const other = [];
-    for (const a of this.actions) {
-      const from = sourceOf(a);
-      const to = targetOf(a);
+    const tray = new Map();   // key -> {item, actions}
+    for (const a of this.available()) {
+      const { from, to } = this.squaresOf(a);
+      const item = this.placement(a);
+      if (item) {
+        if (!tray.has(item.key)) tray.set(item.key, { item, actions: [] });
+        tray.get(item.key).actions.push(a);
+      }
       if (from) bySource.set(from, [...(bySource.get(from) || []), a]);
-      else if (to) direct.set(to, [...(direct.get(to) || []), a]);
-      else other.push(a);
+      else if (to) {
+        direct.set(to, [...(direct.get(to) || []), a]);
+      } else other.push(a);
     }
-    return { bySource, direct, other };
+    // With a tray, a square holds the placement of the chosen piece (or of
+    // the first one left), not one button per piece.
+    if (tray.size > 1 || (tray.size && this.draft && this.batchAfter(this.draft.actions))) {
+      const key = tray.has(this.trayKey) ? this.trayKey : tray.keys().next().value;
+      for (const [sq, list] of direct) {
+        const keep = list.filter((a) => this.placement(a)?.key === key || !this.placement(a));
+        if (keep.length) direct.set(sq, keep); else direct.delete(sq);
+      }
+    }
+    return { bySource, direct, other, tray };
+  }
+
+  pieces() {
+    const v = this.view;
+    return v.state ? this.hook('pieces', v) || [] : [];
+  }
+
+  // The posts whose effects the board shows: the others' posts since my
+  // last turn; when I posted last, my own last post.
+  lastTurnPosts() {
+    const turns = this.posts.filter((p) => p.kind === 'turn');
+    if (!turns.length) return [];
+    const me = this.view.you;
+    let i = turns.length - 1;
+    if (turns[i].seat === me) {
+      const out = [];
+      while (i >= 0 && turns[i].seat === me) out.unshift(turns[i--]);
+      return out.slice(-1);
+    }
+    const out = [];
+    while (i >= 0 && turns[i].seat !== me) out.unshift(turns[i--]);
+    // Not the whole set-up: the latest run of the last seat that posted.
+    const lastSeat = out[out.length - 1].seat;
+    let j = out.length - 1;
+    while (j > 0 && out[j - 1].seat === lastSeat) j--;
+    return me === null || me === undefined ? out.slice(j) : out.slice(Math.max(0, out.length - 12));
+  }
+
+  traces(posts, kind) {
+    const arrows = [];
+    const battles = [];
+    const ghosts = [];
+    const squares = new Set();
+    for (const p of posts) {
+      for (const e of p.events || []) {
+        const t = this.hook('trace', e, this.view) || {};
+        if (t.arrow) { arrows.push({ ...t.arrow, kind }); squares.add(t.arrow.from); squares.add(t.arrow.to); }
+        if (t.battle) { battles.push({ square: t.battle, kind }); squares.add(t.battle); }
+        if (t.removed) ghosts.push({ square: t.removed.square, piece: t.removed.piece, kind: 'removed' });
+        if (t.placed) squares.add(t.placed);
+      }
+    }
+    return { arrows, battles, ghosts, squares };
   }
 
   scene() {
     const v = this.view;
-    let pieces = [];
-    let terrain = [];
-    try {
-      pieces = v.state ? this.renderer.pieces(v) : [];
-      terrain = v.state ? this.renderer.terrain(v) : [];
-    } catch (err) { console.error('renderer failed', err); }
+    const pieces = this.pieces();
+    const terrain = v.state ? this.hook('terrain', v) || [] : [];
     const { bySource, direct } = this.index();
     // How a target is marked: a dot on an empty square, a red ring on
     // another seat's piece, a green ring on one of mine (activate, swap).
@@ -355,17 +552,42 @@ class Match {
     const targets = new Map();
     if (this.selected && bySource.has(this.selected)) {
       for (const a of bySource.get(this.selected)) {
-        const t = targetOf(a) || this.selected;
+        const t = this.squaresOf(a).to || this.selected;
         targets.set(t, t === this.selected ? 'own' : how(t));
       }
     } else {
       for (const sq of direct.keys()) targets.set(sq, how(sq));
     }
-    // The squares of the last post's events.
-    const lastPost = [...this.posts].reverse().find((p) => p.kind === 'turn');
-    const last = new Set();
-    for (const e of lastPost?.events || []) for (const k of ['from', 'to']) if (isSquare(e[k])) last.add(e[k]);
-    return { pieces, terrain, selected: this.selected, sources: new Set(bySource.keys()), targets, last: [...last] };
+    // What happened: the last turn (or the post replayed), then my choice.
+    const turns = this.turnPosts();
+    const shown = this.replay !== null && turns[this.replay] ? this.traces([turns[this.replay]], 'replay')
+      : this.traces(this.lastTurnPosts(), 'last');
+    const past = this.replay !== null ? this.replayPieces(this.replay) : null;
+    const scene = {
+      // A past position keeps the lasting terrain, not the marks of now.
+      pieces: past || pieces, terrain: past ? terrain.filter((t) => !t.transient) : terrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
+      last: [...shown.squares], arrows: shown.arrows, battles: shown.battles,
+      ghosts: shown.ghosts.filter((g) => !owner.has(g.square)),
+    };
+    if (this.draft && this.replay === null) {
+      const ctx = {
+        squares: (a) => this.squaresOf(a),
+        pieceAt: (sq) => pieces.find((p) => p.square === sq) || null,
+        trayItem: (a) => this.hook('trayItem', a, v),
+      };
+      for (const a of this.draft.actions) {
+        const pv = this.hook('preview', a, v, ctx) || {};
+        scene.arrows.push(...(pv.arrows || []));
+        scene.battles.push(...(pv.battles || []));
+        scene.ghosts.push(...(pv.ghosts || []));
+        // A piece moving away is shown where it goes, faded where it was.
+        for (const ar of pv.arrows || []) {
+          const p = pieces.find((x) => x.square === ar.from);
+          if (p && ar.kind === 'preview' && !owner.has(ar.to)) scene.ghosts.push({ square: ar.to, piece: p, kind: 'preview' });
+        }
+      }
+    }
+    return scene;
   }
 
   renderBoard() {
@@ -373,27 +595,136 @@ class Match {
     this.board.render(this.scene());
   }
 
+  // The badges and marks explained.
+  renderLegend() {
+    const v = this.view;
+    const rows = [...(v.state ? this.hook('legend', v) || [] : []),
+      ['blue arrow', 'the last turn: a move'], ['red ring with a cross', 'a battle or an attack'],
+      ['faded piece', 'a piece removed in the last turn, or your choice before you post'],
+      ['green arrow', 'your choice, before you post (red: an attack)'],
+      ['dot / ring', 'where the chosen piece can go / act']];
+    clear(this.legendEl, h('summary', {}, 'What the marks mean'),
+      h('dl', { class: 'state-facts' }, rows.map(([k, t]) => [h('dt', {}, k), h('dd', {}, t)])));
+  }
+
   phrase(a) {
-    try { return this.renderer.action(a, this.view) || actionText(a, this.view); } catch { return actionText(a, this.view); }
+    return this.hook('action', a, this.view) || actionText(a, this.view);
+  }
+
+  previewOf(a) {
+    const pieces = this.pieces();
+    return this.hook('preview', a, this.view, {
+      squares: (x) => this.squaresOf(x),
+      pieceAt: (sq) => pieces.find((p) => p.square === sq) || null,
+      trayItem: (x) => this.hook('trayItem', x, this.view),
+    }) || {};
   }
 
   renderActions(myTurn) {
-    const { other } = this.index();
+    const { other, tray } = this.index();
     this.actionsBox.hidden = !myTurn && !this.draft;
+    this.composer.hidden = this.actionsBox.hidden;
+    this.allActionsEl.hidden = this.actionsBox.hidden;
     if (this.selected) {
-      const p = this.scene().pieces.find((x) => x.square === this.selected);
+      const p = this.pieces().find((x) => x.square === this.selected);
       const n = (this.index().bySource.get(this.selected) || []).length;
       this.selectionEl.textContent = `Selected ${this.selected}${p ? ` (${p.label})` : ''}: ${n} action${n === 1 ? '' : 's'}, highlighted on the board.`;
     } else this.selectionEl.textContent = '';
-    const MAX_BUTTONS = 24;
-    clear(this.otherActionsEl, other.length ? [
-      h('p', { class: 'label' }, 'Choose:'),
-      h('div', { class: 'row wrap' }, other.slice(0, MAX_BUTTONS).map((a) => h('button', {
-        type: 'button', class: 'action-btn', onclick: () => this.setDraft([a]),
-      }, this.phrase(a)))),
-      other.length > MAX_BUTTONS ? h('p', { class: 'hint' }, `${other.length - MAX_BUTTONS} more choices: see "All your legal actions" below (it has a filter).`) : null] : []);
+    // The selected piece's abilities that need no target square (a spell
+    // around it, a stay): a small menu under the board.
+    const selfActs = this.selected ? (this.index().bySource.get(this.selected) || [])
+      .filter((a) => { const t = this.squaresOf(a).to; return !t || t === this.selected; }) : [];
+    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `Also for the piece on ${this.selected}:`),
+      h('div', { class: 'row wrap' }, selfActs.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a))))] : []);
+    this.pieceMenuEl.hidden = !selfActs.length;
+
+    // A few always-visible buttons: the renderer's pinned ones (End the
+    // turn), then the actions off the board, a type with many of them as
+    // one list.
+    const items = [];
+    if (myTurn && !this.builderShown) {
+      const pinned = this.view.state ? this.hook('pinned', this.view) || [] : [];
+      const pinnedTypes = new Set(pinned.map((p) => p.type));
+      for (const pin of pinned) {
+        const a = this.available().find((x) => x.type === pin.type);
+        items.push(h('button', {
+          type: 'button', class: 'action-btn pinned', disabled: !a, title: a ? null : pin.why,
+          onclick: () => a && this.pick(a),
+        }, pin.label));
+        if (!a && pin.why) items.push(h('span', { class: 'hint pinned-why' }, pin.why));
+      }
+      const groups = new Map();
+      for (const a of other) {
+        if (pinnedTypes.has(a.type)) continue;
+        const k = String(a.type);
+        groups.set(k, [...(groups.get(k) || []), a]);
+      }
+      // Ending a turn or phase comes first, in bold, for any ruleset.
+      const ending = (t) => /^(end|end_turn|end_phase|pass|done|finish)$/.test(t);
+      const ordered = [...groups].sort(([x], [y]) => Number(ending(y)) - Number(ending(x)));
+      for (const [type, list] of ordered) {
+        if (list.length <= MAX_BUTTONS) {
+          for (const a of list) items.push(h('button', { type: 'button', class: `action-btn${ending(type) ? ' pinned' : ''}`, onclick: () => this.pick(a) }, this.phrase(a)));
+        } else {
+          const id = `choose-${type.replace(/[^a-z0-9]+/gi, '-')}`;
+          const sel = h('select', { id }, list.map((a, i) => h('option', { value: i }, this.phrase(a))));
+          items.push(h('div', { class: 'choose-group' },
+            h('label', { for: id }, `${words(type)} (${list.length} choices)`),
+            h('div', { class: 'row' }, sel, h('button', { type: 'button', onclick: () => this.pick(list[Number(sel.value)]) }, 'Choose'))));
+        }
+      }
+    }
+    clear(this.otherActionsEl, items.length ? h('div', { class: 'row wrap', role: 'group', 'aria-label': 'Your choices' }, items) : []);
+    this.otherActionsEl.hidden = !items.length;
+    this.renderTray(myTurn, tray);
     clear(this.allActionsEl, this.actions.length ? this.actionList() : []);
     this.renderDraft();
+  }
+
+  // Pieces to place: one button per piece (with how many are left), the
+  // chosen one's squares marked on the board; auto-deploy fills the rest.
+  renderTray(myTurn, tray) {
+    const batching = tray.size && this.batchAfter(this.draft ? this.draft.actions : [tray.values().next().value.actions[0]]);
+    this.trayShown = !!(myTurn && tray.size && !this.builderShown && (tray.size > 1 || batching));
+    if (!this.trayShown) { clear(this.trayEl); this.trayEl.hidden = true; return; }
+    this.trayEl.hidden = false;
+    const current = tray.has(this.trayKey) ? this.trayKey : tray.keys().next().value;
+    clear(this.trayEl, h('p', { class: 'label', id: 'tray-h' }, 'Pieces to place: choose one, then a marked square.'),
+      h('div', { class: 'row wrap', role: 'group', 'aria-labelledby': 'tray-h' },
+        [...tray.values()].map(({ item }) => h('button', {
+          type: 'button', class: `tray-item${item.key === current ? ' is-current' : ''}`, 'aria-pressed': item.key === current ? 'true' : 'false',
+          onclick: () => { this.trayKey = item.key; this.renderActions(true); this.renderBoard(); },
+          onpointerdown: (e) => this.dragFromTray(item.key, e),
+        }, item.label + (item.count > 1 ? ` ×${item.count}` : '')))),
+      batching ? h('button', { type: 'button', id: 'auto-deploy', onclick: () => this.autoDeploy() }, 'Auto-deploy the rest') : null);
+  }
+
+  // Dragging a piece from the tray onto a square places it there.
+  dragFromTray(key, down) {
+    const up = (e) => {
+      document.removeEventListener('pointerup', up);
+      if (Math.hypot(e.clientX - down.clientX, e.clientY - down.clientY) < 10) return;   // a click
+      const el = document.elementFromPoint(e.clientX, e.clientY)?.closest?.('svg.board [data-square]');
+      if (!el) return;
+      this.trayKey = key;
+      const list = (this.index().direct.get(el.dataset.square) || []).filter((a) => this.placement(a)?.key === key);
+      if (list.length) this.pick(list[0]);
+    };
+    document.addEventListener('pointerup', up);
+  }
+
+  autoDeploy() {
+    let list = this.draft ? [...this.draft.actions] : [];
+    for (let guard = 0; guard < 64; guard++) {
+      const rest = list.length ? this.batchAfter(list) : this.actions;
+      if (!rest) break;
+      const places = rest.filter((a) => this.placement(a));
+      if (!places.length) break;
+      const key = this.placement(places[0]).key;
+      const mine = places.filter((a) => this.placement(a).key === key);
+      list.push(mine[Math.floor(Math.random() * mine.length)]);
+    }
+    if (list.length) this.setDraft(list);
   }
 
   // Every legal action as a button, with a filter for long lists.
@@ -403,10 +734,10 @@ class Match {
     const ul = h('ul', { class: 'action-list' });
     const more = h('p', { class: 'hint', 'aria-live': 'polite' });
     const show = (q) => {
-      const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-      const hits = items.filter(([, t]) => words.every((w) => t.toLowerCase().includes(w)));
+      const ws = q.toLowerCase().split(/\s+/).filter(Boolean);
+      const hits = items.filter(([, t]) => ws.every((w) => t.toLowerCase().includes(w)));
       clear(ul, hits.slice(0, LIMIT).map(([a, t]) => h('li', {},
-        h('button', { type: 'button', class: 'link', onclick: () => this.setDraft([a]) }, t))));
+        h('button', { type: 'button', class: 'link', onclick: () => this.pick(a) }, t))));
       more.textContent = hits.length > LIMIT ? `Showing ${LIMIT} of ${hits.length}: type to narrow.` : hits.length ? '' : 'No action matches.';
     };
     const filter = items.length > 20 ? h('input', {
@@ -420,8 +751,7 @@ class Match {
       ul, more, this.jsonBox());
   }
 
-  // Advanced: any actions as JSON (for rulesets whose choices the list
-  // cannot spell out, such as building an army).
+  // Advanced: any actions as JSON.
   jsonBox() {
     const ta = h('textarea', { id: 'json-actions', rows: 3, spellcheck: false }, this.actions[0] ? JSON.stringify([this.actions[0]]) : '[]');
     const msg = h('span', { 'aria-live': 'polite' });
@@ -442,33 +772,63 @@ class Match {
 
   renderDraft() {
     const d = this.draft;
-    this.draftEl.textContent = d ? `Your choice: ${d.actions.map((a) => this.phrase(a)).join('; ')}` : 'Nothing chosen yet.';
+    if (!d) {
+      clear(this.draftEl, h('p', {}, 'Nothing chosen yet.'));
+    } else {
+      const lines = d.actions.map((a) => {
+        const pv = this.previewOf(a);
+        const text = this.phrase(a);
+        return pv.attack && !/attack/i.test(text) ? `Attack: ${text}` : text;
+      });
+      clear(this.draftEl, lines.length > 3
+        ? [h('p', {}, `Your choice (${lines.length} actions, one post):`), h('ol', { class: 'draft-list', tabindex: '0', 'aria-label': 'The actions of your post' }, lines.map((t) => h('li', {}, t)))]
+        : h('p', {}, `Your choice: ${lines.join('; ')}`),
+      this.replay === null && d.actions.some((a) => this.squaresOf(a).to) ? h('p', { class: 'hint' }, 'Shown on the board (green; red for an attack) until you post.') : null);
+    }
     this.postBtn.disabled = !d;
     this.clearBtn.disabled = !d;
+    this.composer.classList.toggle('has-draft', !!d);
+    this.undoBtn.hidden = !d || d.actions.length < 2;
   }
 
-  setDraft(actions) {
-    this.draft = actions ? { actions, seq: this.view.seq } : null;
+  setDraft(actions, { sticky = false } = {}) {
+    this.draft = actions ? { actions, seq: this.view.seq, sticky } : null;
     this.selected = null;
     this.selectionEl.textContent = '';
     this.closeMenu();
-    this.renderDraft();
+    this.renderActions(this.myTurn());
+    this.renderBanner(this.myTurn());
     this.renderBoard();
-    if (this.draft) this.postBtn.focus();
+    if (this.draft && !this.trayShown) this.postBtn.focus();
+  }
+
+  undoLast() {
+    if (!this.draft) return;
+    const list = this.draft.actions.slice(0, -1);
+    this.setDraft(list.length ? list : null);
+  }
+
+  // An action chosen: added to a draft of several when the renderer can
+  // tell it follows (placements), else the draft.
+  pick(a) {
+    if (this.draft && this.batchAfter(this.draft.actions)?.some((x) => same(x, a))) {
+      this.setDraft([...this.draft.actions, a]);
+    } else this.setDraft([a]);
   }
 
   // ------------------------------------------------------- board input
 
   onSquare(sq) {
     if (!this.view) return;
+    if (this.replay !== null) { this.setReplay(null); }
     const { bySource, direct } = this.index();
     this.closeMenu();
     if (this.selected && this.selected !== sq) {
-      const here = (bySource.get(this.selected) || []).filter((a) => (targetOf(a) || this.selected) === sq);
+      const here = (bySource.get(this.selected) || []).filter((a) => (this.squaresOf(a).to || this.selected) === sq);
       if (here.length) { this.choose(here, sq); return; }
     }
     if (this.selected === sq) {
-      const self = (bySource.get(sq) || []).filter((a) => !targetOf(a) || targetOf(a) === sq);
+      const self = (bySource.get(sq) || []).filter((a) => !this.squaresOf(a).to || this.squaresOf(a).to === sq);
       if (self.length) { this.choose(self, sq); return; }
       this.selected = null;
     } else if (bySource.has(sq)) {
@@ -487,11 +847,11 @@ class Match {
   }
 
   choose(list, sq) {
-    if (list.length === 1) { this.setDraft([list[0]]); return; }
+    if (list.length === 1) { this.pick(list[0]); return; }
     // Several actions share the square: a small menu.
     clear(this.menuEl, h('p', { class: 'label' }, `Several actions on ${sq}:`),
       h('div', { class: 'row wrap', role: 'group', 'aria-label': `Actions on ${sq}` },
-        list.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.setDraft([a]) }, this.phrase(a))),
+        list.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a))),
         h('button', { type: 'button', onclick: () => { this.closeMenu(); this.board.setFocus(sq); } }, 'Cancel')));
     this.menuEl.hidden = false;
     this.menuEl.onkeydown = (e) => { if (e.key === 'Escape') { this.closeMenu(); this.board.setFocus(sq); } };
@@ -581,16 +941,8 @@ class Match {
     if (v.status === 'active') {
       const offeredByMe = v.draw_offers.includes(me);
       const offeredByOthers = v.draw_offers.some((s) => s !== me);
-      if (offeredByOthers && !offeredByMe) {
-        items.push(h('p', { class: 'prompt-you' }, `${v.draw_offers.map((s) => seatName(v, s)).join(', ')} offer${v.draw_offers.length === 1 ? 's' : ''} a draw.`),
-          h('div', { class: 'row' },
-            h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'accept' }) }, 'Accept the draw'),
-            h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'decline' }) }, 'Decline the draw')));
-      } else if (offeredByMe) {
-        items.push(h('p', {}, 'You offered a draw; the others have not all answered.'));
-      } else {
-        items.push(h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'offer' }) }, 'Offer a draw'));
-      }
+      if (offeredByMe) items.push(h('p', {}, 'You offered a draw; the others have not all answered.'));
+      else if (!offeredByOthers) items.push(h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'offer' }) }, 'Offer a draw'));
     }
     items.push(this.confirmButton('Resign…', 'Resign this match? You lose it.', 'Resign', () => this.matchPost('resign', {})));
     if (v.status === 'open' || v.seq <= 1) {
@@ -616,8 +968,7 @@ class Match {
     const v = this.view;
     if (v.status !== 'active' || !v.state) return null;
     const send = (orders) => this.matchPost('orders', { orders });
-    let form = null;
-    try { form = this.renderer.orders ? this.renderer.orders(v, send) : null; } catch (err) { console.error(err); }
+    let form = this.renderer.orders ? this.hook('orders', v, send) : null;
     if (!form && v.state.orders === undefined) return null;
     if (!form) {
       const ta = h('textarea', { id: 'orders-json', rows: 3, spellcheck: false },
@@ -629,7 +980,8 @@ class Match {
         },
       }, h('label', { for: 'orders-json' }, 'Orders (JSON)'), ta, h('button', { type: 'submit' }, 'Save orders'));
     }
-    return h('details', { class: 'orders' }, h('summary', {}, 'Standing orders'), form);
+    return h('details', { class: 'orders' }, h('summary', {}, 'Standing orders'),
+      h('p', { class: 'hint' }, 'Answers given ahead of time, so the match need not wait for you.'), form);
   }
 
   renderResult() {
@@ -638,27 +990,167 @@ class Match {
     this.resultEl.className = 'result card';
     const scores = Array.isArray(v.result?.scores)
       ? h('p', {}, 'Scores: ', v.result.scores.map((s, i) => `${seatName(v, i)} ${s}`).join(' · ')) : null;
-    clear(this.resultEl, h('h2', {}, 'Result'), h('p', { class: 'result-text' }, resultText(v)), scores,
+    const me = v.you;
+    const mine = me !== null && me !== undefined;
+    let outcome = null;
+    if (mine && v.result) {
+      outcome = v.result.draw ? 'draw' : (v.result.winners || []).includes(me) ? 'win' : (v.result.winners || []).length ? 'loss' : null;
+    }
+    clear(this.resultEl, h('h2', {}, 'Result'),
+      h('p', { class: 'result-text' }, resultText(v)),
+      outcome ? h('p', { class: `tag tag-${outcome}` }, { win: 'You won', loss: 'You lost', draw: 'A draw' }[outcome]) : null,
+      scores,
       v.status === 'over' ? h('p', {},
         h('a', { href: `#/verify/${v.id}` }, 'Verify the dice'), ' · ',
-        h('a', { href: `/api/games/${v.id}/export`, download: `match-${v.id}.json` }, 'Download the match')) : null);
+        h('button', { type: 'button', class: 'link', onclick: () => this.download() }, 'Download the match'), ' · ',
+        h('button', { type: 'button', class: 'link', onclick: () => this.setReplay(0) }, 'Replay from the start')) : null);
+  }
+
+  // The export under a name that says which match it is (the server's
+  // Content-Disposition would name every file match.json).
+  async download() {
+    try {
+      const r = await get(`/api/games/${this.id}/export`);
+      const blob = new Blob([JSON.stringify(r.body, null, 1)], { type: 'application/json' });
+      const a = h('a', { href: URL.createObjectURL(blob), download: `warpost-${this.view.ruleset}-${this.id}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    } catch (err) {
+      clear(this.resultEl.lastChild, errorBox(err));
+    }
   }
 
   // ------------------------------------------------------------ thread
 
-  postItem(p) {
+  turnPosts() {
+    return this.posts.filter((p) => p.kind === 'turn');
+  }
+
+  // The post in words: who, and what (the actions when I may see them,
+  // else what the events show).
+  postTitle(p) {
     const v = this.view;
-    let heading = postHeading(p, v);
-    if (p.kind === 'turn' && Array.isArray(p.actions)) {
-      heading = `${seatName(v, p.seat)}: ${p.actions.map((a) => this.phrase(a)).join('; ')}`;
+    const custom = this.hook('summary', p, v);
+    if (custom) return custom;
+    if (p.kind === 'turn' && Array.isArray(p.actions) && p.actions.length) {
+      const list = p.actions.map((a) => this.phrase(a));
+      return `${seatName(v, p.seat)}: ${list.length > 4 ? `${list.slice(0, 3).join('; ')} and ${list.length - 3} more` : list.join('; ')}`;
     }
-    const events = (p.events || []).map((e) => {
-      const base = eventText(e, v);
-      let custom = null;
-      try { custom = this.renderer.event(e, v); } catch { custom = null; }
-      // A renderer's phrase names its own dice (words.js diceText).
-      return h('li', {}, custom || base.text);
-    });
+    if (p.kind === 'turn') {
+      const ev = (p.events || []).filter((e) => !/^(turn|turn_start|turn_end|phase|dice|roll|battle_result|attack_result|activation_end)$/.test(e.type))
+        .map((e) => this.eventPhrase(e));
+      // "Black (Dee): pawn placed on d7", not "Black (Dee): Black (Dee) pawn …".
+      const who = seatName(v, p.seat);
+      const short = ev.map((t) => (t.startsWith(`${who} `) ? t.slice(who.length + 1) : t));
+      if (short.length) return `${who}: ${short.slice(0, 3).join('; ')}${short.length > 3 ? '…' : ''}`;
+    }
+    return postHeading(p, v);
+  }
+
+  eventPhrase(e) {
+    return this.hook('event', e, this.view) || eventText(e, this.view).text;
+  }
+
+  // Set-up posts end where the play begins (a `phase` event to play).
+  playStart() {
+    const p = this.posts.find((x) => (x.events || []).some((e) => e.type === 'phase' && e.phase === 'play'));
+    return p ? p.seq : null;
+  }
+
+  renderThread() {
+    const v = this.view;
+    const start = this.playStart();
+    const items = [];
+    const setup = start === null ? [] : this.posts.filter((p) => p.seq < start);
+    const rest = start === null ? this.posts : this.posts.filter((p) => p.seq >= start);
+    const openFrom = rest.length - OPEN_EVENTS;
+    if (setup.length) {
+      items.push(h('li', { class: 'setup-group' }, h('details', {},
+        h('summary', {}, `Set-up: ${setup.length} post${setup.length === 1 ? '' : 's'}`),
+        h('ol', { class: 'thread-inner' }, setup.map((p) => this.postItem(p, false))))));
+    }
+    rest.forEach((p, i) => items.push(this.postItem(p, i >= openFrom)));
+    if (this.postsError) items.push(h('li', {}, errorBox(this.postsError)));
+    const keep = this.threadEl.scrollTop + this.threadEl.clientHeight >= this.threadEl.scrollHeight - 20;
+    clear(this.threadEl, items);
+    if (keep) this.threadEl.scrollTop = this.threadEl.scrollHeight;
+
+    // Jump links, and the compact move list with the replay.
+    const unread = this.seenAt !== null ? this.posts.find((p) => p.seq > this.seenAt && p.seat !== v.you && p.kind !== 'start') : null;
+    clear(this.threadTools,
+      this.posts.length ? h('button', { type: 'button', class: 'small', onclick: () => this.jumpTo(this.posts[this.posts.length - 1].seq) }, 'Jump to the latest') : null,
+      unread ? h('button', { type: 'button', class: 'small', onclick: () => this.jumpTo(unread.seq) }, 'First unread') : null,
+      this.turnPosts().length ? h('button', { type: 'button', class: 'small', id: 'replay-btn', onclick: () => this.setReplay(Math.max(0, this.turnPosts().length - 1)) }, 'Step through') : null);
+    const turns = this.turnPosts();
+    const wasOpen = this.movesEl.open;
+    clear(this.movesEl, h('summary', {}, `Move list (${turns.length})`),
+      h('ol', { class: 'move-list' }, turns.map((p, i) => h('li', {},
+        h('button', { type: 'button', class: 'link', onclick: () => this.setReplay(i) },
+          h('span', { class: `swatch seat-${(p.seat ?? 0) % 6}`, 'aria-hidden': 'true' }),
+          ` #${p.seq} ${this.postTitle(p)}`)))));
+    this.movesEl.open = wasOpen;
+    this.renderReplayBar();
+  }
+
+  jumpTo(seq) {
+    const el = this.threadEl.querySelector(`[data-seq="${seq}"]`);
+    if (!el) return;
+    const group = el.closest('details');
+    if (group) group.open = true;
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+  }
+
+  // Step through the posts: the board shows what each post did, on the
+  // position after it where the renderer rebuilds it (`position`), else on
+  // the position of now (a past view from the server, GET
+  // /api/games/{id}?at=SEQ, does not exist yet).
+  setReplay(i) {
+    const turns = this.turnPosts();
+    this.replay = i === null || !turns.length ? null : Math.max(0, Math.min(turns.length - 1, i));
+    this.renderReplayBar();
+    this.renderBoard();
+    if (this.replay !== null) this.replayBar.querySelector('button.replay-next, button')?.focus();
+  }
+
+  // The pieces after turn post i, when the renderer can rebuild positions
+  // from the events (`position`) and its rebuild of every post gives the
+  // board of now exactly; else null (the current position is shown).
+  replayPieces(i) {
+    if (this.replayCheckedAt !== this.posts.length) {
+      this.replayCheckedAt = this.posts.length;
+      const all = this.hook('position', this.posts, this.view);
+      const sig = (list) => (list || []).map((p) => `${p.square}:${p.seat}:${p.glyph}`).sort().join(' ');
+      this.replayExact = Array.isArray(all) && sig(all) === sig(this.pieces());
+    }
+    const p = this.turnPosts()[i];
+    if (!this.replayExact || !p) return null;
+    return this.hook('position', this.posts.filter((x) => x.seq <= p.seq), this.view) || null;
+  }
+
+  renderReplayBar() {
+    const turns = this.turnPosts();
+    if (this.replay === null || !turns[this.replay]) { this.replayBar.hidden = true; clear(this.replayBar); return; }
+    const i = this.replay;
+    const p = turns[i];
+    this.replayBar.hidden = false;
+    clear(this.replayBar,
+      h('p', { class: 'replay-what' }, `Post ${i + 1} of ${turns.length} (#${p.seq}): ${this.postTitle(p)}`),
+      h('div', { class: 'row wrap' },
+        h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(0) }, '|◀ First'),
+        h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(i - 1) }, '◀ Back'),
+        h('button', { type: 'button', class: 'small replay-next', disabled: i === turns.length - 1, onclick: () => this.setReplay(i + 1) }, 'Next ▶'),
+        h('button', { type: 'button', class: 'small', onclick: () => this.setReplay(null) }, 'Back to now')),
+      h('p', { class: 'hint' }, this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
+        : 'The arrows show this post; the pieces stand where they are now (this ruleset\'s past positions need the server).'));
+  }
+
+  postItem(p, openEvents) {
+    const v = this.view;
+    const heading = this.postTitle(p);
+    const events = (p.events || []).map((e) => h('li', {}, this.eventPhrase(e)));
     let comment = null;
     if (p.comment) {
       comment = h('blockquote', { class: 'comment' }, p.comment,
@@ -667,13 +1159,25 @@ class Match {
       comment = h('p', { class: 'comment muted' }, 'A hidden comment, shown when the match ends.');
     }
     const when = p.at ? new Date(p.at) : null;
-    return h('li', { class: `post post-${p.kind}` },
+    const list = events.length ? h('ul', { class: 'events' }, events) : null;
+    return h('li', { class: `post post-${p.kind}`, 'data-seq': p.seq, tabindex: '-1' },
       h('div', { class: 'post-head' },
         h('span', { class: 'post-seq' }, `#${p.seq}`),
         Number.isInteger(p.seat) ? h('span', { class: `swatch seat-${p.seat % 6}`, 'aria-hidden': 'true' }) : null,
         h('span', { class: 'post-title' }, heading),
-        when && !Number.isNaN(when.getTime()) ? h('time', { datetime: p.at }, when.toLocaleString()) : null),
-      events.length ? h('ul', { class: 'events' }, events) : null,
+        when && !Number.isNaN(when.getTime()) ? h('time', { datetime: p.at }, ago(when)) : null),
+      list && !openEvents ? h('details', { class: 'events-fold' }, h('summary', {}, `${events.length} event${events.length === 1 ? '' : 's'}`), list) : list,
       comment);
   }
+}
+
+// "3 min ago", "yesterday", a date.
+export function ago(when) {
+  const s = (Date.now() - when.getTime()) / 1000;
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 2 * 86400) return 'yesterday';
+  if (s < 30 * 86400) return `${Math.floor(s / 86400)} days ago`;
+  return when.toLocaleDateString();
 }

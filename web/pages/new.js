@@ -6,7 +6,29 @@ import { post, token, randomHex, saveInvites, inviteLink } from '../api.js';
 import { h, clear, errorBox, copyField, setTitle } from '../ui.js';
 import { rulesets } from './rulesets.js';
 import { signInForms } from './identity.js';
-import { words } from '../words.js';
+import { words, seatColour } from '../words.js';
+import { rendererFor } from '../renderers/registry.js';
+
+// An option in words: the renderer's `optionWords` when it has them, else
+// the name in words and the server's description without its citations.
+function cleanHint(text) {
+  return String(text || '').replace(/\s*\(?[^()]*RULINGS\.md[^()]*\)?/g, '').replace(/\s*\([IVX]+\.[^)]*\)/g, '').trim();
+}
+export function optionLabel(renderer, name, spec) {
+  const w = renderer?.optionWords?.[name] || {};
+  const label = w.label || (words(name)[0] || '').toUpperCase() + words(name).slice(1);
+  return { label, hint: w.hint ?? cleanHint(spec?.description), value: (v) => (w.values && w.values[v]) || (typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? `${v.length} item${v.length === 1 ? '' : 's'}` : words(String(v))) };
+}
+
+// The options of a match in words, defaults included ("Army points: 15").
+export function optionLines(spec, options, renderer) {
+  return Object.entries(spec?.options || {}).map(([name, o]) => {
+    const v = options[name] !== undefined ? options[name] : o.default;
+    const l = optionLabel(renderer, name, o);
+    if (Array.isArray(v) && !v.length) return null;
+    return `${l.label}: ${l.value(v)}`;
+  }).filter(Boolean);
+}
 
 export async function show(main) {
   setTitle('New match');
@@ -52,20 +74,34 @@ export async function show(main) {
     const n = Number(seatsSelect.value);
     const keep = Math.min(Number(seatSelect.value) || 0, n - 1);
     seatSelect.replaceChildren(...Array.from({ length: n }, (_, i) =>
-      h('option', { value: i, selected: i === keep }, `Seat ${i}`)));
+      h('option', { value: i, selected: i === keep }, seatColour(i))));
   }
-  function fillOptions() {
+  let renderer = null;
+  async function fillOptions() {
     const r = current();
+    renderer = await rendererFor(r.id);
+    if (r !== current()) return;
     fields = [];
     const opts = Object.entries(r.options || {});
     clear(optionsBox, h('legend', {}, 'Options'));
     if (!opts.length) optionsBox.append(h('p', {}, 'This ruleset has no options.'));
+    const shown = [];
     for (const [name, spec] of opts) {
       const id = `opt-${name}`;
       let input;
       const type = spec.type || (spec.enum ? 'string' : typeof spec.default);
+      const words = optionLabel(renderer, name, spec);
+      // A renderer may give its own input (terrain picked on a board).
+      const custom = renderer?.optionInput ? renderer.optionInput(name, spec, { id, values: () => Object.fromEntries(fields.map(([n, f]) => { try { return [n, f()]; } catch { return [n, null]; } })) }) : null;
+      if (custom) {
+        fields.push([name, custom.value]);
+        const box = h('div', { class: 'field', 'data-option': name }, h('p', { class: 'label' }, words.label), words.hint ? h('p', { class: 'hint' }, words.hint) : null, custom.node);
+        optionsBox.append(box);
+        shown.push([box, custom.when]);
+        continue;
+      }
       if (Array.isArray(spec.enum)) {
-        input = h('select', { id }, spec.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === spec.default }, String(v))));
+        input = h('select', { id }, spec.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === spec.default }, words.value(v))));
         fields.push([name, () => JSON.parse(input.value)]);
       } else if (type === 'boolean') {
         input = h('input', { id, type: 'checkbox', checked: !!spec.default });
@@ -85,13 +121,28 @@ export async function show(main) {
       }
       const range = spec.minimum !== undefined || spec.maximum !== undefined
         ? ` (${spec.minimum ?? '…'} to ${spec.maximum ?? '…'})` : '';
-      const hint = `${spec.description || ''}${range}`.trim();
+      const hint = `${words.hint || ''}${range}`.trim();
       const hintId = `${id}-hint`;
       if (hint) input.setAttribute('aria-describedby', hintId);
-      optionsBox.append(h('div', { class: `field${type === 'boolean' ? ' field-check' : ''}` },
-        h('label', { for: id }, words(name)), input,
-        hint ? h('p', { class: 'hint', id: hintId }, hint) : null));
+      input.addEventListener('change', () => relevance());
+      // A checkbox before its label, the hint under both.
+      const box = type === 'boolean'
+        ? h('div', { class: 'field', 'data-option': name },
+          h('div', { class: 'field-check' }, input, h('label', { for: id }, words.label)),
+          hint ? h('p', { class: 'hint', id: hintId }, hint) : null)
+        : h('div', { class: 'field', 'data-option': name },
+          h('label', { for: id }, words.label), input,
+          hint ? h('p', { class: 'hint', id: hintId }, hint) : null);
+      optionsBox.append(box);
+      shown.push([box, renderer?.optionWords?.[name]?.when]);
     }
+    // Options that matter only with another (terrain areas with given
+    // terrain) are hidden otherwise.
+    function relevance() {
+      const values = Object.fromEntries(fields.map(([n, f]) => { try { return [n, f()]; } catch { return [n, null]; } }));
+      for (const [box, when] of shown) box.hidden = typeof when === 'function' ? !when(values) : false;
+    }
+    relevance();
   }
   rsSelect.addEventListener('change', () => { seatsSelect.value = ''; fillSeats(); fillOptions(); });
   seatsSelect.addEventListener('change', fillSeat);
@@ -138,13 +189,13 @@ export async function show(main) {
       h('p', {}, body.invitations.length > 1
         ? 'Send each link to one player. The match starts when every seat is taken.'
         : 'Send this link to your opponent. The match starts when they join.'),
-      body.invitations.map((inv) => copyField(`Invitation for seat ${inv.seat}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
+      body.invitations.map((inv) => copyField(`Invitation for ${seatColour(inv.seat)}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
       h('p', {}, h('a', { class: 'button primary', href: `#/match/${body.id}` }, 'Open the match'))));
     result.querySelector('h2').focus();
   }
 
   clear(main, h('h1', {}, 'New match'), form, result);
   fillSeats();
-  fillOptions();
+  await fillOptions();
   return null;
 }

@@ -4,8 +4,32 @@
 // (hidden ones are null). Terrain is `terrain` [{square, type}]; a battle
 // under way and a risen or swift piece are marked.
 
-import { h } from '../ui.js';
-import { seatName, words, diceText } from '../words.js';
+import { h, clear } from '../ui.js';
+import { seatName, words, diceText, plural } from '../words.js';
+
+// Prices (II, VI; RULINGS.md R1). The view does not carry them yet: the
+// ruleset should add `prices` to its view (see web/README.md); until then
+// they are copied here, and the form reads the view's when it has them.
+const PRICES = { queen: 6, rook: 3, bishop: 4, knight: 3, pawn: 1, extra_spell: 1, racial_use: 1, king_spell: 2 };
+const MAX_PIECES = 16;
+const SPELLS = {
+  fireball: 'Fireball: a battle at range 6 (Combat 3)',
+  heal: 'Heal: bring back a removed Pawn, Rook or Knight',
+  hurt: 'Hurt: a battle at range 3 (Combat 4)',
+  judgement: 'Judgement: a battle with every adjacent enemy (Combat 2)',
+  panic: 'Panic: the target runs to its nearest rank (range 4)',
+};
+const RACES = {
+  demons: 'Demons: Rise From Hell (teleport before a move)',
+  dwarves: 'Dwarves: Hold the Line (+2 when defending)',
+  elves: 'Elves: Swift Movement (a second move)',
+  humans: 'Humans: Luck (re-roll a die)',
+  orcs: 'Orcs: Battle Fury (two more attacks after a win)',
+  undead: 'Undead: Live Again (a lost piece returns)',
+};
+const BUYABLE = ['queen', 'rook', 'bishop', 'knight', 'pawn'];
+// The racial ability a standing order answers.
+const ORDER_RACE = { hold_the_line: 'dwarves', luck: 'humans', live_again: 'undead' };
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const TERRAIN = { barrier: 'Ba', counterspell: 'Cs', enhancement: 'En', rough: 'Ro' };
@@ -28,8 +52,82 @@ function ref(view, p) {
   return `${seatName(view, p.seat)} ${words(p.type || 'piece')}`;
 }
 
+const TERRAIN_WORDS = {
+  barrier: 'Barrier (impassable)', counterspell: 'Counterspell (no spells)', enhancement: 'Enhancement (+1 defending)', rough: 'Rough (costs two)',
+};
+
+// The terrain areas of the option `terrain_areas`, picked on a board:
+// choose a kind, click squares; joined squares of one kind are an area.
+function terrainPicker(id) {
+  const picked = new Map();   // square -> kind
+  const kindSel = h('select', { id: `${id}-kind` }, Object.entries(TERRAIN_WORDS).map(([k, t]) => h('option', { value: k }, t)));
+  const summary = h('p', { class: 'hint', 'aria-live': 'polite' });
+  let board = null;
+  const holder = h('div', { class: 'terrain-board' });
+  function areas() {
+    const seen = new Set();
+    const out = [];
+    for (const [sq, kind] of picked) {
+      if (seen.has(sq)) continue;
+      const area = [];
+      const todo = [sq];
+      seen.add(sq);
+      while (todo.length) {
+        const x = todo.pop();
+        area.push(x);
+        const f = x.charCodeAt(0); const r = Number(x[1]);
+        for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+          const n = String.fromCharCode(f + df) + (r + dr);
+          if (picked.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
+        }
+      }
+      out.push({ type: kind, squares: area.sort() });
+    }
+    return out;
+  }
+  function render() {
+    if (!board) return;
+    board.render({ pieces: [], terrain: [...picked].map(([square, kind]) => ({ square, kind, glyph: TERRAIN[kind], label: `${kind} terrain` })) });
+    const a = areas();
+    const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
+    summary.textContent = a.length
+      ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
+      : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
+  }
+  import('../board.js').then(({ Board }) => {
+    board = new Board({
+      label: 'Terrain board',
+      onSquare: (sq) => { if (picked.get(sq) === kindSel.value) picked.delete(sq); else picked.set(sq, kindSel.value); render(); },
+    });
+    holder.append(board.el);
+    render();
+  });
+  render();
+  return {
+    node: h('div', {}, h('label', { for: `${id}-kind` }, 'Kind of terrain to place'), kindSel, holder, summary),
+    value: () => areas(),
+    when: (v) => v.terrain === 'given',
+  };
+}
+
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export default {
   id: 'confrontation',
+
+  optionWords: {
+    army_points: { label: 'Army points', hint: 'Points each player spends on an army.' },
+    races: { label: 'Races', hint: 'Each army picks a race with a special ability.' },
+    treasure: { label: 'Treasure', hint: 'A 6 after defeating a Knight, Bishop or Queen finds treasure (+1 in battles).' },
+    kings_magic: { label: "King's Magic", hint: 'A King may buy one spell for 2 points.' },
+    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board here' } },
+    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given' },
+    random_areas: { label: 'Random terrain areas', hint: 'How many areas the server draws.', when: (v) => v.terrain === 'random' },
+  },
+
+  optionInput(name, spec, ctx) {
+    return name === 'terrain_areas' ? terrainPicker(ctx.id) : null;
+  },
 
   pieces(view) {
     return (view.state?.board || []).map((b) => {
@@ -52,15 +150,15 @@ export default {
   terrain(view) {
     const s = view.state || {};
     const out = (s.terrain || []).map((t) => ({ square: t.square, kind: t.type, glyph: TERRAIN[t.type] || t.type.slice(0, 2), label: `${words(t.type)} terrain` }));
-    if (s.battle?.at) out.push({ square: s.battle.at, kind: 'battle', glyph: '', label: 'battle' });
-    if (s.turn_state?.risen) out.push({ square: s.turn_state.risen, kind: 'risen', glyph: '', label: 'risen from Hell: must move or stay' });
-    if (s.turn_state?.swift_offer) out.push({ square: s.turn_state.swift_offer, kind: 'swift', glyph: '', label: 'may make a Swift move' });
+    if (s.battle?.at) out.push({ square: s.battle.at, kind: 'battle', glyph: '', label: 'battle', transient: true });
+    if (s.turn_state?.risen) out.push({ square: s.turn_state.risen, kind: 'risen', glyph: '', label: 'risen from Hell: must move or stay', transient: true });
+    if (s.turn_state?.swift_offer) out.push({ square: s.turn_state.swift_offer, kind: 'swift', glyph: '', label: 'may make a Swift move', transient: true });
     return out;
   },
 
   panel(view) {
     const s = view.state;
-    const rows = [['Phase', words(s.phase)]];
+    const rows = [['Phase', view.status === 'over' ? 'over' : words(s.phase)]];
     if (s.turn) rows.push(['Turn', String(s.turn)]);
     if (Number.isInteger(s.active)) rows.push(['Active', seatName(view, s.active)]);
     if (s.turn_state) rows.push(['Actions taken', `${s.turn_state.actions_taken} of 2`]);
@@ -74,8 +172,8 @@ export default {
       if (x.out) bits.push('out');
       if (s.phase === 'build') bits.push(x.ready ? 'ready' : 'building');
       if (x.race) bits.push(words(x.race));
-      if (Number.isInteger(x.racial_tokens)) bits.push(`${x.racial_tokens} racial token${x.racial_tokens === 1 ? '' : 's'}`);
-      if (s.phase === 'build' && Number.isInteger(x.points_left)) bits.push(`${x.points_left} points left`);
+      if (Number.isInteger(x.racial_tokens) && s.options?.races) bits.push(plural(x.racial_tokens, 'racial token'));
+      if (s.phase === 'build' && Number.isInteger(x.points_left)) bits.push(`${plural(x.points_left, 'point')} left`);
       if (Array.isArray(x.pieces)) {
         const off = x.pieces.filter((p) => p.status === 'removed' || p.status === 'gone').length;
         if (off) bits.push(`${off} removed`);
@@ -105,6 +203,7 @@ export default {
       case 'ready': return 'ready';
       case 'order': return `play ${a.choice}`;
       case 'place': return `place the ${pieceWord(a.piece)} on ${a.square}`;
+      case 'add_spell': return `give ${words(a.spell)} to the ${pieceWord(a.piece)} (#${a.piece})`;
       case 'move': return `move ${a.from}→${a.to}`;
       case 'cast': return `cast ${words(a.spell)} from ${a.from}${a.target ? ` at ${a.target}` : ''}${a.revive ? `, reviving a ${words(a.revive)} on ${a.square}` : ''}`;
       case 'rise': return `rise from Hell ${a.from}→${a.to}`;
@@ -153,12 +252,191 @@ export default {
     }
   },
 
+  // The pieces after the given posts, rebuilt from their events (for the
+  // step-through); the page checks it against the board of now.
+  position(posts, view) {
+    const at = new Map();
+    const key = (p) => `${p.seat}:${p.id}`;
+    const onto = (sq) => [...at.values()].find((x) => x.square === sq);
+    for (const post of posts) {
+      for (const e of post.events || []) {
+        const p = e.piece;
+        switch (e.type) {
+          case 'placed': case 'healed': case 'live_again':
+            if (p && (e.square || e.to)) at.set(key(p), { ...p, square: e.square || e.to });
+            break;
+          case 'move': case 'swift_move': case 'fury_move': case 'rise_from_hell': case 'panic_moved': case 'advance': {
+            const to = e.to || e.square;
+            const there = to ? onto(to) : null;
+            if (p && to && (!there || there.seat === p.seat)) at.set(key(p), { ...p, square: to });
+            break;
+          }
+          case 'leadership': {
+            const a = at.get(key(e.a)); const b = at.get(key(e.b));
+            if (a && b) { const t = a.square; a.square = b.square; b.square = t; }
+            break;
+          }
+          case 'removed': if (p) at.delete(key(p)); break;
+          default: break;
+        }
+      }
+    }
+    return [...at.values()].map((b) => ({ square: b.square, seat: b.seat, glyph: GLYPH[b.type] || '?', label: ref(view, b) }));
+  },
+
+  // Leadership (swap two pieces) is drawn on the board: from one piece to the other.
+  actionSquares(a) {
+    if (a.type === 'leadership') return { from: a.a, to: a.b };
+    const to = ['to', 'target', 'square'].map((k) => a[k]).find((x) => typeof x === 'string' && /^[a-h][1-8]$/.test(x)) || null;
+    return { from: typeof a.from === 'string' ? a.from : null, to };
+  },
+
+  pinned(view) {
+    if (view.state?.phase !== 'play') return [];
+    return [{ type: 'end_turn', label: 'End the turn', why: 'You can end the turn once your two actions are taken (or none is left).' }];
+  },
+
+  // The set-up: one tray item per unplaced piece.
+  trayItem(a, view) {
+    if (a.type !== 'place') return null;
+    const p = army(view, view.you).find((x) => x.id === a.piece);
+    const type = p ? p.type : 'piece';
+    return { key: String(a.piece), label: `${words(type)}${p?.spell_count ? ` (${plural(p.spell_count, 'spell')})` : ''}`, piece: { seat: view.you, glyph: GLYPH[type] || '?', label: `your ${words(type)}` } };
+  },
+
+  // Several placements in one post: after some, the rest of the army on
+  // the squares still free.
+  after(view, legal, draft) {
+    if (!draft.length || !draft.every((a) => a.type === 'place')) return null;
+    const used = new Set(draft.map((a) => a.piece));
+    const taken = new Set(draft.map((a) => a.square));
+    return legal.filter((a) => a.type === 'place' && !used.has(a.piece) && !taken.has(a.square));
+  },
+
+  legend(view) {
+    const rows = [['S1, S2', 'Strength tokens: the piece survives that many lost battles'],
+      ['M1, M2', 'spells the Bishop (or King) still holds'], ['T1', 'treasure: +1 in battles per treasure']];
+    const t = view.state?.terrain || [];
+    if (t.length) rows.push(['Ba, Cs, En, Ro', 'terrain: Barrier, Counterspell, Enhancement (+1), Rough (costs two)']);
+    return rows;
+  },
+
+  // The army in one form: prices, the running total, the list, what is
+  // required; posted as one post of several actions (so the steps of the
+  // build stay secret too).
+  builder(view, ctx) {
+    const s = view.state;
+    if (s?.phase !== 'build' || !ctx.actions.some((a) => a.type === 'ready')) return null;
+    const me = (s.seats || []).find((x) => x.seat === view.you);
+    const prices = { ...PRICES, ...(s.prices || {}) };
+    const total = s.options?.army_points ?? 15;
+    const races = !!s.options?.races;
+    const kingsMagic = !!s.options?.kings_magic;
+    const count = {};
+    const inputs = {};
+    const rows = BUYABLE.map((type) => {
+      const id = `army-${type}`;
+      const input = h('input', { id, type: 'number', min: 0, max: MAX_PIECES, value: 0, inputmode: 'numeric', class: 'count' });
+      inputs[type] = input;
+      input.addEventListener('input', update);
+      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(type))}${type === 'pawn' ? ' (3 come free)' : ''}`),
+        h('span', { class: 'price' }, plural(prices[type], 'point')), input);
+    });
+    const spellsBox = h('div', { class: 'spells' });
+    const raceSel = races ? h('select', { id: 'army-race' }, h('option', { value: '' }, 'Choose a race…'),
+      Object.entries(RACES).map(([k, t]) => h('option', { value: k }, t))) : null;
+    const racialInput = races ? h('input', { id: 'army-racial', type: 'number', min: 0, max: 10, value: 0, class: 'count' }) : null;
+    const kingSel = kingsMagic ? h('select', { id: 'army-king-spell' }, h('option', { value: '' }, 'No spell'),
+      Object.entries(SPELLS).map(([k, t]) => h('option', { value: k }, t))) : null;
+    for (const x of [raceSel, racialInput, kingSel]) if (x) x.addEventListener('input', update);
+    const totalEl = h('p', { class: 'army-total', 'aria-live': 'polite' });
+    const listEl = h('p', { class: 'army-list' });
+    const problemsEl = h('ul', { class: 'army-problems' });
+    const submit = h('button', { type: 'submit', class: 'primary', id: 'army-submit' }, 'Use this army');
+    let spellSelects = [];
+
+    function bishops() { return Math.max(0, parseInt(inputs.bishop.value, 10) || 0); }
+    function renderSpells() {
+      const n = bishops();
+      const old = spellSelects.map((x) => x.value);
+      spellSelects = [];
+      const parts = [];
+      for (let b = 0; b < n; b++) {
+        for (let k = 0; k < 2; k++) {
+          const id = `army-spell-${b}-${k}`;
+          const sel = h('select', { id }, h('option', { value: '' }, 'Choose a spell…'),
+            Object.entries(SPELLS).map(([v, t]) => h('option', { value: v }, t)));
+          sel.value = old[spellSelects.length] || '';
+          sel.addEventListener('input', update);
+          spellSelects.push(sel);
+          parts.push(h('div', { class: 'field' }, h('label', { for: id }, `Bishop ${b + 1}, spell ${k + 1} (free)`), sel));
+        }
+      }
+      clear(spellsBox, n ? [h('p', { class: 'hint' }, 'Each Bishop needs two spells; both are free.'), parts] : []);
+    }
+    function update(e) {
+      if (!e || e.target === inputs.bishop) renderSpells();
+      for (const t of BUYABLE) count[t] = Math.max(0, parseInt(inputs[t].value, 10) || 0);
+      const racial = racialInput ? Math.max(0, parseInt(racialInput.value, 10) || 0) : 0;
+      const spent = BUYABLE.reduce((n, t) => n + count[t] * prices[t], 0) + racial * prices.racial_use
+        + (kingSel && kingSel.value ? prices.king_spell : 0);
+      const pieces = 4 + BUYABLE.reduce((n, t) => n + count[t], 0);
+      const problems = [];
+      if (spent > total) problems.push(`${plural(spent - total, 'point')} over the limit.`);
+      if (pieces > MAX_PIECES) problems.push(`At most ${MAX_PIECES} pieces (this army has ${pieces}).`);
+      if (spellSelects.some((x) => !x.value)) problems.push('Choose two spells for each Bishop.');
+      if (raceSel && !raceSel.value) problems.push('Choose a race.');
+      totalEl.textContent = `${spent} of ${plural(total, 'point')} spent, ${plural(total - spent, 'point')} left · ${pieces} pieces`;
+      const list = ['King', '3 Pawns (free)', ...BUYABLE.filter((t) => count[t]).map((t) => `${count[t]} ${words(t)}${count[t] > 1 ? 's' : ''}`)];
+      if (raceSel?.value) list.push(words(raceSel.value));
+      if (kingSel?.value) list.push(`King's spell ${words(kingSel.value)}`);
+      listEl.textContent = `Your army: ${list.join(', ')}.`;
+      clear(problemsEl, problems.map((p) => h('li', {}, p)));
+      submit.disabled = problems.length > 0;
+    }
+    const form = h('form', {
+      class: 'card army-form', 'aria-labelledby': 'army-h',
+      onsubmit: (e) => {
+        e.preventDefault();
+        // Bishops first, so their ids (4, 5, …) are known for the spells.
+        const acts = [];
+        const built = (me?.pieces || []).length > 4 || (me && me.points_left !== total) || me?.race;
+        if (built && ctx.actions.some((a) => a.type === 'reset')) acts.push({ type: 'reset' });
+        let id = 4;
+        for (let b = 0; b < count.bishop; b++) {
+          acts.push({ type: 'buy', piece: 'bishop' });
+          acts.push({ type: 'add_spell', piece: id, spell: spellSelects[b * 2].value });
+          acts.push({ type: 'add_spell', piece: id, spell: spellSelects[b * 2 + 1].value });
+          id++;
+        }
+        for (const t of BUYABLE) if (t !== 'bishop') for (let n = 0; n < count[t]; n++) acts.push({ type: 'buy', piece: t });
+        if (raceSel) acts.push({ type: 'race', race: raceSel.value });
+        for (let n = 0; n < (parseInt(racialInput?.value, 10) || 0); n++) acts.push({ type: 'buy_racial' });
+        if (kingSel?.value) acts.push({ type: 'king_spell', spell: kingSel.value });
+        acts.push({ type: 'ready' });
+        ctx.submit(acts);
+      },
+    },
+    h('h2', { id: 'army-h' }, 'Build your army'),
+    h('p', { class: 'hint' }, `You have ${plural(total, 'point')}. The King and three Pawns come free. Your opponent sees your army only when both are ready.`),
+    h('div', { class: 'army-rows' }, rows),
+    spellsBox,
+    raceSel ? h('div', { class: 'field' }, h('label', { for: 'army-race' }, 'Race (required)'), raceSel) : null,
+    racialInput ? h('div', { class: 'field' }, h('label', { for: 'army-racial' }, `Extra racial uses (${plural(prices.racial_use, 'point')} each; 3 come free)`), racialInput) : null,
+    kingSel ? h('div', { class: 'field' }, h('label', { for: 'army-king-spell' }, `King's spell (${plural(prices.king_spell, 'point')})`), kingSel) : null,
+    totalEl, listEl, problemsEl, submit);
+    update();
+    return form;
+  },
+
   // Standing orders: three racial questions answered ahead of time.
   orders(view, send) {
     const me = (view.state?.seats || []).find((x) => x.seat === view.you);
     const cur = me?.standing_orders;
-    if (!cur) return null;
-    const selects = ORDERS.map(([key, label, choices]) => [key, label, h('select', { id: `orders-${key}` },
+    if (!cur || !view.state?.options?.races) return null;
+    const mineOnly = ORDERS.filter(([key]) => !me.race || ORDER_RACE[key] === me.race);
+    if (!mineOnly.length) return null;
+    const selects = mineOnly.map(([key, label, choices]) => [key, label, h('select', { id: `orders-${key}` },
       Object.entries(choices).map(([v, text]) => h('option', { value: v, selected: v === cur[key] }, text)))]);
     return h('form', {
       onsubmit: (e) => { e.preventDefault(); send(Object.fromEntries(selects.map(([k, , s]) => [k, s.value]))); },

@@ -182,6 +182,65 @@ export function genericPanel(view) {
   return dl;
 }
 
+const TARGET = ['to', 'target', 'square', 'at'];
+const GLYPH_OF = (t) => KNOWN[String(t || '').toLowerCase()] || String(t || '?')[0].toUpperCase();
+
+// Where an action sits on the board: the square of the piece that acts
+// (`from`) and the square it acts on (`to`, `target`, `square`, `at`).
+export function genericActionSquares(a) {
+  return {
+    from: isSquare(a.from) ? a.from : null,
+    to: TARGET.map((k) => a[k]).find(isSquare) || null,
+  };
+}
+
+// A piece named in an event or action ({seat, type} or a type string) as
+// something the board can draw.
+export function pieceRef(view, p, seat) {
+  if (p && typeof p === 'object') {
+    const owner = ownerOf(p);
+    const type = typeOf(p);
+    return { seat: owner, glyph: GLYPH_OF(type), label: `${seatName(view, owner)} ${words(type || 'piece')}` };
+  }
+  if (typeof p === 'string') return { seat, glyph: GLYPH_OF(p), label: `${seatName(view, seat)} ${words(p)}` };
+  return null;
+}
+
+// The chosen action drawn before it is posted: an arrow from the piece to
+// its target (red, with a battle mark, when an enemy stands there or the
+// type says it attacks), or a ghost of a placed piece.
+export function genericPreview(a, view, ctx) {
+  const { from, to } = ctx.squares(a);
+  const there = to ? ctx.pieceAt(to) : null;
+  const enemy = !!there && there.seat !== view.you;
+  const attack = enemy || /attack|fireball|hurt|shoot|strike|charge|fury/.test(String(a.type));
+  if (from && to && from !== to) {
+    return { arrows: [{ from, to, kind: attack ? 'attack' : 'preview' }], battles: attack ? [{ square: to, kind: 'preview' }] : [], attack };
+  }
+  if (to && !from && a.piece !== undefined && !there) {
+    const tray = ctx.trayItem(a);
+    return { ghosts: [{ square: to, piece: tray?.piece || pieceRef(view, a.piece, view.you), kind: 'preview' }] };
+  }
+  if (to && attack) return { battles: [{ square: to, kind: 'preview' }], attack };
+  return {};
+}
+
+// What an event did on the board: an arrow (a move), a battle square, a
+// removed piece (drawn as a ghost), a placed piece.
+export function genericTrace(e, view) {
+  const out = {};
+  const type = String(e.type || '');
+  const from = isSquare(e.from) ? e.from : null;
+  const to = TARGET.map((k) => e[k]).find(isSquare) || null;
+  if (/battle|attack|combat|fight/.test(type) && isSquare(e.at || e.square || e.to)) out.battle = e.at || e.square || e.to;
+  if (from && to && from !== to) out.arrow = { from, to };
+  if (/remov|slain|kill|captur|destroy|dies|died/.test(type) && to) {
+    out.removed = { square: to, piece: pieceRef(view, e.piece, Number.isInteger(e.seat) ? e.seat : null) || { glyph: '?', label: 'a piece' } };
+  }
+  if (/place|deploy/.test(type) && to && !from) out.placed = to;
+  return out;
+}
+
 export default {
   id: 'generic',
   pieces: genericPieces,
@@ -191,4 +250,16 @@ export default {
   action: () => null,
   event: () => null,
   orders: null,
+  actionSquares: genericActionSquares,
+  preview: genericPreview,
+  trace: genericTrace,
+  after: () => null,
+  builder: () => null,
+  // Placements only (a move that names its piece is not one).
+  trayItem: (a, view) => (/place|deploy|setup|set_up|drop|put|summon/.test(String(a.type)) && a.piece !== undefined && a.piece !== null && typeof a.piece !== 'object'
+    ? { key: JSON.stringify(a.piece), label: words(String(a.piece)), piece: pieceRef(view, a.piece, view.you) } : null),
+  pinned: () => [],
+  legend: () => [],
+  summary: () => null,
+  position: () => null,
 };

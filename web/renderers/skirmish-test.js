@@ -8,6 +8,7 @@ import { h } from '../ui.js';
 import { seatName } from '../words.js';
 
 const GLYPH = { chief: 'C', scout: 'S' };
+const SHAPE = { chief: 'king', scout: 'knight' };
 const ORDER = { ask: 'Ask me each time', always: 'Always dodge', never: 'Never dodge' };
 
 export default {
@@ -16,10 +17,13 @@ export default {
     return genericPieces(view).map((p) => ({
       ...p,
       glyph: GLYPH[p.raw.kind] || p.glyph,
+      shape: SHAPE[p.raw.kind] || null,
       badges: p.raw.decoy ? ['dec'] : [],
     }));
   },
   terrain: () => [],
+  legend: () => [['dec', 'your Decoy: the other player cannot tell it from a Scout']],
+  optionWords: { turn_limit: { label: 'Turn limit', hint: 'The match is drawn after this many turns.' } },
   panel(view) {
     const s = view.state;
     const out = view.seats.filter((x) => s.out & (1 << x.seat)).map((x) => seatName(view, x.seat));

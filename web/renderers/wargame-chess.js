@@ -4,8 +4,15 @@
 // events name pieces by id (their index in `pieces`). Trees are terrain;
 // the activated piece and an attack under way are marked.
 
-import { h } from '../ui.js';
-import { seatName, words, diceText } from '../words.js';
+import { h, clear } from '../ui.js';
+import { seatName, words, diceText, plural } from '../words.js';
+
+// Piece costs (Piece costs and quantities) and the team size; the view
+// does not carry them yet: the ruleset should add `roster` to its view
+// (see web/README.md). The form checks its choice against the legal list.
+const COST = { pawn: 1, rook: 2, knight: 2, bishop: 2, queen: 3, king: 2, joker: 2 };
+const TEAM_POINTS = 14;
+const ROSTER_ORDER = ['king', 'queen', 'rook', 'bishop', 'knight', 'joker', 'pawn'];
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P', joker: 'J' };
 const ORDER = { ask: 'Ask me each time', always: 'Always spend it', never: 'Never spend it' };
@@ -22,6 +29,18 @@ function pieceName(view, id) {
   return `${seatName(view, p.owner)} ${words(p.type)}${option}`;
 }
 
+function describe(view, id) {
+  const p = piecesOf(view)[id];
+  if (!p) return null;
+  return { seat: p.owner, glyph: GLYPH[p.type] || '?', label: pieceName(view, id) };
+}
+
+function activeSquare(view) {
+  const act = view.state?.activation;
+  const p = act && Number.isInteger(act.piece) && act.piece >= 0 ? piecesOf(view)[act.piece] : null;
+  return p?.square || null;
+}
+
 function tokens(p) {
   const t = [];
   if (p.advantage) t.push(`${p.advantage} Advantage token${p.advantage > 1 ? 's' : ''}`);
@@ -33,8 +52,14 @@ function tokens(p) {
   return t;
 }
 
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export default {
   id: 'wargame-chess',
+
+  optionWords: {
+    first_trees: { label: 'Who sets up Trees first', hint: 'The other player then mirrors them or has them placed at random.', values: { seat0: 'White', random: 'A random player' } },
+  },
 
   pieces(view) {
     return piecesOf(view).filter((p) => p.where === 'board' && p.square).map((p) => {
@@ -59,15 +84,15 @@ export default {
     const act = s.activation;
     if (act && Number.isInteger(act.piece) && act.piece >= 0) {
       const p = piecesOf(view)[act.piece];
-      if (p?.square) out.push({ square: p.square, kind: 'active', glyph: '', label: 'the activated piece' });
+      if (p?.square) out.push({ square: p.square, kind: 'active', glyph: '', label: 'the activated piece', transient: true });
     }
-    if (act?.attack?.square) out.push({ square: act.attack.square, kind: 'attack', glyph: '', label: 'under attack' });
+    if (act?.attack?.square) out.push({ square: act.attack.square, kind: 'attack', glyph: '', label: 'under attack', transient: true });
     return out;
   },
 
   panel(view) {
     const s = view.state;
-    const rows = [['Phase', words(s.phase)]];
+    const rows = [['Phase', view.status === 'over' ? 'over' : words(s.phase)]];
     if (s.turn) rows.push(['Turn', `${s.turn} of 10`]);
     if (s.phase === 'play' && Number.isInteger(s.active)) rows.push(['Activating', seatName(view, s.active)]);
     if (s.activation?.step && s.phase === 'play') {
@@ -77,7 +102,7 @@ export default {
     for (const t of s.teams || []) {
       const team = t.faction ? `${words(t.faction)}${t.upgrades?.length ? `, upgrades ${t.upgrades.map(words).join(', ')}` : ''}`
         : t.submitted ? 'team in (hidden until both teams are deployed)' : 'building a team';
-      const pts = Array.isArray(s.points) && s.points[t.seat] ? `, ${s.points[t.seat]} points` : '';
+      const pts = Array.isArray(s.points) && s.points[t.seat] ? `, ${plural(s.points[t.seat], 'point')}` : '';
       rows.push([seatName(view, t.seat), team + pts]);
       if (t.seat === view.you && t.orders?.defend_advantage) {
         rows.push(['Advantage when defending', ORDER[t.orders.defend_advantage] || t.orders.defend_advantage]);
@@ -105,7 +130,7 @@ export default {
       }
       case 'move': return `move to ${a.to}${a.castle ? ` (castle with ${a.castle})` : ''}`;
       case 'attack': return `attack ${a.to}${a.advantage ? ' spending an Advantage token' : ''}`;
-      case 'promote': return `promote to ${pieceName(view, a.piece).replace(/^Seat \d+( \([^)]*\))? /, '')}`;
+      case 'promote': return `promote to ${pieceName(view, a.piece).replace(/^\S+ \([^)]*\) /, '')}`;
       case 'defend': return a.advantage ? 'defend, spending an Advantage token' : 'defend without spending a token';
       case 'combat_move': return a.option === 'push'
         ? `push the attacker to ${a.square} (it takes a Disadvantage token)`
@@ -152,6 +177,129 @@ export default {
       case 'game_over': return `The match is over: ${e.reason}`;
       default: return null;
     }
+  },
+
+  // The activated piece acts: its moves and attacks are drawn from it.
+  actionSquares(a, view) {
+    if (a.type === 'move' || a.type === 'attack') return { from: null, to: a.to };
+    if (a.type === 'combat_move') return { from: null, to: a.square };
+    return { from: null, to: typeof a.square === 'string' ? a.square : null };
+  },
+
+  preview(a, view, ctx) {
+    const from = activeSquare(view);
+    if ((a.type === 'move' || a.type === 'attack') && from) {
+      const attack = a.type === 'attack';
+      return { arrows: [{ from, to: a.to, kind: attack ? 'attack' : 'preview' }], battles: attack ? [{ square: a.to, kind: 'preview' }] : [], attack };
+    }
+    if (a.type === 'combat_move') {
+      const at = view.state?.activation?.attack;
+      const who = a.option === 'push' ? at?.from : at?.square;
+      return who ? { arrows: [{ from: at.square, to: a.square, kind: 'preview' }] } : {};
+    }
+    if (a.type === 'deploy') return { ghosts: [{ square: a.square, piece: { seat: view.you, glyph: GLYPH[a.piece] || '?', label: `your ${words(a.piece)}` }, kind: 'preview' }] };
+    return {};
+  },
+
+  trace(e, view) {
+    switch (e.type) {
+      case 'move': return { arrow: { from: e.from, to: e.to } };
+      case 'attack': return { battle: e.square, arrow: e.from && e.from !== e.square ? { from: e.from, to: e.square } : undefined };
+      case 'slain': return { removed: { square: e.square, piece: describe(view, e.piece) } };
+      case 'combat_movement': return {};
+      case 'deploy': return { placed: e.square };
+      case 'activate': case 'stay': return { placed: e.square || piecesOf(view)[e.piece]?.square };
+      default: return {};
+    }
+  },
+
+  // The pieces after the given posts, rebuilt from their events (for the
+  // step-through); the page checks it against the board of now.
+  position(posts, view) {
+    const at = new Map();   // id -> square
+    for (const post of posts) {
+      for (const e of post.events || []) {
+        switch (e.type) {
+          case 'deploy': if (Number.isInteger(e.piece)) at.set(e.piece, e.square); break;
+          case 'move': case 'not_slain': case 'combat_movement': at.set(e.piece, e.to); break;
+          case 'attack': at.set(e.attacker, e.square); break;
+          case 'castle': at.set(e.rook, e.rook_to); at.set(e.ally, e.ally_to); break;
+          case 'slain': at.delete(e.piece); break;
+          case 'promote': at.delete(e.pawn); at.set(e.piece, e.square); break;
+          default: break;
+        }
+      }
+    }
+    return [...at].map(([id, square]) => ({ square, ...describe(view, id) }));
+  },
+
+  trayItem(a, view) {
+    if (a.type !== 'deploy') return null;
+    const left = piecesOf(view).filter((p) => p.owner === view.you && p.where === 'reserve' && (p.option || p.type) === a.piece).length;
+    return { key: a.piece, label: words(a.piece), count: left, piece: { seat: view.you, glyph: GLYPH[a.piece] || '?', label: `your ${words(a.piece)}` } };
+  },
+
+  // Several deployments in one post: the reserve left, on the squares left.
+  after(view, legal, draft) {
+    if (!draft.length || !draft.every((a) => a.type === 'deploy')) return null;
+    const left = {};
+    for (const p of piecesOf(view)) if (p.owner === view.you && p.where === 'reserve') left[p.option || p.type] = (left[p.option || p.type] || 0) + 1;
+    for (const a of draft) left[a.piece] = (left[a.piece] || 0) - 1;
+    const taken = new Set(draft.map((a) => a.square));
+    return legal.filter((a) => a.type === 'deploy' && left[a.piece] > 0 && !taken.has(a.square));
+  },
+
+  legend() {
+    return [['+1, −1', 'Advantage / Disadvantage tokens'], ['bl, cu', 'Blessing / Curse'], ['act', 'activated this turn'],
+      ['T', 'a Tree: blocks moves and attacks']];
+  },
+
+  // The team in one form: a count per piece, its cost, the total against
+  // 14 points; the choice must be one of the legal team lists.
+  builder(view, ctx) {
+    const teams = ctx.actions.filter((a) => a.type === 'team');
+    if (!teams.length) return null;
+    const max = {};
+    for (const t of teams) for (const [k, n] of Object.entries(t.pieces || {})) max[k] = Math.max(max[k] || 0, n);
+    const kinds = Object.keys(max).sort((a, b) => ROSTER_ORDER.indexOf(a) - ROSTER_ORDER.indexOf(b));
+    const required = kinds.filter((k) => teams.every((t) => (t.pieces[k] || 0) > 0));
+    const inputs = {};
+    const rows = kinds.map((k) => {
+      const id = `team-${k}`;
+      const input = h('input', { id, type: 'number', min: required.includes(k) ? 1 : 0, max: max[k], value: required.includes(k) ? 1 : 0, class: 'count', inputmode: 'numeric' });
+      inputs[k] = input;
+      input.addEventListener('input', update);
+      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(k))}${required.includes(k) ? ' (required)' : ''}`),
+        h('span', { class: 'price' }, plural(COST[k] ?? 1, 'point')), input);
+    });
+    const totalEl = h('p', { class: 'army-total', 'aria-live': 'polite' });
+    const problemsEl = h('ul', { class: 'army-problems' });
+    const submit = h('button', { type: 'submit', class: 'primary', id: 'army-submit' }, 'Use this team');
+    const faction = teams[0].faction;
+    let match = null;
+    function update() {
+      const pieces = {};
+      for (const k of kinds) { const n = parseInt(inputs[k].value, 10) || 0; if (n > 0) pieces[k] = n; }
+      const pts = Object.entries(pieces).reduce((s, [k, n]) => s + n * (COST[k] ?? 1), 0);
+      match = teams.find((t) => Object.keys(t.pieces).length === Object.keys(pieces).length
+        && Object.entries(t.pieces).every(([k, n]) => pieces[k] === n)) || null;
+      totalEl.textContent = `${pts} of ${TEAM_POINTS} points`;
+      const problems = [];
+      if (pts !== TEAM_POINTS) problems.push(`A team is exactly ${TEAM_POINTS} points (${pts < TEAM_POINTS ? `${TEAM_POINTS - pts} to add` : `${pts - TEAM_POINTS} too many`}).`);
+      for (const k of required) if (!pieces[k]) problems.push(`A ${words(k)} is required.`);
+      if (!problems.length && !match) problems.push('This team is not allowed (a standard chess set has at most 1 Queen, 2 Rooks, 2 Bishops, 2 Knights, 8 Pawns).');
+      clear(problemsEl, problems.map((p) => h('li', {}, p)));
+      submit.disabled = !match;
+    }
+    const form = h('form', {
+      class: 'card army-form', 'aria-labelledby': 'army-h',
+      onsubmit: (e) => { e.preventDefault(); if (match) ctx.submit([match]); },
+    },
+    h('h2', { id: 'army-h' }, `Build your team (${words(faction)})`),
+    h('p', { class: 'hint' }, `Spend exactly ${TEAM_POINTS} points. Your opponent sees your team only when both are in.`),
+    h('div', { class: 'army-rows' }, rows), totalEl, problemsEl, submit);
+    update();
+    return form;
   },
 
   // Standing order: spend an Advantage token when defending?
