@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -125,11 +125,12 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     await page.goto(`${env.base}/#/match/${g.id}`);
     await page.waitForSelector('.prompt-you', { timeout: T });
     // The templates are explained for someone who never read Champions.
-    await page.waitForSelector('.other-actions button', { timeout: T });
-    const buttons = await page.locator('.other-actions button').allTextContents();
+    await page.waitForSelector('.other-actions button, .other-actions select', { timeout: T });
+    const buttons = [...await page.locator('.other-actions button').allTextContents(),
+      ...await page.locator('.other-actions option').allTextContents()];
     assert.ok(buttons.some((b) => /king: speedster — Speedster: acts most often/.test(b)), buttons.join(' | '));
     for (const [role, tmpl] of [['king', 'brick'], ['queen', 'blaster'], ['rook', 'martial artist'], ['bishop', 'slasher'], ['knight', 'speedster']]) {
-      await page.locator('.other-actions button', { hasText: `${role}: ${tmpl} —` }).first().click();
+      assert.ok(await chooseAction(page, `${role}: ${tmpl} —`), `${role}: ${tmpl} is offered`);
       await postDraft(page);
     }
     // Mirrors: click the Rook on h1, the Bishop on f1, the Knight on g1.
@@ -178,8 +179,8 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     // Ben resigns: the score shows, and every Mirror is revealed to him.
     await api(env, 'POST', `/api/games/${g.id}/resign`, {}, ben.token);
     await page.waitForSelector('.result-text', { timeout: T });
-    assert.match(await page.textContent('.result-text'), /Ann, you\) wins/);
-    await page.waitForFunction(() => /Scores: .*Ann.* [1-9]/.test(document.querySelector('.result').textContent), null, { timeout: T });
+    assert.match(await page.textContent('.result-text'), /White \(you\) wins/);
+    await page.waitForFunction(() => /Scores: .*[1-9]/.test(document.querySelector('.result').textContent), null, { timeout: T });
     await page.screenshot({ path: join(OUT, 'blood-chess-end.png'), fullPage: true });
     await benPage.reload();
     await waitPiece(benPage, 'g1', 'Mirror');

@@ -188,3 +188,30 @@ export async function checkPage(page, name, problems, { dark = false } = {}) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (overflow > 0) problems.push(`${name}: the page is ${overflow}px wider than the screen`);
 }
+
+// Picks one of "Your choices" under the board by its words, as a player
+// would: a button, or, where a type has many actions, its entry in that
+// type's list followed by "Choose". Returns false when no such choice is
+// shown.
+export async function chooseAction(page, text, { timeout = 30000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const button = page.locator('.other-actions button.action-btn', { hasText: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first();
+    if (await button.count()) { await button.click(); return true; }
+    for (const sel of await page.locator('.other-actions .choose-group select').all()) {
+      const options = await sel.locator('option').allTextContents();
+      const i = options.findIndex((o) => o.toLowerCase().includes(text.toLowerCase()));
+      if (i >= 0) {
+        await sel.selectOption(String(i));
+        await sel.locator('xpath=../button').click();
+        return true;
+      }
+    }
+    if (Date.now() > deadline) {
+      const shown = await page.locator('.other-actions').innerText().catch(() => '(nothing)');
+      console.error(`chooseAction: no "${text}" among: ${shown.replace(/\s+/g, ' ')}`);
+      return false;
+    }
+    await page.waitForTimeout(100);
+  }
+}

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -94,8 +94,7 @@ test('officers-chess: armies built on the board, a few rounds under fog, forecas
       for (let k = 0; k < 2; k++) {
         await waitMyTurn(page);
         const n = await page.locator('.thread > li').count();
-        const btn = page.locator('.other-actions button', { hasText: 'recruit Archer' }).first();
-        await btn.click();
+        assert.ok(await chooseAction(page, 'recruit Archer'), 'recruiting an Archer is offered');
         assert.match(await page.textContent('.draft'), /recruit Archer \d: Archer with /);
         await page.click('#post-btn');
         await posted(page, n);

@@ -130,10 +130,11 @@ async function assertPreview(page) {
   }
 }
 
-// The posts of each seat before the armies were revealed.
+// The posts of each seat up to the last post with a marker event (the
+// armies revealed, or the last team handed in).
 async function buildPosts(page, id, marker) {
   const log = await api(env, 'GET', `/api/games/${id}/turns?after=0&limit=500`, undefined, await tokenOf(page));
-  const end = log.posts.find((p) => (p.events || []).some((e) => e.type === marker));
+  const end = log.posts.filter((p) => (p.events || []).some((e) => e.type === marker)).pop();
   return [0, 1].map((s) => log.posts.filter((p) => p.kind === 'turn' && p.seat === s && p.seq <= end.seq).length);
 }
 
@@ -327,7 +328,9 @@ test('wargame chess from the lobby to a resignation, through the board', async (
       await page.click('#army-submit');
       await post(page);
     }
-    assert.deepEqual(await buildPosts(a, id, 'teams_revealed'), [1, 1], 'each team is one post');
+    // Team lists stay hidden until both teams are deployed (RULINGS.md,
+    // Wargame Chess W8): count up to the second team handed in.
+    assert.deepEqual(await buildPosts(a, id, 'team_submitted'), [1, 1], 'each team is one post');
 
     // Trees: the second seat chooses with a button.
     let p = await whoseTurn([a, b]);

@@ -21,6 +21,19 @@ function piecesOf(view) {
   return Array.isArray(view.state?.pieces) ? view.state.pieces : [];
 }
 
+// My pieces still to deploy, by roster option: my team list less the
+// pieces already deployed (a piece is in the state only once deployed,
+// RULINGS.md W8).
+function reserveOf(view) {
+  const team = (view.state?.teams || []).find((t) => t.seat === view.you);
+  const left = { ...(team?.pieces || {}) };
+  for (const p of piecesOf(view)) {
+    const k = p.option || p.type;
+    if (p.owner === view.you && k in left) left[k] -= 1;
+  }
+  return left;
+}
+
 // "Seat 0 (Ann) rook" for a piece id.
 function pieceName(view, id) {
   const p = piecesOf(view)[id];
@@ -235,15 +248,14 @@ export default {
 
   trayItem(a, view) {
     if (a.type !== 'deploy') return null;
-    const left = piecesOf(view).filter((p) => p.owner === view.you && p.where === 'reserve' && (p.option || p.type) === a.piece).length;
+    const left = reserveOf(view)[a.piece] || 0;
     return { key: a.piece, label: words(a.piece), count: left, piece: { seat: view.you, glyph: GLYPH[a.piece] || '?', label: `your ${words(a.piece)}` } };
   },
 
   // Several deployments in one post: the reserve left, on the squares left.
   after(view, legal, draft) {
     if (!draft.length || !draft.every((a) => a.type === 'deploy')) return null;
-    const left = {};
-    for (const p of piecesOf(view)) if (p.owner === view.you && p.where === 'reserve') left[p.option || p.type] = (left[p.option || p.type] || 0) + 1;
+    const left = reserveOf(view);
     for (const a of draft) left[a.piece] = (left[a.piece] || 0) - 1;
     const taken = new Set(draft.map((a) => a.square));
     return legal.filter((a) => a.type === 'deploy' && left[a.piece] > 0 && !taken.has(a.square));
