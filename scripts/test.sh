@@ -15,7 +15,8 @@
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
 # Environment:
-#   WP_JOBS        parallel build and test jobs (default 2, the CI machine's cores)
+#   WP_JOBS        parallel build jobs (default 2, the CI machine's cores)
+#   WP_TEST_JOBS   parallel ctest jobs (default WP_JOBS + 1)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
 #   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (8;
 #                  scripts/fuzz.sh runs long campaigns)
@@ -25,6 +26,9 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${WP_JOBS:-2}
+# Tests wait on servers, databases and browsers as much as they compute:
+# one more test than cores keeps both cores busy.
+TEST_JOBS=${WP_TEST_JOBS:-$((JOBS + 1))}
 QUICK=0
 
 # One line per finished stage, repeated at the end as a summary.
@@ -151,7 +155,7 @@ run_ctest() {
     log_file="$LOG_DIR/ctest-$(basename "$dir").log"
     mkdir -p "$LOG_DIR"
     local status=0
-    ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$JOBS" "$@" \
+    ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$TEST_JOBS" "$@" \
         | tee "$log_file" || status=$?
     count_tests "$log_file"
     return "$status"

@@ -77,7 +77,7 @@ async function startInto(env) {
     env.dbUrl = execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'start', env.pgDir, String(pgPort)],
       { env: { ...process.env, PG_FAST: '1' }, encoding: 'utf8' }).trim();
     const port = await freePort();
-    const log = openSync(join(OUT, 'server.log'), 'w');
+    const log = openSync(join(OUT, `server-${process.pid}.log`), 'w');
     env.server = spawn(SERVER, [], {
       env: {
         ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
@@ -89,11 +89,11 @@ async function startInto(env) {
     env.base = `http://127.0.0.1:${port}`;
     let up = false;
     for (let i = 0; i < 100 && !up; i++) {
-      if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${OUT}/server.log`);
+      if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${OUT}/server-${process.pid}.log`);
       try { up = (await fetch(`${env.base}/api/health`)).ok; } catch { /* not yet */ }
       if (!up) await sleep(100);
     }
-    if (!up) throw new Error(`the server did not come up; see ${OUT}/server.log`);
+    if (!up) throw new Error(`the server did not come up; see ${OUT}/server-${process.pid}.log`);
   }
   // Playwright puts the browser profile (a fresh --user-data-dir) under
   // the temporary directory: keep it in ours, removed at the end.
