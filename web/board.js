@@ -1,4 +1,5 @@
-// The shared 8x8 board: an SVG grid of focusable squares, files and ranks
+// The shared board (8x8, or up to 16x16 where a ruleset's view says so in
+// state.board {files, ranks}): an SVG grid of focusable squares, files and ranks
 // labelled, seat 0 at the bottom unless flipped. It knows nothing of any
 // ruleset: it draws what a renderer describes (pieces, terrain) and the
 // highlights the match page asks for, and reports the square chosen by
@@ -7,7 +8,7 @@
 import { drawShape } from './pieces.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const FILES = 'abcdefgh';
+const FILES = 'abcdefghijklmnop';
 const S = 100;      // square size in SVG units
 const M = 30;       // margin for the rank and file labels
 
@@ -20,8 +21,8 @@ function svg(tag, attrs = {}, ...children) {
 
 export function squareName(file, rank) { return FILES[file] + (rank + 1); }
 export function parseSquare(sq) {
-  if (typeof sq !== 'string' || !/^[a-h][1-8]$/.test(sq)) return null;
-  return { file: FILES.indexOf(sq[0]), rank: Number(sq[1]) - 1 };
+  if (typeof sq !== 'string' || !/^[a-p](1[0-6]|[1-9])$/.test(sq)) return null;
+  return { file: FILES.indexOf(sq[0]), rank: Number(sq.slice(1)) - 1 };
 }
 
 export class Board {
@@ -30,6 +31,8 @@ export class Board {
     this.onSquare = onSquare || (() => {});
     this.onEscape = onEscape || (() => {});
     this.flipped = false;
+    this.files = 8;
+    this.ranks = 8;
     this.focus = 'e2';
     this.squares = new Map();
     this.el = svg('svg', {
@@ -44,21 +47,34 @@ export class Board {
     this.build();
   }
 
-  // Screen position of a square: column 0..7 left to right, row 0..7 top down.
+  // Screen position of a square: column 0.. left to right, row 0.. top down.
   pos(file, rank) {
-    return this.flipped ? { col: 7 - file, row: rank } : { col: file, row: 7 - rank };
+    return this.flipped ? { col: this.files - 1 - file, row: rank }
+      : { col: file, row: this.ranks - 1 - rank };
+  }
+
+  // A board of another size (ChessWar's larger boards, C11).
+  setSize(files, ranks) {
+    files = Math.min(16, Math.max(1, files | 0 || 8));
+    ranks = Math.min(16, Math.max(1, ranks | 0 || 8));
+    if (files === this.files && ranks === this.ranks) return;
+    this.files = files;
+    this.ranks = ranks;
+    if (!this.squares.has(this.focus) || parseSquare(this.focus).file >= files || parseSquare(this.focus).rank >= ranks) this.focus = 'a1';
+    this.build();
   }
 
   build() {
     const had = this.el.contains(document.activeElement);
     this.el.replaceChildren();
     this.squares.clear();
+    this.el.setAttribute('viewBox', `0 0 ${this.files * S + M} ${this.ranks * S + M}`);
     const rows = [];
-    for (let row = 0; row < 8; row++) {
+    for (let row = 0; row < this.ranks; row++) {
       rows.push(svg('g', { role: 'row' }));
     }
-    for (let rank = 0; rank < 8; rank++) {
-      for (let file = 0; file < 8; file++) {
+    for (let rank = 0; rank < this.ranks; rank++) {
+      for (let file = 0; file < this.files; file++) {
         const name = squareName(file, rank);
         const { col, row } = this.pos(file, rank);
         const dark = (file + rank) % 2 === 0;
@@ -87,14 +103,17 @@ export class Board {
       this.el.append(r);
     }
     const labels = svg('g', { class: 'coords', 'aria-hidden': 'true' });
-    for (let i = 0; i < 8; i++) {
-      const file = this.flipped ? 7 - i : i;
-      const rank = this.flipped ? i : 7 - i;
-      const fx = svg('text', { x: M + i * S + S / 2, y: 8 * S + M - 7, 'text-anchor': 'middle' });
+    for (let i = 0; i < this.files; i++) {
+      const file = this.flipped ? this.files - 1 - i : i;
+      const fx = svg('text', { x: M + i * S + S / 2, y: this.ranks * S + M - 7, 'text-anchor': 'middle' });
       fx.textContent = FILES[file];
+      labels.append(fx);
+    }
+    for (let i = 0; i < this.ranks; i++) {
+      const rank = this.flipped ? i : this.ranks - 1 - i;
       const ry = svg('text', { x: M / 2, y: i * S + S / 2 + 8, 'text-anchor': 'middle' });
       ry.textContent = String(rank + 1);
-      labels.append(fx, ry);
+      labels.append(ry);
     }
     this.el.append(labels);
     // Arrows, battle marks and ghosts over the squares; never hit by clicks.
@@ -125,8 +144,8 @@ export class Board {
     const d = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
     if (d) {
       e.preventDefault();
-      const col = Math.min(7, Math.max(0, s.col + d[0]));
-      const row = Math.min(7, Math.max(0, s.row + d[1]));
+      const col = Math.min(this.files - 1, Math.max(0, s.col + d[0]));
+      const row = Math.min(this.ranks - 1, Math.max(0, s.row + d[1]));
       for (const [name, q] of this.squares) if (q.col === col && q.row === row) this.setFocus(name);
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -332,7 +351,7 @@ export function miniBoard(pieces, flipped = false, size = 96) {
   }
   for (const p of pieces) {
     const sq = parseSquare(p.square);
-    if (!sq) continue;
+    if (!sq || sq.file > 7 || sq.rank > 7) continue;   // a small 8x8 picture
     const col = flipped ? 7 - sq.file : sq.file;
     const row = flipped ? sq.rank : 7 - sq.rank;
     const g = svg('g', { transform: `translate(${col * S} ${row * S})` });

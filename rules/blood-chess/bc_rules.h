@@ -18,7 +18,7 @@
 #define BC_MAX_DICE 20
 /* Turns of the Speed Chart before the match ends on points (option
  * turn_limit; 0 = until a King falls, as the text) */
-#define BC_DEFAULT_TURN_LIMIT 40
+#define BC_DEFAULT_TURN_LIMIT 0
 #define BC_MAX_OUT_STUN 80      /* referee outcomes (B11) */
 #define BC_MAX_OUT_BODY 30
 

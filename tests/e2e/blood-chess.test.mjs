@@ -82,6 +82,9 @@ async function untilKnight(g, ann, ben) {
 // when there are several; post.
 async function knightTo(page, from, to) {
   await page.waitForSelector('.prompt-you', { timeout: T });
+  // The page follows the match by long-poll: wait until it shows the
+  // Knight as the piece to act (the phases before were posted elsewhere).
+  await page.waitForSelector(`${sq(from)}.is-source`, { timeout: T });
   await page.click(sq(from));
   await page.waitForSelector(`${sq(to)}.is-target`, { timeout: T });
   await page.click(sq(to));
@@ -103,7 +106,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
   await page.click('a.button:has-text("New match")');
   await page.waitForSelector('#ruleset');
   await page.selectOption('#ruleset', 'blood-chess');
-  assert.equal(await page.inputValue('#opt-turn_limit'), '40', 'the options show their defaults');
+  assert.equal(await page.inputValue('#opt-turn_limit'), '0', 'the options show their defaults (no turn limit, as the text)');
   assert.match(await page.textContent('.lobby'), /secretly chooses which Rook, Bishop and Knight are Mirrors/);
   await page.screenshot({ path: join(OUT, 'blood-chess-lobby.png') });
   await page.click('text=Create the match');

@@ -212,3 +212,30 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
     await ctxB.close();
   }
 });
+
+// A larger board (RULINGS.md, ChessWar C11): the board draws every square
+// of a 12x10 match, labelled to file l and rank 10, and a set-up square
+// beyond h8 can be chosen.
+test('chesswar: a 12x10 board is drawn whole', async (t) => {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  if (!rulesets.some((r) => r.id === 'chesswar')) { t.skip('no chesswar on this server'); return; }
+  const cy = await api(env, 'POST', '/api/players', { name: 'Cy' });
+  const di = await api(env, 'POST', '/api/players', { name: 'Di' });
+  const g = await api(env, 'POST', '/api/games',
+    { ruleset: 'chesswar', seats: 2, seat: 0, options: { board_files: 12, board_ranks: 10 } }, cy.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, di.token);
+  const ctx = await contextAs(di, DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, 'Di');
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await page.waitForSelector(sq('l10'), { state: 'attached', timeout: T });
+    assert.equal(await page.locator('svg.board [data-square]').count(), 120, '12 files x 10 ranks');
+    const labels = await page.locator('svg.board .coords text').allTextContents();
+    assert.ok(labels.includes('l') && labels.includes('10'), labels.join(' '));
+    await shot(page, 'chesswar-12x10');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});

@@ -228,6 +228,8 @@ class Match {
       this.renderer = await rendererFor(view.ruleset);
     }
     if (!this.flippedSet && view.state) {
+      const size = view.state && typeof view.state.board === 'object' ? view.state.board : {};
+      this.board.setSize(size.files || 8, size.ranks || 8);
       this.board.setFlipped(this.renderer.flipped(view));
       this.flippedSet = true;
     }
