@@ -132,3 +132,37 @@ wr_json_square_new(const struct wr_board *b, int sq)
 	char buf[8];
 	return json_object_new_string(wr_square_name(b, sq, buf));
 }
+
+json_object *
+wr_json_ints(const int *v, int n)
+{
+	json_object *a = json_object_new_array_ext(n > 0 ? n : 0);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+int
+wr_json_read_ints(json_object *obj, const char *key, int *out, int min_n, int max_n, int lo,
+                  int hi, struct wr_error *err)
+{
+	json_object *a;
+	int n;
+
+	if (!json_object_object_get_ex(obj, key, &a) || !json_object_is_type(a, json_type_array))
+		return wr_fail(err, "bad-snapshot", key, "%s: an array is required", key);
+	n = (int)json_object_array_length(a);
+	if (n < min_n || n > max_n)
+		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
+	for (int i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(a, (size_t)i);
+		int64_t x;
+		if (!json_object_is_type(v, json_type_int))
+			return wr_fail(err, "bad-snapshot", key, "%s: whole numbers", key);
+		x = json_object_get_int64(v);
+		if (x < lo || x > hi)
+			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
+		out[i] = (int)x;
+	}
+	return n;
+}

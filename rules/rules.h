@@ -175,6 +175,12 @@ int wr_json_square(json_object *obj, const char *key, const struct wr_board *b, 
 /* Fails when obj has a key outside `known` (NULL-terminated). */
 int wr_json_only(json_object *obj, const char *const *known, struct wr_error *err);
 json_object *wr_json_square_new(const struct wr_board *b, int sq);
+/* Snapshots: an int array as JSON, and back -- obj[key] must be an array
+ * of min_n..max_n whole numbers in lo..hi (err names the key, code
+ * "bad-snapshot"). Returns how many were read, or -1. */
+json_object *wr_json_ints(const int *v, int n);
+int wr_json_read_ints(json_object *obj, const char *key, int *out, int min_n, int max_n, int lo,
+                      int hi, struct wr_error *err);
 
 /* ----------------------------------------------------------- results */
 

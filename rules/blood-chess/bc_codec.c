@@ -274,15 +274,6 @@ bad:
 /* ---------------------------------------------------------------- save */
 
 static json_object *
-ints(const int *v, int n)
-{
-	json_object *a = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int(v[i]));
-	return a;
-}
-
-static json_object *
 bc_save(const void *state)
 {
 	const struct bc_state *st = state;
@@ -304,17 +295,17 @@ bc_save(const void *state)
 	for (int i = 0; i < BC_PIECES; i++) {
 		const struct bc_piece *p = &st->p[i];
 		int v[5] = {p->sq, p->decoy, p->moved, p->revealed, p->engaged};
-		json_object_array_add(pc, ints(v, 5));
+		json_object_array_add(pc, wr_json_ints(v, 5));
 	}
 	json_object_object_add(o, "pieces", pc);
 	for (int s = 0; s < BC_SEATS; s++) {
-		json_object_array_add(ms, ints(st->mirror_set[s], 3));
+		json_object_array_add(ms, wr_json_ints(st->mirror_set[s], 3));
 		for (int r = 0; r < BC_ROLES; r++) {
 			const struct bc_char *c = &st->ch[s][r];
 			json_object *x = json_object_new_object();
 			int v[7] = {c->chosen, c->stun, c->body, c->stunned, c->unconscious, c->dodging,
 			            c->removed};
-			json_object_object_add(x, "state", ints(v, 7));
+			json_object_object_add(x, "state", wr_json_ints(v, 7));
 			json_object_object_add(x, "sheet", c->chosen ? sheet_json(&c->sh) : NULL);
 			json_object_array_add(ch, x);
 		}
@@ -323,41 +314,16 @@ bc_save(const void *state)
 	json_object_object_add(o, "chars", ch);
 	put(o, "turn", st->turn);
 	put(o, "segment", st->segment);
-	json_object_object_add(o, "queue", ints(st->queue, st->nqueue));
+	json_object_object_add(o, "queue", wr_json_ints(st->queue, st->nqueue));
 	put(o, "qpos", st->qpos);
-	json_object_object_add(o, "pending", ints(pend, 6));
-	json_object_object_add(o, "scores", ints(st->scores, 2));
+	json_object_object_add(o, "pending", wr_json_ints(pend, 6));
+	json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
 	put(o, "winners", (int)st->winners);
 	puts_(o, "reason", st->reason);
 	return o;
 }
 
 /* ---------------------------------------------------------------- load */
-
-static int
-arr_ints(json_object *o, const char *key, int *out, int min_n, int max_n, int lo, int hi,
-         struct wr_error *err)
-{
-	json_object *a;
-	int n;
-
-	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
-		return wr_fail(err, "bad-snapshot", key, "%s: an array is required", key);
-	n = (int)json_object_array_length(a);
-	if (n < min_n || n > max_n)
-		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
-	for (int i = 0; i < n; i++) {
-		json_object *v = json_object_array_get_idx(a, (size_t)i);
-		int64_t x;
-		if (!json_object_is_type(v, json_type_int))
-			return wr_fail(err, "bad-snapshot", key, "%s: whole numbers", key);
-		x = json_object_get_int64(v);
-		if (x < lo || x > hi)
-			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
-		out[i] = (int)x;
-	}
-	return n;
-}
 
 static int
 get_arr(json_object *o, const char *key, size_t n, json_object **out, struct wr_error *err)
@@ -422,7 +388,7 @@ bc_load(json_object *snap, void **state, struct wr_error *err)
 		json_object *holder = json_object_new_object();
 		json_object_object_add(holder, "p",
 		                       json_object_get(json_object_array_get_idx(pc, (size_t)i)));
-		n = arr_ints(holder, "p", v, 5, 5, -1, 63, err);
+		n = wr_json_read_ints(holder, "p", v, 5, 5, -1, 63, err);
 		json_object_put(holder);
 		if (n < 0)
 			goto bad;
@@ -438,7 +404,7 @@ bc_load(json_object *snap, void **state, struct wr_error *err)
 		json_object *holder = json_object_new_object();
 		json_object_object_add(holder, "m",
 		                       json_object_get(json_object_array_get_idx(ms, (size_t)s)));
-		n = arr_ints(holder, "m", st->mirror_set[s], 3, 3, 0, 1, err);
+		n = wr_json_read_ints(holder, "m", st->mirror_set[s], 3, 3, 0, 1, err);
 		json_object_put(holder);
 		if (n < 0)
 			goto bad;
@@ -454,7 +420,7 @@ bc_load(json_object *snap, void **state, struct wr_error *err)
 			wr_fail(err, "bad-snapshot", "chars", "chars: objects");
 			goto bad;
 		}
-		if (arr_ints(x, "state", v, 7, 7, -300, 300, err) < 0)
+		if (wr_json_read_ints(x, "state", v, 7, 7, -300, 300, err) < 0)
 			goto bad;
 		c->chosen = v[0];
 		c->stun = v[1];
@@ -476,13 +442,13 @@ bc_load(json_object *snap, void **state, struct wr_error *err)
 			}
 		}
 	}
-	n = arr_ints(snap, "queue", st->queue, 0, BC_SEATS * BC_ROLES, 0, BC_SEATS * BC_ROLES - 1,
+	n = wr_json_read_ints(snap, "queue", st->queue, 0, BC_SEATS * BC_ROLES, 0, BC_SEATS * BC_ROLES - 1,
 	             err);
 	if (n < 0)
 		goto bad;
 	st->nqueue = n;
-	if (arr_ints(snap, "pending", pend, 6, 6, -1, 200, err) < 0 ||
-	    arr_ints(snap, "scores", st->scores, 2, 2, 0, 51, err) < 0)
+	if (wr_json_read_ints(snap, "pending", pend, 6, 6, -1, 200, err) < 0 ||
+	    wr_json_read_ints(snap, "scores", st->scores, 2, 2, 0, 51, err) < 0)
 		goto bad;
 	st->pend = (struct bc_pending){pend[0], pend[1], pend[2], pend[3], pend[4], pend[5]};
 	if (!bc_state_coherent(st)) {
@@ -657,7 +623,7 @@ bc_view(const void *state, int viewer)
 	} else {
 		json_object_object_add(o, "pending", NULL);
 	}
-	json_object_object_add(o, "scores", ints(st->scores, 2));
+	json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
 	bc_result(st, &res);
 	if (res.over) {
 		json_object *r = json_object_new_object();
@@ -910,7 +876,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		} else {
 			put(o, "roll", e->roll);
 			put(o, "need", e->need);
-			json_object_object_add(o, "dice", ints(e->dice, e->ndice));
+			json_object_object_add(o, "dice", wr_json_ints(e->dice, e->ndice));
 			put(o, "stun_rolled", e->stun);
 			put(o, "body_rolled", e->body);
 			if (e->killing)
@@ -974,7 +940,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 			json_object_array_add(m, x);
 		}
 		json_object_object_add(o, "mirrors", m);
-		json_object_object_add(o, "scores", ints(st->scores, 2));
+		json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
 		bc_result(st, &res);
 		puts_(o, "reason", res.reason);
 		break;

@@ -40,15 +40,6 @@ cf_piece_ref(const struct cf_state *st, int seat, int id)
 	return o;
 }
 
-json_object *
-cf_int_array(const int *v, int n)
-{
-	json_object *a = json_object_new_array_ext(n);
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int(v[i]));
-	return a;
-}
-
 static json_object *
 typed(const char *type)
 {
@@ -615,7 +606,7 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 	case CF_E_ORDER_CHOSEN:
 		cf_j_int(o, "seat", e->seat);
 		cf_j_str(o, "choice", cf_choice_name[e->choice]);
-		json_object_object_add(o, "order", cf_int_array(e->order, e->norder));
+		json_object_object_add(o, "order", wr_json_ints(e->order, e->norder));
 		break;
 	case CF_E_TURN:
 		cf_j_int(o, "turn", e->turn);

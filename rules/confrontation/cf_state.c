@@ -29,7 +29,7 @@ cf_save(const void *vst)
 		terrain[i] = cf_terrain_letter[st->terrain[i]];
 	terrain[CF_NSQ] = '\0';
 	cf_j_int(o, "v", 1);
-	json_object_object_add(o, "options", cf_int_array(opts, 6));
+	json_object_object_add(o, "options", wr_json_ints(opts, 6));
 	cf_j_int(o, "seats", st->nseats);
 	cf_j_str(o, "phase", cf_phase_name[st->phase]);
 	cf_j_str(o, "terrain", terrain);
@@ -38,26 +38,26 @@ cf_save(const void *vst)
 		json_object *a = json_object_new_object(), *ps = json_object_new_array();
 		int f[11] = {x->points, x->race, x->racial, x->racial_bought, x->ready, x->out,
 		             x->o_htl, x->o_luck, x->o_live, x->nrolls, x->n};
-		json_object_object_add(a, "f", cf_int_array(f, 11));
-		json_object_object_add(a, "rolls", cf_int_array(x->rolls, x->nrolls));
+		json_object_object_add(a, "f", wr_json_ints(f, 11));
+		json_object_object_add(a, "rolls", wr_json_ints(x->rolls, x->nrolls));
 		for (int i = 0; i < x->n; i++) {
 			const struct cf_piece *p = &x->p[i];
 			int v[10] = {p->type, p->sq, p->status, p->strength, p->treasure};
 			memcpy(v + 5, p->spells, sizeof(p->spells));
-			json_object_array_add(ps, cf_int_array(v, 10));
+			json_object_array_add(ps, wr_json_ints(v, 10));
 		}
 		json_object_object_add(a, "pieces", ps);
 		json_object_array_add(seats, a);
 	}
 	json_object_object_add(o, "armies", seats);
-	json_object_object_add(o, "order", cf_int_array(st->order, st->norder));
+	json_object_object_add(o, "order", wr_json_ints(st->order, st->norder));
 	{
 		/* t[6] holds Leadership used (bit 0) and a rise this turn (bit 1,
 		 * R8), so that snapshots keep their shape. */
 		int t[13] = {st->chooser, st->placer, st->turn, st->active, st->nacts, (int)st->used,
 		             (st->leadership_used ? 1 : 0) | (st->rose ? 2 : 0), st->risen, st->swift, st->fury,
 		             (int)st->fury_excl, st->idle, (int)st->winners};
-		json_object_object_add(o, "t", cf_int_array(t, 13));
+		json_object_object_add(o, "t", wr_json_ints(t, 13));
 	}
 	{
 		const struct cf_res *r = &st->r;
@@ -68,7 +68,7 @@ cf_save(const void *vst)
 		             b->d_die, b->a_luck, b->d_luck, b->loser_seat, b->loser_id, b->outcome};
 		for (int i = 0; i < 8; i++)
 			v[28 + i] = r->tseat[i], v[36 + i] = r->tid[i];
-		json_object_object_add(o, "res", cf_int_array(v, 44));
+		json_object_object_add(o, "res", wr_json_ints(v, 44));
 	}
 	cf_j_str(o, "reason", st->reason);
 	return o;
@@ -351,7 +351,7 @@ cf_view(const void *vst, int viewer)
 		                                           ? json_object_new_string(cf_race_name[x->race])
 		                                           : NULL);
 		json_object_object_add(so, "racial_tokens", shown && st->o.races ? json_object_new_int(x->racial) : NULL);
-		json_object_object_add(so, "setup_rolls", cf_int_array(x->rolls, x->nrolls));
+		json_object_object_add(so, "setup_rolls", wr_json_ints(x->rolls, x->nrolls));
 		if (shown) {
 			ps = json_object_new_array();
 			for (int i = 0; i < x->n; i++) {
@@ -385,7 +385,7 @@ cf_view(const void *vst, int viewer)
 		json_object_array_add(a, so);
 	}
 	json_object_object_add(o, "seats", a);
-	json_object_object_add(o, "order", cf_int_array(st->order, st->norder));
+	json_object_object_add(o, "order", wr_json_ints(st->order, st->norder));
 	a = json_object_new_array();
 	for (int sq = 0; sq < CF_NSQ; sq++) {
 		int s, id;

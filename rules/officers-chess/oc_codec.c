@@ -748,15 +748,6 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 /* ------------------------------------------------------- save / load */
 
 static json_object *
-ints(const int *v, int n)
-{
-	json_object *a = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int(v[i]));
-	return a;
-}
-
-static json_object *
 oc_save(const void *state)
 {
 	const struct oc_state *st = state;
@@ -770,7 +761,7 @@ oc_save(const void *state)
 	put(o, "promoted", st->promoted);
 	put(o, "fog", st->fog);
 	put(o, "first_random", st->first_random);
-	json_object_object_add(o, "act", ints(st->act, 2));
+	json_object_object_add(o, "act", wr_json_ints(st->act, 2));
 	put(o, "round_limit", st->round_limit);
 	put(o, "scenario", st->scenario);
 	put(o, "scenario_seat", st->scen_seat);
@@ -781,16 +772,16 @@ oc_save(const void *state)
 	puts_(o, "base", g);
 	for (int t = 0; t < 64; t++)
 		v[t] = st->vein[t];
-	json_object_object_add(o, "vein", ints(v, 64));
+	json_object_object_add(o, "vein", wr_json_ints(v, 64));
 	for (int t = 0; t < 64; t++)
 		v[t] = st->mark[t];
-	json_object_object_add(o, "mark", ints(v, 64));
-	json_object_object_add(o, "tile_dmg", ints(st->tile_dmg, 64));
+	json_object_object_add(o, "mark", wr_json_ints(v, 64));
+	json_object_object_add(o, "tile_dmg", wr_json_ints(st->tile_dmg, 64));
 	int play[] = {st->phase, st->round, st->first, st->cur, st->left, st->active, st->moved,
 	              st->acted, st->canto, st->traded, st->ready[0], st->ready[1], st->routed[0],
 	              st->routed[1], st->escaped[0], st->escaped[1], st->razed, st->qi[0],
 	              st->qi[1], st->winners, st->reason, st->pend, st->pend_att, st->pend_def};
-	json_object_object_add(o, "play", ints(play, (int)(sizeof(play) / sizeof(play[0]))));
+	json_object_object_add(o, "play", wr_json_ints(play, (int)(sizeof(play) / sizeof(play[0]))));
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
 		json_object *x = json_object_new_object();
@@ -799,13 +790,13 @@ oc_save(const void *state)
 		           u->danced, u->broken, u->poisoned, u->silenced, u->frozen, u->barrier,
 		           u->scen};
 		puts_(x, "name", u->name);
-		json_object_object_add(x, "f", ints(f, (int)(sizeof(f) / sizeof(f[0]))));
+		json_object_object_add(x, "f", wr_json_ints(f, (int)(sizeof(f) / sizeof(f[0]))));
 		json_object_array_add(us, x);
 	}
 	json_object_object_add(o, "u", us);
 	for (int k = 0; k < st->ntorch; k++) {
 		int t[] = {st->torch[k].seat, st->torch[k].sq, st->torch[k].radius};
-		json_object_array_add(tq, ints(t, 3));
+		json_object_array_add(tq, wr_json_ints(t, 3));
 	}
 	json_object_object_add(o, "torch", tq);
 	return o;
@@ -1166,7 +1157,7 @@ oc_view(const void *state, int viewer)
 	put(opts, "units", st->nunits);
 	json_object_object_add(opts, "promoted", json_object_new_boolean(st->promoted));
 	json_object_object_add(opts, "fog", json_object_new_boolean(st->fog));
-	json_object_object_add(opts, "activations", ints(st->act, 2));
+	json_object_object_add(opts, "activations", wr_json_ints(st->act, 2));
 	put(opts, "round_limit", st->round_limit);
 	puts_(opts, "scenario", oc_scenario_names[st->scenario]);
 	put(opts, "scenario_seat", st->scen_seat);

@@ -14,15 +14,6 @@ json_object *wc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- save */
 
-static json_object *
-int_array(const int *v, int n)
-{
-	json_object *a = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int(v[i]));
-	return a;
-}
-
 static void
 put(json_object *o, const char *k, int v)
 {
@@ -44,7 +35,7 @@ wc_save(const void *state)
 	put(o, "first_trees_random", st->first_trees_random);
 	put(o, "tree_first", st->tree_first);
 	put(o, "tree_choice", st->tree_choice);
-	json_object_object_add(o, "trees", int_array(st->trees, st->ntrees));
+	json_object_object_add(o, "trees", wr_json_ints(st->trees, st->ntrees));
 	put(o, "turn", st->turn);
 	put(o, "active", st->active);
 	put(o, "first_deployer", st->first_deployer);
@@ -54,13 +45,13 @@ wc_save(const void *state)
 	put(o, "act_piece", st->act_piece);
 	put(o, "act_reactivation", st->act_reactivation);
 	put(o, "act_first", st->act_first);
-	json_object_object_add(o, "attack", int_array(atk, 6));
+	json_object_object_add(o, "attack", wr_json_ints(atk, 6));
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
 		int v[13] = {p->seat, p->opt, (int)p->type, p->where, p->sq, p->adv, p->dis,
 		             p->blessing, p->curse, p->activated, p->reactivations,
 		             p->ever_activated, p->mark};
-		json_object_array_add(pc, int_array(v, 13));
+		json_object_array_add(pc, wr_json_ints(v, 13));
 	}
 	json_object_object_add(o, "pieces", pc);
 	for (int s = 0; s < WC_SEATS; s++) {
@@ -69,10 +60,10 @@ wc_save(const void *state)
 		json_object *x = json_object_new_object();
 		put(x, "submitted", ss->submitted);
 		json_object_object_add(x, "faction", json_object_new_string(f ? f->id : "standard"));
-		json_object_object_add(x, "counts", int_array(ss->counts, WC_MAX_OPTS));
+		json_object_object_add(x, "counts", wr_json_ints(ss->counts, WC_MAX_OPTS));
 		put(x, "upgrades", (int)ss->upgrades);
 		put(x, "order_defend", ss->order_defend);
-		json_object_object_add(x, "var", int_array(ss->var, 4));
+		json_object_object_add(x, "var", wr_json_ints(ss->var, 4));
 		json_object_array_add(se, x);
 	}
 	json_object_object_add(o, "seats", se);
@@ -83,31 +74,6 @@ wc_save(const void *state)
 }
 
 /* ---------------------------------------------------------------- load */
-
-static int
-arr_ints(json_object *o, const char *key, int *out, int min_n, int max_n, int lo, int hi,
-         struct wr_error *err)
-{
-	json_object *a;
-	int n;
-
-	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
-		return wr_fail(err, "bad-snapshot", key, "%s: an array is required", key);
-	n = (int)json_object_array_length(a);
-	if (n < min_n || n > max_n)
-		return wr_fail(err, "bad-snapshot", key, "%s: wrong length", key);
-	for (int i = 0; i < n; i++) {
-		json_object *v = json_object_array_get_idx(a, (size_t)i);
-		int64_t x;
-		if (!json_object_is_type(v, json_type_int))
-			return wr_fail(err, "bad-snapshot", key, "%s: whole numbers", key);
-		x = json_object_get_int64(v);
-		if (x < lo || x > hi)
-			return wr_fail(err, "bad-snapshot", key, "%s: out of range", key);
-		out[i] = (int)x;
-	}
-	return n;
-}
 
 #define GETI(obj, key, lo, hi, dst)                                                   \
 	do {                                                                          \
@@ -189,7 +155,7 @@ wc_load(json_object *snap, void **state, struct wr_error *err)
 	GETI(snap, "first_trees_random", 0, 1, st->first_trees_random);
 	GETI(snap, "tree_first", 0, 1, st->tree_first);
 	GETI(snap, "tree_choice", -1, WC_TREES_MAX - 1, st->tree_choice);
-	if ((n = arr_ints(snap, "trees", st->trees, 0, WC_MAX_TREES, 0, 63, err)) < 0)
+	if ((n = wr_json_read_ints(snap, "trees", st->trees, 0, WC_MAX_TREES, 0, 63, err)) < 0)
 		goto bad;
 	st->ntrees = n;
 	GETI(snap, "turn", 0, WC_LAST_TURN, st->turn);
@@ -201,7 +167,7 @@ wc_load(json_object *snap, void **state, struct wr_error *err)
 	GETI(snap, "act_piece", -1, WC_MAX_PIECES - 1, st->act_piece);
 	GETI(snap, "act_reactivation", 0, 1, st->act_reactivation);
 	GETI(snap, "act_first", 0, 1, st->act_first);
-	if (arr_ints(snap, "attack", atk, 6, 6, -1, 63, err) < 0)
+	if (wr_json_read_ints(snap, "attack", atk, 6, 6, -1, 63, err) < 0)
 		goto bad;
 	st->atk = (struct wc_attack){atk[0], atk[1], atk[2], atk[3], atk[4], atk[5]};
 	if (!json_object_object_get_ex(snap, "seats", &seats) ||
@@ -225,13 +191,13 @@ wc_load(json_object *snap, void **state, struct wr_error *err)
 			wr_fail(err, "bad-snapshot", "faction", "unknown faction");
 			goto bad;
 		}
-		if (arr_ints(x, "counts", ss->counts, WC_MAX_OPTS, WC_MAX_OPTS, 0, WC_MAX_PIECES,
+		if (wr_json_read_ints(x, "counts", ss->counts, WC_MAX_OPTS, WC_MAX_OPTS, 0, WC_MAX_PIECES,
 		             err) < 0)
 			goto bad;
 		GETI(x, "upgrades", 0, (1 << WC_MAX_UPGRADES) - 1, up);
 		ss->upgrades = (unsigned)up;
 		GETI(x, "order_defend", 0, 2, ss->order_defend);
-		if (arr_ints(x, "var", ss->var, 4, 4, -1000000, 1000000, err) < 0)
+		if (wr_json_read_ints(x, "var", ss->var, 4, 4, -1000000, 1000000, err) < 0)
 			goto bad;
 	}
 	if (!json_object_object_get_ex(snap, "pieces", &pcs) ||
@@ -248,7 +214,7 @@ wc_load(json_object *snap, void **state, struct wr_error *err)
 		static const int hi[13] = {1, WC_MAX_OPTS - 1, WC_TYPE_MAX - 1, WC_REMOVED, 63, 99, 99,
 		                           1, 1, 1, 1000, 1, 1000000};
 		json_object_object_add(w, "p", json_object_get(x));
-		n = arr_ints(w, "p", v, 13, 13, -1000000, 1000000, err);
+		n = wr_json_read_ints(w, "p", v, 13, 13, -1000000, 1000000, err);
 		json_object_put(w);
 		if (n < 0)
 			goto bad;
