@@ -39,7 +39,7 @@ migrate_with_retry(const struct wp_config *cfg, unsigned tries)
 	char err[1024];
 
 	for (unsigned i = 0; i < tries; i++) {
-		if (wp_migrate(cfg->database_url, cfg->migrations_dir, err, sizeof(err)) == 0)
+		if (wp_migrate(cfg->direct_url, cfg->migrations_dir, err, sizeof(err)) == 0)
 			return 0;
 		if (strncmp(err, "cannot connect", 14) != 0)
 			break;
@@ -106,7 +106,7 @@ wp_main(int argc, char **argv)
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
 		goto out;
 	}
-	if (wp_listen_start(cfg.database_url) != 0)
+	if (wp_listen_start(cfg.direct_url) != 0)
 		goto out;
 	if (cfg.fcgi_socket)
 		fcgi = wp_fcgi_start(&cfg);

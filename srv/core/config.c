@@ -44,6 +44,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->database_url = env_str("DATABASE_URL", NULL);
+	cfg->direct_url = env_str("DATABASE_DIRECT_URL", cfg->database_url);
 	cfg->bind_addr = env_str("BIND_ADDR", "0.0.0.0");
 	cfg->web_root = env_str("WEB_ROOT", "./web");
 	cfg->migrations_dir = env_str("MIGRATIONS_DIR", "./sql");

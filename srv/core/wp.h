@@ -100,6 +100,11 @@ struct wp_response {
 /* Service-wide settings read once at start (config.c). */
 struct wp_config {
 	const char *database_url;
+	/* A connection that is not pooled (DATABASE_DIRECT_URL, default
+	 * database_url): LISTEN and the migrations' session advisory lock need
+	 * a session of their own, which PgBouncer's transaction mode does not
+	 * give. */
+	const char *direct_url;
 	const char *bind_addr;
 	unsigned port;
 	const char *web_root;
