@@ -3,14 +3,18 @@ item 4): a server that has just started answers its very first requests
 correctly even when 32 of them arrive at once, each on its own worker
 thread (the rulesets list, views of matches and turns), with the test
 ruleset offered by the test server from the first request on."""
+import os
 import unittest
 
 import matchlib as ml
 from matchlib import wp
 
 MATCHES = 8
-RULESETS = {"chesswar", "wargame-chess", "officers-chess", "blood-chess", "confrontation",
-            ml.RULESET}
+# Every ruleset folder of rules/ (the build adds each one that has a
+# CMakeLists.txt), and the test ruleset.
+_RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules")
+RULESETS = {d for d in os.listdir(_RULES)
+            if os.path.isfile(os.path.join(_RULES, d, "CMakeLists.txt"))} | {ml.RULESET}
 
 
 class FirstRequestsTest(wp.ServerTestCase):
