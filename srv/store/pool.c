@@ -2,6 +2,7 @@
  * connected lazily and reconnected when the server went away. */
 #include <errno.h>
 #include <stdio.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,22 @@ wp_store_close(struct wp_store *st)
 	free(st);
 }
 
+/* Whether an idle connection still has its server. A server that went
+ * away (a restart, an administrator's kill) sent its goodbye and closed
+ * the socket while the connection sat in the pool, which libpq learns only
+ * when it next reads. A pooled connection never LISTENs, so anything to
+ * read while it is idle means it is going: look without waiting, so the
+ * request that takes it does not find out by failing. */
+static int
+idle_alive(PGconn *c)
+{
+	struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+
+	if (PQstatus(c) != CONNECTION_OK || p.fd < 0)
+		return 0;
+	return poll(&p, 1, 0) == 0;
+}
+
 struct wp_conn *
 wp_store_get(struct wp_store *st)
 {
@@ -136,7 +153,7 @@ wp_store_get(struct wp_store *st)
 	pthread_mutex_unlock(&st->lock);
 
 	/* Connecting happens outside the lock: it may take seconds. */
-	if (c && PQstatus(c) != CONNECTION_OK) {
+	if (c && !idle_alive(c)) {
 		PQfinish(c);
 		c = NULL;
 	}

@@ -2,6 +2,7 @@
 import os
 import sys
 import time
+import threading
 import unittest
 
 sys.dont_write_bytecode = True
@@ -96,6 +97,39 @@ class DatabaseDownTest(unittest.TestCase):
         token = r.json()["token"]
         r = s.request("GET", "/api/me", headers={"Authorization": "Bearer " + token})
         self.assertEqual(r.status, 200, r)
+
+
+class DatabaseRestartTest(unittest.TestCase):
+    """Issue "Reliability and security", item 10: after a PostgreSQL
+    restart the first request on each pooled connection answered 503. The
+    pool notices a connection the server closed while it sat idle and
+    replaces it before the request uses it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = wp.PgCluster(private=True).start()
+        cls.addClassCleanup(cls.pg.close)
+        cls.db = cls.pg.create_database()
+        cls.server = wp.Server(cls.db.url).start()
+        cls.addClassCleanup(cls.server.stop)
+
+    def test_first_requests_after_a_restart_succeed(self):
+        s = self.server
+        # Use several pooled connections at once, so that more than one
+        # sits idle across the restart.
+        results = []
+        threads = [threading.Thread(target=lambda i=i: results.append(
+            s.request("POST", "/api/players", {"name": "Before%d" % i}).status)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(results, [201] * 8)
+        self.pg.stop_cluster()
+        self.pg.start_cluster()
+        for i in range(8):
+            r = s.request("POST", "/api/players", {"name": "After%d" % i}, timeout=15)
+            self.assertEqual(r.status, 201, (r, s.log_lines()[-6:]))
 
 
 if __name__ == "__main__":
