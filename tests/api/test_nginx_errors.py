@@ -157,6 +157,32 @@ class NginxErrorsTest(wp.ServerTestCase):
         r = self.get("POST", "/api/players", body, {"Content-Type": "application/json"})
         assert_nginx_problem(r, 413, "body-too-large")
 
+    def test_unknown_transfer_encoding_is_400_bad_framing(self):
+        # nginx's own answer would be 501; warpostd calls an ambiguous body
+        # length bad-framing (400), and so does nginx now
+        for te in (b"gzip", b"chunked\r\nContent-Length: 3"):
+            with self.subTest(te=te):
+                r = wp.raw_request(self.nginx.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\n"
+                                   b"Transfer-Encoding: " + te + b"\r\nConnection: close\r\n\r\nabc")
+                assert_nginx_problem(r, 400, "bad-framing")
+
+    def test_http2_request_line_is_400(self):
+        r = wp.raw_request(self.nginx.port, b"GET / HTTP/2.0\r\nHost: x\r\n\r\n")
+        assert_nginx_problem(r, 400, "invalid-request")
+
+    def test_failed_if_match_on_static_file_is_412(self):
+        r = self.get("GET", "/app.js", headers={"If-Match": '"no-such-etag"'})
+        assert_nginx_problem(r, 412, "precondition-failed")
+
+    def test_range_is_ignored_on_static_files(self):
+        with open(os.path.join(self.nginx.web_root, "app.js"), "rb") as f:
+            whole = f.read()
+        for rng in ("bytes=0-9", "bytes=%d-" % (len(whole) + 100)):
+            with self.subTest(range=rng):
+                r = self.get("GET", "/app.js", headers={"Range": rng})
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.body, whole)
+
     # -- warpostd's own answers pass unchanged ------------------------------
 
     def test_warpostd_problems_pass_unchanged(self):
@@ -274,7 +300,7 @@ class NginxConfigTest(unittest.TestCase):
         static = re.search(r"    location / \{(.*?)\n    \}", self.text, re.S).group(1)
         pages_server = self.error_pages(server)
         pages_static = self.error_pages(static)
-        want = {400, 403, 404, 405, 413, 414, 494, 500, 502, 504}
+        want = {400, 403, 404, 405, 412, 413, 414, 494, 500, 501, 502, 504, 505}
         self.assertEqual(set(pages_server), want)
         # `location /` has error pages of its own, so it must repeat them all
         self.assertEqual(set(pages_static), want)
