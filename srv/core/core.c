@@ -94,6 +94,12 @@ serve_api(struct wp_ctx *ctx, const char *path)
 			return wp_fail(ctx, WP_ERR_MALFORMED_JSON, "%s", why);
 		if (!json_object_is_type(ctx->body, json_type_object))
 			return wp_fail(ctx, WP_ERR_INVALID, "the body must be a JSON object");
+		const char *key;
+		if (wp_json_find_nul(ctx->body, &key)) {
+			wp_fail_extra(ctx, "field", json_object_new_string(key));
+			return wp_fail(ctx, WP_ERR_INVALID, "%s: a string must not contain \\u0000",
+			               key);
+		}
 	}
 	err = m.route->handler(ctx);
 	ctx->match = NULL;

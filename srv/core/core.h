@@ -65,6 +65,9 @@ int wp_media_type_is(const char *content_type, const char *type);
  * -1 and a reason. */
 int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen);
 #define WP_JSON_MAX_DEPTH 64
+/* 1 when a string value holds a NUL, and the key of the nearest member
+ * ("" when none), else 0. */
+int wp_json_find_nul(json_object *o, const char **key);
 
 /* --- static.c --- */
 int wp_static_init(const char *web_root);
