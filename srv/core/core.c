@@ -146,6 +146,9 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	if (res->status == 0 && res->wait_game)
 		return; /* held by the front; logged when answered */
 	wp_response_header(res, "X-Content-Type-Options", "nosniff");
+	/* Every 503 says when to come back (RFC 9110, 10.2.3). */
+	if (res->status == 503 && !wp_response_get_header(res, "Retry-After"))
+		wp_response_header(res, "Retry-After", WP_RETRY_AFTER);
 	wp_metric_status(res->status);
 	wp_log_request(req, res->status);
 }

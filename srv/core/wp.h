@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define WP_VERSION "0.1.0"
+/* Retry-After of every 503, in seconds (RFC 9110, 10.2.3). */
+#define WP_RETRY_AFTER "1"
 
 /* Errors are values, and each value is one RFC 9457 problem type: the
  * table in problem.c gives its slug (urn:warpost:problem:<slug>), HTTP

@@ -47,5 +47,36 @@ class ReliabilityTest(wp.ServerTestCase):
         self.assertEqual(ml.seq_of(self.a, self.game), seq, "a refused body was applied")
 
 
+class RetryAfterTest(unittest.TestCase):
+    """item 4: every 503 carries Retry-After. Stops the database under a
+    running server, so a cluster of its own."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = wp.PgCluster(private=True).start()
+        cls.addClassCleanup(cls.pg.close)
+        cls.db = cls.pg.create_database()
+        cls.server = wp.Server(cls.db.url).start()
+        cls.addClassCleanup(cls.server.stop)
+
+    def test_item4_retry_after_on_503(self):
+        s = self.server
+        self.pg.stop_cluster()
+        try:
+            r = wp.wait_until(lambda: (lambda x: x if x.status == 503 else None)(
+                s.request("GET", "/api/health", timeout=10)), 10)
+            self.assertIsNotNone(r, "health never answered 503 with the database stopped")
+            self.assertEqual(r.headers.get("retry-after"), "1", r)
+            r = s.request("POST", "/api/players", {"name": "During"}, timeout=15)
+            wp.assert_problem(r, 503, "database-unavailable")
+            self.assertEqual(r.headers.get("retry-after"), "1", r)
+        finally:
+            self.pg.start_cluster()
+        r = wp.wait_until(lambda: (lambda x: x if x.status == 200 else None)(
+            s.request("GET", "/api/health", timeout=10)), 20)
+        self.assertIsNotNone(r)
+        self.assertNotIn("retry-after", r.headers)
+
+
 if __name__ == "__main__":
     wp.main()
