@@ -27,7 +27,7 @@ usage(FILE *f)
 	        "Serves the Warpost API and board. Configuration is read from the\n"
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
-	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE); see README.md.\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 

@@ -55,6 +55,8 @@ enum wp_err wp_api_metrics(struct wp_ctx *ctx);
 /* Decodes %XX in place semantics into out (cap bytes, NUL-terminated).
  * Fails on bad escapes, on %00 and when the result does not fit. */
 int wp_percent_decode(const char *in, char *out, size_t cap);
+/* The same for a request path; -2 for an encoded '/' or '\\'. */
+int wp_path_decode(const char *in, char *out, size_t cap);
 /* The value of one query parameter, decoded; 0 when absent. */
 int wp_query_param(const char *query, const char *name, char *out, size_t cap);
 int wp_media_type_is(const char *content_type, const char *type);

@@ -118,6 +118,8 @@ struct wp_config {
 	unsigned threads;
 	size_t connection_memory;
 	unsigned db_pool_size;
+	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
+	const char *metrics_token;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -15,6 +15,11 @@ class ReliabilityTest(wp.ServerTestCase):
         cls.b = ml.Client(cls.server, "Bob")
         cls.game = ml.start_match([cls.a, cls.b])
 
+    def unchecked(self, method, path, headers=None):
+        """Paths the OpenAPI document does not describe (static files, an
+        encoded slash its checker would decode)."""
+        return ml._plain_request(self.server, method, path, None, headers)
+
     def post_raw(self, path, body, token=None):
         headers = {"Content-Type": "application/json"}
         if token:
@@ -45,6 +50,62 @@ class ReliabilityTest(wp.ServerTestCase):
             self.assertProblem(self.post_raw(path, body, p.token), 400, "invalid-request",
                                field="type")
         self.assertEqual(ml.seq_of(self.a, self.game), seq, "a refused body was applied")
+
+    # item 5: edges
+    def test_item5_encoded_slash_does_not_route(self):
+        for path in ("/api/games/%d%%2Fturns" % self.game, "/api/games/%d%%2fturns" % self.game,
+                     "/api%2Fhealth", "/api/games/%d%%5Cturns" % self.game):
+            with self.subTest(path=path):
+                r = self.unchecked("GET", path, ml.auth(self.a.token))
+                self.assertIn(r.status, (400, 404), r)
+                self.assertEqual(r.media_type, wp.PROBLEM_TYPE, r)
+        self.assertEqual(self.a.req("GET", "/api/games/%d/turns" % self.game).status, 200)
+
+    def test_item5_static_security_headers(self):
+        for path in ("/", "/index.html", "/app.js", "/style.css"):
+            with self.subTest(path=path):
+                r = self.unchecked("GET", path)
+                self.assertEqual(r.status, 200, r)
+                csp = r.headers.get("content-security-policy", "")
+                for d in ("default-src 'self'", "object-src 'none'", "base-uri 'none'",
+                          "frame-ancestors 'none'"):
+                    self.assertIn(d, csp, r)
+                self.assertEqual(r.headers.get("x-content-type-options"), "nosniff", r)
+                self.assertEqual(r.headers.get("referrer-policy"), "no-referrer", r)
+                self.assertEqual(r.headers.get("x-frame-options"), "DENY", r)
+                etag = r.headers["etag"]
+                r = self.unchecked("GET", path, {"If-None-Match": etag})
+                self.assertEqual(r.status, 304, r)
+                self.assertIn("default-src 'self'", r.headers.get("content-security-policy", ""))
+
+    def test_item5_api_nosniff(self):
+        for r in (self.req("GET", "/api/health"), self.a.req("GET", "/api/me"),
+                  self.unchecked("GET", "/api/nope"),
+                  self.req("GET", "/metrics")):
+            with self.subTest(r=r):
+                self.assertEqual(r.headers.get("x-content-type-options"), "nosniff", r)
+
+    def test_item5_metrics_public_without_token(self):
+        self.assertEqual(self.req("GET", "/metrics").status, 200)
+
+
+class MetricsTokenTest(wp.ServerTestCase):
+    """item 5: METRICS_TOKEN guards /metrics."""
+    server_env = {"METRICS_TOKEN": "metrics-s3cret"}
+
+    def test_item5_metrics_token(self):
+        for h in (None, {"Authorization": "Bearer wrong"}, {"Authorization": "Bearer metrics-s3cre"},
+                  {"Authorization": "Basic bWV0cmljcy1zM2NyZXQ="},
+                  {"Authorization": "Bearer metrics-s3cretx"}):
+            with self.subTest(h=h):
+                r = self.req("GET", "/metrics", headers=h)
+                self.assertProblem(r, 401, "unauthorized")
+                self.assertIn("Bearer", r.headers.get("www-authenticate", ""))
+                self.assertNotIn(b"warpost_", r.body)
+        r = self.req("GET", "/metrics", headers={"Authorization": "Bearer metrics-s3cret"})
+        self.assertEqual(r.status, 200, r)
+        self.assertIn(b"warpost_", r.body)
+        self.assertEqual(self.req("GET", "/api/health").status, 200)
 
 
 class RetryAfterTest(unittest.TestCase):

@@ -28,6 +28,12 @@ main(void)
 	CHECK(wp_percent_decode("/a%4", out, sizeof(out)) != 0, "truncated escape refused");
 	CHECK(wp_percent_decode("/a%", out, sizeof(out)) != 0, "lone percent refused");
 	CHECK(wp_percent_decode("/0123456789", out, 5) != 0, "too long refused");
+	/* issue 16, item 5: an encoded slash never routes as a separator */
+	CHECK(wp_path_decode("/api/games/1%2Fturns", out, sizeof(out)) != 0, "path_encoded_slash");
+	CHECK(wp_path_decode("/api/games/1%2fturns", out, sizeof(out)) != 0, "path_encoded_slash lower");
+	CHECK(wp_path_decode("/a%5Cb", out, sizeof(out)) != 0, "path_encoded_backslash");
+	CHECK(wp_path_decode("/a%20b%2e", out, sizeof(out)) == 0, "path_other_escapes");
+	CHECK_STR(out, "/a b.", "path decoded");
 
 	CHECK(wp_query_param("wait=30&after=5", "after", out, sizeof(out)) == 1, "query");
 	CHECK_STR(out, "5", "query value");
