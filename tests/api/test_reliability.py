@@ -1,5 +1,10 @@
 """Issue 16, "Reliability and security": each item's reproduction, named
 after the item (the CGI edges of item 9 are in test_cgi_edges.py)."""
+import json
+import os
+import random
+import subprocess
+import tempfile
 import unittest
 
 import matchlib as ml
@@ -87,6 +92,73 @@ class ReliabilityTest(wp.ServerTestCase):
 
     def test_item5_metrics_public_without_token(self):
         self.assertEqual(self.req("GET", "/metrics").status, 200)
+
+    # item 11: the audit checks what the export declares
+    def verify_file(self, doc):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "match.json")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            r = subprocess.run([ml.WARPOST_CLI, "verify", path], capture_output=True)
+        return r.returncode, json.loads(r.stdout)
+
+    def test_item11_verify_edited_result(self):
+        game = ml.start_match([self.a, self.b], seeds=["a", "b"])
+        ml.play_random([self.a, self.b], game, 6, random.Random(11))
+        self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
+        rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
+        self.assertTrue(rep["verified"], rep["mismatches"])
+        exp = self.server.request("GET", "/api/games/%d/export" % game)
+        self.assertEqual(exp.status, 200, exp)
+        doc = json.loads(exp.body)
+        self.assertEqual(doc["result"]["winners"], [1])
+        rc, rep = self.verify_file(doc)
+        self.assertEqual(rc, 0, rep)
+
+        edits = {
+            "result.winners": lambda d: d["result"].update(winners=[0]),
+            "result.reason": lambda d: d["result"].update(reason="king defeated"),
+            "result.draw": lambda d: d["result"].update(winners=[], draw=True),
+            "result.scores": lambda d: d["result"].update(scores=[3, 1]),
+            "result": lambda d: d.update(result=None),
+            "status": lambda d: d.update(status="aborted"),
+            "client_seeds": lambda d: d["client_seeds"].append("c"),
+        }
+        for field, edit in edits.items():
+            with self.subTest(field=field):
+                d = json.loads(exp.body)
+                edit(d)
+                rc, rep = self.verify_file(d)
+                self.assertEqual(rc, 1, rep)
+                self.assertFalse(rep["verified"])
+                named = [m for m in rep["mismatches"] if m.get("field") == field]
+                self.assertTrue(named, rep["mismatches"])
+                self.assertIn(field, named[0]["what"])
+
+    def test_item11_verify_agreement_and_abort(self):
+        game = ml.start_match([self.a, self.b])
+        path = "/api/games/%d/draw" % game
+        self.assertEqual(self.b.req("POST", path, {"action": "offer"}).status, 200)
+        self.assertEqual(self.a.req("POST", path, {"action": "decline"}).status, 200)
+        self.assertEqual(self.a.req("POST", path, {"action": "offer"}).status, 200)
+        self.assertEqual(self.b.req("POST", path, {"action": "accept"}).status, 200)
+        rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
+        self.assertTrue(rep["verified"], rep["mismatches"])
+        doc = json.loads(self.server.request("GET", "/api/games/%d/export" % game).body)
+        doc["result"]["draw"] = False
+        doc["result"]["winners"] = [0]
+        rc, rep = self.verify_file(doc)
+        self.assertEqual(rc, 1, rep)
+        self.assertEqual({m.get("field") for m in rep["mismatches"]},
+                         {"result.draw", "result.winners"})
+        game = ml.start_match([self.a, self.b])
+        self.assertEqual(self.a.req("POST", "/api/games/%d/abort" % game).status, 200)
+        rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
+        self.assertTrue(rep["verified"], rep["mismatches"])
+        g = self.a.create(2)
+        self.assertEqual(self.a.req("POST", "/api/games/%d/abort" % g["id"]).status, 200)
+        rep = self.server.request("GET", "/api/games/%d/verify" % g["id"]).json()
+        self.assertTrue(rep["verified"], rep["mismatches"])
 
 
 class MetricsTokenTest(wp.ServerTestCase):
