@@ -94,13 +94,29 @@ class ReliabilityTest(wp.ServerTestCase):
         self.assertEqual(self.req("GET", "/metrics").status, 200)
 
     # item 11: the audit checks what the export declares
-    def verify_file(self, doc):
+    def verify_file(self, doc, cli=ml.WARPOST_CLI):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "match.json")
             with open(path, "w") as f:
                 json.dump(doc, f)
-            r = subprocess.run([ml.WARPOST_CLI, "verify", path], capture_output=True)
+            r = subprocess.run([cli, "verify", path], capture_output=True)
         return r.returncode, json.loads(r.stdout)
+
+    def test_item11_product_cli_verify_edited_result(self):
+        """build/srv/warpost (the product's CLI) on a real ruleset's export."""
+        cli = os.path.join(os.path.dirname(ml.WARPOST_CLI), "..", "..", "srv", "warpost")
+        g = self.a.create(2, ruleset="confrontation")
+        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % g["id"]).status, 200)
+        exp = self.server.request("GET", "/api/games/%d/export" % g["id"])
+        self.assertEqual(exp.status, 200, exp)
+        rc, rep = self.verify_file(json.loads(exp.body), cli)
+        self.assertEqual(rc, 0, rep)
+        doc = json.loads(exp.body)
+        doc["result"]["winners"] = [0]
+        rc, rep = self.verify_file(doc, cli)
+        self.assertEqual(rc, 1, rep)
+        self.assertIn("result.winners", [m.get("field") for m in rep["mismatches"]])
 
     def test_item11_verify_edited_result(self):
         game = ml.start_match([self.a, self.b], seeds=["a", "b"])
