@@ -27,7 +27,7 @@ usage(FILE *f)
 	        "Serves the Warpost API and board. Configuration is read from the\n"
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
-	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE); see README.md.\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -95,11 +95,17 @@ wp_main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (migrate_with_retry(&cfg, cgi ? 1 : 30) != 0)
+	if (migrate_with_retry(&cfg, cgi ? 1 : 30) != 0) {
+		if (cgi)
+			wp_cgi_unavailable("the database or its migrations are not available");
 		return 1;
+	}
 	store = wp_store_open(cfg.database_url, cgi ? 1 : cfg.db_pool_size);
-	if (!store)
+	if (!store) {
+		if (cgi)
+			wp_cgi_unavailable("the database does not answer");
 		return 1;
+	}
 	wp_core_init(&cfg, store);
 
 	if (cgi) {

@@ -49,6 +49,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->web_root = env_str("WEB_ROOT", "./web");
 	cfg->migrations_dir = env_str("MIGRATIONS_DIR", "./sql");
 	cfg->fcgi_socket = env_str("FCGI_SOCKET", NULL);
+	cfg->metrics_token = env_str("METRICS_TOKEN", NULL);
 	if (env_uint("PORT", 8080, 1, 65535, &port, err, errlen) ||
 	    env_uint("MAX_BODY_BYTES", 65536, 1024, 16 * 1024 * 1024, &body, err, errlen) ||
 	    env_uint("MAX_CONNECTIONS", 1024, 4, 100000, &conns, err, errlen) ||

@@ -4,15 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 
 static struct wp_store *store;
+static const char *metrics_token; /* the configuration outlives the core */
 
 int
 wp_core_init(const struct wp_config *cfg, struct wp_store *st)
 {
 	store = st;
+	metrics_token = cfg->metrics_token;
 	if (cfg->web_root && wp_static_init(cfg->web_root) != 0) {
 		wp_log("web root %s cannot be opened; static files will be 404", cfg->web_root);
 		return -1;
@@ -25,6 +28,29 @@ wp_core_fini(void)
 {
 	wp_static_fini();
 	store = NULL;
+	metrics_token = NULL;
+}
+
+/* METRICS_TOKEN, when set, as "Authorization: Bearer <token>" (RFC 6750,
+ * 2.1), compared in constant time. */
+static int
+metrics_allowed(const struct wp_request *req)
+{
+	const char *h = wp_request_header(req, "Authorization");
+	size_t n, i;
+	unsigned char diff = 0;
+
+	if (!metrics_token)
+		return 1;
+	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+		return 0;
+	h += 7;
+	n = strlen(metrics_token);
+	if (strlen(h) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		diff |= (unsigned char)(h[i] ^ metrics_token[i]);
+	return diff == 0;
 }
 
 enum wp_err
@@ -94,6 +120,12 @@ serve_api(struct wp_ctx *ctx, const char *path)
 			return wp_fail(ctx, WP_ERR_MALFORMED_JSON, "%s", why);
 		if (!json_object_is_type(ctx->body, json_type_object))
 			return wp_fail(ctx, WP_ERR_INVALID, "the body must be a JSON object");
+		const char *key;
+		if (wp_json_find_nul(ctx->body, &key)) {
+			wp_fail_extra(ctx, "field", json_object_new_string(key));
+			return wp_fail(ctx, WP_ERR_INVALID, "%s: a string must not contain \\u0000",
+			               key);
+		}
 	}
 	err = m.route->handler(ctx);
 	ctx->match = NULL;
@@ -106,20 +138,28 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	struct wp_ctx ctx = {.req = req, .res = res, .store = store};
 	char path[2048];
 	enum wp_err err;
+	int rc = 0;
 
 	if (req->bad_framing) {
 		err = wp_fail(&ctx, WP_ERR_BAD_FRAMING, "%s", req->bad_framing);
 	} else if (req->body_too_large) {
 		err = wp_fail(&ctx, WP_ERR_TOO_LARGE, "the request body is larger than allowed");
-	} else if (!req->path || wp_percent_decode(req->path, path, sizeof(path)) != 0) {
+	} else if (!req->path || (rc = wp_path_decode(req->path, path, sizeof(path))) == -1) {
 		err = wp_fail(&ctx, WP_ERR_BAD_PATH,
 		              "the path has a bad percent-encoding, a NUL byte or is too long");
+	} else if (rc != 0) {
+		/* No resource has a '/' in a segment's name. */
+		err = wp_fail(&ctx, WP_ERR_NOT_FOUND, "there is no resource at this path");
 	} else if (strcmp(path, "/metrics") == 0) {
-		if (wp_method_bit(req->method) & (WP_GET | WP_HEAD)) {
-			err = wp_api_metrics(&ctx);
-		} else {
+		if (!(wp_method_bit(req->method) & (WP_GET | WP_HEAD))) {
 			wp_response_header(res, "Allow", "GET, HEAD");
 			err = wp_fail(&ctx, WP_ERR_METHOD, "/metrics allows GET and HEAD");
+		} else if (!metrics_allowed(req)) {
+			wp_response_header(res, "WWW-Authenticate", "Bearer realm=\"warpost\"");
+			err = wp_fail(&ctx, WP_ERR_UNAUTHORIZED,
+			              "/metrics needs Authorization: Bearer and the METRICS_TOKEN");
+		} else {
+			err = wp_api_metrics(&ctx);
 		}
 	} else if (is_api_path(path)) {
 		err = serve_api(&ctx, path);
@@ -140,6 +180,9 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	if (res->status == 0 && res->wait_game)
 		return; /* held by the front; logged when answered */
 	wp_response_header(res, "X-Content-Type-Options", "nosniff");
+	/* Every 503 says when to come back (RFC 9110, 10.2.3). */
+	if (res->status == 503 && !wp_response_get_header(res, "Retry-After"))
+		wp_response_header(res, "Retry-After", WP_RETRY_AFTER);
 	wp_metric_status(res->status);
 	wp_log_request(req, res->status);
 }

@@ -55,6 +55,8 @@ enum wp_err wp_api_metrics(struct wp_ctx *ctx);
 /* Decodes %XX in place semantics into out (cap bytes, NUL-terminated).
  * Fails on bad escapes, on %00 and when the result does not fit. */
 int wp_percent_decode(const char *in, char *out, size_t cap);
+/* The same for a request path; -2 for an encoded '/' or '\\'. */
+int wp_path_decode(const char *in, char *out, size_t cap);
 /* The value of one query parameter, decoded; 0 when absent. */
 int wp_query_param(const char *query, const char *name, char *out, size_t cap);
 int wp_media_type_is(const char *content_type, const char *type);
@@ -65,6 +67,9 @@ int wp_media_type_is(const char *content_type, const char *type);
  * -1 and a reason. */
 int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen);
 #define WP_JSON_MAX_DEPTH 64
+/* 1 when a string value holds a NUL, and the key of the nearest member
+ * ("" when none), else 0. */
+int wp_json_find_nul(json_object *o, const char **key);
 
 /* --- static.c --- */
 int wp_static_init(const char *web_root);

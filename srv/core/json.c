@@ -3,8 +3,12 @@
  * and some ill-formed UTF-8, so a small validator of the grammar runs
  * first: valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
  * past U+10FFFF), no raw control characters in strings, escapes paired as
- * UTF-16 surrogates, bounded depth. (\u0000 is valid JSON; the string
- * readers refuse it where a C string must carry the value.) Only then does json-c build the tree. */
+ * UTF-16 surrogates, bounded depth, and no \u0000 in an object key:
+ * json-c keys are C strings, so "seq\u0000x" would become a second "seq"
+ * and two readers of one body would disagree (issue 16, item 3). A NUL
+ * in a string value is refused by wp_json_find_nul() (400
+ * invalid-request naming the member). Only then does json-c build the
+ * tree. */
 #include <stdio.h>
 #include <string.h>
 
@@ -96,7 +100,7 @@ hex4(struct scan *s, unsigned *out)
 }
 
 static int
-string(struct scan *s)
+string(struct scan *s, int key)
 {
 	s->p++; /* the opening quote */
 	while (s->p < s->end) {
@@ -122,6 +126,8 @@ string(struct scan *s)
 		unsigned u, lo;
 		if (hex4(s, &u) != 0)
 			return -1;
+		if (u == 0 && key)
+			return fail(s, "an object key must not contain \\u0000");
 		if (u >= 0xdc00 && u <= 0xdfff)
 			return fail(s, "a lone low surrogate escape");
 		if (u >= 0xd800 && u <= 0xdbff) {
@@ -204,7 +210,7 @@ container(struct scan *s, unsigned char close)
 		if (close == '}') {
 			if (*s->p != '"')
 				return fail(s, "an object key must be a string");
-			if (string(s) != 0)
+			if (string(s, 1) != 0)
 				return -1;
 			ws(s);
 			if (s->p >= s->end || *s->p != ':')
@@ -240,7 +246,7 @@ value(struct scan *s)
 	switch (*s->p) {
 	case '{': return container(s, '}');
 	case '[': return container(s, ']');
-	case '"': return string(s);
+	case '"': return string(s, 0);
 	case 't': return literal(s, "true");
 	case 'f': return literal(s, "false");
 	case 'n': return literal(s, "null");
@@ -298,4 +304,36 @@ wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t 
 		return -1;
 	}
 	return 0; /* *out is NULL for the JSON value null */
+}
+
+/* Any string value holding a NUL: a C string would cut it where json-c
+ * does not, so the body could mean two things. 1 and the key of the
+ * nearest member (or "" at the top), else 0. */
+int
+wp_json_find_nul(json_object *o, const char **key)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		if ((size_t)json_object_get_string_len(o) != strlen(json_object_get_string(o))) {
+			*key = "";
+			return 1;
+		}
+		return 0;
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			if (wp_json_find_nul(json_object_array_get_idx(o, i), key))
+				return 1;
+		return 0;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v)
+			if (wp_json_find_nul(v, key)) {
+				if (!**key)
+					*key = k;
+				return 1;
+			}
+		return 0;
+	}
+	default:
+		return 0;
+	}
 }

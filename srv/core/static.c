@@ -14,6 +14,10 @@
 /* Board assets are small; anything larger is not ours to serve. */
 #define WP_STATIC_MAX (16u * 1024 * 1024)
 
+#define WP_STATIC_CSP                                                                   \
+	"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "    \
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
 static char root[PATH_MAX];
 static size_t root_len;
 
@@ -157,6 +161,12 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	 * the ETag makes that a 304 without a body. */
 	wp_response_header(res, "Cache-Control", "no-cache");
 	wp_response_header(res, "Content-Type", wp_mime_type(real));
+	/* The board loads only its own scripts and styles; its SVG sets style
+	 * attributes and the notification favicon is a data: URL, hence
+	 * 'unsafe-inline' for styles and data: for images. */
+	wp_response_header(res, "Content-Security-Policy", WP_STATIC_CSP);
+	wp_response_header(res, "Referrer-Policy", "no-referrer");
+	wp_response_header(res, "X-Frame-Options", "DENY");
 	inm = wp_request_header(req, "If-None-Match");
 	if (inm && etag_matches(inm, etag)) {
 		res->status = 304;

@@ -45,6 +45,20 @@ wp_percent_decode(const char *in, char *out, size_t cap)
 	return 0;
 }
 
+/* A path: as wp_percent_decode(), but an encoded '/' (or '\\') is data in
+ * a segment (RFC 3986, 2.2 and 3.3), never a separator, and no resource
+ * here has one in its name: -2, so "/api/games/1%2Fturns" cannot route
+ * as "/api/games/1/turns". */
+int
+wp_path_decode(const char *in, char *out, size_t cap)
+{
+	for (const char *p = strchr(in, '%'); p; p = strchr(p + 1, '%'))
+		if ((p[1] == '2' && (p[2] == 'f' || p[2] == 'F')) ||
+		    (p[1] == '5' && (p[2] == 'c' || p[2] == 'C')))
+			return -2;
+	return wp_percent_decode(in, out, cap);
+}
+
 /* application/x-www-form-urlencoded: '+' is a space in query values. */
 int
 wp_query_param(const char *query, const char *name, char *out, size_t cap)

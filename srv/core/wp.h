@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define WP_VERSION "0.1.0"
+/* Retry-After of every 503, in seconds (RFC 9110, 10.2.3). */
+#define WP_RETRY_AFTER "1"
 
 /* Errors are values, and each value is one RFC 9457 problem type: the
  * table in problem.c gives its slug (urn:warpost:problem:<slug>), HTTP
@@ -116,6 +118,8 @@ struct wp_config {
 	unsigned threads;
 	size_t connection_memory;
 	unsigned db_pool_size;
+	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
+	const char *metrics_token;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

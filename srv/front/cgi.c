@@ -4,6 +4,8 @@
  * us as a CGI program. libfcgi is the Debian build with the
  * CVE-2025-23016 fix (2.4.2-2+deb12u1). */
 #include <ctype.h>
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +81,15 @@ build_request(char **envp, size_t max_body, struct wp_request *req, read_fn rd, 
 	const char *cl = env_get(envp, "CONTENT_LENGTH");
 	const char *ct = env_get(envp, "CONTENT_TYPE");
 	const char *peer = env_get(envp, "REMOTE_ADDR");
+	const char *method = env_get(envp, "REQUEST_METHOD");
 	unsigned long long want = 0;
 
 	req->start_ns = wp_now_ns();
-	req->method = strdup(env_get(envp, "REQUEST_METHOD") ? env_get(envp, "REQUEST_METHOD")
-	                                                      : "GET");
+	/* RFC 3875, 4.1.12: REQUEST_METHOD is required; without one there is
+	 * no request to guess (the answer is written as for a GET). */
+	if (!method || !*method)
+		req->bad_framing = "the request has no REQUEST_METHOD";
+	req->method = strdup(method && *method ? method : "GET");
 	if (uri) {
 		size_t plen = strcspn(uri, "?");
 		req->path = strndup(uri, plen);
@@ -108,12 +114,20 @@ build_request(char **envp, size_t max_body, struct wp_request *req, read_fn rd, 
 	if (ct && *ct)
 		add_header(req, strdup("Content-Type"), ct);
 	if (cl && *cl) {
-		char *end;
-		want = strtoull(cl, &end, 10);
-		if (*end || cl[0] == '-')
-			want = (unsigned long long)max_body + 1;
+		/* RFC 9110, 8.6: Content-Length = 1*DIGIT, nothing else (no sign,
+		 * no space); too many digits is only too large. */
+		size_t nd = strspn(cl, "0123456789");
+		if (cl[nd] != '\0') {
+			if (!req->bad_framing)
+				req->bad_framing = "CONTENT_LENGTH is not a decimal number";
+			return;
+		}
+		for (size_t i = 0; i < nd && want <= max_body; i++)
+			want = want * 10 + (unsigned long long)(cl[i] - '0');
 		add_header(req, strdup("Content-Length"), cl);
 	}
+	if (req->bad_framing)
+		return;
 	if (want > max_body) {
 		/* Refused unread (RFC 9110, 15.5.14). */
 		req->body_too_large = 1;
@@ -133,7 +147,7 @@ build_request(char **envp, size_t max_body, struct wp_request *req, read_fn rd, 
 		req->body_len += (size_t)got;
 	}
 	if (req->body_len < want)
-		req->bad_framing = "the body is shorter than its Content-Length";
+		req->bad_framing = "the body is shorter than its Content-Length, or came too slowly";
 }
 
 static void
@@ -324,10 +338,30 @@ wp_fcgi_stop(struct wp_fcgi *f)
 
 /* --- CGI --- */
 
+/* The body within CONNECTION_TIMEOUT: a web server that leaves stdin
+ * open with less than CONTENT_LENGTH must not hold the process forever. */
 static int
 stdin_read(void *io, char *buf, int n)
 {
-	return (int)fread(buf, 1, (size_t)n, stdin);
+	const int64_t *deadline_ns = io;
+	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+
+	for (;;) {
+		int64_t left = (*deadline_ns - wp_now_ns()) / 1000000;
+		if (left <= 0)
+			return -1;
+		int r = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue; /* the deadline is checked above */
+		ssize_t got = read(STDIN_FILENO, buf, (size_t)n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		return (int)got;
+	}
 }
 
 static void
@@ -339,6 +373,25 @@ stdout_write(void *io, const char *buf, size_t n)
 int
 wp_cgi_serve(const struct wp_config *cfg)
 {
-	serve_env(environ, cfg->max_body, stdin_read, stdout_write, NULL, 0);
+	int64_t deadline_ns = wp_now_ns() + (int64_t)cfg->connection_timeout * 1000000000;
+
+	serve_env(environ, cfg->max_body, stdin_read, stdout_write, &deadline_ns, 0);
+	return fflush(stdout) == 0 ? 0 : -1;
+}
+
+/* The service could not start (no database, no migrations): the web
+ * server still gets an answer, a 503 to retry, not an empty output. */
+int
+wp_cgi_unavailable(const char *detail)
+{
+	const char *method = getenv("REQUEST_METHOD");
+	struct wp_request req = {.method = (char *)(method && *method ? method : "GET")};
+	struct wp_response res = {0};
+
+	wp_response_problem(&res, WP_ERR_DB_UNAVAILABLE, detail);
+	wp_response_header(&res, "Retry-After", WP_RETRY_AFTER);
+	wp_response_header(&res, "X-Content-Type-Options", "nosniff");
+	write_response(&req, &res, stdout_write, NULL);
+	wp_response_free(&res);
 	return fflush(stdout) == 0 ? 0 : -1;
 }

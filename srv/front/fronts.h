@@ -17,6 +17,9 @@ void wp_fcgi_stop(struct wp_fcgi *f);
 /* Answers the one request described by the CGI environment (RFC 3875)
  * from stdin to stdout. */
 int wp_cgi_serve(const struct wp_config *cfg);
+/* One 503 problem (with Retry-After) as the CGI answer, when the service
+ * cannot start. */
+int wp_cgi_unavailable(const char *detail);
 
 /* warpostd's main (service.c). */
 int wp_main(int argc, char **argv);

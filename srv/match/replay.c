@@ -1,7 +1,8 @@
 /* Replaying an exported match (replay.h). Every post is applied again to
  * the ruleset with the dice derived from the revealed seed; each draw is
- * compared with the one the log recorded, and the final state with the
- * stored one. */
+ * compared with the one the log recorded, the final state with the
+ * stored one, and what the export declares (status, result, seats) with
+ * what the replay ends in: an export edited anywhere is not verified. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,79 @@
 #include "replay.h"
 
 static void
-mismatch(json_object *list, int seq, const char *what)
+mismatch_field(json_object *list, int seq, const char *field, const char *what)
 {
 	json_object *m = json_object_new_object();
 	json_object_object_add(m, "seq", json_object_new_int(seq));
 	json_object_object_add(m, "what", json_object_new_string(what));
+	if (field)
+		json_object_object_add(m, "field", json_object_new_string(field));
 	json_object_array_add(list, m);
+}
+
+static void
+mismatch(json_object *list, int seq, const char *what)
+{
+	mismatch_field(list, seq, NULL, what);
+}
+
+static const char *
+text(json_object *o)
+{
+	return o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : "null";
+}
+
+/* One declared member against the replay's: a mismatch naming it. */
+static void
+compare(json_object *list, const char *field, json_object *said, json_object *replayed)
+{
+	char what[512];
+	char *s = strdup(text(said));
+
+	if (s && strcmp(s, text(replayed)) != 0) {
+		snprintf(what, sizeof(what), "%s: the export says %.180s, the replay gives %.180s",
+		         field, s, text(replayed));
+		mismatch_field(list, 0, field, what);
+	}
+	free(s);
+}
+
+/* The declared result, member by member (winners, draw, reason, scores
+ * and any member the replay does not give). */
+static void
+compare_result(json_object *list, json_object *said, json_object *replayed)
+{
+	char field[96];
+
+	if (!said || !replayed || !json_object_is_type(said, json_type_object)) {
+		compare(list, "result", said, replayed);
+		return;
+	}
+	json_object_object_foreach(replayed, k, v) {
+		json_object *w = NULL;
+		json_object_object_get_ex(said, k, &w);
+		snprintf(field, sizeof(field), "result.%.80s", k);
+		compare(list, field, w, v);
+	}
+	json_object_object_foreach(said, k2, v2) {
+		if (json_object_object_get_ex(replayed, k2, NULL))
+			continue;
+		snprintf(field, sizeof(field), "result.%.80s", k2);
+		compare(list, field, v2, NULL);
+	}
+}
+
+/* As the service records a match ended without the rules deciding
+ * (api/posts.c, result_by). */
+static json_object *
+result_by(const char *reason, int draw)
+{
+	json_object *r = json_object_new_object();
+
+	json_object_object_add(r, "winners", json_object_new_array());
+	json_object_object_add(r, "draw", json_object_new_boolean(draw));
+	json_object_object_add(r, "reason", json_object_new_string(reason));
+	return r;
 }
 
 static const char *
@@ -74,6 +142,10 @@ wp_verify(json_object *doc)
 	int nposts = 0, nrolls = 0, commitment_ok = 0, state_ok = 0;
 	int nseats = (int)num(doc, "seats");
 	uint64_t next_draw = 0;
+	/* Draw offers as api/posts.c keeps them, and how the last post ended
+	 * the match when the rules did not. */
+	unsigned offers = 0, all;
+	int last_aborted = 0, last_agreed = 0;
 
 	if (strcmp(str(doc, "format"), WP_EXPORT_FORMAT) != 0)
 		mismatch(mism, 0, "not a warpost-export-1 document");
@@ -91,8 +163,13 @@ wp_verify(json_object *doc)
 	if (!commitment_ok)
 		mismatch(mism, 0, "SHA-256 of the seed is not the published commitment");
 
+	all = (1u << nseats) - 1;
 	memset(seatv, 0, sizeof(seatv));
-	if (json_object_object_get_ex(doc, "client_seeds", &seeds))
+	if (!json_object_object_get_ex(doc, "client_seeds", &seeds) ||
+	    !json_object_is_type(seeds, json_type_array) ||
+	    (int)json_object_array_length(seeds) != nseats)
+		mismatch_field(mism, 0, "client_seeds", "client_seeds: not one per seat");
+	if (seeds && json_object_is_type(seeds, json_type_array))
 		for (int i = 0; i < nseats && i < (int)json_object_array_length(seeds); i++)
 			snprintf(seatv[i].client_seed, sizeof(seatv[i].client_seed), "%s",
 			         json_object_get_string(json_object_array_get_idx(seeds, (size_t)i)));
@@ -112,6 +189,10 @@ wp_verify(json_object *doc)
 		int64_t from = num(p, "draws_from");
 
 		nposts++;
+		last_aborted = last_agreed = 0;
+		if (seq != (int)i + 1)
+			mismatch_field(mism, seq < 0 ? 0 : seq, "seq",
+			               "seq: the posts are not numbered 1, 2, 3, ...");
 		json_object_object_get_ex(p, "actions", &content);
 		json_object_object_get_ex(p, "rolls", &rec);
 		if (from != (int64_t)next_draw)
@@ -126,11 +207,25 @@ wp_verify(json_object *doc)
 			if (!state || seat < 0 ||
 			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
 				mismatch(mism, seq, "the post does not replay: an action is refused");
-		} else if (kind == WP_POST_DRAW_ACCEPT && state && i + 1 == json_object_array_length(posts) &&
-		           strcmp(str(doc, "status"), "over") == 0) {
-			/* The accept that ended the match. */
-			wp_agreed_end(rs, state, &ev);
+		} else if (kind == WP_POST_DRAW_OFFER || kind == WP_POST_DRAW_ACCEPT) {
+			/* Every seat in play has offered or accepted: ended by
+			 * agreement (api/posts.c, do_draw). */
+			unsigned in = state && rs->seats_in ? rs->seats_in(state) & all : all;
+			if (seat >= 0 && seat < nseats)
+				offers |= 1u << seat;
+			if ((offers & in) == in) {
+				offers = 0;
+				last_agreed = 1;
+				if (state)
+					wp_agreed_end(rs, state, &ev);
+			}
+		} else if (kind == WP_POST_DRAW_DECLINE) {
+			offers = 0;
+		} else if (kind == WP_POST_ABORT) {
+			last_aborted = 1;
 		}
+		if (kind == WP_POST_RESIGN)
+			offers = 0;
 		if (!same_rolls(&rng, rec))
 			mismatch(mism, seq, "the dice differ from the recorded rolls");
 		json_object *r = json_object_new_object();
@@ -159,6 +254,29 @@ wp_verify(json_object *doc)
 	} else {
 		state_ok = 1; /* aborted before the start: nothing to compare */
 	}
+
+	/* What the export declares against what the replay ends in. */
+	json_object *result = NULL;
+	const char *status = "active";
+	if (last_aborted) {
+		status = "aborted";
+		result = result_by("aborted", 0);
+	} else {
+		struct wr_result r = {0};
+		if (state)
+			rs->result(state, &r);
+		if (last_agreed && !(rs->agreed_end && state))
+			result = result_by("agreement", 1);
+		else
+			result = wp_result_json(&r, nseats);
+		if (result)
+			status = "over";
+	}
+	json_object *st = json_object_new_string(status);
+	compare(mism, "status", json_object_object_get(doc, "status"), st);
+	json_object_put(st);
+	compare_result(mism, json_object_object_get(doc, "result"), result);
+	json_object_put(result);
 done:
 	if (state)
 		rs->free(state);

@@ -8,7 +8,8 @@
 #define WP_EXPORT_FORMAT "warpost-export-1"
 
 /* Replays the export from its revealed seed: the commitment, every roll of
- * every post and the final state. Returns the report (never NULL):
+ * every post, the final state, and the declared status, result and seats
+ * (a mismatch names the member in "field"). Returns the report (never NULL):
  * {"verified", "commitment_ok", "state_ok", "posts", "rolls", "mismatches"}. */
 json_object *wp_verify(json_object *export_doc);
 

@@ -17,8 +17,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != 0 && o)
 		abort(); /* a failure never hands out a tree */
 
-	if (o)
+	if (o) {
+		const char *key = NULL;
+		if (wp_json_find_nul(o, &key) && !key)
+			abort(); /* a NUL found is always placed */
 		(void)json_object_to_json_string(o);
+	}
 	json_object_put(o);
 	return 0;
 }

@@ -28,6 +28,12 @@ main(void)
 	CHECK(wp_percent_decode("/a%4", out, sizeof(out)) != 0, "truncated escape refused");
 	CHECK(wp_percent_decode("/a%", out, sizeof(out)) != 0, "lone percent refused");
 	CHECK(wp_percent_decode("/0123456789", out, 5) != 0, "too long refused");
+	/* issue 16, item 5: an encoded slash never routes as a separator */
+	CHECK(wp_path_decode("/api/games/1%2Fturns", out, sizeof(out)) != 0, "path_encoded_slash");
+	CHECK(wp_path_decode("/api/games/1%2fturns", out, sizeof(out)) != 0, "path_encoded_slash lower");
+	CHECK(wp_path_decode("/a%5Cb", out, sizeof(out)) != 0, "path_encoded_backslash");
+	CHECK(wp_path_decode("/a%20b%2e", out, sizeof(out)) == 0, "path_other_escapes");
+	CHECK_STR(out, "/a b.", "path decoded");
 
 	CHECK(wp_query_param("wait=30&after=5", "after", out, sizeof(out)) == 1, "query");
 	CHECK_STR(out, "5", "query value");
@@ -75,6 +81,21 @@ main(void)
 	CHECK(json_fails("[1,]", 4), "trailing comma (strict)");
 	CHECK(json_fails("\"\xff\"", 3), "invalid UTF-8");
 	CHECK(json_fails("{\"a\":1}\0", 8), "NUL byte");
+	/* issue 16, item 3: a NUL in a key would be cut by json-c's C-string
+	 * keys, so "seq\u0000x" would be read as a second "seq". */
+	CHECK(json_fails("{\"seq\":1,\"seq\\u0000x\":2}", 24), "json_nul_key: NUL in a key");
+	CHECK(json_fails("{\"\\u0000\":1}", 12), "json_nul_key: a key that is only NUL");
+	CHECK(json_fails("{\"a\":{\"piece\\u0000x\":\"queen\"}}", 30), "json_nul_key: nested");
+	CHECK(!json_fails("{\"a\\u0001\":1}", 13), "json_nul_key: other escapes stay valid");
+	const char *key = NULL;
+	CHECK(wp_json_parse("{\"t\":\"buy\",\"piece\":[\"dragon\\u0000x\"]}", 37, &o, why,
+	                    sizeof(why)) == 0 && wp_json_find_nul(o, &key) == 1 &&
+	          key && strcmp(key, "piece") == 0,
+	      "json_nul_value: found and named");
+	json_object_put(o);
+	CHECK(wp_json_parse("{\"piece\":\"queen\"}", 17, &o, why, sizeof(why)) == 0 &&
+	          wp_json_find_nul(o, &key) == 0, "json_nul_value: none");
+	json_object_put(o);
 	char deep[200];
 	memset(deep, '[', 100);
 	memset(deep + 100, ']', 100);
