@@ -50,6 +50,11 @@ const SENTENCES = {
   'idempotency-key-reused': 'This post was changed after it failed; post it again.',
   'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
   'internal-error': 'The server ran into a problem. Try again; if it persists, tell the server admin.',
+  'precondition-failed': 'The file changed on the server. Reload the page.',
+  'uri-too-long': 'That address is too long.',
+  'header-too-large': 'What your browser sent was too large for the server.',
+  'bad-gateway': 'The server cannot be reached right now. Try again in a minute.',
+  'gateway-timeout': 'The server did not answer in time. Try again in a minute.',
 };
 
 export class ApiError extends Error {

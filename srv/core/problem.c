@@ -47,6 +47,11 @@ static const struct {
 	[WP_ERR_IDEMPOTENCY_KEY_REUSED] = {"idempotency-key-reused", 422, "Unprocessable request"},
 	[WP_ERR_DB_UNAVAILABLE] = {"database-unavailable", 503, "Database unavailable"},
 	[WP_ERR_INTERNAL] = {"internal-error", 500, "Internal server error"},
+	[WP_ERR_PRECONDITION_FAILED] = {"precondition-failed", 412, "Precondition failed"},
+	[WP_ERR_URI_TOO_LONG] = {"uri-too-long", 414, "URI too long"},
+	[WP_ERR_HEADER_TOO_LARGE] = {"header-too-large", 431, "Request header fields too large"},
+	[WP_ERR_BAD_GATEWAY] = {"bad-gateway", 502, "Bad gateway"},
+	[WP_ERR_GATEWAY_TIMEOUT] = {"gateway-timeout", 504, "Gateway timeout"},
 };
 
 static enum wp_err

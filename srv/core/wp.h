@@ -54,6 +54,13 @@ enum wp_err {
 	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
 	WP_ERR_INTERNAL,           /* 500 */
+	/* Answered only by the shipped nginx configuration (nginx/), listed
+	 * here so that the one table names every problem type. */
+	WP_ERR_PRECONDITION_FAILED,   /* 412 */
+	WP_ERR_URI_TOO_LONG,          /* 414 */
+	WP_ERR_HEADER_TOO_LARGE,      /* 431 */
+	WP_ERR_BAD_GATEWAY,           /* 502 */
+	WP_ERR_GATEWAY_TIMEOUT,       /* 504 */
 	WP_ERR_MAX
 };
 
