@@ -9,40 +9,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn } from './harness.mjs';
 
 const T = 30000;
 let env;
 
 before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
-
-const sq = (s) => `svg.board [data-square="${s}"]`;
-
-async function shot(page, name) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(OUT, `${name}.png`) });
-}
-
-function watch(page, name) {
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
-  return errors;
-}
-
-async function contextAs(player, opts) {
-  const ctx = await env.browser.newContext(opts);
-  await ctx.addInitScript(([tok, name]) => {
-    localStorage.setItem('warpost.token', tok);
-    localStorage.setItem('warpost.name', name);
-  }, [player.token, player.name]);
-  return ctx;
-}
-
-async function waitMyTurn(page) {
-  await page.waitForSelector('.prompt-you', { timeout: T });
-}
+const contextAs = (player, opts) => contextIn(env, player, opts);
 
 // Humans for seat 0, Undead for seat 1: the army, its purchases and where
 // each unit stands.

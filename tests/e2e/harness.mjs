@@ -152,6 +152,22 @@ export async function shot(page, name) {
   if (tall) await page.screenshot({ path: join(OUT, `${name}-full.png`), fullPage: true });
 }
 
+// A browser context signed in as a player (token and name in localStorage,
+// as the welcome page leaves them).
+export async function contextAs(env, player, opts) {
+  const ctx = await env.browser.newContext(opts);
+  await ctx.addInitScript(([tok, name]) => {
+    localStorage.setItem('warpost.token', tok);
+    localStorage.setItem('warpost.name', name);
+  }, [player.token, player.name]);
+  return ctx;
+}
+
+// Until the page says it is the player's turn.
+export async function waitMyTurn(page, timeout = 30000) {
+  await page.waitForSelector('.prompt-you', { timeout });
+}
+
 // Uncaught errors and console errors of a page, collected.
 export function watchErrors(page, name) {
   const errors = [];
