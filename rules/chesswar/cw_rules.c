@@ -1003,6 +1003,28 @@ legal_setup(const struct cw_state *st, int seat, const struct cw_action *a, stru
 	}
 }
 
+/* A reaction on the enemy's turn (C9, G3): `no` declines it (1); `yes`
+ * names an own wizard that knows the spell and has not cast it for its
+ * next turn yet (0, *id set); anything else is refused (-1, err). */
+static int
+reaction_caster(const struct cw_state *st, int seat, const struct cw_action *a, int yes, int no,
+                int spell, const char *choice, int *id, struct wr_error *err)
+{
+	if (a->type == no)
+		return 1;
+	if (a->type != yes)
+		return wr_fail(err, "illegal-action", "type", "%s", choice);
+	if (own_unit(st, seat, a->unit, id, err))
+		return -1;
+	if (!(cw_def(st, *id)->spells & (1u << spell)))
+		return wr_fail(err, "unknown-spell", "unit", "that unit cannot cast %s",
+		               cw_spells[spell].name);
+	if (st->u[*id].cast)
+		return wr_fail(err, "spell-used", "unit",
+		               "that wizard has cast its spell for its next turn already");
+	return 0;
+}
+
 int
 cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 {
@@ -1026,33 +1048,15 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			               "choose to go first or second (C3)");
 		return 0;
 	}
-	if (st->pending == CW_PEND_COUNTER) {
-		if (a->type == CW_A_ALLOW)
-			return 0;
-		if (a->type != CW_A_COUNTER)
-			return wr_fail(err, "illegal-action", "type",
-			               "counter the spell (counterspell) or let it be (allow)");
-		if (own_unit(st, seat, a->unit, &id, err))
-			return -1;
-		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)))
-			return wr_fail(err, "unknown-spell", "unit", "that unit cannot counterspell");
-		if (st->u[id].cast)
-			return wr_fail(err, "spell-used", "unit",
-			               "that wizard has cast its spell for its next turn already");
-		return 0;
-	}
+	if (st->pending == CW_PEND_COUNTER)
+		return reaction_caster(st, seat, a, CW_A_COUNTER, CW_A_ALLOW, CW_SPELL_COUNTERSPELL,
+		                       "counter the spell (counterspell) or let it be (allow)", &id,
+		                       err) < 0 ? -1 : 0;
 	if (st->pending == CW_PEND_PROTECT) {
-		if (a->type == CW_A_NO_PROTECT)
-			return 0;
-		if (a->type != CW_A_PROTECT)
-			return wr_fail(err, "illegal-action", "type",
-			               "cast Protection on the unit attacked (protect) or not (no_protect)");
-		if (own_unit(st, seat, a->unit, &id, err))
-			return -1;
-		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_PROTECTION)))
-			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Protection");
-		if (st->u[id].cast)
-			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		if ((t = reaction_caster(st, seat, a, CW_A_PROTECT, CW_A_NO_PROTECT, CW_SPELL_PROTECTION,
+		                         "cast Protection on the unit attacked (protect) or not (no_protect)",
+		                         &id, err)) != 0)
+			return t < 0 ? -1 : 0;
 		if (a->to != st->held.to)
 			return wr_fail(err, "bad-target", "target", "Protection goes on the unit attacked");
 		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_PROTECTION].range)
@@ -1062,17 +1066,10 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 	}
 	if (st->pending == CW_PEND_HEAL) {
 		int d = CW_NONE;
-		if (a->type == CW_A_NO_HEAL)
-			return 0;
-		if (a->type != CW_A_HEAL)
-			return wr_fail(err, "illegal-action", "type",
-			               "Heal a destroyed unit (heal) or let it fall (no_heal)");
-		if (own_unit(st, seat, a->unit, &id, err))
-			return -1;
-		if (!(cw_def(st, id)->spells & (1u << CW_SPELL_HEAL)))
-			return wr_fail(err, "unknown-spell", "from", "that unit cannot cast Heal");
-		if (st->u[id].cast)
-			return wr_fail(err, "spell-used", "from", "that wizard has cast its spell");
+		if ((t = reaction_caster(st, seat, a, CW_A_HEAL, CW_A_NO_HEAL, CW_SPELL_HEAL,
+		                         "Heal a destroyed unit (heal) or let it fall (no_heal)", &id,
+		                         err)) != 0)
+			return t < 0 ? -1 : 0;
 		for (int k = 0; k < CW_UPS; k++) {
 			int u = seat * CW_UPS + k;
 			if (st->u[u].dying && st->u[u].sq == a->to)
