@@ -137,7 +137,7 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_k
 	return 0;
 }
 
-/* A claim on time: each flagged seat ({"flagged": seat}) leaves the
+/* A claim on time: each flagged seat ({"type": "flag", "seat": n}) leaves the
  * match as the ruleset has a resigning seat leave. */
 int
 wp_apply_claim(const struct wr_ruleset *rs, void *state, json_object *content,
@@ -145,9 +145,9 @@ wp_apply_claim(const struct wr_ruleset *rs, void *state, json_object *content,
 {
 	for (size_t i = 0; i < json_object_array_length(content); i++) {
 		json_object *f;
-		if (!json_object_object_get_ex(json_object_array_get_idx(content, i), "flagged", &f) ||
+		if (!json_object_object_get_ex(json_object_array_get_idx(content, i), "seat", &f) ||
 		    rs->resign(state, json_object_get_int(f), rng, ev) != 0)
-			return wr_fail(err, "bad-claim", "flagged", "the claim names no seat that can leave");
+			return wr_fail(err, "bad-claim", "seat", "the claim names no seat that can leave");
 	}
 	return 0;
 }
