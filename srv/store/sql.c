@@ -77,7 +77,8 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_VACATIONS_OF] = {"vacations_of",
 		"SELECT extract(epoch FROM v.starts_at)::bigint, extract(epoch FROM v.ends_at)::bigint,"
 		" extract(epoch FROM p.created_at)::bigint FROM players p"
-		" LEFT JOIN vacations v ON v.player_id = p.id WHERE p.id = $1 ORDER BY v.starts_at"},
+		" LEFT JOIN vacations v ON v.player_id = p.id WHERE p.id = $1 ORDER BY v.starts_at"
+		" FOR UPDATE OF p"},   /* two vacations started at once spend the balance once */
 	/* A vacation changes the clocks of all the player's matches: each
 	 * gets a new version (ETags, long-polls) and a NOTIFY. */
 	[WP_STMT_VACATION_INSERT] = {"vacation_insert",
