@@ -8,7 +8,10 @@ never by sleeping.
   - only the awaited seat's clock runs; views send deadlines derived from
     the stored post times, so the view's ETag changes only with a post or
     a vacation; the increment is earned per turn up to the maximum bank;
-  - weekends (Saturday and Sunday UTC) are not counted when skipped;
+  - weekends (Saturday and Sunday UTC) are not counted when skipped; a
+    seat whose time ran out may still resign;
+  - the clock is the same for every viewer, spectators included (it shows
+    only who is awaited and when: RULINGS.md G5);
   - a vacation pauses the clocks of all the player's matches;
   - a claim before the deadline is refused and changes nothing; after it
     the claimant wins "on time" with a post in the log that the audit
@@ -106,6 +109,8 @@ class ClockTest(wp.ServerTestCase):
         self.assertEqual(v.json()["time_control"], {"days_per_move": 3, "increment_days": 1,
                                                     "max_bank_days": 4, "skip_weekends": False})
         c = self.clock(b, game)
+        spectator = self.server.request("GET", "/api/games/%d" % game).json()["clock"]["seats"]
+        self.assertEqual(spectator, c, "every viewer sees the same clock (G5)")
         self.assertTrue(c[0]["awaited"])
         self.assertEqual(c[0]["deadline"], iso(MON + 3 * D))
         self.assertEqual(c[0]["since"], iso(MON))
@@ -185,7 +190,10 @@ class ClockTest(wp.ServerTestCase):
         self.assertEqual(self.line(a, game)["seconds_left"], H)
         self.assertProblem(b.req("POST", "/api/games/%d/claim" % game), 409, "time-not-expired")
         self.set_time(MON + 7 * D + 12 * H)
-        self.assertEqual(b.req("POST", "/api/games/%d/claim" % game).status, 200)
+        self.assertProblem(self.move(a, game), 409, "time-expired")
+        r = a.req("POST", "/api/games/%d/resign" % game)
+        self.assertEqual(r.status, 200, "a seat out of time may still resign")
+        self.assertEqual(a.view(game).json()["result"]["winners"], [1])
 
     def test_a_vacation_pauses_all_matches(self):
         self.set_time(MON)
