@@ -10,11 +10,6 @@
 
 #include "api.h"
 
-/* One vacation day earned every 30 days since the account was made, at
- * most 30 days in hand. */
-#define WP_VACATION_EVERY (30 * (int64_t)WP_DAY)
-#define WP_VACATION_CAP 30
-
 enum wp_err
 wp_time_control(struct wp_ctx *ctx, struct wp_tc *tc)
 {
@@ -214,11 +209,11 @@ vacation_json(const struct wp_interval *v, int n, int64_t created, int64_t now)
 
 	json_object_object_add(o, "balance_days",
 	                       json_object_new_int(wp_vacation_balance(created, now, v, n,
-	                                                               WP_VACATION_EVERY,
-	                                                               WP_VACATION_CAP)));
+	                                                               wp_vacation_every(),
+	                                                               wp_vacation_cap())));
 	json_object_object_add(o, "earn_every_days",
-	                       json_object_new_int((int)(WP_VACATION_EVERY / WP_DAY)));
-	json_object_object_add(o, "max_days", json_object_new_int(WP_VACATION_CAP));
+	                       json_object_new_int((int)(wp_vacation_every() / WP_DAY)));
+	json_object_object_add(o, "max_days", json_object_new_int(wp_vacation_cap()));
 	json_object_object_add(o, "on_vacation_until", iso_or_null(on ? v[n - 1].to : 0, on));
 	for (int i = 0; i < n; i++) {
 		json_object *one = json_object_new_object();
@@ -242,8 +237,8 @@ vacation_tx(struct wp_conn *c, void *arg)
 	if (err) {
 		err = wp_fail_store(m->ctx, err);
 	} else if (m->days > 0) {
-		int balance = wp_vacation_balance(created, m->now, v, n, WP_VACATION_EVERY,
-		                                  WP_VACATION_CAP);
+		int balance = wp_vacation_balance(created, m->now, v, n, wp_vacation_every(),
+		                                  wp_vacation_cap());
 		if (n > 0 && v[n - 1].to > m->now)
 			err = wp_fail(m->ctx, WP_ERR_VACATION_UNAVAILABLE,
 			              "you are on vacation already");
@@ -292,7 +287,7 @@ wp_api_me_vacation_start(struct wp_ctx *ctx)
 	enum wp_err err;
 
 	if ((err = wp_body_only(ctx, fields)) ||
-	    (err = wp_body_int(ctx, "days", 1, WP_VACATION_CAP, 1, 0, &days)))
+	    (err = wp_body_int(ctx, "days", 1, wp_vacation_cap(), 1, 0, &days)))
 		return err;
 	return vacation(ctx, days);
 }

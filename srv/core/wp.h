@@ -130,6 +130,9 @@ struct wp_config {
 	unsigned db_pool_size;
 	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
 	const char *metrics_token;
+	/* Vacations (match/clock.h): one day earned per VACATION_EVERY_DAYS,
+	 * at most VACATION_MAX_DAYS in hand. */
+	unsigned vacation_every_days, vacation_max_days;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

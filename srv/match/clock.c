@@ -255,6 +255,27 @@ wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int 
 
 /* --------------------------------------------------------- vacations */
 
+static unsigned vacation_every = 30, vacation_cap = 30;
+
+void
+wp_vacation_policy(unsigned every_days, unsigned max_days)
+{
+	vacation_every = every_days ? every_days : 1;
+	vacation_cap = max_days;
+}
+
+int64_t
+wp_vacation_every(void)
+{
+	return (int64_t)vacation_every * WP_DAY;
+}
+
+int
+wp_vacation_cap(void)
+{
+	return (int)vacation_cap;
+}
+
 int
 wp_vacation_balance(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
                     int64_t every, int cap)

@@ -79,6 +79,12 @@ void wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks,
 int wp_vacation_balance(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
                         int64_t every, int cap);
 
+/* The service's vacation policy (VACATION_EVERY_DAYS, VACATION_MAX_DAYS):
+ * set once at start; 30 and 30 until then. */
+void wp_vacation_policy(unsigned every_days, unsigned max_days);
+int64_t wp_vacation_every(void);   /* seconds */
+int wp_vacation_cap(void);
+
 /* "YYYY-MM-DDTHH:MM:SSZ" (out holds at least 21 bytes). */
 void wp_clock_iso(int64_t t, char *out, size_t cap);
 

@@ -12,7 +12,8 @@ never by sleeping.
     seat whose time ran out may still resign;
   - the clock is the same for every viewer, spectators included (it shows
     only who is awaited and when: RULINGS.md G5);
-  - a vacation pauses the clocks of all the player's matches;
+  - a vacation pauses the clocks of all the player's matches; the balance
+    follows VACATION_EVERY_DAYS and VACATION_MAX_DAYS;
   - a claim before the deadline is refused and changes nothing; after it
     the claimant wins "on time" with a post in the log that the audit
     replays; the flagged seat's turns are refused (time-expired);
@@ -41,7 +42,8 @@ class ClockTest(wp.ServerTestCase):
     def setUpClass(cls):
         cls.clock_dir = wp.make_tmpdir("wp-clock-")
         cls.clock_file = os.path.join(cls.clock_dir, "now")
-        cls.server_env = {"WP_TEST_CLOCK_FILE": cls.clock_file}
+        cls.server_env = {"WP_TEST_CLOCK_FILE": cls.clock_file,
+                          "VACATION_EVERY_DAYS": "20", "VACATION_MAX_DAYS": "3"}
         cls.set_time(MON)
         super().setUpClass()
         cls.addClassCleanup(wp.remove_tmpdir, cls.clock_dir)
@@ -196,41 +198,45 @@ class ClockTest(wp.ServerTestCase):
         self.assertEqual(a.view(game).json()["result"]["winners"], [1])
 
     def test_a_vacation_pauses_all_matches(self):
+        V = 80 * D   # four days earned (one per 20), three kept (VACATION_MAX_DAYS)
         self.set_time(MON)
         a, b, c = self.players("Vic", "Bo", "Cy")
-        self.set_time(MON + 60 * D)
+        self.set_time(MON + V)
         r = a.req("GET", "/api/me/vacation")
         self.assertEqual(r.status, 200, r)
-        self.assertEqual(r.json()["balance_days"], 2, "one day per 30 days")
+        self.assertEqual(r.json()["balance_days"], 3,
+                         "one day per 20 days (VACATION_EVERY_DAYS), at most 3 (VACATION_MAX_DAYS)")
+        self.assertEqual((r.json()["earn_every_days"], r.json()["max_days"]), (20, 3))
         self.assertIsNone(r.json()["on_vacation_until"])
         g1 = self.timed([a, b], {"days_per_move": 3})
         g2 = self.timed([a, c], {"days_per_move": 3})
         etag = a.view(g1).headers["etag"]
-        self.set_time(MON + 61 * D)
-        for body, status, slug in (({"days": 3}, 409, "vacation-unavailable"),
-                                   ({"days": 0}, 400, "invalid-request"),
-                                   ({"days": "2"}, 400, "invalid-request"),
-                                   ({}, 400, "invalid-request")):
+        self.set_time(MON + V + D)
+        for body in ({"days": 4}, {"days": 0}, {"days": "2"}, {}):
             with self.subTest(body=body):
-                self.assertProblem(a.req("POST", "/api/me/vacation", body), status, slug)
+                self.assertProblem(a.req("POST", "/api/me/vacation", body), 400,
+                                   "invalid-request")
         self.assertEqual(a.req("GET", "/api/me/vacation").json()["vacations"], [])
         r = a.req("POST", "/api/me/vacation", {"days": 2})
         self.assertEqual(r.status, 201, r)
-        self.assertEqual(r.json()["balance_days"], 0)
-        self.assertEqual(r.json()["on_vacation_until"], iso(MON + 63 * D))
+        self.assertEqual(r.json()["balance_days"], 1)
+        self.assertEqual(r.json()["on_vacation_until"], iso(MON + V + 3 * D))
         self.assertProblem(a.req("POST", "/api/me/vacation", {"days": 1}), 409,
                            "vacation-unavailable")
         self.assertNotEqual(a.view(g1).headers["etag"], etag, "the vacation is a new version")
         for g, opp in ((g1, b), (g2, c)):
             cl = self.clock(opp, g)
-            self.assertEqual(cl[0]["deadline"], iso(MON + 65 * D), "3 days + 2 of vacation")
-            self.assertEqual(cl[0]["last_vacation"], {"from": iso(MON + 61 * D),
-                                                      "until": iso(MON + 63 * D)})
-            self.set_time(MON + 64 * D)
+            self.assertEqual(cl[0]["deadline"], iso(MON + V + 5 * D), "3 days + 2 of vacation")
+            self.assertEqual(cl[0]["last_vacation"], {"from": iso(MON + V + D),
+                                                      "until": iso(MON + V + 3 * D)})
+            self.set_time(MON + V + 4 * D)
             self.assertProblem(opp.req("POST", "/api/games/%d/claim" % g), 409,
                                "time-not-expired")
             self.assertEqual(self.line(a, g)["seconds_left"], D)
-            self.set_time(MON + 61 * D)
+        # Back, with one day left: two are too many.
+        self.assertProblem(a.req("POST", "/api/me/vacation", {"days": 2}), 409,
+                           "vacation-unavailable")
+        self.assertEqual(len(a.req("GET", "/api/me/vacation").json()["vacations"]), 1)
 
     def test_three_seats_the_flagged_seat_leaves(self):
         self.set_time(MON)

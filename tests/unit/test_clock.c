@@ -208,6 +208,9 @@ main(void)
 	compute_table();
 	balance_table();
 	parse_table();
+	CHECK(wp_vacation_every() == 30 * D && wp_vacation_cap() == 30, "policy: 30 and 30 by default");
+	wp_vacation_policy(15, 5);
+	CHECK(wp_vacation_every() == 15 * D && wp_vacation_cap() == 5, "policy from the configuration");
 	wp_clock_source(fixed_now);
 	CHECK(wp_clock_now() == MON, "one source of now");
 	wp_clock_source(NULL);
