@@ -78,7 +78,9 @@ wp_clock_json(const struct wp_game *g, const struct wp_game_clock *gc)
 		json_object_object_add(one, "bank_seconds", json_object_new_int64(c->bank));
 		json_object_object_add(one, "since", iso_or_null(c->since, c->awaited));
 		json_object_object_add(one, "deadline", iso_or_null(c->deadline, c->awaited));
-		if (gc->has_vac[s]) {
+		/* Only while the match is played: a vacation gives the active
+		 * matches a new version (their ETags), not the ended ones. */
+		if (gc->has_vac[s] && g->status == WP_STATUS_ACTIVE) {
 			vac = json_object_new_object();
 			json_object_object_add(vac, "from", iso_or_null(gc->last_vac[s].from, 1));
 			json_object_object_add(vac, "until", iso_or_null(gc->last_vac[s].to, 1));
