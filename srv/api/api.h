@@ -124,7 +124,7 @@ struct wp_game_clock {
 	int has_vac[WR_MAX_SEATS];
 };
 /* Each seat's clock at now, derived from the store. */
-enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, const struct wp_tc *tc,
+enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, int seq, const struct wp_tc *tc,
                           enum wp_status status, int nseats, int64_t now,
                           struct wp_game_clock *gc);
 /* The view's "clock" member (NULL when gc->on is 0): deadlines, not

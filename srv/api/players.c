@@ -142,7 +142,7 @@ wp_api_me_games(struct wp_ctx *ctx)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
 	for (int i = 0; err == WP_OK && i < n; i++)
 		if (games[i].status == WP_STATUS_ACTIVE &&
-		    (err = wp_clock_load(c, games[i].id, &games[i].tc, games[i].status,
+		    (err = wp_clock_load(c, games[i].id, games[i].seq, &games[i].tc, games[i].status,
 		                         games[i].nseats, now, &clocks[i])))
 			err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);

@@ -149,7 +149,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 	if ((err = head(ctx, c, id, wait, gen, &who, &answered)) == WP_OK && !answered)
 		err = wp_game_get(ctx, c, id, 0, &g);
 	if (err == WP_OK && !answered &&
-	    (err = wp_clock_load(c, id, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
+	    (err = wp_clock_load(c, id, g.seq, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
 		err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
 	if (err || answered) {

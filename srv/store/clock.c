@@ -29,16 +29,18 @@ wp_clock_input_free(struct wp_clock_input *in)
 }
 
 enum wp_err
-wp_db_clock_load(struct wp_conn *c, int64_t game, struct wp_clock_input *in)
+wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
 {
-	struct wp_params p = {0};
+	struct wp_params p = {0}, marks = {0};
 	PGresult *r;
 	enum wp_err err;
 	int n;
 
 	memset(in, 0, sizeof(*in));
 	wp_p_int(&p, game);
-	if ((err = wp_sql_run(c, WP_STMT_CLOCK_MARKS, &p, &r)) != WP_OK)
+	wp_p_int(&marks, game);
+	wp_p_int(&marks, seq);
+	if ((err = wp_sql_run(c, WP_STMT_CLOCK_MARKS, &marks, &r)) != WP_OK)
 		return err;
 	n = PQntuples(r);
 	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));

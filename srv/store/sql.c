@@ -68,7 +68,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	/* Clocks and vacations (match/clock.h): times as epoch seconds. */
 	[WP_STMT_CLOCK_MARKS] = {"clock_marks",
 		"SELECT extract(epoch FROM created_at)::bigint, coalesce(awaiting, 0)"
-		" FROM posts WHERE game_id = $1 ORDER BY seq"},
+		" FROM posts WHERE game_id = $1 AND seq <= $2 ORDER BY seq"},
 	[WP_STMT_CLOCK_VACATIONS] = {"clock_vacations",
 		"SELECT s.seat, extract(epoch FROM v.starts_at)::bigint,"
 		" extract(epoch FROM v.ends_at)::bigint FROM seats s"

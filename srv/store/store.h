@@ -149,7 +149,8 @@ struct wp_clock_input {
 	struct wp_interval *vac[WR_MAX_SEATS];   /* each seat's player's vacations */
 	int nvac[WR_MAX_SEATS];
 };
-enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, struct wp_clock_input *in);
+/* The posts up to seq (the match's version as read), and the vacations. */
+enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
 void wp_clock_input_free(struct wp_clock_input *in);
 /* A player's vacations (sorted) and when the account was created. */
 enum wp_err wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interval **out,
