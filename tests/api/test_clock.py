@@ -97,10 +97,14 @@ class ClockTest(wp.ServerTestCase):
                 self.assertProblem(r, status, "invalid-request" if status == 400
                                    else "invalid-option", "time_control")
         self.assertEqual(a.req("GET", "/api/me/games").json()["count"], 0, "nothing created")
-        g = a.create()
-        v = a.view(g["id"]).json()
+        b, = self.players("Ben")
+        game = ml.start_match([a, b])
+        v = a.view(game).json()
         self.assertIsNone(v["time_control"])
         self.assertIsNone(v["clock"])
+        self.assertIsNone(self.line(a, game)["deadline"])
+        self.set_time(MON + 365 * D)
+        self.assertProblem(b.req("POST", "/api/games/%d/claim" % game), 409, "time-not-expired")
 
     def test_only_the_awaited_clock_runs_with_increment_and_bank(self):
         self.set_time(MON)
@@ -253,6 +257,9 @@ class ClockTest(wp.ServerTestCase):
         c1 = v["clock"]["seats"][1]
         self.assertEqual(c1["deadline"], iso(MON + 2 * D))
         self.assertEqual(self.move(b, game).status, 200)
+        self.assertEqual(c.req("POST", "/api/games/%d/resign" % game).status, 200)
+        audit = a.req("GET", "/api/games/%d/verify" % game).json()
+        self.assertTrue(audit["verified"], "the claim in the middle replays: %r" % audit)
 
 
 if __name__ == "__main__":
