@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "clock.h"
 #include "store.h"
 #include "fronts.h"
 #include "wait.h"
@@ -27,7 +28,8 @@ usage(FILE *f)
 	        "Serves the Warpost API and board. Configuration is read from the\n"
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
-	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN); see README.md.\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
+	        "VACATION_MAX_DAYS); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -83,6 +85,7 @@ wp_main(int argc, char **argv)
 		return 2;
 	}
 	cgi = !cfg.fcgi_socket && getenv("GATEWAY_INTERFACE") != NULL;
+	wp_vacation_policy(cfg.vacation_every_days, cfg.vacation_max_days);
 	if (sodium_init() < 0) {
 		wp_log("libsodium cannot start");
 		return 1;

@@ -55,6 +55,9 @@ const SENTENCES = {
   'header-too-large': 'What your browser sent was too large for the server.',
   'bad-gateway': 'The server cannot be reached right now. Try again in a minute.',
   'gateway-timeout': 'The server did not answer in time. Try again in a minute.',
+  'time-expired': 'Your time for this move ran out. You may still resign; your opponent may claim the win.',
+  'time-not-expired': 'No opponent has run out of time.',
+  'vacation-unavailable': 'You cannot start that vacation: you are on one already, or you have too few days.',
 };
 
 export class ApiError extends Error {

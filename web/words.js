@@ -126,6 +126,7 @@ export function eventText(e, view) {
 const KIND = {
   start: 'The match started',
   resign: 'resigned',
+  claim: 'claimed the win on time',
   draw_offer: 'offered a draw',
   draw_accept: 'accepted the draw',
   draw_decline: 'declined the draw',

@@ -28,6 +28,9 @@ enum wp_err wp_api_games_draw(struct wp_ctx *ctx);
 enum wp_err wp_api_games_abort(struct wp_ctx *ctx);
 enum wp_err wp_api_games_export(struct wp_ctx *ctx);       /* export.c */
 enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
+enum wp_err wp_api_games_claim(struct wp_ctx *ctx);         /* clock.c */
+enum wp_err wp_api_me_vacation(struct wp_ctx *ctx);
+enum wp_err wp_api_me_vacation_start(struct wp_ctx *ctx);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 
@@ -107,6 +110,32 @@ enum wp_err wp_post_apply(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game 
 void wp_game_dice(struct wp_game *g, struct wr_hmac_stream *hs, struct wr_rng *rng);
 /* 409 unless the match is being played. */
 enum wp_err wp_must_be_active(struct wp_ctx *ctx, const struct wp_game *g);
+
+/* 409 unless the match is being played and the seat is in it (posts.c). */
+enum wp_err wp_must_be_in_play(struct wp_ctx *ctx, const struct wp_game *g, int seat);
+
+/* --- clock.c: time controls and vacations (match/clock.h) --- */
+/* The body's "time_control" (absent or null: none); 400 or 422. */
+enum wp_err wp_time_control(struct wp_ctx *ctx, struct wp_tc *tc);
+struct wp_game_clock {
+	int on;                  /* a time control, and the match has started */
+	struct wp_seat_clock seat[WR_MAX_SEATS];
+	struct wp_interval last_vac[WR_MAX_SEATS];
+	int has_vac[WR_MAX_SEATS];
+};
+/* Each seat's clock at now, derived from the store. */
+enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, int seq, const struct wp_tc *tc,
+                          enum wp_status status, int nseats, int64_t now,
+                          struct wp_game_clock *gc);
+/* The view's "clock" member (NULL when gc->on is 0): deadlines, not
+ * countdowns, so it changes only with the match's version. */
+json_object *wp_clock_json(const struct wp_game *g, const struct wp_game_clock *gc);
+/* A GET /api/me/games line's clock members, for the caller's seat. */
+void wp_my_game_clock(json_object *line, const struct wp_tc *tc, const struct wp_game_clock *gc,
+                      int seat, int nseats);
+/* 409 time-expired when the seat's time has run out. */
+enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g,
+                                int seat);
 
 /* A write by a seated player: lock, Idempotency-Key, seat, change. */
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,

@@ -34,7 +34,7 @@ wp_api_rulesets(struct wp_ctx *ctx)
 struct creation {
 	struct wp_ctx *ctx;
 	const struct wr_ruleset *rs;
-	const char *options, *client_seed;
+	const char *options, *client_seed, *time_control;
 	int seats, seat;
 	struct wp_player who;
 	int64_t id;
@@ -51,7 +51,7 @@ create_tx(struct wp_conn *c, void *arg)
 	enum wp_err err;
 
 	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
-	                        m->who.id, &m->id);
+	                        m->who.id, m->time_control, &m->id);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
 		char code[33];
 		unsigned char raw[16], hash[32];
@@ -95,10 +95,11 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     NULL};
+	                                     "time_control", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
-	json_object *options = NULL, *v;
+	json_object *options = NULL, *v, *tc_json = NULL;
+	struct wp_tc tc;
 	int64_t seats, seat;
 	enum wp_err err;
 
@@ -128,8 +129,12 @@ wp_api_games_create(struct wp_ctx *ctx)
 		               m.rs->min_seats, m.rs->max_seats);
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
-	if ((err = check_options(ctx, m.rs, options, (int)seats)))
+	if ((err = check_options(ctx, m.rs, options, (int)seats)) ||
+	    (err = wp_time_control(ctx, &tc)))
 		return err;
+	tc_json = wp_tc_json(&tc);
+	m.time_control = tc_json ? json_object_to_json_string_ext(tc_json, JSON_C_TO_STRING_PLAIN)
+	                         : NULL;
 	m.seats = (int)seats;
 	m.seat = (int)seat;
 	m.options = options ? json_object_to_json_string_ext(options, JSON_C_TO_STRING_PLAIN) : "{}";
@@ -138,6 +143,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	crypto_hash_sha256(m.commitment, m.seed, sizeof(m.seed));
 	if ((err = wp_player_tx(ctx, &m.who, create_tx, &m)) != WP_OK) {
 		json_object_put(m.invitations);
+		json_object_put(tc_json);
 		return err;
 	}
 	json_object *out = json_object_new_object();
@@ -148,6 +154,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "status", json_object_new_string(wp_status_str(WP_STATUS_OPEN)));
 	json_object_object_add(out, "commitment", wp_json_hex(m.commitment, 32));
 	json_object_object_add(out, "invitations", m.invitations);
+	json_object_object_add(out, "time_control", tc_json);
 	char loc[48];
 	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
 	wp_response_header(ctx->res, "Location", loc);

@@ -101,7 +101,7 @@ wp_api_me(struct wp_ctx *ctx)
 }
 
 static json_object *
-my_game_json(const struct wp_my_game *m, int *awaiting)
+my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int *awaiting)
 {
 	json_object *g = json_object_new_object();
 	int aw = m->awaiting_me && m->status == WP_STATUS_ACTIVE;
@@ -115,6 +115,7 @@ my_game_json(const struct wp_my_game *m, int *awaiting)
 	json_object_object_add(g, "seat", json_object_new_int(m->seat));
 	json_object_object_add(g, "awaiting_you", json_object_new_boolean(aw));
 	json_object_object_add(g, "updated_at", json_object_new_string(m->updated_at));
+	wp_my_game_clock(g, &m->tc, gc, m->seat, m->nseats);
 	return g;
 }
 
@@ -123,7 +124,8 @@ wp_api_me_games(struct wp_ctx *ctx)
 {
 	struct wp_player who;
 	struct wp_my_game *games = NULL;
-	int64_t limit, offset;
+	struct wp_game_clock *clocks = NULL;
+	int64_t limit, offset, now = wp_clock_now();
 	int n = 0, count = 0, awaiting = 0;
 	enum wp_err err;
 	struct wp_conn *c;
@@ -135,13 +137,25 @@ wp_api_me_games(struct wp_ctx *ctx)
 	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK &&
 	    (err = wp_db_my_games(c, who.id, limit, offset, &games, &n, &count)) != WP_OK)
 		err = wp_fail_store(ctx, err);
+	/* Each line's clock (timed matches only: one more read each). */
+	if (err == WP_OK && !(clocks = calloc((size_t)n + 1, sizeof(*clocks))))
+		err = wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+	for (int i = 0; err == WP_OK && i < n; i++)
+		if (games[i].status == WP_STATUS_ACTIVE &&
+		    (err = wp_clock_load(c, games[i].id, games[i].seq, &games[i].tc, games[i].status,
+		                         games[i].nseats, now, &clocks[i])))
+			err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
-	if (err != WP_OK)
+	if (err != WP_OK) {
+		free(games);
+		free(clocks);
 		return err;
+	}
 	json_object *o = json_object_new_object(), *list = json_object_new_array();
 	for (int i = 0; i < n; i++)
-		json_object_array_add(list, my_game_json(&games[i], &awaiting));
+		json_object_array_add(list, my_game_json(&games[i], &clocks[i], &awaiting));
 	free(games);
+	free(clocks);
 	json_object_object_add(o, "count", json_object_new_int(count));
 	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
 	json_object_object_add(o, "games", list);

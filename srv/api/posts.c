@@ -47,6 +47,8 @@ do_turn(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 	}
 	if (!(g->awaiting & (1u << seat)))
 		return wp_fail(ctx, WP_ERR_NOT_AWAITED, "the match is not waiting for you");
+	if ((err = wp_clock_turn_check(ctx, c, g, seat)))
+		return err;
 	struct wp_post p = {.seat = seat, .kind = WP_POST_TURN, .content = actions,
 	                    .comment = comment, .comment_hidden = hidden};
 	return wp_post_apply(ctx, c, g, &p, out);
@@ -97,6 +99,12 @@ must_be_in_play(struct wp_ctx *ctx, const struct wp_game *g, int seat)
 	if (!(seats_in(g) & (1u << seat)))
 		return wp_fail(ctx, WP_ERR_NOT_IN_PLAY, "your seat is out of the match");
 	return WP_OK;
+}
+
+enum wp_err
+wp_must_be_in_play(struct wp_ctx *ctx, const struct wp_game *g, int seat)
+{
+	return must_be_in_play(ctx, g, seat);
 }
 
 static enum wp_err

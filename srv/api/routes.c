@@ -20,6 +20,9 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/games/{id}/abort", wp_api_games_abort, WP_BODY_OPTIONAL},
 	{WP_GET, "/api/games/{id}/export", wp_api_games_export, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/verify", wp_api_games_verify, WP_BODY_NONE},
+	{WP_POST, "/api/games/{id}/claim", wp_api_games_claim, WP_BODY_OPTIONAL},
+	{WP_GET, "/api/me/vacation", wp_api_me_vacation, WP_BODY_NONE},
+	{WP_POST, "/api/me/vacation", wp_api_me_vacation_start, WP_BODY_JSON},
 };
 
 const struct wp_route *

@@ -47,7 +47,8 @@ seats_json(const struct wp_game *g)
 }
 
 static json_object *
-game_json(const struct wp_game *g, const void *state, int viewer, int you)
+game_json(const struct wp_game *g, const void *state, int viewer, int you,
+          const struct wp_game_clock *gc)
 {
 	json_object *o = json_object_new_object(), *dice = json_object_new_object();
 
@@ -71,6 +72,8 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you)
 	json_object_object_add(o, "dice", dice);
 	json_object_object_add(o, "created_at", json_object_new_string(g->created_at));
 	json_object_object_add(o, "updated_at", json_object_new_string(g->updated_at));
+	json_object_object_add(o, "time_control", wp_tc_json(&g->tc));
+	json_object_object_add(o, "clock", wp_clock_json(g, gc));
 	return o;
 }
 
@@ -127,6 +130,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 {
 	struct wp_player who = {0};
 	struct wp_game g = {0};
+	struct wp_game_clock gc = {0};
 	int64_t id, wait = 0;
 	enum wp_err err;
 	char etag[64];
@@ -144,9 +148,14 @@ wp_api_games_get(struct wp_ctx *ctx)
 		return err;
 	if ((err = head(ctx, c, id, wait, gen, &who, &answered)) == WP_OK && !answered)
 		err = wp_game_get(ctx, c, id, 0, &g);
+	if (err == WP_OK && !answered &&
+	    (err = wp_clock_load(c, id, g.seq, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
+		err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
-	if (err || answered)
+	if (err || answered) {
+		wp_game_free(&g);
 		return err;
+	}
 	int seat = wp_game_seat_of(&g, who.id);
 	int viewer = wp_viewer(wp_game_over(&g), seat);
 	etag_for(etag, sizeof(etag), id, g.version, viewer);
@@ -154,7 +163,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 	if (g.state && !state) {
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
 	} else {
-		json_object *o = game_json(&g, state, viewer, seat);
+		json_object *o = game_json(&g, state, viewer, seat, &gc);
 		wp_response_header(ctx->res, "ETag", etag);
 		wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
 		wp_response_header(ctx->res, "Vary", "Authorization");

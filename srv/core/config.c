@@ -40,7 +40,7 @@ env_str(const char *name, const char *def)
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
-	unsigned long port, body, conns, timeout, threads, mem, pool;
+	unsigned long port, body, conns, timeout, threads, mem, pool, vac_every, vac_max;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->database_url = env_str("DATABASE_URL", NULL);
@@ -56,8 +56,12 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
 	    env_uint("THREADS", 4, 1, 256, &threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 65536, 8192, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen))
+	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
+	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
+	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen))
 		return -1;
+	cfg->vacation_every_days = (unsigned)vac_every;
+	cfg->vacation_max_days = (unsigned)vac_max;
 	cfg->port = (unsigned)port;
 	cfg->max_body = body;
 	cfg->max_connections = (unsigned)conns;

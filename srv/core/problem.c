@@ -52,6 +52,9 @@ static const struct {
 	[WP_ERR_HEADER_TOO_LARGE] = {"header-too-large", 431, "Request header fields too large"},
 	[WP_ERR_BAD_GATEWAY] = {"bad-gateway", 502, "Bad gateway"},
 	[WP_ERR_GATEWAY_TIMEOUT] = {"gateway-timeout", 504, "Gateway timeout"},
+	[WP_ERR_TIME_EXPIRED] = {"time-expired", 409, "Conflict"},
+	[WP_ERR_TIME_NOT_EXPIRED] = {"time-not-expired", 409, "Conflict"},
+	[WP_ERR_VACATION_UNAVAILABLE] = {"vacation-unavailable", 409, "Conflict"},
 };
 
 static enum wp_err

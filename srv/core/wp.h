@@ -54,6 +54,9 @@ enum wp_err {
 	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
 	WP_ERR_INTERNAL,           /* 500 */
+	WP_ERR_TIME_EXPIRED,          /* 409: the seat's time ran out */
+	WP_ERR_TIME_NOT_EXPIRED,      /* 409: a claim on time too early */
+	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */
@@ -127,6 +130,9 @@ struct wp_config {
 	unsigned db_pool_size;
 	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
 	const char *metrics_token;
+	/* Vacations (match/clock.h): one day earned per VACATION_EVERY_DAYS,
+	 * at most VACATION_MAX_DAYS in hand. */
+	unsigned vacation_every_days, vacation_max_days;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -23,6 +23,7 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_DRAW_ACCEPT] = "draw_accept",
 	[WP_POST_DRAW_DECLINE] = "draw_decline",
 	[WP_POST_ABORT] = "abort",
+	[WP_POST_CLAIM] = "claim",
 };
 
 static int
@@ -117,6 +118,8 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_k
 	}
 	if (kind == WP_POST_RESIGN)
 		return rs->resign(state, seat, rng, ev);
+	if (kind == WP_POST_CLAIM)
+		return wp_apply_claim(rs, state, content, rng, ev, err);
 	if (kind != WP_POST_TURN)
 		return 0;
 	size_t n = json_object_array_length(content);
@@ -131,6 +134,21 @@ wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_k
 			return -1;
 	}
 	*bad_index = -1;
+	return 0;
+}
+
+/* A claim on time: each flagged seat ({"type": "flag", "seat": n}) leaves the
+ * match as the ruleset has a resigning seat leave. */
+int
+wp_apply_claim(const struct wr_ruleset *rs, void *state, json_object *content,
+               struct wr_rng *rng, struct wr_events *ev, struct wr_error *err)
+{
+	for (size_t i = 0; i < json_object_array_length(content); i++) {
+		json_object *f;
+		if (!json_object_object_get_ex(json_object_array_get_idx(content, i), "seat", &f) ||
+		    rs->resign(state, json_object_get_int(f), rng, ev) != 0)
+			return wr_fail(err, "bad-claim", "seat", "the claim names no seat that can leave");
+	}
 	return 0;
 }
 

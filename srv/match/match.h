@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "rules.h"
 
 #define WP_CLIENT_SEED_MAX 64
@@ -31,6 +32,7 @@ enum wp_post_kind {
 	WP_POST_DRAW_ACCEPT,
 	WP_POST_DRAW_DECLINE,
 	WP_POST_ABORT,
+	WP_POST_CLAIM,           /* a win on time claimed: the flagged seats leave */
 	WP_POST_KIND_MAX
 };
 
@@ -70,6 +72,7 @@ struct wp_game {
 	int64_t created_by;
 	char created_at[WP_TIME_MAX], updated_at[WP_TIME_MAX];
 	struct wp_seat seats[WR_MAX_SEATS];
+	struct wp_tc tc;         /* time control (clock.h); tc.on == 0: none */
 };
 
 void wp_game_free(struct wp_game *g);
@@ -95,6 +98,8 @@ size_t wp_client_material(const struct wp_seat *seats, int n, unsigned char *out
 /* Every seat in play agreed to end the match: the ruleset decides how
  * (agreed_end), or, without one, the service records a plain draw. */
 void wp_agreed_end(const struct wr_ruleset *rs, void *state, struct wr_events *ev);
+int wp_apply_claim(const struct wr_ruleset *rs, void *state, json_object *content,
+                   struct wr_rng *rng, struct wr_events *ev, struct wr_error *err);
 int wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_post_kind kind,
                   json_object *content, struct wr_rng *rng, struct wr_events *ev,
                   struct wr_error *err, int *bad_index);

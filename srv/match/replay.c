@@ -145,7 +145,7 @@ wp_verify(json_object *doc)
 	/* Draw offers as api/posts.c keeps them, and how the last post ended
 	 * the match when the rules did not. */
 	unsigned offers = 0, all;
-	int last_aborted = 0, last_agreed = 0;
+	int last_aborted = 0, last_agreed = 0, last_claim = 0;
 
 	if (strcmp(str(doc, "format"), WP_EXPORT_FORMAT) != 0)
 		mismatch(mism, 0, "not a warpost-export-1 document");
@@ -203,7 +203,8 @@ wp_verify(json_object *doc)
 			if (state || rs->create(json_object_object_get_ex(doc, "options", &v) ? v : NULL,
 			                        nseats, &rng, &state, &e) != 0)
 				mismatch(mism, seq, "the start does not replay");
-		} else if (kind == WP_POST_TURN || kind == WP_POST_ORDERS || kind == WP_POST_RESIGN) {
+		} else if (kind == WP_POST_TURN || kind == WP_POST_ORDERS || kind == WP_POST_RESIGN ||
+		           kind == WP_POST_CLAIM) {
 			if (!state || seat < 0 ||
 			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
 				mismatch(mism, seq, "the post does not replay: an action is refused");
@@ -224,8 +225,9 @@ wp_verify(json_object *doc)
 		} else if (kind == WP_POST_ABORT) {
 			last_aborted = 1;
 		}
-		if (kind == WP_POST_RESIGN)
+		if (kind == WP_POST_RESIGN || kind == WP_POST_CLAIM)
 			offers = 0;
+		last_claim = kind == WP_POST_CLAIM;
 		if (!same_rolls(&rng, rec))
 			mismatch(mism, seq, "the dice differ from the recorded rolls");
 		json_object *r = json_object_new_object();
@@ -269,6 +271,8 @@ wp_verify(json_object *doc)
 			result = result_by("agreement", 1);
 		else
 			result = wp_result_json(&r, nseats);
+		if (result && last_claim) /* won on time (api/clock.c) */
+			json_object_object_add(result, "reason", json_object_new_string("time"));
 		if (result)
 			status = "over";
 	}

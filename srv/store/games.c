@@ -8,7 +8,7 @@
 enum wp_err
 wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json, int nseats,
                   const unsigned char seed[32], const unsigned char commitment[32],
-                  int64_t created_by, int64_t *id)
+                  int64_t created_by, const char *time_control_json, int64_t *id)
 {
 	struct wp_params p = {0};
 
@@ -18,6 +18,7 @@ wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_js
 	wp_p_bytes(&p, seed, 32);
 	wp_p_bytes(&p, commitment, 32);
 	wp_p_int(&p, created_by);
+	wp_p_text(&p, time_control_json);
 	return wp_sql_one(c, WP_STMT_GAME_INSERT, &p, id);
 }
 
@@ -61,6 +62,7 @@ read_game(const PGresult *r, struct wp_game *g)
 	g->created_by = wp_col_int(r, 0, GC_CREATED_BY);
 	wp_col_str(r, 0, GC_CREATED_AT, g->created_at, sizeof(g->created_at));
 	wp_col_str(r, 0, GC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
+	wp_col_tc(r, 0, GC_TIME_CONTROL, &g->tc);
 }
 
 enum wp_err

@@ -12,6 +12,7 @@ wp_db_player_insert(struct wp_conn *c, const char *name, const unsigned char tok
 
 	wp_p_text(&p, name);
 	wp_p_bytes(&p, token_hash, 32);
+	wp_p_int(&p, wp_clock_now());
 	return wp_sql_one(c, WP_STMT_PLAYER_INSERT, &p, id);
 }
 
@@ -63,6 +64,7 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->seat = (int)wp_col_int(r, i, MC_SEAT);
 		g->awaiting_me = wp_col_bool(r, i, MC_AWAITING_ME);
 		wp_col_str(r, i, MC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
+		wp_col_tc(r, i, MC_TIME_CONTROL, &g->tc);
 	}
 	*count = *n ? (int)wp_col_int(r, 0, MC_COUNT) : 0;
 	PQclear(r);

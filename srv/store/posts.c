@@ -23,6 +23,8 @@ wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
 	wp_p_text(&post, w->events);
 	wp_p_int(&post, w->draws_from);
 	wp_p_text(&post, w->rolls);
+	wp_p_int(&post, w->awaiting);     /* the clocks derive from these two */
+	wp_p_int(&post, wp_clock_now());
 
 	wp_p_int(&game, w->game);
 	wp_p_text(&game, wp_status_str(w->status));

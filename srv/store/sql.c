@@ -7,12 +7,13 @@
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
-		"INSERT INTO players (name, token_hash) VALUES ($1, $2) RETURNING id"},
+		"INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, to_timestamp($3))"
+		" RETURNING id"},
 	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
 		"SELECT " COLS(WP_PLAYER_COLUMNS) " FROM players WHERE token_hash = $1"},
 	[WP_STMT_GAME_INSERT] = {"game_insert",
-		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by)"
-		" VALUES ($1, $2, $3, $4, $5, $6) RETURNING id"},
+		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by, time_control)"
+		" VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id"},
 	[WP_STMT_SEAT_INSERT] = {"seat_insert",
 		"INSERT INTO seats (game_id, seat, player_id, invite_hash, client_seed, joined_at)"
 		" VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() END)"},
@@ -37,7 +38,8 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"},
 	[WP_STMT_POST_INSERT] = {"post_insert",
 		"INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"
-		" events, draws_from, rolls) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"},
+		" events, draws_from, rolls, awaiting, created_at)"
+		" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12))"},
 	[WP_STMT_POSTS_PAGE] = {"posts_page",
 		"SELECT " COLS(WP_POST_COLUMNS)
 		" FROM posts WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"},
@@ -63,4 +65,26 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
+	/* Clocks and vacations (match/clock.h): times as epoch seconds. */
+	[WP_STMT_CLOCK_MARKS] = {"clock_marks",
+		"SELECT extract(epoch FROM created_at)::bigint, coalesce(awaiting, 0)"
+		" FROM posts WHERE game_id = $1 AND seq <= $2 ORDER BY seq"},
+	[WP_STMT_CLOCK_VACATIONS] = {"clock_vacations",
+		"SELECT s.seat, extract(epoch FROM v.starts_at)::bigint,"
+		" extract(epoch FROM v.ends_at)::bigint FROM seats s"
+		" JOIN vacations v ON v.player_id = s.player_id WHERE s.game_id = $1"
+		" ORDER BY s.seat, v.starts_at"},
+	[WP_STMT_VACATIONS_OF] = {"vacations_of",
+		"SELECT extract(epoch FROM v.starts_at)::bigint, extract(epoch FROM v.ends_at)::bigint,"
+		" extract(epoch FROM p.created_at)::bigint FROM players p"
+		" LEFT JOIN vacations v ON v.player_id = p.id WHERE p.id = $1 ORDER BY v.starts_at"
+		" FOR UPDATE OF p"},   /* two vacations started at once spend the balance once */
+	/* A vacation changes the clocks of all the player's matches: each
+	 * gets a new version (ETags, long-polls) and a NOTIFY. */
+	[WP_STMT_VACATION_INSERT] = {"vacation_insert",
+		"WITH v AS (INSERT INTO vacations (player_id, starts_at, ends_at)"
+		" VALUES ($1, to_timestamp($2), to_timestamp($3))),"
+		" g AS (UPDATE games SET version = version + 1 WHERE status = 'active'"
+		" AND id IN (SELECT game_id FROM seats WHERE player_id = $1) RETURNING id)"
+		" SELECT count(pg_notify('wp_game', id::text)) FROM g"},
 };

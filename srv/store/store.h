@@ -45,6 +45,7 @@ struct wp_my_game {
 	int seq, nseats, seat;
 	int awaiting_me;         /* the seat's bit is set in the match's awaiting */
 	char updated_at[WP_TIME_MAX];
+	struct wp_tc tc;         /* the match's time control */
 };
 /* Up to `limit` of the player's matches from `offset`, those awaiting
  * them first; *count is all of them. *out is malloc'd (free it). */
@@ -56,7 +57,7 @@ enum wp_err wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int
 enum wp_err wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json,
                               int nseats, const unsigned char seed[32],
                               const unsigned char commitment[32], int64_t created_by,
-                              int64_t *id);
+                              const char *time_control_json, int64_t *id);
 /* player 0: an open seat with its invitation's hash. */
 enum wp_err wp_db_seat_insert(struct wp_conn *c, int64_t game, int seat, int64_t player,
                               const unsigned char invite_hash[32], const char *client_seed);
@@ -140,6 +141,22 @@ enum wp_err wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, cons
                            struct wp_idem *out);
 enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
                            const unsigned char request_hash[32], int status, const char *body);
+
+/* --- clock.c: what the clocks derive from (match/clock.h) --- */
+struct wp_clock_input {
+	struct wp_clock_mark *marks;             /* one per post, in order */
+	int nmarks;
+	struct wp_interval *vac[WR_MAX_SEATS];   /* each seat's player's vacations */
+	int nvac[WR_MAX_SEATS];
+};
+/* The posts up to seq (the match's version as read), and the vacations. */
+enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
+void wp_clock_input_free(struct wp_clock_input *in);
+/* A player's vacations (sorted) and when the account was created. */
+enum wp_err wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interval **out,
+                            int *n, int64_t *created);
+/* A new vacation; every active match of the player gets a new version. */
+enum wp_err wp_db_vacation_insert(struct wp_conn *c, int64_t player, int64_t from, int64_t to);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

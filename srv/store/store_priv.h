@@ -37,6 +37,10 @@ enum wp_stmt {
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
 	WP_STMT_POSTS_SINCE_MOVES,
+	WP_STMT_CLOCK_MARKS,
+	WP_STMT_CLOCK_VACATIONS,
+	WP_STMT_VACATIONS_OF,
+	WP_STMT_VACATION_INSERT,
 	WP_STMT_MAX
 };
 
@@ -57,7 +61,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_STATE, "state::text") X(GC_SEED, "seed") X(GC_COMMITMENT, "commitment")             \
 	X(GC_CLIENT, "client_seeds") X(GC_DRAWS, "draws") X(GC_AWAITING, "awaiting")             \
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
-	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))
+	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
+	X(GC_TIME_CONTROL, "time_control::text")
 
 /* A conditional GET in one round trip: the match's version and status,
  * the token's player, if any, and the player's seat in it. */
@@ -79,7 +84,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(MC_ID, "g.id") X(MC_RULESET, "g.ruleset") X(MC_STATUS, "g.status") X(MC_SEQ, "g.seq")  \
 	X(MC_SEATS, "g.seats") X(MC_SEAT, "s.seat")                                              \
 	X(MC_AWAITING_ME, "((g.awaiting >> s.seat) & 1) = 1 AS awaiting_me")                     \
-	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")
+	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")          \
+	X(MC_TIME_CONTROL, "g.time_control::text")
 
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
@@ -130,6 +136,8 @@ void wp_col_str(const PGresult *r, int row, int col, char *out, size_t cap);
 /* NULL for SQL NULL; owned by the caller. */
 char *wp_col_strdup(const PGresult *r, int row, int col);
 json_object *wp_col_json(const PGresult *r, int row, int col);
+/* A stored time control (clock.h); off when NULL. */
+void wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc);
 /* bytea in text form ("\\x0a1b...") to bytes; the length or -1. */
 long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
 

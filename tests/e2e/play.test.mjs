@@ -46,6 +46,11 @@ async function lobbyAndJoin(a, b, ruleset, problems, tag) {
     assert.match(await a.textContent('[data-option="terrain_areas"]'), /1 area: barrier \(4 squares\)/);
     assert.equal(await a.locator('.options textarea').count(), 0, 'no JSON box');
   }
+  if (ruleset === 'wargame-chess') {
+    // A time control (web/clock.js): 3 days per move.
+    await a.check('#tc-on');
+    await a.fill('#tc-days', '3');
+  }
   await checkPage(a, `${tag}-lobby-desktop`, problems);
   await a.click('text=Create the match');
   await a.waitForSelector('#invite-1');
@@ -313,6 +318,9 @@ test('wargame chess from the lobby to a resignation, through the board', async (
   const problems = [];
   try {
     const id = await lobbyAndJoin(a, b, 'wargame-chess', problems, 'wc');
+    // The awaited seats' clocks beside their names: 3 days per move.
+    await b.waitForSelector('.seats .tag.clock', { timeout: T });
+    assert.match(await b.textContent('.seats .tag.clock'), /^(2 d 23 h|3 d 0 h) left$/);
 
     // The team in one form (not 120 buttons): 14 points, one post.
     for (const [page, size] of [[a, 'desktop'], [b, 'phone']]) {

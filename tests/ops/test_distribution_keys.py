@@ -25,7 +25,7 @@ import warpost as wp  # noqa: E402
 
 ROOT = "games"                       # distributed by its primary key id
 MATCH_KEY = "game_id"
-REFERENCE = {"players"}              # small, read everywhere: replicated
+REFERENCE = {"players", "vacations"}  # small, read everywhere: replicated
 COORDINATOR = {"schema_migrations"}  # bookkeeping of the migration runner
 
 

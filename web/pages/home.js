@@ -10,6 +10,7 @@ import { rendererFor } from '../renderers/registry.js';
 import { seatColour } from '../words.js';
 import { setFaviconCount, notificationsState, askNotifications } from '../notify.js';
 import { ago } from './match.js';
+import { vacationBox, myGameClock } from '../clock.js';
 
 const DETAILED = 24;   // matches shown with opponents and a board (one request each)
 
@@ -28,6 +29,7 @@ export async function show(main) {
     h('div', { class: 'page-head' }, h('h1', {}, 'My matches'), h('a', { class: 'button primary', href: '#/new' }, 'New match')),
     notifyBox,
     list,
+    vacationBox(),
     identityCard(render));
   renderNotify(notifyBox);
   let stopped = false;
@@ -84,7 +86,7 @@ async function item(g, v, titles) {
       board ? h('span', { class: 'inbox-board' }, board) : null,
       h('span', { class: 'inbox-text' },
         h('span', { class: 'inbox-title' }, `${others.length ? `vs ${others.join(', ')}` : `Match #${g.id}`} · ${titles[g.ruleset] || g.ruleset}`),
-        h('span', { class: 'inbox-meta' }, `You play ${seatColour(g.seat)} · match #${g.id} · last move ${ago(new Date(g.updated_at))}`)),
+        h('span', { class: 'inbox-meta' }, `You play ${seatColour(g.seat)} · match #${g.id} · last move ${ago(new Date(g.updated_at))}`, myGameClock(g))),
       h('span', { class: `tag tag-${tagClass}` }, state)));
 }
 

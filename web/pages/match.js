@@ -16,6 +16,7 @@ import { Board } from '../board.js';
 import { rendererFor } from '../renderers/registry.js';
 import { actionText, eventText, postHeading, resultText, seatName, seatColour, words } from '../words.js';
 import { notifyTurn, setFaviconCount } from '../notify.js';
+import { seatClock, claimButton } from '../clock.js';
 
 const WAIT = 50;           // seconds per long-poll (the server allows 60)
 const MAX_BUTTONS = 4;     // a type with more actions than this becomes a list
@@ -321,7 +322,8 @@ class Match {
       h('span', { class: `swatch seat-${s.seat % 6}`, 'aria-hidden': 'true' }),
       `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}${s.seat === me ? ' (you)' : ''}`,
       v.status === 'active' && v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
-      v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null)));
+      v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null,
+      seatClock(v, s.seat))));
 
     // Invitations, while open.
     const invites = v.status === 'open' ? loadInvites(v.id).filter((inv) => !v.seats[inv.seat]?.player) : [];
@@ -946,6 +948,7 @@ class Match {
       if (offeredByMe) items.push(h('p', {}, 'You offered a draw; the others have not all answered.'));
       else if (!offeredByOthers) items.push(h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'offer' }) }, 'Offer a draw'));
     }
+    items.push(claimButton(v, (path, body) => this.matchPost(path, body)));
     items.push(this.confirmButton('Resign…', 'Resign this match? You lose it.', 'Resign', () => this.matchPost('resign', {})));
     if (v.status === 'open' || v.seq <= 1) {
       items.push(this.confirmButton('Abort…', 'Abort this match for everyone? It can be done only before the first turn.', 'Abort the match', () => this.matchPost('abort', {})));

@@ -8,6 +8,7 @@ import { rulesets } from './rulesets.js';
 import { signInForms } from './identity.js';
 import { words, seatColour } from '../words.js';
 import { rendererFor } from '../renderers/registry.js';
+import { timeControlFields } from '../clock.js';
 
 // An option in words: the renderer's `optionWords` when it has them, else
 // the name in words and the server's description without its citations.
@@ -58,6 +59,7 @@ export async function show(main) {
   const msg = h('div', { 'aria-live': 'polite' });
   const result = h('div', { 'aria-live': 'polite' });
   let fields = [];
+  const timeControl = timeControlFields();
 
   function current() { return list.find((r) => r.id === rsSelect.value); }
 
@@ -164,7 +166,7 @@ export async function show(main) {
       try {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
-          seat: Number(seatSelect.value), client_seed: randomHex(16),
+          seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
         });
         saveInvites(r.body.id, r.body.invitations);
         showCreated(r.body);
@@ -180,6 +182,7 @@ export async function show(main) {
     h('div', { class: 'field' }, h('label', { for: 'seats' }, 'Players'), seatsSelect),
     h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
   optionsBox,
+  timeControl.node,
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 

@@ -1,0 +1,91 @@
+/* Time controls and vacations (issue "Correspondence play"): a match's
+ * time control, each seat's clock derived from stored timestamps (the
+ * posts' times and the awaiting mask after each, the players' vacations)
+ * and "now", and a player's vacation balance. Pure: no I/O but the one
+ * source of "now". */
+#ifndef WP_CLOCK_H
+#define WP_CLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define WP_DAY 86400
+
+/* "Now" in seconds since the epoch, from one function: the real clock,
+ * unless a program sets another source (only the test server does). */
+int64_t wp_clock_now(void);
+void wp_clock_source(int64_t (*now)(void));
+
+/* A match's time control, in seconds; on == 0: none. */
+struct wp_tc {
+	int on;
+	int64_t per_move, increment, max_bank;
+	int skip_weekends;
+};
+
+/* Limits of the time control's members, in days. */
+#define WP_TC_PER_MOVE_MAX 60
+#define WP_TC_INCREMENT_MAX 30
+#define WP_TC_BANK_MAX 365
+
+/* Reads a time control as the API takes it (NULL or JSON null: none).
+ * 0, or -1 with why and *unprocessable (1: well-typed values out of
+ * range, 422; 0: a wrong shape, 400). */
+int wp_tc_parse(json_object *o, struct wp_tc *tc, char *why, size_t whylen,
+                int *unprocessable);
+/* Its canonical JSON (NULL when off). */
+json_object *wp_tc_json(const struct wp_tc *tc);
+
+/* One post as the clock sees it: when, and who was awaited after it. */
+struct wp_clock_mark {
+	int64_t at;
+	unsigned awaiting;
+};
+/* [from, to): a vacation. */
+struct wp_interval {
+	int64_t from, to;
+};
+
+/* Seconds of [a, b) that count: not in a weekend (Saturday and Sunday
+ * UTC) when skip_weekends, not in any of the vacations. */
+int64_t wp_clock_counted(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
+                         int64_t a, int64_t b);
+/* The first time t >= a at which wp_clock_counted(a, t) reaches need. */
+int64_t wp_clock_deadline(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
+                          int64_t a, int64_t need);
+
+struct wp_seat_clock {
+	int awaited;             /* awaited after the last post */
+	int64_t bank;            /* seconds when its turn began (awaited) or that it has */
+	int64_t since;           /* awaited: when its turn began */
+	int64_t deadline;        /* awaited: when the bank runs out */
+	int64_t left;            /* seconds left at now (bank when not awaited) */
+	int flagged;             /* awaited and now >= deadline */
+};
+
+/* Each seat's clock after the marks (in post order), at now. A seat
+ * starts with per_move; when its turn ends it keeps what it had left
+ * plus the increment, at least per_move and at most max_bank. vac[s]
+ * are the vacations of seat s's player, sorted by from. */
+void wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
+                      const struct wp_interval *const *vac, const int *nvac, int nseats,
+                      int64_t now, struct wp_seat_clock *out);
+
+/* Vacation days: one earned every `every` seconds since the account was
+ * created, the balance capped at `cap`; each vacation spends its whole
+ * days when it starts. The balance at now. */
+int wp_vacation_balance(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
+                        int64_t every, int cap);
+
+/* The service's vacation policy (VACATION_EVERY_DAYS, VACATION_MAX_DAYS):
+ * set once at start; 30 and 30 until then. */
+void wp_vacation_policy(unsigned every_days, unsigned max_days);
+int64_t wp_vacation_every(void);   /* seconds */
+int wp_vacation_cap(void);
+
+/* "YYYY-MM-DDTHH:MM:SSZ" (out holds at least 21 bytes). */
+void wp_clock_iso(int64_t t, char *out, size_t cap);
+
+#endif

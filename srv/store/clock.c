@@ -1,0 +1,119 @@
+/* What the clocks derive from: the posts' times with who was awaited
+ * after each, and the players' vacations (match/clock.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_priv.h"
+
+void
+wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc)
+{
+	json_object *o = wp_col_json(r, row, col);
+	char why[128];
+	int unp;
+
+	if (wp_tc_parse(o, tc, why, sizeof(why), &unp) != 0) {
+		wp_log("a stored time control does not read: %s", why);
+		memset(tc, 0, sizeof(*tc));
+	}
+	json_object_put(o);
+}
+
+void
+wp_clock_input_free(struct wp_clock_input *in)
+{
+	free(in->marks);
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		free(in->vac[s]);
+	memset(in, 0, sizeof(*in));
+}
+
+enum wp_err
+wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
+{
+	struct wp_params p = {0}, marks = {0};
+	PGresult *r;
+	enum wp_err err;
+	int n;
+
+	memset(in, 0, sizeof(*in));
+	wp_p_int(&p, game);
+	wp_p_int(&marks, game);
+	wp_p_int(&marks, seq);
+	if ((err = wp_sql_run(c, WP_STMT_CLOCK_MARKS, &marks, &r)) != WP_OK)
+		return err;
+	n = PQntuples(r);
+	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));
+	for (int i = 0; in->marks && i < n; i++) {
+		in->marks[i].at = wp_col_int(r, i, 0);
+		in->marks[i].awaiting = (unsigned)wp_col_int(r, i, 1);
+	}
+	in->nmarks = n;
+	PQclear(r);
+	if ((err = wp_sql_run(c, WP_STMT_CLOCK_VACATIONS, &p, &r)) != WP_OK) {
+		wp_clock_input_free(in);
+		return err;
+	}
+	n = PQntuples(r);
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		in->vac[s] = calloc((size_t)n + 1, sizeof(*in->vac[s]));
+	for (int i = 0; i < n; i++) {
+		int s = (int)wp_col_int(r, i, 0);
+		if (s < 0 || s >= WR_MAX_SEATS || !in->vac[s])
+			continue;
+		in->vac[s][in->nvac[s]].from = wp_col_int(r, i, 1);
+		in->vac[s][in->nvac[s]].to = wp_col_int(r, i, 2);
+		in->nvac[s]++;
+	}
+	PQclear(r);
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		if (!in->vac[s])
+			err = WP_ERR_INTERNAL;
+	if (!in->marks || err) {
+		wp_clock_input_free(in);
+		return WP_ERR_INTERNAL;
+	}
+	return WP_OK;
+}
+
+enum wp_err
+wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interval **out, int *n,
+                int64_t *created)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*out = NULL;
+	*n = 0;
+	wp_p_int(&p, player);
+	if ((err = wp_sql_run(c, WP_STMT_VACATIONS_OF, &p, &r)) != WP_OK)
+		return err;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return WP_ERR_NOT_FOUND;
+	}
+	*created = wp_col_int(r, 0, 2);
+	*out = calloc((size_t)PQntuples(r) + 1, sizeof(**out));
+	for (int i = 0; *out && i < PQntuples(r); i++) {
+		if (wp_col_null(r, i, 0))
+			continue; /* the player has none */
+		(*out)[*n].from = wp_col_int(r, i, 0);
+		(*out)[*n].to = wp_col_int(r, i, 1);
+		(*n)++;
+	}
+	PQclear(r);
+	return *out ? WP_OK : WP_ERR_INTERNAL;
+}
+
+enum wp_err
+wp_db_vacation_insert(struct wp_conn *c, int64_t player, int64_t from, int64_t to)
+{
+	struct wp_params p = {0};
+	int64_t bumped;
+
+	wp_p_int(&p, player);
+	wp_p_int(&p, from);
+	wp_p_int(&p, to);
+	return wp_sql_one(c, WP_STMT_VACATION_INSERT, &p, &bumped);
+}

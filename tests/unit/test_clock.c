@@ -1,0 +1,219 @@
+/* The clock of time controls and vacations (srv/match/clock.c), by
+ * tables: counted time with and without weekends and vacations, the
+ * deadline as its inverse, banks with increment and maximum, flags, the
+ * vacation balance, and the time control's validation (issue
+ * "Correspondence play", Time controls). */
+#include <stdlib.h>
+
+#include "check.h"
+#include "clock.h"
+
+#define D WP_DAY
+#define H 3600
+#define MON 1893974400LL /* 2030-01-07T00:00:00Z, a Monday */
+
+static const struct wp_tc plain = {1, 3 * D, 1 * D, 10 * D, 0};
+static const struct wp_tc weekdays = {1, 3 * D, 1 * D, 10 * D, 1};
+
+static void
+counted_table(void)
+{
+	static const struct wp_interval vac[] = {{MON + 1 * D, MON + 2 * D}};
+	static const struct {
+		const struct wp_tc *tc;
+		int nvac;
+		int64_t a, b, want;
+		const char *what;
+	} rows[] = {
+		{&plain, 0, MON, MON + 5 * D, 5 * D, "all of Monday to Saturday counts"},
+		{&weekdays, 0, MON, MON + 5 * D, 5 * D, "Monday to Friday: five days"},
+		{&weekdays, 0, MON, MON + 7 * D, 5 * D, "a whole week: five days"},
+		{&weekdays, 0, MON + 5 * D, MON + 7 * D, 0, "a weekend counts nothing"},
+		{&weekdays, 0, MON + 4 * D + 12 * H, MON + 7 * D + 6 * H, 18 * H,
+		 "Friday noon to Monday 06:00: 18 hours"},
+		{&plain, 1, MON, MON + 3 * D, 2 * D, "a vacation day does not count"},
+		{&weekdays, 1, MON + 5 * D, MON + 8 * D, 1 * D, "vacation before, weekend inside"},
+		{&plain, 1, MON + 1 * D + H, MON + 2 * D - H, 0, "inside a vacation: nothing"},
+		{&plain, 0, MON, MON, 0, "an empty interval"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int64_t got = wp_clock_counted(rows[i].tc, vac, rows[i].nvac, rows[i].a, rows[i].b);
+		CHECK(got == rows[i].want, rows[i].what);
+		/* The deadline is the inverse: the first time it is reached. */
+		if (rows[i].want > 0) {
+			int64_t t = wp_clock_deadline(rows[i].tc, vac, rows[i].nvac, rows[i].a,
+			                              rows[i].want);
+			CHECK(wp_clock_counted(rows[i].tc, vac, rows[i].nvac, rows[i].a, t) ==
+			          rows[i].want, rows[i].what);
+			CHECK(wp_clock_counted(rows[i].tc, vac, rows[i].nvac, rows[i].a, t - 1) <
+			          rows[i].want, rows[i].what);
+		}
+	}
+}
+
+static void
+deadline_table(void)
+{
+	static const struct wp_interval vac[] = {{MON + 2 * D, MON + 4 * D}};
+	static const struct {
+		const struct wp_tc *tc;
+		int nvac;
+		int64_t a, need, want;
+		const char *what;
+	} rows[] = {
+		{&plain, 0, MON, 3 * D, MON + 3 * D, "three days from Monday: Thursday"},
+		{&weekdays, 0, MON + 3 * D, 3 * D, MON + 8 * D, "Thursday + 3 weekdays: Tuesday"},
+		{&weekdays, 0, MON + 4 * D, 1 * D, MON + 5 * D, "Friday + 1 day: Saturday 00:00"},
+		{&weekdays, 0, MON + 5 * D + H, 1 * D, MON + 8 * D, "from Saturday: Monday counts first"},
+		{&plain, 1, MON, 3 * D, MON + 5 * D, "a two-day vacation moves it two days"},
+		{&plain, 0, MON, 0, MON, "nothing needed: at once"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		CHECK(wp_clock_deadline(rows[i].tc, vac, rows[i].nvac, rows[i].a, rows[i].need) ==
+		          rows[i].want, rows[i].what);
+}
+
+/* A two-seat match: posts at the given times with who is awaited after. */
+static void
+compute_table(void)
+{
+	static const struct wp_interval none[1];
+	const struct wp_interval *vac[2] = {none, none};
+	int nvac[2] = {0, 0};
+	struct wp_seat_clock c[2];
+	const struct wp_clock_mark m1[] = {{MON, 1}};
+	const struct wp_clock_mark m2[] = {{MON, 1}, {MON + 1 * D, 2}};
+	const struct wp_clock_mark m3[] = {{MON, 1}, {MON + H, 2}, {MON + 2 * H, 1},
+	                                   {MON + 3 * H, 2}, {MON + 4 * H, 1}};
+	const struct wp_clock_mark m4[] = {{MON, 1}, {MON + 1 * D, 0}};
+
+	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + D, c);
+	CHECK(c[0].awaited && !c[1].awaited, "seat 0 awaited after the start");
+	CHECK(c[0].deadline == MON + 3 * D, "deadline: start + days per move");
+	CHECK(c[0].left == 2 * D, "one day gone of three");
+	CHECK(c[1].left == 3 * D && c[1].deadline == 0, "the other clock does not run");
+	CHECK(!c[0].flagged, "not flagged before the deadline");
+	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + 3 * D, c);
+	CHECK(c[0].flagged && c[0].left == 0, "flagged at the deadline");
+
+	wp_clock_compute(&plain, m2, 2, vac, nvac, 2, MON + D, c);
+	CHECK(c[0].bank == 3 * D, "2 days left + 1 increment = 3 days");
+	CHECK(c[1].since == MON + D && c[1].deadline == MON + 4 * D, "seat 1 runs from its turn");
+
+	wp_clock_compute(&plain, m3, 5, vac, nvac, 2, MON + 4 * H, c);
+	/* each turn took an hour and earned a day */
+	CHECK(c[1].bank == 3 * D - H + D - H + D, "increments pile up");
+	CHECK(c[0].bank == 3 * D - H + D - H + D, "seat 0's bank at its third turn");
+	static const struct wp_tc capped = {1, 3 * D, 5 * D, 4 * D, 0};
+	wp_clock_compute(&capped, m3, 5, vac, nvac, 2, MON + 4 * H, c);
+	CHECK(c[1].bank == 4 * D, "the bank never exceeds max_bank");
+	static const struct wp_tc slow = {1, 3 * D, 0, 3 * D, 0};
+	const struct wp_clock_mark m5[] = {{MON, 1}, {MON + 2 * D + 23 * H, 2}, {MON + 3 * D, 1}};
+	wp_clock_compute(&slow, m5, 3, vac, nvac, 2, MON + 3 * D, c);
+	CHECK(c[0].bank == 3 * D, "days per move is the floor of every turn");
+
+	wp_clock_compute(&plain, m4, 2, vac, nvac, 2, MON + 30 * D, c);
+	CHECK(!c[0].awaited && !c[0].flagged && !c[1].flagged, "an ended match: no clock runs");
+
+	static const struct wp_interval v0[] = {{MON + 2 * D, MON + 5 * D}};
+	vac[0] = v0;
+	nvac[0] = 1;
+	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + 4 * D, c);
+	CHECK(c[0].deadline == MON + 6 * D && !c[0].flagged, "a vacation pauses the clock");
+	CHECK(c[0].left == 1 * D, "two days counted before the vacation");
+}
+
+static void
+balance_table(void)
+{
+	static const struct wp_interval v[] = {{MON + 70 * D, MON + 72 * D}};
+	static const struct {
+		int64_t now;
+		int nvac, cap, want;
+		const char *what;
+	} rows[] = {
+		{MON + 29 * D, 0, 30, 0, "nothing in the first month"},
+		{MON + 30 * D, 0, 30, 1, "one day a month"},
+		{MON + 95 * D, 0, 30, 3, "three months"},
+		{MON + 95 * D, 0, 2, 2, "capped"},
+		{MON + 71 * D, 1, 30, 0, "two days spent of two"},
+		{MON + 95 * D, 1, 30, 1, "three earned, two spent"},
+		{MON + 95 * D, 1, 2, 1, "capped, spent, earned again"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		CHECK(wp_vacation_balance(MON, rows[i].now, v, rows[i].nvac, 30 * D, rows[i].cap) ==
+		          rows[i].want, rows[i].what);
+}
+
+static void
+parse_table(void)
+{
+	static const struct {
+		const char *json;
+		int ok, unprocessable, on;
+		const char *what;
+	} rows[] = {
+		{"null", 1, 0, 0, "null: none"},
+		{"{\"days_per_move\":3}", 1, 0, 1, "days per move alone"},
+		{"{\"days_per_move\":3,\"increment_days\":1,\"max_bank_days\":10,"
+		 "\"skip_weekends\":true}", 1, 0, 1, "everything"},
+		{"{}", 0, 0, 0, "days_per_move is required"},
+		{"{\"days_per_move\":\"3\"}", 0, 0, 0, "a string is the wrong type"},
+		{"{\"days_per_move\":0}", 0, 1, 0, "zero days: out of range"},
+		{"{\"days_per_move\":61}", 0, 1, 0, "61 days: out of range"},
+		{"{\"days_per_move\":5,\"max_bank_days\":4}", 0, 1, 0, "bank below days per move"},
+		{"{\"days_per_move\":3,\"colour\":1}", 0, 0, 0, "an unknown member"},
+		{"{\"days_per_move\":3,\"skip_weekends\":1}", 0, 0, 0, "skip_weekends is boolean"},
+		{"[3]", 0, 0, 0, "an array"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_object *o = json_tokener_parse(rows[i].json);
+		struct wp_tc tc;
+		char why[128];
+		int unp = -1, rc = wp_tc_parse(o, &tc, why, sizeof(why), &unp);
+		CHECK((rc == 0) == rows[i].ok, rows[i].what);
+		if (rc == 0)
+			CHECK(tc.on == rows[i].on, rows[i].what);
+		else
+			CHECK(unp == rows[i].unprocessable, rows[i].what);
+		json_object_put(o);
+	}
+	json_object *o = json_tokener_parse("{\"days_per_move\":2,\"increment_days\":1}"), *back;
+	struct wp_tc tc;
+	char why[128];
+	int unp;
+	CHECK(wp_tc_parse(o, &tc, why, sizeof(why), &unp) == 0, "parses");
+	back = wp_tc_json(&tc);
+	CHECK_STR(json_object_to_json_string_ext(back, JSON_C_TO_STRING_PLAIN),
+	          "{\"days_per_move\":2,\"increment_days\":1,\"max_bank_days\":2,"
+	          "\"skip_weekends\":false}", "canonical form, max_bank_days defaults to days_per_move");
+	json_object_put(o);
+	json_object_put(back);
+	char iso[32];
+	wp_clock_iso(MON, iso, sizeof(iso));
+	CHECK_STR(iso, "2030-01-07T00:00:00Z", "ISO 8601 UTC");
+}
+
+static int64_t
+fixed_now(void)
+{
+	return MON;
+}
+
+int
+main(void)
+{
+	counted_table();
+	deadline_table();
+	compute_table();
+	balance_table();
+	parse_table();
+	CHECK(wp_vacation_every() == 30 * D && wp_vacation_cap() == 30, "policy: 30 and 30 by default");
+	wp_vacation_policy(15, 5);
+	CHECK(wp_vacation_every() == 15 * D && wp_vacation_cap() == 5, "policy from the configuration");
+	wp_clock_source(fixed_now);
+	CHECK(wp_clock_now() == MON, "one source of now");
+	wp_clock_source(NULL);
+	CHECK(wp_clock_now() > MON - 10 * 365 * D, "the real clock again");
+	return check_done("clock");
+}
