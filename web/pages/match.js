@@ -564,10 +564,15 @@ class Match {
     const turns = this.turnPosts();
     const shown = this.replay !== null && turns[this.replay] ? this.traces([turns[this.replay]], 'replay')
       : this.traces(this.lastTurnPosts(), 'last');
-    const past = this.replay !== null ? this.replayPieces(this.replay) : null;
+    const pastView = this.replay !== null ? this.pastView(this.replay) : null;
+    const past = pastView?.state ? this.hook('pieces', pastView) || []
+      : this.replay !== null ? this.replayPieces(this.replay) : null;
+    // A past position from the server has its own terrain; one rebuilt
+    // here keeps the lasting terrain, not the marks of now.
+    const pastTerrain = pastView?.state ? this.hook('terrain', pastView) || []
+      : past ? terrain.filter((t) => !t.transient) : terrain;
     const scene = {
-      // A past position keeps the lasting terrain, not the marks of now.
-      pieces: past || pieces, terrain: past ? terrain.filter((t) => !t.transient) : terrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
+      pieces: past || pieces, terrain: pastTerrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
       last: [...shown.squares], arrows: shown.arrows, battles: shown.battles,
       ghosts: shown.ghosts.filter((g) => !owner.has(g.square)),
     };
@@ -1106,15 +1111,41 @@ class Match {
   }
 
   // Step through the posts: the board shows what each post did, on the
-  // position after it where the renderer rebuilds it (`position`), else on
-  // the position of now (a past view from the server, GET
-  // /api/games/{id}?at=SEQ, does not exist yet).
+  // position after it as the server replays it (GET /api/games/{id}?at=SEQ,
+  // every ruleset); until that answer comes, or when it fails, on the
+  // position the renderer rebuilds (`position`), else on the position of now.
   setReplay(i) {
     const turns = this.turnPosts();
     this.replay = i === null || !turns.length ? null : Math.max(0, Math.min(turns.length - 1, i));
     this.renderReplayBar();
     this.renderBoard();
     if (this.replay !== null) this.replayBar.querySelector('button.replay-next, button')?.focus();
+    if (this.replay !== null) this.fetchPast(turns[this.replay].seq);
+  }
+
+  // The server's view after post `seq`, kept per post (a past view changes
+  // only when the match ends and everything is revealed).
+  pastView(i) {
+    const p = this.turnPosts()[i];
+    const got = p && this.pastViews?.get(p.seq);
+    return got && got.status === this.view.status ? got.view : null;
+  }
+
+  async fetchPast(seq) {
+    this.pastViews = this.pastViews || new Map();
+    const had = this.pastViews.get(seq);
+    if (had && (had.status === this.view.status || had.loading)) return;
+    this.pastViews.set(seq, { loading: true });
+    try {
+      const r = await get(`/api/games/${this.id}?at=${seq}`);
+      this.pastViews.set(seq, { view: r.body, status: this.view.status });
+    } catch (err) {
+      this.pastViews.delete(seq);
+      return;
+    }
+    if (this.stopped || this.replay === null || this.turnPosts()[this.replay]?.seq !== seq) return;
+    this.renderReplayBar();
+    this.renderBoard();
   }
 
   // The pieces after turn post i, when the renderer can rebuild positions
@@ -1145,8 +1176,9 @@ class Match {
         h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(i - 1) }, '◀ Back'),
         h('button', { type: 'button', class: 'small replay-next', disabled: i === turns.length - 1, onclick: () => this.setReplay(i + 1) }, 'Next ▶'),
         h('button', { type: 'button', class: 'small', onclick: () => this.setReplay(null) }, 'Back to now')),
-      h('p', { class: 'hint' }, this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
-        : 'The arrows show this post; the pieces stand where they are now (this ruleset\'s past positions need the server).'));
+      h('p', { class: 'hint replay-hint', 'data-past': this.pastView(i) ? 'server' : '' },
+        this.pastView(i) || this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
+          : 'Loading the position after this post; the arrows show what it did.'));
   }
 
   postItem(p, openEvents) {
