@@ -134,7 +134,7 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 	struct wp_player who;
 	struct wp_game g = {0};
 	struct wp_post_row *rows = NULL;
-	struct wp_replay_post *posts = NULL;
+	struct wp_past_post *posts = NULL;
 	struct wp_past past;
 	struct wp_conn *c;
 	int n = 0;
@@ -152,10 +152,10 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 	if (err == WP_OK && (n != at || !(posts = calloc((size_t)n, sizeof(*posts)))))
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the posts of the match could not be read");
 	for (int i = 0; err == WP_OK && i < n; i++)
-		posts[i] = (struct wp_replay_post){.seat = rows[i].seat, .kind = rows[i].kind,
+		posts[i] = (struct wp_past_post){.seat = rows[i].seat, .kind = rows[i].kind,
 		                                   .actions = rows[i].actions,
 		                                   .draws_from = rows[i].draws_from};
-	if (err == WP_OK && wp_replay_at_seq(&g, posts, n, &past) != 0)
+	if (err == WP_OK && wp_replay_past_at(&g, posts, n, &past) != 0)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
 		              (long long)at);
 	if (err == WP_OK) {

@@ -294,7 +294,7 @@ done:
 /* ------------------------------------------------- the match at a post */
 
 int
-wp_replay_at_seq(const struct wp_game *g, const struct wp_replay_post *posts, int n,
+wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
                  struct wp_past *out)
 {
 	const struct wr_ruleset *rs = g->rs;
@@ -308,7 +308,7 @@ wp_replay_at_seq(const struct wp_game *g, const struct wp_replay_post *posts, in
 	hs.client = (unsigned char *)g->client;
 	hs.client_len = g->client_len;
 	for (int i = 0; i < n && rc == 0; i++) {
-		const struct wp_replay_post *p = &posts[i];
+		const struct wp_past_post *p = &posts[i];
 		struct wr_rng rng;
 		struct wr_events ev = {0};
 		struct wr_error e;

@@ -16,7 +16,7 @@
 json_object *wp_verify(json_object *export_doc);
 
 /* One stored post as the replay needs it (actions: not owned). */
-struct wp_replay_post {
+struct wp_past_post {
 	int seat;
 	enum wp_post_kind kind;
 	json_object *actions;
@@ -32,7 +32,7 @@ struct wp_past {
 /* The match after its first n posts (posts 1..n, in order), replayed from
  * the start with its own dice (GET /api/games/{id}?at=). 0, or -1 when a
  * post does not replay. */
-int wp_replay_at_seq(const struct wp_game *g, const struct wp_replay_post *posts, int n,
+int wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
                      struct wp_past *out);
 
 /* The `warpost` command (cli.c). */
