@@ -118,6 +118,8 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
       await pa.locator('.tray button.tray-item', { hasText: names[unit] }).first().click();
       await pa.click(sq(square));
     }
+    // Each placement is drawn on the board before the post.
+    assert.equal(await pa.locator('svg.board .ghost-preview').count(), SETUP[0].at.length, 'the placements are shown');
     await checkPage(pa, 'chesswar-tray-desktop', problems);
     await pa.locator('button.action-btn', { hasText: 'set-up done' }).click();
     assert.match(await pa.textContent('.draft'), /11 actions|12 actions/);

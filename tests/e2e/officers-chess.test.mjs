@@ -101,6 +101,7 @@ test('officers-chess: armies built on the board, a few rounds under fog, forecas
         await page.click(sq(to));
       }
       assert.match(await page.textContent('.draft'), /deploy[^]*deploy/, 'two placements in one post');
+      assert.equal(await page.locator('svg.board .ghost-preview').count(), 2, 'both placements drawn before the post');
       if (s === 0) await checkPage(page, 'officers-tray-desktop', problems);
       await page.click('#post-btn');
       await posted(page, n);
