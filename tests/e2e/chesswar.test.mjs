@@ -244,6 +244,22 @@ test('chesswar: a 12x10 board is drawn whole', async (t) => {
     const labels = await page.locator('svg.board .coords text').allTextContents();
     assert.ok(labels.includes('l') && labels.includes('10'), labels.join(' '));
     await shot(page, 'chesswar-12x10');
+    // Di builds the smallest army (the free Liche) and auto-deploys it:
+    // "Auto-deploy the rest" places every unit and ends the set-up, one post.
+    await page.waitForSelector('.army-form', { timeout: T });
+    await page.selectOption('#army-choice', 'undead');
+    await page.click('#army-submit');
+    let n = await page.locator('.thread > li').count();
+    await page.click('#post-btn');
+    await page.waitForFunction((k) => document.querySelectorAll('.thread > li').length > k, n, { timeout: T });
+    await page.waitForSelector('#auto-deploy', { timeout: T });
+    await page.click('#auto-deploy');
+    assert.match(await page.textContent('.draft'), /deploy .* on [a-l](9|10); set-up done/);
+    n = await page.locator('.thread > li').count();
+    await page.click('#post-btn');
+    await page.waitForFunction((k) => document.querySelectorAll('.thread > li').length > k, n, { timeout: T });
+    const di2 = await api(env, 'GET', `/api/games/${g.id}`, undefined, di.token);
+    assert.equal(di2.state.sides.find((x) => x.seat === 1).set_up, true, 'set up in two posts');
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();

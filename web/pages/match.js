@@ -726,7 +726,9 @@ class Match {
       const rest = list.length ? this.batchAfter(list) : this.actions;
       if (!rest) break;
       const places = rest.filter((a) => this.placement(a));
-      if (!places.length) break;
+      // Everything placed: the action that ends the set-up, when the
+      // renderer offers exactly one (ChessWar's "done").
+      if (!places.length) { if (list.length && rest.length === 1) list.push(rest[0]); break; }
       const key = this.placement(places[0]).key;
       const mine = places.filter((a) => this.placement(a).key === key);
       list.push(mine[Math.floor(Math.random() * mine.length)]);
