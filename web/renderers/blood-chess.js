@@ -216,7 +216,7 @@ export default {
     const names = [...new Set(sheets.map((a) => a.template))];
     const about = (id) => (s.templates || []).find((t) => t.id === id)?.description || words(id);
     const roleFields = ROLES.slice(first).map((role) => selectField({
-      id: `sheet-${role}`, label: `${words(role)}'s sheet`, placeholder: 'Choose a sheet…', choices: names.map((n) => [n, about(n)]),
+      id: `sheet-${role}`, label: `The ${words(role)}'s sheet`, placeholder: 'Choose a sheet…', choices: names.map((n) => [n, about(n)]),
     }));
     const kinds = ['rook', 'bishop', 'knight'].filter((k) => mirrors.some((a) => (s.pieces || []).find((p) => p.square === a.square)?.kind === k));
     const mirrorFields = kinds.map((k) => selectField({
