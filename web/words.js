@@ -1,7 +1,8 @@
 // Actions, events and posts in words, from their type and fields, for any
 // ruleset. A renderer may override with its own phrase(action|event).
 
-const SQUARE = /^[a-h][1-8]$/;
+// Up to 16 files and 16 ranks (ChessWar plays on boards larger than 8×8).
+const SQUARE = /^[a-p]([1-9]|1[0-6])$/;
 const DICE_FACES = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 // Fields whose numbers are dice rolls (shown as faces).
 const DICE_FIELDS = /^(roll|rolls|die|dice|attacker|defender|attack_roll|defence_roll|defense_roll|faces|result_roll|d6)$/;

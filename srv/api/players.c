@@ -100,8 +100,23 @@ wp_api_me(struct wp_ctx *ctx)
 	return wp_reply_json(ctx, 200, out);
 }
 
+/* The match's state as the seat sees it (G5), as GET /api/games/{id}. */
 static json_object *
-my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int *awaiting)
+my_game_state(const struct wp_my_game *m)
+{
+	struct wp_game g = {.id = m->id, .rs = wr_ruleset_find(m->ruleset), .state = m->state};
+	int over = m->status == WP_STATUS_OVER || m->status == WP_STATUS_ABORTED;
+	void *state = g.rs ? wp_game_state(&g) : NULL;
+	json_object *v = state ? g.rs->view(state, wp_viewer(over, m->seat)) : NULL;
+
+	if (state)
+		g.rs->free(state);
+	return v;
+}
+
+static json_object *
+my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int with_state,
+             int *awaiting)
 {
 	json_object *g = json_object_new_object();
 	int aw = m->awaiting_me && m->status == WP_STATUS_ACTIVE;
@@ -116,6 +131,10 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int *aw
 	json_object_object_add(g, "awaiting_you", json_object_new_boolean(aw));
 	json_object_object_add(g, "updated_at", json_object_new_string(m->updated_at));
 	wp_my_game_clock(g, &m->tc, gc, m->seat, m->nseats);
+	json_object_object_add(g, "players", json_object_get(m->players));
+	json_object_object_add(g, "result", json_object_get(m->result));
+	if (with_state)
+		json_object_object_add(g, "state", my_game_state(m));
 	return g;
 }
 
@@ -125,17 +144,19 @@ wp_api_me_games(struct wp_ctx *ctx)
 	struct wp_player who;
 	struct wp_my_game *games = NULL;
 	struct wp_game_clock *clocks = NULL;
-	int64_t limit, offset, now = wp_clock_now();
+	int64_t limit, offset, with_state, now = wp_clock_now();
 	int n = 0, count = 0, awaiting = 0;
 	enum wp_err err;
 	struct wp_conn *c;
 
 	if ((err = wp_query_int(ctx, "limit", 1, 200, 50, &limit)) ||
 	    (err = wp_query_int(ctx, "offset", 0, INT32_MAX, 0, &offset)) ||
+	    (err = wp_query_int(ctx, "boards", 0, 1, 0, &with_state)) ||
 	    (err = wp_conn_get(ctx, &c)))
 		return err;
 	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK &&
-	    (err = wp_db_my_games(c, who.id, limit, offset, &games, &n, &count)) != WP_OK)
+	    (err = wp_db_my_games(c, who.id, limit, offset, (int)with_state, &games, &n,
+	                                &count)) != WP_OK)
 		err = wp_fail_store(ctx, err);
 	/* Each line's clock (timed matches only: one more read each). */
 	if (err == WP_OK && !(clocks = calloc((size_t)n + 1, sizeof(*clocks))))
@@ -147,14 +168,14 @@ wp_api_me_games(struct wp_ctx *ctx)
 			err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
 	if (err != WP_OK) {
-		free(games);
+		wp_my_games_free(games, n);
 		free(clocks);
 		return err;
 	}
 	json_object *o = json_object_new_object(), *list = json_object_new_array();
 	for (int i = 0; i < n; i++)
-		json_object_array_add(list, my_game_json(&games[i], &clocks[i], &awaiting));
-	free(games);
+		json_object_array_add(list, my_game_json(&games[i], &clocks[i], (int)with_state, &awaiting));
+	wp_my_games_free(games, n);
 	free(clocks);
 	json_object_object_add(o, "count", json_object_new_int(count));
 	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));

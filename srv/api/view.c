@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "replay.h"
 #include "wait.h"
 
 #define WP_WAIT_MAX 60
@@ -125,13 +126,88 @@ head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t g
 	return WP_OK;
 }
 
+/* GET /api/games/{id}?at=SEQ: the match as it was after post SEQ, replayed
+ * from the stored posts with the match's own dice, as this viewer may see
+ * it now (G5: a seat sees what it saw then; once the match is over,
+ * everything). The members are those the live view had after that post:
+ * its seq, version, status, awaiting, draw offers, result and time. */
+static enum wp_err
+games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
+{
+	struct wp_player who;
+	struct wp_game g = {0};
+	struct wp_post_row *rows = NULL;
+	struct wp_past_post *posts = NULL;
+	struct wp_past past;
+	struct wp_conn *c;
+	int n = 0;
+	enum wp_err err;
+
+	if ((err = wp_conn_get(ctx, &c)))
+		return err;
+	if ((err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK && at > g.seq)
+		err = wp_fail(ctx, WP_ERR_NOT_FOUND, "match %lld has %d posts, not %lld",
+		              (long long)id, g.seq, (long long)at);
+	if (err == WP_OK && (err = wp_db_posts(c, id, 0, at, &rows, &n)) != WP_OK)
+		err = wp_fail_store(ctx, err);
+	wp_store_put(ctx->store, c);
+	if (err == WP_OK && (n != at || !(posts = calloc((size_t)n, sizeof(*posts)))))
+		err = wp_fail(ctx, WP_ERR_INTERNAL, "the posts of the match could not be read");
+	for (int i = 0; err == WP_OK && i < n; i++)
+		posts[i] = (struct wp_past_post){.seat = rows[i].seat, .kind = rows[i].kind,
+		                                   .actions = rows[i].actions,
+		                                   .draws_from = rows[i].draws_from};
+	if (err == WP_OK && wp_replay_past_at(&g, posts, n, &past) != 0)
+		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
+		              (long long)at);
+	if (err == WP_OK) {
+		int seat = wp_game_seat_of(&g, who.id);
+		int viewer = wp_viewer(wp_game_over(&g), seat);
+		char etag[80];
+		/* The tag of the view now, and the post. */
+		etag_for(etag, sizeof(etag) - 24, id, g.version, viewer);
+		snprintf(etag + strlen(etag) - 1, 24, "-a%lld\"", (long long)at);
+		int last = at == g.seq;
+		/* Only posts change a started match's version (store/sql.c). */
+		g.version -= g.seq - (int)at;
+		g.seq = (int)at;
+		g.status = past.status;
+		g.awaiting = past.awaiting;
+		g.draw_offers = past.draw_offers;
+		/* The last post's result as stored (its members in the
+		 * database's order), as the live view gives it. */
+		if (last) {
+			json_object_put(past.result);
+		} else {
+			json_object_put(g.result);
+			g.result = past.result;
+		}
+		snprintf(g.updated_at, sizeof(g.updated_at), "%s", rows[n - 1].at);
+		/* A past position shows no running clock: clocks are the
+		 * present's (time_control stays, clock is null). */
+		const struct wp_game_clock no_clock = {0};
+		json_object *o = game_json(&g, past.state, viewer, seat, &no_clock);
+		wp_response_header(ctx->res, "ETag", etag);
+		wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
+		wp_response_header(ctx->res, "Vary", "Authorization");
+		err = wp_reply_json(ctx, 200, o);
+		if (past.state)
+			g.rs->free(past.state);
+	}
+	free(posts);
+	wp_post_rows_free(rows, n);
+	wp_game_free(&g);
+	return err;
+}
+
 enum wp_err
 wp_api_games_get(struct wp_ctx *ctx)
 {
 	struct wp_player who = {0};
 	struct wp_game g = {0};
 	struct wp_game_clock gc = {0};
-	int64_t id, wait = 0;
+	int64_t id, wait = 0, at;
 	enum wp_err err;
 	char etag[64];
 	void *state = NULL;
@@ -139,8 +215,11 @@ wp_api_games_get(struct wp_ctx *ctx)
 	int answered;
 
 	if ((err = wp_game_id(ctx, &id)) ||
-	    (err = wp_query_int(ctx, "wait", 0, WP_WAIT_MAX, 0, &wait)))
+	    (err = wp_query_int(ctx, "wait", 0, WP_WAIT_MAX, 0, &wait)) ||
+	    (err = wp_query_int(ctx, "at", 1, INT32_MAX, 0, &at)))
 		return err;
+	if (at)
+		return games_get_at(ctx, id, at);
 	/* Read the generation before the database, so that a change committed
 	 * after our read still wakes us (wait.h). */
 	uint64_t gen = wp_wait_gen(id);

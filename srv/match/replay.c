@@ -294,3 +294,83 @@ done:
 	json_object_object_add(report, "rolls", rolls_out);
 	return report;
 }
+
+/* ------------------------------------------------- the match at a post */
+
+int
+wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
+                 struct wp_past *out)
+{
+	const struct wr_ruleset *rs = g->rs;
+	unsigned all = (1u << g->nseats) - 1, offers = 0;
+	struct wr_hmac_stream hs;
+	json_object *given = NULL; /* a result the service records itself */
+	int aborted = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(hs.seed, g->seed, 32);
+	hs.client = (unsigned char *)g->client;
+	hs.client_len = g->client_len;
+	for (int i = 0; i < n && rc == 0; i++) {
+		const struct wp_past_post *p = &posts[i];
+		struct wr_rng rng;
+		struct wr_events ev = {0};
+		struct wr_error e;
+		int bad;
+
+		wr_rng_hmac(&rng, &hs, (uint64_t)p->draws_from);
+		/* Draw offers as api/posts.c keeps them: a turn, a resignation
+		 * or a refusal clears them, standing orders keep them. */
+		if (p->kind != WP_POST_ORDERS)
+			offers = 0;
+		switch (p->kind) {
+		case WP_POST_START:
+			rc = out->state ? -1 : rs->create(g->options, g->nseats, &rng, &out->state, &e);
+			break;
+		case WP_POST_TURN:
+		case WP_POST_ORDERS:
+		case WP_POST_RESIGN:
+			rc = !out->state ? -1
+			     : wp_apply_post(rs, out->state, p->seat, p->kind, p->actions, &rng, &ev,
+			                     &e, &bad);
+			break;
+		case WP_POST_DRAW_OFFER:
+		case WP_POST_DRAW_ACCEPT: {
+			unsigned in = out->state && rs->seats_in ? rs->seats_in(out->state) & all : all;
+			offers = out->draw_offers | (1u << p->seat);
+			if ((offers & in) == in) {
+				offers = 0;
+				if (out->state && rs->agreed_end)
+					wp_agreed_end(rs, out->state, &ev);
+				else
+					given = result_by("agreement", 1);
+			}
+			break;
+		}
+		case WP_POST_ABORT:
+			aborted = 1;
+			given = result_by("aborted", 0);
+			break;
+		default:
+			break;
+		}
+		out->draw_offers = offers;
+		wr_events_free(&ev);
+	}
+	if (rc != 0) {
+		if (out->state)
+			rs->free(out->state);
+		json_object_put(given);
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	out->result = given;
+	if (!given && out->state) {
+		struct wr_result r = {0};
+		rs->result(out->state, &r);
+		out->result = wp_result_json(&r, g->nseats);
+	}
+	out->status = aborted ? WP_STATUS_ABORTED : out->result ? WP_STATUS_OVER : WP_STATUS_ACTIVE;
+	out->awaiting = out->result || !out->state ? 0 : rs->to_act(out->state);
+	return 0;
+}

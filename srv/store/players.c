@@ -39,7 +39,7 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 
 enum wp_err
 wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
-               struct wp_my_game **out, int *n, int *count)
+               int with_state, struct wp_my_game **out, int *n, int *count)
 {
 	struct wp_params p = {0};
 	PGresult *r;
@@ -50,6 +50,7 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 	wp_p_int(&p, player);
 	wp_p_int(&p, limit);
 	wp_p_int(&p, offset);
+	wp_p_int(&p, with_state ? 1 : 0);
 	if ((err = wp_sql_run(c, WP_STMT_ME_GAMES, &p, &r)) != WP_OK)
 		return err;
 	*n = PQntuples(r);
@@ -65,6 +66,9 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->awaiting_me = wp_col_bool(r, i, MC_AWAITING_ME);
 		wp_col_str(r, i, MC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
 		wp_col_tc(r, i, MC_TIME_CONTROL, &g->tc);
+		g->players = wp_col_json(r, i, MC_PLAYERS);
+		g->result = wp_col_json(r, i, MC_RESULT);
+		g->state = wp_col_strdup(r, i, MC_STATE);
 	}
 	*count = *n ? (int)wp_col_int(r, 0, MC_COUNT) : 0;
 	PQclear(r);
@@ -78,4 +82,15 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 			*count = (int)all;
 	}
 	return WP_OK;
+}
+
+void
+wp_my_games_free(struct wp_my_game *games, int n)
+{
+	for (int i = 0; games && i < n; i++) {
+		json_object_put(games[i].players);
+		json_object_put(games[i].result);
+		free(games[i].state);
+	}
+	free(games);
 }

@@ -46,11 +46,15 @@ struct wp_my_game {
 	int awaiting_me;         /* the seat's bit is set in the match's awaiting */
 	char updated_at[WP_TIME_MAX];
 	struct wp_tc tc;         /* the match's time control */
+	json_object *players;    /* owned: [{"seat", "player": {"id", "name"} | null}] */
+	json_object *result;     /* owned, NULL while playing */
+	char *state;             /* owned snapshot text, only when asked for */
 };
 /* Up to `limit` of the player's matches from `offset`, those awaiting
  * them first; *count is all of them. *out is malloc'd (free it). */
 enum wp_err wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
-                           struct wp_my_game **out, int *n, int *count);
+                           int with_state, struct wp_my_game **out, int *n, int *count);
+void wp_my_games_free(struct wp_my_game *games, int n);
 
 /* --- games.c --- */
 /* A new match and its seats, in the caller's transaction. */

@@ -84,8 +84,14 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(MC_ID, "g.id") X(MC_RULESET, "g.ruleset") X(MC_STATUS, "g.status") X(MC_SEQ, "g.seq")  \
 	X(MC_SEATS, "g.seats") X(MC_SEAT, "s.seat")                                              \
 	X(MC_AWAITING_ME, "((g.awaiting >> s.seat) & 1) = 1 AS awaiting_me")                     \
-	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")          \
-	X(MC_TIME_CONTROL, "g.time_control::text")
+	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")            \
+	X(MC_TIME_CONTROL, "g.time_control::text")                                                \
+	X(MC_PLAYERS, "(SELECT json_agg(json_build_object('seat', o.seat, 'player',"           \
+	              " CASE WHEN p.id IS NULL THEN NULL"                                       \
+	              " ELSE json_build_object('id', p.id, 'name', p.name) END) ORDER BY o.seat)" \
+	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
+	              " WHERE o.game_id = g.id)::text")                                         \
+	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END")
 
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")

@@ -316,6 +316,22 @@ class MatchFlowTest(wp.ServerTestCase):
         self.assertEqual((page["count"], len(page["games"])), (3, 1))
         page = self.a.req("GET", "/api/me/games?offset=10").json()
         self.assertEqual((page["count"], page["games"]), (3, []), "past the end")
+        # Issue 13: each line names the players and the result, and with
+        # boards=1 carries the state as the seat sees it (G5), so "My
+        # matches" is one request: the same members as each match's view.
+        self.assertEqual(self.c.req("POST", "/api/games/%d/resign" % g3).status, 200)
+        doc = self.a.req("GET", "/api/me/games").json()
+        self.assertNotIn("state", doc["games"][0])
+        doc = self.a.req("GET", "/api/me/games?boards=1").json()
+        for line in doc["games"]:
+            v = self.a.view(line["id"]).json()
+            self.assertEqual(ml.dumps(line["players"]), ml.dumps(v["seats"]))
+            self.assertEqual(ml.dumps(line["result"]), ml.dumps(v["result"]))
+            self.assertEqual(ml.dumps(line["state"]), ml.dumps(v["state"]))
+        line3 = next(x for x in doc["games"] if x["id"] == g3)
+        self.assertIsNotNone(line3["result"])
+        self.assertEqual(line3["players"][1]["player"]["name"], self.c.name)
+        self.assertProblem(self.a.req("GET", "/api/me/games?boards=2"), 400, "invalid-request")
         self.assertProblem(self.server.request("GET", "/api/me/games"), 401, "unauthorized")
 
     def test_three_seats_a_resigning_seat_leaves_the_board(self):

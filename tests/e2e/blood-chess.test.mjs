@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, watchErrors as watch, contextAs as contextIn } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, sq, watchErrors as watch, contextAs as contextIn, checkPage } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -110,24 +110,26 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
   try {
     await page.goto(`${env.base}/#/match/${g.id}`);
     await page.waitForSelector('.prompt-you', { timeout: T });
-    // The templates are explained for someone who never read Champions.
-    await page.waitForSelector('.other-actions button, .other-actions select', { timeout: T });
-    const buttons = [...await page.locator('.other-actions button').allTextContents(),
-      ...await page.locator('.other-actions option').allTextContents()];
-    assert.ok(buttons.some((b) => /king: speedster — Speedster: acts most often/.test(b)), buttons.join(' | '));
-    for (const [role, tmpl] of [['king', 'brick'], ['queen', 'blaster'], ['rook', 'martial artist'], ['bishop', 'slasher'], ['knight', 'speedster']]) {
-      assert.ok(await chooseAction(page, `${role}: ${tmpl} —`), `${role}: ${tmpl} is offered`);
-      await postDraft(page);
+    // The whole set-up in one form (issue 13, item 4): a sheet per
+    // character, explained for someone who never read Champions, and the
+    // three Mirrors (the Rook on h1, the Bishop on f1, the Knight on g1).
+    await page.waitForSelector('.army-form', { timeout: T });
+    const options = await page.locator('#sheet-king option').allTextContents();
+    assert.ok(options.some((o) => /^Speedster: acts most often/.test(o)), options.join(' | '));
+    for (const [role, tmpl] of [['king', 'brick'], ['queen', 'blaster'], ['rook', 'martial-artist'], ['bishop', 'slasher'], ['knight', 'speedster']]) {
+      await page.selectOption(`#sheet-${role}`, tmpl);
     }
-    // Mirrors: click the Rook on h1, the Bishop on f1, the Knight on g1.
-    for (const m of ['h1', 'f1', 'g1']) {
-      await page.waitForSelector('.prompt-you', { timeout: T });
-      await page.click(sq(m));
-      const menu = page.locator('.menu:not([hidden]) button.action-btn');
-      if (await menu.count()) await menu.first().click();
-      assert.match(await page.textContent('.draft'), /secretly make the piece on/);
-      await postDraft(page);
-    }
+    assert.match(await page.textContent('.army-problems'), /Choose each Mirror/);
+    for (const [kind, m] of [['rook', 'h1'], ['bishop', 'f1'], ['knight', 'g1']]) await page.selectOption(`#mirror-${kind}`, m);
+    const problems = [];
+    await checkPage(page, 'blood-chess-setup-desktop', problems);
+    assert.deepEqual(problems, [], 'accessibility and layout');
+    await page.click('#army-submit');
+    assert.match(await page.textContent('.draft'), /8 actions/);
+    await postDraft(page);
+    const mine = (await api(env, 'GET', `/api/games/${g.id}/turns?after=0&limit=500`, undefined, ann.token))
+      .posts.filter((q) => q.seat === 0);
+    assert.equal(mine.length, 1, 'the set-up is one post');
     let v = await view(g, ann);
     assert.equal(v.state.stage, 'play', 'both sides are set up');
     assert.equal(v.state.segment, 12, 'play starts in Segment 12');

@@ -191,9 +191,20 @@ test('two players create, join, play, dodge and resign', async () => {
     await a.click('text=Verify the dice');
     await a.waitForSelector('.verdict.ok', { timeout: T });
 
-    // My matches, on the phone; and the lobby at phone width.
+    // My matches, on the phone; and the lobby at phone width. One request
+    // for the whole list (issue 13, item 2): the opponent, the result and
+    // the small board come with it, no match is asked for one by one.
+    const asked = [];
+    const onRequest = (r) => { const u = new URL(r.url()); if (u.pathname.startsWith('/api/')) asked.push(u.pathname); };
+    b.on('request', onRequest);
     await b.goto(`${env.base}/#/`);
-    await b.waitForSelector(`.inbox a[href="#/match/${gameId}"]`, { timeout: T });
+    const line = b.locator(`.inbox a[href="#/match/${gameId}"]`);
+    await line.waitFor({ timeout: T });
+    b.off('request', onRequest);
+    assert.deepEqual(asked.filter((u) => /^\/api\/(games|me\/games)/.test(u)), ['/api/me/games'], asked.join(' '));
+    assert.match(await line.textContent(), /vs Alice/);
+    assert.match(await line.textContent(), /Lost/);
+    assert.equal(await line.locator('.inbox-board svg').count(), 1, 'a small board');
     await shot(b, 'inbox-phone');
     await b.goto(`${env.base}/#/new`);
     await b.waitForSelector('.options .field', { timeout: T });

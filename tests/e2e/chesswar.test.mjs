@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -90,29 +90,46 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
   const ea = watch(pa, 'Ann');
   const eb = watch(pb, 'Ben');
   try {
-    // Ann chooses her army on the board (a button) and posts it.
+    // Ann builds her army in one form (issue 13, item 4): the army, a
+    // count per unit with its cost, the points left; one post.
     await pa.goto(`${env.base}/#/match/${g.id}`);
     await waitMyTurn(pa);
-    await clickButton(pa, 'play the Humans');
-    // Her purchases through the API, then her general deployed on the
-    // board: a click on e1 offers one deploy per unit type.
-    const acts = setUpActions(0);
-    const ready = acts.findIndex((x) => x.type === 'ready');
-    await post(g, ann, acts.slice(1, ready + 1));
-    await pa.reload();
-    await waitMyTurn(pa);
-    {
-      const posts = await pa.locator('.thread > li').count();
-      await pa.click(sq('e1'));
-      const menu = pa.locator('.menu:not([hidden]) button.action-btn', { hasText: 'deploy general' });
-      await menu.first().click();
-      await pa.click('#post-btn');
-      await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
-      await pa.waitForSelector(sq('e1') + ' .sq-piece circle', { timeout: T });
+    const problems = [];
+    await pa.waitForSelector('.army-form', { timeout: T });
+    await pa.selectOption('#army-choice', 'humans');
+    for (const [unit, n] of SETUP[0].buy) await pa.fill(`#army-${unit}`, String(n));
+    assert.match(await pa.textContent('.army-total'), /of 19 points spent/);
+    await pa.fill('#army-knights', '30');
+    assert.match(await pa.textContent('.army-problems'), /over the limit/);
+    assert.ok(await pa.isDisabled('#army-submit'));
+    await pa.fill('#army-knights', '1');
+    await checkPage(pa, 'chesswar-army-desktop', problems);
+    await pa.click('#army-submit');
+    assert.match(await pa.textContent('.draft'), /play the Humans[^]*buy 4 infantry[^]*the army is ready/i);
+    let posts = await pa.locator('.thread > li').count();
+    await pa.click('#post-btn');
+    await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+    // Her secret deployment from the tray, every unit in one post, then
+    // "set-up done" in the same post.
+    await pa.waitForSelector('.tray button.tray-item', { timeout: T });
+    const names = Object.fromEntries((await api(env, 'GET', `/api/games/${g.id}`, undefined, ann.token))
+      .state.units.filter((u) => u.seat === 0).map((u) => [u.unit, u.name]));
+    for (const [unit, square] of SETUP[0].at) {
+      await pa.locator('.tray button.tray-item', { hasText: names[unit] }).first().click();
+      await pa.click(sq(square));
     }
-    // The rest of Ann's set-up in one post, through the API.
-    await post(g, ann, acts.slice(ready + 2));
+    // Each placement is drawn on the board before the post.
+    assert.equal(await pa.locator('svg.board .ghost-preview').count(), SETUP[0].at.length, 'the placements are shown');
+    await checkPage(pa, 'chesswar-tray-desktop', problems);
+    await pa.locator('button.action-btn', { hasText: 'set-up done' }).click();
+    assert.match(await pa.textContent('.draft'), /11 actions|12 actions/);
+    posts = await pa.locator('.thread > li').count();
+    await pa.click('#post-btn');
+    await pa.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
     await pa.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
+    const mine = (await api(env, 'GET', `/api/games/${g.id}/turns?after=0&limit=500`, undefined, ann.token))
+      .posts.filter((q) => q.seat === 0);
+    assert.equal(mine.length, 2, 'the build is one post, the deployment another');
     // Ben sees none of it.
     await pb.goto(`${env.base}/#/match/${g.id}`);
     await waitMyTurn(pb);
@@ -179,6 +196,25 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
     assert.ok(mv, 'the undead may move');
     await clickAction(pb, mv.from, mv.to, 'move');
     await shot(pb, 'chesswar-desktop');
+    // Step through (issue 13, item 1): the position after each post comes
+    // from the server (GET ?at=SEQ) for this ruleset too. After Ann's build
+    // nothing stands on the board; after her deployment her units do, and
+    // Ben's (still secret then) do not.
+    const ats = [];
+    pa.on('request', (r) => { if (/\/api\/games\/\d+\?at=\d+$/.test(r.url())) ats.push(r.url()); });
+    await pa.click('#replay-btn');
+    await pa.click('.replay-bar button:has-text("First")');
+    await pa.waitForSelector('.replay-hint[data-past="server"]', { timeout: T });
+    assert.equal(await pa.locator('svg.board .sq-piece > *').count(), 0, 'no unit stands after the build');
+    await pa.click('.replay-bar button.replay-next');
+    await pa.waitForSelector('.replay-hint[data-past="server"]', { timeout: T });
+    await pa.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
+    assert.equal(await pa.locator(sq('e8') + ' .sq-piece > *').count(), 0, 'Ben had not set up yet');
+    assert.ok(ats.length >= 2, `past positions asked of the server: ${ats.join(' ')}`);
+    await shot(pa, 'chesswar-replay');
+    await pa.click('.replay-bar button:has-text("Back to now")');
+    await pa.waitForSelector(sq('e8') + ' .sq-piece circle', { timeout: T });
+    assert.deepEqual(problems, [], 'accessibility and layout');
     errors.push(...ea, ...eb);
     assert.deepEqual(errors, []);
   } finally {
@@ -208,6 +244,22 @@ test('chesswar: a 12x10 board is drawn whole', async (t) => {
     const labels = await page.locator('svg.board .coords text').allTextContents();
     assert.ok(labels.includes('l') && labels.includes('10'), labels.join(' '));
     await shot(page, 'chesswar-12x10');
+    // Di builds the smallest army (the free Liche) and auto-deploys it:
+    // "Auto-deploy the rest" places every unit and ends the set-up, one post.
+    await page.waitForSelector('.army-form', { timeout: T });
+    await page.selectOption('#army-choice', 'undead');
+    await page.click('#army-submit');
+    let n = await page.locator('.thread > li').count();
+    await page.click('#post-btn');
+    await page.waitForFunction((k) => document.querySelectorAll('.thread > li').length > k, n, { timeout: T });
+    await page.waitForSelector('#auto-deploy', { timeout: T });
+    await page.click('#auto-deploy');
+    assert.match(await page.textContent('.draft'), /deploy .* on [a-l](9|10); set-up done/);
+    n = await page.locator('.thread > li').count();
+    await page.click('#post-btn');
+    await page.waitForFunction((k) => document.querySelectorAll('.thread > li').length > k, n, { timeout: T });
+    const di2 = await api(env, 'GET', `/api/games/${g.id}`, undefined, di.token);
+    assert.equal(di2.state.sides.find((x) => x.seat === 1).set_up, true, 'set up in two posts');
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();

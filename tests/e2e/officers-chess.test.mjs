@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn } from './harness.mjs';
+import { startAll, stopAll, api, DESKTOP, PHONE, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -56,34 +56,57 @@ test('officers-chess: armies built on the board, a few rounds under fog, forecas
     options: { units: 2, fog: true, map: 'crossing', round_limit: 4 },
   }, p[0].token);
   await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, p[1].token);
-  const ctx = [await contextAs(p[0], DESKTOP), await contextAs(p[1], DESKTOP)];
+  const ctx = [await contextAs(p[0], DESKTOP), await contextAs(p[1], PHONE)];
   const pages = [await ctx[0].newPage(), await ctx[1].newPage()];
   const errors = [watch(pages[0], 'Ann'), watch(pages[1], 'Ben')];
   try {
     for (const page of pages) await page.goto(`${env.base}/#/match/${g.id}`);
 
-    // Armies: two recruits each from the offered buttons (published classes).
+    // Armies (issue 13, item 4): the whole army in one form (a name, a
+    // class and a loadout per unit), posted as one post; two Archers each.
+    const problems = [];
     for (let s = 0; s < 2; s++) {
       const page = pages[s];
+      await waitMyTurn(page);
+      await page.waitForSelector('.army-form', { timeout: T });
+      const n = await page.locator('.thread > li').count();
       for (let k = 0; k < 2; k++) {
-        await waitMyTurn(page);
-        const n = await page.locator('.thread > li').count();
-        assert.ok(await chooseAction(page, 'recruit Archer'), 'recruiting an Archer is offered');
-        assert.match(await page.textContent('.draft'), /recruit Archer \d: Archer with /);
-        await page.click('#post-btn');
-        await posted(page, n);
+        await page.selectOption(`#unit-${k}-class`, 'Archer');
+        await page.fill(`#unit-${k}-name`, `Bow ${s}${k}`);
       }
+      if (s === 1) {
+        await page.fill('#unit-1-name', 'Bow 10');
+        assert.match(await page.textContent('.army-problems'), /names must differ/);
+        assert.ok(await page.isDisabled('#army-submit'));
+        await page.fill('#unit-1-name', 'Bow 11');
+      }
+      await page.click('#army-submit');
+      assert.match(await page.textContent('.draft'), /army of 2: Bow .0 \(Archer: .*\); Bow .1 \(Archer/);
+      if (s === 1) await checkPage(page, 'officers-army-phone', problems);
+      await page.click('#post-btn');
+      await posted(page, n);
     }
-    // Deployment, secret and simultaneous: click a square of the zone.
+    const log0 = await api(env, 'GET', `/api/games/${g.id}/turns?after=0&limit=500`, undefined, p[0].token);
+    assert.equal(log0.posts.filter((q) => q.seat === 0 && q.kind === 'turn').length, 1, 'the army is one post');
+    // Deployment, secret and simultaneous (issue 13, item 4): both units
+    // from the tray onto the zone, in one post.
     const zone = [['d2', 'e2'], ['d7', 'e7']];
     for (let s = 0; s < 2; s++) {
+      const page = pages[s];
+      await waitMyTurn(page);
+      await page.waitForSelector('.tray button.tray-item', { timeout: T });
+      const n = await page.locator('.thread > li').count();
       for (const to of zone[s]) {
-        const list = await actionsOf(g, p[s]);
-        const d = list.find((a) => a.type === 'deploy' && a.to === to);
-        assert.ok(d, `deploy on ${to} offered`);
-        await postOnBoard(pages[s], d, `deploy ${d.unit}`);
+        await page.locator('.tray button.tray-item').first().click();
+        await page.click(sq(to));
       }
+      assert.match(await page.textContent('.draft'), /deploy[^]*deploy/, 'two placements in one post');
+      assert.equal(await page.locator('svg.board .ghost-preview').count(), 2, 'both placements drawn before the post');
+      if (s === 0) await checkPage(page, 'officers-tray-desktop', problems);
+      await page.click('#post-btn');
+      await posted(page, n);
     }
+    assert.deepEqual(problems, [], 'accessibility and layout');
     await pages[0].waitForSelector('svg.board .oc-tile', { timeout: T });
     assert.ok(await pages[0].locator('svg.board .oc-hp').count() >= 2, 'units with HP bars');
     assert.ok(await pages[0].locator('svg.board .oc-fog').count() > 0, 'fog of war drawn');

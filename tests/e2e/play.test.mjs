@@ -257,7 +257,9 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
     await b.waitForSelector('.replay-bar:not([hidden])');
     await b.click('.replay-bar button:has-text("First")');
     assert.match(await b.textContent('.replay-what'), /^Post 1 of/);
-    // Past positions are rebuilt: before the set-up the board is empty.
+    // Past positions come from the server (GET ?at=SEQ): before the
+    // set-up the board is empty.
+    await b.waitForSelector('.replay-hint[data-past="server"]', { timeout: T });
     assert.match(await b.textContent('.replay-bar .hint'), /position after this post/);
     assert.equal(await b.locator('svg.board .sq-piece > *').count(), 0, 'no piece before the set-up');
     await b.click('.replay-bar button:has-text("Back to now")');

@@ -1,5 +1,7 @@
 // My matches (awaiting me first): the opponents, how long since the last
-// move, the result of finished ones, a small board; and who I am.
+// move, the result of finished ones, a small board; and who I am. One
+// request: each line of GET /api/me/games?boards=1 carries its players,
+// result and state.
 
 import { get, token } from '../api.js';
 import { h, clear, errorBox, setTitle } from '../ui.js';
@@ -11,8 +13,6 @@ import { seatColour } from '../words.js';
 import { setFaviconCount, notificationsState, askNotifications } from '../notify.js';
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
-
-const DETAILED = 24;   // matches shown with opponents and a board (one request each)
 
 export async function show(main) {
   setTitle('My matches');
@@ -36,7 +36,7 @@ export async function show(main) {
   let timer = null;
   async function load() {
     try {
-      const [r, titles] = await Promise.all([get('/api/me/games?limit=100'), rulesetTitles()]);
+      const [r, titles] = await Promise.all([get('/api/me/games?limit=100&boards=1'), rulesetTitles()]);
       if (stopped) return;
       const games = r.body.games || [];
       const waiting = games.filter((g) => g.awaiting_you).length;
@@ -46,11 +46,9 @@ export async function show(main) {
         clear(list, h('p', {}, 'No matches yet. Create one, or open an invitation link a friend sent you.'));
         return;
       }
-      // The list has no opponents or results: each match's view gives them.
-      const views = await Promise.all(games.slice(0, DETAILED).map((g) => get(`/api/games/${g.id}`).then((x) => x.body).catch(() => null)));
-      if (stopped) return;
       const items = [];
-      for (const [i, g] of games.entries()) items.push(await item(g, views[i], titles));
+      for (const g of games) items.push(await item(g, titles));
+      if (stopped) return;
       clear(list, h('ul', { class: 'inbox' }, items),
         r.body.count > games.length ? h('p', {}, `Showing ${games.length} of ${r.body.count}.`) : null);
     } catch (err) {
@@ -63,20 +61,22 @@ export async function show(main) {
   return { stop() { stopped = true; clearTimeout(timer); setFaviconCount(0); } };
 }
 
-async function item(g, v, titles) {
+async function item(g, titles) {
   let outcome = null;
-  if (v?.result && g.status === 'over') {
-    outcome = v.result.draw ? 'Draw' : (v.result.winners || []).includes(g.seat) ? 'Won' : (v.result.winners || []).length ? 'Lost' : 'Over';
+  if (g.result && g.status === 'over') {
+    outcome = g.result.draw ? 'Draw' : (g.result.winners || []).includes(g.seat) ? 'Won' : (g.result.winners || []).length ? 'Lost' : 'Over';
   }
   const state = g.awaiting_you ? 'Your turn'
     : g.status === 'open' ? 'Waiting for players'
       : g.status === 'active' ? 'Their turn'
         : g.status === 'over' ? (outcome || 'Over') : 'Aborted';
-  const others = v ? v.seats.filter((s) => s.seat !== g.seat).map((s) => (s.player ? s.player.name : 'open seat')) : [];
+  const others = (g.players || []).filter((s) => s.seat !== g.seat).map((s) => (s.player ? s.player.name : 'open seat'));
   let board = null;
-  if (v?.state) {
+  if (g.state) {
+    // A renderer reads a match's view: the line has what it uses.
+    const v = { ...g, you: g.seat, seats: g.players };
     try {
-      const r = await rendererFor(v.ruleset);
+      const r = await rendererFor(g.ruleset);
       board = miniBoard(r.pieces(v) || [], r.flipped(v));
     } catch { board = null; }
   }

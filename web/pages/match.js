@@ -566,10 +566,15 @@ class Match {
     const turns = this.turnPosts();
     const shown = this.replay !== null && turns[this.replay] ? this.traces([turns[this.replay]], 'replay')
       : this.traces(this.lastTurnPosts(), 'last');
-    const past = this.replay !== null ? this.replayPieces(this.replay) : null;
+    const pastView = this.replay !== null ? this.pastView(this.replay) : null;
+    const past = pastView?.state ? this.hook('pieces', pastView) || []
+      : this.replay !== null ? this.replayPieces(this.replay) : null;
+    // A past position from the server has its own terrain; one rebuilt
+    // here keeps the lasting terrain, not the marks of now.
+    const pastTerrain = pastView?.state ? this.hook('terrain', pastView) || []
+      : past ? terrain.filter((t) => !t.transient) : terrain;
     const scene = {
-      // A past position keeps the lasting terrain, not the marks of now.
-      pieces: past || pieces, terrain: past ? terrain.filter((t) => !t.transient) : terrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
+      pieces: past || pieces, terrain: pastTerrain, selected: this.selected, sources: new Set(bySource.keys()), targets,
       last: [...shown.squares], arrows: shown.arrows, battles: shown.battles,
       ghosts: shown.ghosts.filter((g) => !owner.has(g.square)),
     };
@@ -723,7 +728,9 @@ class Match {
       const rest = list.length ? this.batchAfter(list) : this.actions;
       if (!rest) break;
       const places = rest.filter((a) => this.placement(a));
-      if (!places.length) break;
+      // Everything placed: the action that ends the set-up, when the
+      // renderer offers exactly one (ChessWar's "done").
+      if (!places.length) { if (list.length && rest.length === 1) list.push(rest[0]); break; }
       const key = this.placement(places[0]).key;
       const mine = places.filter((a) => this.placement(a).key === key);
       list.push(mine[Math.floor(Math.random() * mine.length)]);
@@ -1109,15 +1116,41 @@ class Match {
   }
 
   // Step through the posts: the board shows what each post did, on the
-  // position after it where the renderer rebuilds it (`position`), else on
-  // the position of now (a past view from the server, GET
-  // /api/games/{id}?at=SEQ, does not exist yet).
+  // position after it as the server replays it (GET /api/games/{id}?at=SEQ,
+  // every ruleset); until that answer comes, or when it fails, on the
+  // position the renderer rebuilds (`position`), else on the position of now.
   setReplay(i) {
     const turns = this.turnPosts();
     this.replay = i === null || !turns.length ? null : Math.max(0, Math.min(turns.length - 1, i));
     this.renderReplayBar();
     this.renderBoard();
     if (this.replay !== null) this.replayBar.querySelector('button.replay-next, button')?.focus();
+    if (this.replay !== null) this.fetchPast(turns[this.replay].seq);
+  }
+
+  // The server's view after post `seq`, kept per post (a past view changes
+  // only when the match ends and everything is revealed).
+  pastView(i) {
+    const p = this.turnPosts()[i];
+    const got = p && this.pastViews?.get(p.seq);
+    return got && got.status === this.view.status ? got.view : null;
+  }
+
+  async fetchPast(seq) {
+    this.pastViews = this.pastViews || new Map();
+    const had = this.pastViews.get(seq);
+    if (had && (had.status === this.view.status || had.loading)) return;
+    this.pastViews.set(seq, { loading: true });
+    try {
+      const r = await get(`/api/games/${this.id}?at=${seq}`);
+      this.pastViews.set(seq, { view: r.body, status: this.view.status });
+    } catch (err) {
+      this.pastViews.delete(seq);
+      return;
+    }
+    if (this.stopped || this.replay === null || this.turnPosts()[this.replay]?.seq !== seq) return;
+    this.renderReplayBar();
+    this.renderBoard();
   }
 
   // The pieces after turn post i, when the renderer can rebuild positions
@@ -1148,8 +1181,9 @@ class Match {
         h('button', { type: 'button', class: 'small', disabled: i === 0, onclick: () => this.setReplay(i - 1) }, '◀ Back'),
         h('button', { type: 'button', class: 'small replay-next', disabled: i === turns.length - 1, onclick: () => this.setReplay(i + 1) }, 'Next ▶'),
         h('button', { type: 'button', class: 'small', onclick: () => this.setReplay(null) }, 'Back to now')),
-      h('p', { class: 'hint' }, this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
-        : 'The arrows show this post; the pieces stand where they are now (this ruleset\'s past positions need the server).'));
+      h('p', { class: 'hint replay-hint', 'data-past': this.pastView(i) ? 'server' : '' },
+        this.pastView(i) || this.replayPieces(i) ? 'The position after this post; the arrows show what it did.'
+          : 'Loading the position after this post; the arrows show what it did.'));
   }
 
   postItem(p, openEvents) {

@@ -8,6 +8,7 @@
 
 import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
+import { selectField, setupForm } from './setup-form.js';
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight'];
@@ -201,5 +202,44 @@ export default {
       case 'end': return `The match is over (${e.reason}): ${seatName(view, 0)} ${e.scores?.[0]}, ${seatName(view, 1)} ${e.scores?.[1]}. Mirrors: ${(e.mirrors || []).map((m) => `${seatName(view, m.seat)} ${words(m.kind)}${m.square ? ` on ${m.square}` : ' (removed)'}`).join(', ')}`;
       default: return null;
     }
+  },
+
+  // The set-up in one form: a sheet for each character still without one
+  // (in the order the rules ask for them) and, when Mirrors are chosen, the
+  // Rook, Bishop and Knight that are Mirrors; posted as one post (B1, B2).
+  builder(view, ctx) {
+    const s = st(view);
+    const sheets = ctx.actions.filter((a) => a.type === 'sheet');
+    const mirrors = ctx.actions.filter((a) => a.type === 'mirror');
+    if (s.stage !== 'setup' || !(sheets.length || mirrors.length)) return null;
+    const first = sheets.length ? ROLES.indexOf(sheets[0].role) : ROLES.length;
+    const names = [...new Set(sheets.map((a) => a.template))];
+    const about = (id) => (s.templates || []).find((t) => t.id === id)?.description || words(id);
+    const roleFields = ROLES.slice(first).map((role) => selectField({
+      id: `sheet-${role}`, label: `The ${words(role)}'s sheet`, placeholder: 'Choose a sheet…', choices: names.map((n) => [n, about(n)]),
+    }));
+    const kinds = ['rook', 'bishop', 'knight'].filter((k) => mirrors.some((a) => (s.pieces || []).find((p) => p.square === a.square)?.kind === k));
+    const mirrorFields = kinds.map((k) => selectField({
+      id: `mirror-${k}`, label: `Which ${words(k)} is the Mirror (secret)`, placeholder: 'Choose a square…',
+      choices: mirrors.filter((a) => (s.pieces || []).find((p) => p.square === a.square)?.kind === k).map((a) => [a.square, `the ${words(k)} on ${a.square}`]),
+    }));
+    const built = setupForm({
+      title: 'Set up your side',
+      hint: 'The sheets are public; which pieces are Mirrors stays secret.',
+      body: [...roleFields, ...mirrorFields].map((f) => f.field),
+      submitLabel: 'Use this set-up',
+      check() {
+        const problems = [];
+        const missing = roleFields.filter((f) => !f.select.value).length;
+        if (missing) problems.push(`Choose a sheet for ${missing === 1 ? 'one character' : `${missing} characters`}.`);
+        if (mirrorFields.some((f) => !f.select.value)) problems.push('Choose each Mirror.');
+        return { problems };
+      },
+      actions: () => [...roleFields.map((f, k) => ({ type: 'sheet', role: ROLES[first + k], template: f.select.value })),
+        ...mirrorFields.map((f) => ({ type: 'mirror', square: f.select.value }))],
+      submit: ctx.submit,
+    });
+    built.update();
+    return built.form;
   },
 };

@@ -7,7 +7,8 @@
 // firer to where it landed; units in melee are marked.
 
 import { h } from '../ui.js';
-import { seatName, words, diceText } from '../words.js';
+import { seatName, words, diceText, plural } from '../words.js';
+import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
 
 const ARMY_COLOR = {
   chaos: '#8e24aa', dwarves: '#8d6e63', elfs: '#2e7d32', humans: '#1565c0',
@@ -17,6 +18,14 @@ const ORDER = { ask: 'Ask me each time', always: 'Always counter', never: 'Never
 const HEAL = { ask: 'Ask me each time', always: 'Always heal', never: 'Never heal' };
 const PROTECT = { ask: 'Ask me each time', always: 'Always protect', never: 'Never protect' };
 const FILES = 'abcdefghijklmnop';
+const DONE = { type: 'done' };
+
+// My units still in reserve (bought, not deployed), by unit type.
+function reserve(view) {
+  const left = {};
+  for (const u of view.state?.units || []) if (u.seat === view.you && u.status === 'reserve') left[u.unit] = (left[u.unit] || 0) + 1;
+  return left;
+}
 
 function side(view, seat) {
   return (view.state?.sides || []).find((s) => s.seat === seat) || {};
@@ -85,14 +94,14 @@ export default {
           }));
           const t = svg('text', {
             class: `piece-glyph seat-${seat}-ink`, x: size / 2, y: size / 2 + 13,
-            'text-anchor': 'middle', 'font-size': 34,
+            'text-anchor': 'middle', 'font-size': 34, 'aria-hidden': 'true',
           });
           t.textContent = u.piece === 'P' ? (u.name || '?')[0] : u.piece;
           g.append(t);
           badges.slice(0, 2).forEach((b, i) => {
             const x = i === 0 ? size - 22 : 22;
             g.append(svg('rect', { class: 'badge', x: x - 16, y: 3, width: 32, height: 22, rx: 11 }));
-            const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle' });
+            const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
             bt.textContent = b;
             g.append(bt);
           });
@@ -221,6 +230,80 @@ export default {
       case 'over': return `The match is over: ${e.why}${Number.isInteger(e.winner) ? `, ${seatName(view, e.winner)} wins` : ''}`;
       default: return null;
     }
+  },
+
+  // The army in one form: the army, a count per unit type with its cost,
+  // the points left, the list; posted as one post (army, purchases, ready),
+  // so the steps of the build stay secret (C1).
+  builder(view, ctx) {
+    const s = view.state;
+    if (s?.phase !== 'setup' || !ctx.actions.some((a) => a.type === 'army')) return null;
+    const lists = s.army_lists || [];
+    const offered = lists.filter((l) => ctx.actions.some((a) => a.type === 'army' && a.army === l.army));
+    const mine = side(view, view.you);
+    const maxUnits = 2 * (s.board?.files || 8);
+    const armySel = selectField({
+      id: 'army-choice', label: 'Army (required)', placeholder: 'Choose an army…', value: offered.some((l) => l.army === mine.army) ? mine.army : '',
+      choices: offered.map((l) => [l.army, `${l.name}: ${plural(l.points, 'point')}, initiative ${l.initiative}`]),
+      onInput: () => { renderRows(); built.update(); },
+    });
+    const rowsEl = h('div', { class: 'army-rows' });
+    let inputs = {};
+    const list = () => lists.find((l) => l.army === armySel.select.value);
+    const buyable = () => (list()?.units || []).filter((u) => u.cost > 0);
+    function renderRows() {
+      inputs = {};
+      rowsEl.replaceChildren(...buyable().map((u) => {
+        const r = countRow({ id: `army-${u.unit}`, label: `${u.name} (up to ${u.max})`, price: plural(u.cost, 'point'), max: u.max, value: mine.army === list()?.army ? mine.counts?.[u.unit] || 0 : 0 });
+        inputs[u.unit] = r.input;
+        return r.row;
+      }));
+    }
+    renderRows();
+    const built = setupForm({
+      title: 'Build your army',
+      hint: 'The general comes free. Points you do not spend are lost. Your opponent sees your army only when both are set up.',
+      body: [armySel.field, rowsEl],
+      submitLabel: 'Use this army',
+      check() {
+        const l = list();
+        if (!l) return { problems: ['Choose an army.'] };
+        const units = buyable();
+        const spent = units.reduce((n, u) => n + count(inputs[u.unit]) * u.cost, 0);
+        const size = 1 + units.reduce((n, u) => n + count(inputs[u.unit]), 0);
+        const problems = [];
+        if (spent > l.points) problems.push(`${plural(spent - l.points, 'point')} over the limit.`);
+        for (const u of units) if (count(inputs[u.unit]) > u.max) problems.push(`At most ${u.max} ${u.name}.`);
+        if (size > maxUnits) problems.push(`At most ${maxUnits} units on two ranks (this army has ${size}).`);
+        const general = (l.units.find((u) => u.cost === 0) || {}).name || 'General';
+        return {
+          problems,
+          total: `${spent} of ${plural(l.points, 'point')} spent, ${plural(l.points - spent, 'point')} left · ${plural(size, 'unit')}`,
+          list: `Your army: ${[general, ...units.filter((u) => count(inputs[u.unit])).map((u) => `${count(inputs[u.unit])} ${u.name}`)].join(', ')}.`,
+        };
+      },
+      actions: () => [{ type: 'army', army: armySel.select.value },
+        ...buyable().filter((u) => count(inputs[u.unit])).map((u) => ({ type: 'buy', unit: u.unit, count: count(inputs[u.unit]) })),
+        { type: 'ready' }],
+      submit: ctx.submit,
+    });
+    built.update();
+    return built.form;
+  },
+
+  // The secret deployment: each unit in reserve from the tray, several per
+  // post, then "done".
+  trayItem(a, view) {
+    if (a.type !== 'deploy') return null;
+    const u = (view.state?.units || []).find((x) => x.seat === view.you && x.unit === a.unit);
+    return { key: a.unit, label: u?.name || words(a.unit), count: reserve(view)[a.unit] || 0, piece: { seat: view.you, glyph: u?.piece === 'P' ? '' : u?.piece || '?', label: `your ${u?.name || words(a.unit)}` } };
+  },
+
+  after(view, legal, draft) {
+    return placementsAfter({
+      legal, draft, left: reserve(view), finish: DONE,
+      isPlace: (a) => a.type === 'deploy', keyOf: (a) => a.unit, squareOf: (a) => a.square,
+    });
   },
 
   // Standing orders: counter the enemy's spells, Heal my fallen units:

@@ -6,6 +6,7 @@
 
 import { h, clear } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
+import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
 
 // Prices (II, VI; RULINGS.md R1). The view does not carry them yet: the
 // ruleset should add `prices` to its view (see web/README.md); until then
@@ -307,10 +308,9 @@ export default {
   // Several placements in one post: after some, the rest of the army on
   // the squares still free.
   after(view, legal, draft) {
-    if (!draft.length || !draft.every((a) => a.type === 'place')) return null;
-    const used = new Set(draft.map((a) => a.piece));
-    const taken = new Set(draft.map((a) => a.square));
-    return legal.filter((a) => a.type === 'place' && !used.has(a.piece) && !taken.has(a.square));
+    const isPlace = (a) => a.type === 'place';
+    const left = Object.fromEntries(legal.filter(isPlace).map((a) => [a.piece, 1]));
+    return placementsAfter({ legal, draft, left, isPlace, keyOf: (a) => a.piece, squareOf: (a) => a.square });
   },
 
   legend(view) {
@@ -330,103 +330,77 @@ export default {
     const me = (s.seats || []).find((x) => x.seat === view.you);
     const prices = { ...PRICES, ...(s.prices || {}) };
     const total = s.options?.army_points ?? 15;
-    const races = !!s.options?.races;
-    const kingsMagic = !!s.options?.kings_magic;
-    const count = {};
     const inputs = {};
     const rows = BUYABLE.map((type) => {
-      const id = `army-${type}`;
-      const input = h('input', { id, type: 'number', min: 0, max: MAX_PIECES, value: 0, inputmode: 'numeric', class: 'count' });
-      inputs[type] = input;
-      input.addEventListener('input', update);
-      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(type))}${type === 'pawn' ? ' (3 come free)' : ''}`),
-        h('span', { class: 'price' }, plural(prices[type], 'point')), input);
+      const r = countRow({ id: `army-${type}`, label: `${cap(words(type))}${type === 'pawn' ? ' (3 come free)' : ''}`, price: plural(prices[type], 'point'), max: MAX_PIECES, onInput: type === 'bishop' ? renderSpells : null });
+      inputs[type] = r.input;
+      return r.row;
     });
     const spellsBox = h('div', { class: 'spells' });
-    const raceSel = races ? h('select', { id: 'army-race' }, h('option', { value: '' }, 'Choose a race…'),
-      Object.entries(RACES).map(([k, t]) => h('option', { value: k }, t))) : null;
-    const racialInput = races ? h('input', { id: 'army-racial', type: 'number', min: 0, max: 10, value: 0, class: 'count' }) : null;
-    const kingSel = kingsMagic ? h('select', { id: 'army-king-spell' }, h('option', { value: '' }, 'No spell'),
-      Object.entries(SPELLS).map(([k, t]) => h('option', { value: k }, t))) : null;
-    for (const x of [raceSel, racialInput, kingSel]) if (x) x.addEventListener('input', update);
-    const totalEl = h('p', { class: 'army-total', 'aria-live': 'polite' });
-    const listEl = h('p', { class: 'army-list' });
-    const problemsEl = h('ul', { class: 'army-problems' });
-    const submit = h('button', { type: 'submit', class: 'primary', id: 'army-submit' }, 'Use this army');
+    const race = s.options?.races ? selectField({ id: 'army-race', label: 'Race (required)', placeholder: 'Choose a race…', choices: Object.entries(RACES) }) : null;
+    const racial = race ? countRow({ id: 'army-racial', label: 'Extra racial uses (3 come free)', price: plural(prices.racial_use, 'point'), max: 10 }) : null;
+    const king = s.options?.kings_magic ? selectField({ id: 'army-king-spell', label: `King's spell (${plural(prices.king_spell, 'point')})`, placeholder: 'No spell', choices: Object.entries(SPELLS) }) : null;
     let spellSelects = [];
 
-    function bishops() { return Math.max(0, parseInt(inputs.bishop.value, 10) || 0); }
     function renderSpells() {
-      const n = bishops();
+      const n = count(inputs.bishop);
       const old = spellSelects.map((x) => x.value);
       spellSelects = [];
       const parts = [];
       for (let b = 0; b < n; b++) {
         for (let k = 0; k < 2; k++) {
-          const id = `army-spell-${b}-${k}`;
-          const sel = h('select', { id }, h('option', { value: '' }, 'Choose a spell…'),
-            Object.entries(SPELLS).map(([v, t]) => h('option', { value: v }, t)));
-          sel.value = old[spellSelects.length] || '';
-          sel.addEventListener('input', update);
-          spellSelects.push(sel);
-          parts.push(h('div', { class: 'field' }, h('label', { for: id }, `Bishop ${b + 1}, spell ${k + 1} (free)`), sel));
+          const f = selectField({ id: `army-spell-${b}-${k}`, label: `Bishop ${b + 1}, spell ${k + 1} (free)`, placeholder: 'Choose a spell…', choices: Object.entries(SPELLS), value: old[spellSelects.length] || '' });
+          spellSelects.push(f.select);
+          parts.push(f.field);
         }
       }
       clear(spellsBox, n ? [h('p', { class: 'hint' }, 'Each Bishop needs two spells; both are free.'), parts] : []);
     }
-    function update(e) {
-      if (!e || e.target === inputs.bishop) renderSpells();
-      for (const t of BUYABLE) count[t] = Math.max(0, parseInt(inputs[t].value, 10) || 0);
-      const racial = racialInput ? Math.max(0, parseInt(racialInput.value, 10) || 0) : 0;
-      const spent = BUYABLE.reduce((n, t) => n + count[t] * prices[t], 0) + racial * prices.racial_use
-        + (kingSel && kingSel.value ? prices.king_spell : 0);
-      const pieces = 4 + BUYABLE.reduce((n, t) => n + count[t], 0);
-      const problems = [];
-      if (spent > total) problems.push(`${plural(spent - total, 'point')} over the limit.`);
-      if (pieces > MAX_PIECES) problems.push(`At most ${MAX_PIECES} pieces (this army has ${pieces}).`);
-      if (spellSelects.some((x) => !x.value)) problems.push('Choose two spells for each Bishop.');
-      if (raceSel && !raceSel.value) problems.push('Choose a race.');
-      totalEl.textContent = `${spent} of ${plural(total, 'point')} spent, ${plural(total - spent, 'point')} left · ${pieces} pieces`;
-      const list = ['King', '3 Pawns (free)', ...BUYABLE.filter((t) => count[t]).map((t) => `${count[t]} ${words(t)}${count[t] > 1 ? 's' : ''}`)];
-      if (raceSel?.value) list.push(words(raceSel.value));
-      if (kingSel?.value) list.push(`King's spell ${words(kingSel.value)}`);
-      listEl.textContent = `Your army: ${list.join(', ')}.`;
-      clear(problemsEl, problems.map((p) => h('li', {}, p)));
-      submit.disabled = problems.length > 0;
-    }
-    const form = h('form', {
-      class: 'card army-form', 'aria-labelledby': 'army-h',
-      onsubmit: (e) => {
-        e.preventDefault();
+    const counts = () => Object.fromEntries(BUYABLE.map((t) => [t, count(inputs[t])]));
+    const built = setupForm({
+      title: 'Build your army',
+      hint: `You have ${plural(total, 'point')}. The King and three Pawns come free. Your opponent sees your army only when both are ready.`,
+      body: [h('div', { class: 'army-rows' }, rows), spellsBox, race?.field, racial ? h('div', { class: 'army-rows' }, racial.row) : null, king?.field],
+      submitLabel: 'Use this army',
+      check() {
+        const c = counts();
+        const spent = BUYABLE.reduce((n, t) => n + c[t] * prices[t], 0) + count(racial?.input) * prices.racial_use
+          + (king?.select.value ? prices.king_spell : 0);
+        const pieces = 4 + BUYABLE.reduce((n, t) => n + c[t], 0);
+        const problems = [];
+        if (spent > total) problems.push(`${plural(spent - total, 'point')} over the limit.`);
+        if (pieces > MAX_PIECES) problems.push(`At most ${MAX_PIECES} pieces (this army has ${pieces}).`);
+        if (spellSelects.some((x) => !x.value)) problems.push('Choose two spells for each Bishop.');
+        if (race && !race.select.value) problems.push('Choose a race.');
+        const list = ['King', '3 Pawns (free)', ...BUYABLE.filter((t) => c[t]).map((t) => `${c[t]} ${words(t)}${c[t] > 1 ? 's' : ''}`)];
+        if (race?.select.value) list.push(words(race.select.value));
+        if (king?.select.value) list.push(`King's spell ${words(king.select.value)}`);
+        return { problems, total: `${spent} of ${plural(total, 'point')} spent, ${plural(total - spent, 'point')} left · ${pieces} pieces`, list: `Your army: ${list.join(', ')}.` };
+      },
+      actions() {
         // Bishops first, so their ids (4, 5, …) are known for the spells.
+        const c = counts();
         const acts = [];
-        const built = (me?.pieces || []).length > 4 || (me && me.points_left !== total) || me?.race;
-        if (built && ctx.actions.some((a) => a.type === 'reset')) acts.push({ type: 'reset' });
+        const done = (me?.pieces || []).length > 4 || (me && me.points_left !== total) || me?.race;
+        if (done && ctx.actions.some((a) => a.type === 'reset')) acts.push({ type: 'reset' });
         let id = 4;
-        for (let b = 0; b < count.bishop; b++) {
+        for (let b = 0; b < c.bishop; b++) {
           acts.push({ type: 'buy', piece: 'bishop' });
           acts.push({ type: 'add_spell', piece: id, spell: spellSelects[b * 2].value });
           acts.push({ type: 'add_spell', piece: id, spell: spellSelects[b * 2 + 1].value });
           id++;
         }
-        for (const t of BUYABLE) if (t !== 'bishop') for (let n = 0; n < count[t]; n++) acts.push({ type: 'buy', piece: t });
-        if (raceSel) acts.push({ type: 'race', race: raceSel.value });
-        for (let n = 0; n < (parseInt(racialInput?.value, 10) || 0); n++) acts.push({ type: 'buy_racial' });
-        if (kingSel?.value) acts.push({ type: 'king_spell', spell: kingSel.value });
+        for (const t of BUYABLE) if (t !== 'bishop') for (let n = 0; n < c[t]; n++) acts.push({ type: 'buy', piece: t });
+        if (race) acts.push({ type: 'race', race: race.select.value });
+        for (let n = 0; n < count(racial?.input); n++) acts.push({ type: 'buy_racial' });
+        if (king?.select.value) acts.push({ type: 'king_spell', spell: king.select.value });
         acts.push({ type: 'ready' });
-        ctx.submit(acts);
+        return acts;
       },
-    },
-    h('h2', { id: 'army-h' }, 'Build your army'),
-    h('p', { class: 'hint' }, `You have ${plural(total, 'point')}. The King and three Pawns come free. Your opponent sees your army only when both are ready.`),
-    h('div', { class: 'army-rows' }, rows),
-    spellsBox,
-    raceSel ? h('div', { class: 'field' }, h('label', { for: 'army-race' }, 'Race (required)'), raceSel) : null,
-    racialInput ? h('div', { class: 'field' }, h('label', { for: 'army-racial' }, `Extra racial uses (${plural(prices.racial_use, 'point')} each; 3 come free)`), racialInput) : null,
-    kingSel ? h('div', { class: 'field' }, h('label', { for: 'army-king-spell' }, `King's spell (${plural(prices.king_spell, 'point')})`), kingSel) : null,
-    totalEl, listEl, problemsEl, submit);
-    update();
-    return form;
+      submit: ctx.submit,
+    });
+    built.update();
+    return built.form;
   },
 
   // Standing orders: three racial questions answered ahead of time.

@@ -217,8 +217,10 @@ export function genericPreview(a, view, ctx) {
   if (from && to && from !== to) {
     return { arrows: [{ from, to, kind: attack ? 'attack' : 'preview' }], battles: attack ? [{ square: to, kind: 'preview' }] : [], attack };
   }
-  if (to && !from && a.piece !== undefined && !there) {
-    const tray = ctx.trayItem(a);
+  // A placement: the tray's piece (any ruleset's, whatever names the unit)
+  // or the piece the action names.
+  const tray = to && !from && !there ? ctx.trayItem(a) : null;
+  if (tray?.piece || (to && !from && a.piece !== undefined && !there)) {
     return { ghosts: [{ square: to, piece: tray?.piece || pieceRef(view, a.piece, view.you), kind: 'preview' }] };
   }
   if (to && attack) return { battles: [{ square: to, kind: 'preview' }], attack };

@@ -8,6 +8,7 @@
 import { drawPiece } from '../board.js';
 import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
+import { selectField, setupForm, placementsAfter } from './setup-form.js';
 
 const TILES = {
   M: ['Mountain', 'Mt'], W: ['Woods', 'Wd'], P: ['Pillar', 'Pi'], T: ['Thicket', 'Th'],
@@ -109,10 +110,11 @@ export default {
         const [name, glyph] = TILES[c];
         const dmg = s.tile_damage?.[sq];
         out.push({
-          square: sq, kind: name, glyph, label: dmg ? `${name} (${dmg} of 15 damage dealt)` : name,
+          // The label carries the letters drawn on the tile (axe: label-content-name-mismatch).
+          square: sq, kind: name, glyph, label: `${name}${glyph ? `, marked ${glyph}` : ''}${dmg ? `, ${dmg} of 15 damage dealt` : ''}`,
           draw: (g, S, svg) => {
             g.append(svg('rect', { class: `terrain oc-tile oc-tile-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, x: 2, y: 2, width: S - 4, height: S - 4, fill: FILL[c], opacity: 0.55 }));
-            const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26 });
+            const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26, 'aria-hidden': 'true' });
             t.textContent = glyph;
             g.append(t);
           },
@@ -242,5 +244,70 @@ export default {
       case 'guard_asked': return `${U(e.unit)} attacks ${U(e.other)}: ${seatName(view, e.seat)} decides whether a Qi Adept takes the first strike`;
       default: return null;
     }
+  },
+
+  // The army in one form: for each unit a name, a class and a loadout (the
+  // ones the server offers for that class), posted as one `army` action so
+  // the recruits stay secret until both armies are in (O4, O5).
+  builder(view, ctx) {
+    const s = view.state;
+    if (s?.phase !== 'recruit' || !ctx.actions.some((a) => a.type === 'army')) return null;
+    const n = s.options?.units || ctx.actions.find((a) => a.type === 'army').units.length;
+    const loadouts = new Map();   // class -> [items lists]
+    for (const a of ctx.actions) {
+      if (a.type !== 'recruit') continue;
+      const list = loadouts.get(a.class) || [];
+      if (!list.some((x) => x.join('|') === a.items.join('|'))) list.push(a.items);
+      loadouts.set(a.class, list);
+    }
+    const sample = ctx.actions.find((a) => a.type === 'army').units;
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const cls = selectField({ id: `unit-${i}-class`, label: 'Class', value: sample[i]?.class || '', choices: [...loadouts.keys()].map((c) => [c, c]) });
+      const kit = h('div');
+      const name = h('input', { id: `unit-${i}-name`, type: 'text', maxlength: 24, value: sample[i]?.name || `Unit ${i + 1}` });
+      const row = { cls: cls.select, name, kit: null };
+      const renderKit = () => {
+        const f = selectField({ id: `unit-${i}-items`, label: 'Items', choices: (loadouts.get(row.cls.value) || []).map((x, k) => [String(k), x.join(', ')]) });
+        row.kit = f.select;
+        kit.replaceChildren(f.field);
+      };
+      cls.select.addEventListener('input', renderKit);
+      renderKit();
+      rows.push(row);
+      rows[i].node = h('fieldset', { class: 'unit-row' }, h('legend', {}, `Unit ${i + 1}`),
+        h('div', { class: 'field' }, h('label', { for: `unit-${i}-name` }, 'Name'), name), cls.field, kit);
+    }
+    const units = () => rows.map((r) => ({ name: r.name.value.trim(), class: r.cls.value, items: (loadouts.get(r.cls.value) || [])[Number(r.kit.value)] || [] }));
+    const built = setupForm({
+      title: 'Recruit your army',
+      hint: `${n} units, each with a class and its items. Your opponent sees your army only when both are in.`,
+      body: rows.map((r) => r.node),
+      submitLabel: 'Use this army',
+      check() {
+        const u = units();
+        const problems = [];
+        if (u.some((x) => !x.name)) problems.push('Every unit needs a name.');
+        if (new Set(u.map((x) => x.name)).size !== u.length) problems.push('The names must differ.');
+        if (u.some((x) => new TextEncoder().encode(x.name).length > 24)) problems.push('A name is at most 24 bytes.');
+        return { problems, list: `Your army: ${u.map((x) => `${x.name || '?'} (${x.class})`).join(', ')}.` };
+      },
+      actions: () => [{ type: 'army', units: units() }],
+      submit: ctx.submit,
+    });
+    built.update();
+    return built.form;
+  },
+
+  // The secret deployment: each unit from the tray, several per post.
+  trayItem(a, view) {
+    if (a.type !== 'deploy') return null;
+    const u = unitsOf(view).find((x) => x.seat === view.you && x.name === a.unit);
+    return { key: a.unit, label: `${a.unit}${u ? ` (${u.class})` : ''}`, count: 1, piece: { seat: view.you, glyph: initials(u?.class || a.unit), label: `your ${a.unit}` } };
+  },
+
+  after(view, legal, draft) {
+    const left = Object.fromEntries(unitsOf(view).filter((u) => u.seat === view.you && !u.square).map((u) => [u.name, 1]));
+    return placementsAfter({ legal, draft, left, isPlace: (a) => a.type === 'deploy', keyOf: (a) => a.unit, squareOf: (a) => a.to });
   },
 };

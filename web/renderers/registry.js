@@ -48,9 +48,11 @@
 //                    placed?:square}  what an event did, to draw the last turn
 //                    (and each post of the step-through) on the board
 //   position(posts, view) -> [pieces as pieces() gives them]|null  the board
-//                    after the given posts, rebuilt from their events, for the
-//                    step-through; used only when the rebuild of every post
-//                    equals pieces(view) (else the current position is shown)
+//                    after the given posts, rebuilt from their events: the
+//                    step-through's fallback until (or when) the server's
+//                    past view, GET /api/games/{id}?at=SEQ, does not come;
+//                    used only when the rebuild of every post equals
+//                    pieces(view) (else the current position is shown)
 //
 // Set-up
 //   builder(view, ctx) -> Node|null  a form for a set-up step (army, team)

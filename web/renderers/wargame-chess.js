@@ -4,8 +4,9 @@
 // events name pieces by id (their index in `pieces`). Trees are terrain;
 // the activated piece and an attack under way are marked.
 
-import { h, clear } from '../ui.js';
+import { h } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
+import { countRow, count, setupForm, placementsAfter } from './setup-form.js';
 
 // Piece costs (Piece costs and quantities) and the team size; the view
 // does not carry them yet: the ruleset should add `roster` to its view
@@ -254,11 +255,7 @@ export default {
 
   // Several deployments in one post: the reserve left, on the squares left.
   after(view, legal, draft) {
-    if (!draft.length || !draft.every((a) => a.type === 'deploy')) return null;
-    const left = reserveOf(view);
-    for (const a of draft) left[a.piece] = (left[a.piece] || 0) - 1;
-    const taken = new Set(draft.map((a) => a.square));
-    return legal.filter((a) => a.type === 'deploy' && left[a.piece] > 0 && !taken.has(a.square));
+    return placementsAfter({ legal, draft, left: reserveOf(view), isPlace: (a) => a.type === 'deploy', keyOf: (a) => a.piece, squareOf: (a) => a.square });
   },
 
   legend() {
@@ -277,41 +274,34 @@ export default {
     const required = kinds.filter((k) => teams.every((t) => (t.pieces[k] || 0) > 0));
     const inputs = {};
     const rows = kinds.map((k) => {
-      const id = `team-${k}`;
-      const input = h('input', { id, type: 'number', min: required.includes(k) ? 1 : 0, max: max[k], value: required.includes(k) ? 1 : 0, class: 'count', inputmode: 'numeric' });
-      inputs[k] = input;
-      input.addEventListener('input', update);
-      return h('div', { class: 'army-row' }, h('label', { for: id }, `${cap(words(k))}${required.includes(k) ? ' (required)' : ''}`),
-        h('span', { class: 'price' }, plural(COST[k] ?? 1, 'point')), input);
+      const need = required.includes(k) ? 1 : 0;
+      const r = countRow({ id: `team-${k}`, label: `${cap(words(k))}${need ? ' (required)' : ''}`, price: plural(COST[k] ?? 1, 'point'), min: need, max: max[k], value: need });
+      inputs[k] = r.input;
+      return r.row;
     });
-    const totalEl = h('p', { class: 'army-total', 'aria-live': 'polite' });
-    const problemsEl = h('ul', { class: 'army-problems' });
-    const submit = h('button', { type: 'submit', class: 'primary', id: 'army-submit' }, 'Use this team');
-    const faction = teams[0].faction;
     let match = null;
-    function update() {
-      const pieces = {};
-      for (const k of kinds) { const n = parseInt(inputs[k].value, 10) || 0; if (n > 0) pieces[k] = n; }
-      const pts = Object.entries(pieces).reduce((s, [k, n]) => s + n * (COST[k] ?? 1), 0);
-      match = teams.find((t) => Object.keys(t.pieces).length === Object.keys(pieces).length
-        && Object.entries(t.pieces).every(([k, n]) => pieces[k] === n)) || null;
-      totalEl.textContent = `${pts} of ${TEAM_POINTS} points`;
-      const problems = [];
-      if (pts !== TEAM_POINTS) problems.push(`A team is exactly ${TEAM_POINTS} points (${pts < TEAM_POINTS ? `${TEAM_POINTS - pts} to add` : `${pts - TEAM_POINTS} too many`}).`);
-      for (const k of required) if (!pieces[k]) problems.push(`A ${words(k)} is required.`);
-      if (!problems.length && !match) problems.push('This team is not allowed (a standard chess set has at most 1 Queen, 2 Rooks, 2 Bishops, 2 Knights, 8 Pawns).');
-      clear(problemsEl, problems.map((p) => h('li', {}, p)));
-      submit.disabled = !match;
-    }
-    const form = h('form', {
-      class: 'card army-form', 'aria-labelledby': 'army-h',
-      onsubmit: (e) => { e.preventDefault(); if (match) ctx.submit([match]); },
-    },
-    h('h2', { id: 'army-h' }, `Build your team (${words(faction)})`),
-    h('p', { class: 'hint' }, `Spend exactly ${TEAM_POINTS} points. Your opponent sees your team only when both are in.`),
-    h('div', { class: 'army-rows' }, rows), totalEl, problemsEl, submit);
-    update();
-    return form;
+    const built = setupForm({
+      title: `Build your team (${words(teams[0].faction)})`,
+      hint: `Spend exactly ${TEAM_POINTS} points. Your opponent sees your team only when both are in.`,
+      body: h('div', { class: 'army-rows' }, rows),
+      submitLabel: 'Use this team',
+      check() {
+        const pieces = {};
+        for (const k of kinds) if (count(inputs[k]) > 0) pieces[k] = count(inputs[k]);
+        const pts = Object.entries(pieces).reduce((n, [k, c]) => n + c * (COST[k] ?? 1), 0);
+        match = teams.find((t) => Object.keys(t.pieces).length === Object.keys(pieces).length
+          && Object.entries(t.pieces).every(([k, c]) => pieces[k] === c)) || null;
+        const problems = [];
+        if (pts !== TEAM_POINTS) problems.push(`A team is exactly ${TEAM_POINTS} points (${pts < TEAM_POINTS ? `${TEAM_POINTS - pts} to add` : `${pts - TEAM_POINTS} too many`}).`);
+        for (const k of required) if (!pieces[k]) problems.push(`A ${words(k)} is required.`);
+        if (!problems.length && !match) problems.push('This team is not allowed (a standard chess set has at most 1 Queen, 2 Rooks, 2 Bishops, 2 Knights, 8 Pawns).');
+        return { total: `${pts} of ${TEAM_POINTS} points`, problems };
+      },
+      actions: () => [match],
+      submit: ctx.submit,
+    });
+    built.update();
+    return built.form;
   },
 
   // Standing order: spend an Advantage token when defending?
