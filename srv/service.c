@@ -27,7 +27,8 @@ usage(FILE *f)
 	        "Serves the Warpost API and board. Configuration is read from the\n"
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
-	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN); see README.md.\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, DB_*_MS,\n"
+	        "RATE_LIMIT*, MAX_OPEN_MATCHES, TRUST_X_FORWARDED_FOR); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -106,6 +107,9 @@ wp_main(int argc, char **argv)
 			wp_cgi_unavailable("the database does not answer");
 		return 1;
 	}
+	wp_store_limits(store, &cfg.db);
+	if (!cgi && wp_store_monitor(store) != 0)
+		wp_log("database: the health monitor cannot start");
 	wp_core_init(&cfg, store);
 
 	if (cgi) {

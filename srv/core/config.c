@@ -30,6 +30,18 @@ env_uint(const char *name, unsigned long def, unsigned long min, unsigned long m
 	return 0;
 }
 
+/* Milliseconds, up to ten minutes. */
+static int
+env_ms(const char *name, unsigned def, unsigned min, unsigned *out, char *err, size_t errlen)
+{
+	unsigned long v;
+
+	if (env_uint(name, def, min, 600000, &v, err, errlen))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
 static const char *
 env_str(const char *name, const char *def)
 {
@@ -56,7 +68,12 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
 	    env_uint("THREADS", 4, 1, 256, &threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 65536, 8192, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen))
+	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
+	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
+	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
+	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
+	    env_ms("DB_POOL_WAIT_MS", 500, 0, &cfg->db.pool_wait_ms, err, errlen) ||
+	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen))
 		return -1;
 	cfg->port = (unsigned)port;
 	cfg->max_body = body;

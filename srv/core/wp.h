@@ -106,6 +106,15 @@ struct wp_response {
 	int64_t wait_until_ns;
 };
 
+/* Deadlines on the database, in milliseconds (issue 16, item 2). */
+struct wp_db_limits {
+	unsigned statement_ms;   /* DB_STATEMENT_TIMEOUT_MS: statement_timeout */
+	unsigned lock_ms;        /* DB_LOCK_TIMEOUT_MS: lock_timeout */
+	unsigned connect_ms;     /* DB_CONNECT_TIMEOUT_MS */
+	unsigned pool_wait_ms;   /* DB_POOL_WAIT_MS: for a free connection, then 503 */
+	unsigned check_ms;       /* DB_CHECK_TIMEOUT_MS: the health check */
+};
+
 /* Service-wide settings read once at start (config.c). */
 struct wp_config {
 	const char *database_url;
@@ -127,6 +136,7 @@ struct wp_config {
 	unsigned db_pool_size;
 	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
 	const char *metrics_token;
+	struct wp_db_limits db;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -10,6 +10,10 @@
 
 struct wp_conn {
 	PGconn *pg;
+	struct wp_store *st;
+	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
+	int broken;              /* a deadline passed: never reused */
+	int watched;             /* gives up when the breaker trips (pooled ones) */
 };
 
 /* Every statement the service runs, prepared on each new connection

@@ -968,10 +968,16 @@ class ServerTestCase(unittest.TestCase):
     start_server = True
     server_env = None
     web_root = None
+    # True: a cluster of the class's own, which its tests may stop or hang
+    private_cluster = False
 
     @classmethod
     def setUpClass(cls):
-        cls.pg = PgCluster.shared()
+        if cls.private_cluster:
+            cls.pg = PgCluster(private=True).start()
+            cls.addClassCleanup(cls.pg.close)
+        else:
+            cls.pg = PgCluster.shared()
         cls.db = cls.pg.create_database()
         cls.addClassCleanup(cls.db.drop)
         cls.server = None
