@@ -44,6 +44,10 @@ enum wp_err wp_db_player_insert(struct wp_conn *c, const char *name,
 enum wp_err wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
                                   struct wp_player *who);
 
+/* How many matches the player holds a seat in that are open or active;
+ * locks the player's row until the transaction ends. */
+enum wp_err wp_db_open_matches(struct wp_conn *c, int64_t player, int64_t *n);
+
 /* One line of GET /api/me/games. */
 struct wp_my_game {
 	int64_t id;
