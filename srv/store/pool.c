@@ -134,8 +134,10 @@ await_result(struct wp_conn *c, int64_t deadline)
 	return keep;
 broke:
 	PQclear(keep);
-	wp_log("database: no answer in time%s; the connection is dropped",
-	       overtaken(c) ? " (the database was found down)" : "");
+	wp_log("database: %s; the connection is dropped",
+	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
+	       : overtaken(c)                   ? "the database was found down"
+	                                        : "no answer in time");
 	c->broken = 1;
 	return NULL;
 }
