@@ -126,7 +126,8 @@ wp_rate_take(enum wp_rate_class cls, const void *key, size_t len)
 		found->tokens -= 1;
 	} else {
 		double s = (1 - found->tokens) * r->per_s / r->n;
-		wait = (unsigned)s + 1;
+		wait = (unsigned)s;
+		wait += wait < s || wait == 0; /* rounded up, at least 1 */
 	}
 	pthread_mutex_unlock(&classes[cls].lock);
 	return wait;

@@ -162,7 +162,7 @@ class KilledServerLedgerTest(wp.ServerTestCase):
         for t in threads:
             t.start()
         for _ in range(5 * self.MATCHES):
-            enough.acquire()
+            self.assertTrue(enough.acquire(timeout=60), "the posts stopped before the kill")
         s.kill()
         for t in threads:
             t.join(30)
