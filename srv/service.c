@@ -29,7 +29,8 @@ usage(FILE *f)
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
 	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
-	        "VACATION_MAX_DAYS); see README.md.\n"
+	        "VACATION_MAX_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
+	        "TRUST_X_FORWARDED_FOR); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -109,6 +110,9 @@ wp_main(int argc, char **argv)
 			wp_cgi_unavailable("the database does not answer");
 		return 1;
 	}
+	wp_store_limits(store, &cfg.db);
+	if (!cgi && wp_store_monitor(store) != 0)
+		wp_log("database: the health monitor cannot start");
 	wp_core_init(&cfg, store);
 
 	if (cgi) {

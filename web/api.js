@@ -48,6 +48,8 @@ const SENTENCES = {
   'illegal-action': 'The rules do not allow that.',
   'invalid-orders': 'Those standing orders are not valid.',
   'idempotency-key-reused': 'This post was changed after it failed; post it again.',
+  'rate-limited': 'Too many requests in a short time. Wait a moment and try again.',
+  'too-many-open-matches': 'You have as many unfinished matches as this server allows. Finish, resign or abort one first.',
   'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
   'internal-error': 'The server ran into a problem. Try again; if it persists, tell the server admin.',
   'precondition-failed': 'The file changed on the server. Reload the page.',

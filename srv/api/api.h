@@ -60,6 +60,13 @@ enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
+/* Rate limits (core/ratelimit.h) by the bearer token's hash: WP_OK or
+ * 429 with Retry-After (401 for a malformed Authorization); a request
+ * without a token is not counted. */
+enum wp_err wp_limit_token(struct wp_ctx *ctx, enum wp_rate_class cls);
+/* MAX_OPEN_MATCHES: 409 too-many-open-matches when the player already
+ * holds that many open or active seats (in the caller's transaction). */
+enum wp_err wp_limit_open_matches(struct wp_ctx *ctx, struct wp_conn *c, int64_t player);
 /* The problem for a store error (WP_ERR_DB_UNAVAILABLE or internal). */
 enum wp_err wp_fail_store(struct wp_ctx *ctx, enum wp_err err);
 /* The match, or game-not-found; a ruleset this server lacks is a 500. */

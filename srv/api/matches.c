@@ -50,6 +50,8 @@ create_tx(struct wp_conn *c, void *arg)
 	struct creation *m = arg;
 	enum wp_err err;
 
+	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
+		return err;
 	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
 	                        m->who.id, m->time_control, &m->id);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
@@ -130,7 +132,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
 	if ((err = check_options(ctx, m.rs, options, (int)seats)) ||
-	    (err = wp_time_control(ctx, &tc)))
+	    (err = wp_time_control(ctx, &tc)) ||
+	    (err = wp_limit_token(ctx, WP_RATE_GAMES)))
 		return err;
 	tc_json = wp_tc_json(&tc);
 	m.time_control = tc_json ? json_object_to_json_string_ext(tc_json, JSON_C_TO_STRING_PLAIN)
@@ -227,6 +230,8 @@ join_tx(struct wp_conn *c, void *arg)
 		err = wp_fail(ctx, WP_ERR_ALREADY_SEATED, "you already hold a seat in this match");
 	else if (g.status != WP_STATUS_OPEN)
 		err = wp_fail(ctx, WP_ERR_GAME_NOT_OPEN, "the match is %s", wp_status_str(g.status));
+	else if ((err = wp_limit_open_matches(ctx, c, j->who.id)))
+		;
 	else if ((err = wp_db_seat_join(c, j->id, j->seat, j->who.id, j->client_seed)))
 		err = wp_fail_store(ctx, err);
 	else {
@@ -259,6 +264,8 @@ wp_api_games_join(struct wp_ctx *ctx)
 		return err;
 	if (!j.code)
 		return wp_fail(ctx, WP_ERR_INVALID, "code: required");
+	if ((err = wp_limit_token(ctx, WP_RATE_WRITES)))
+		return err;
 	if ((err = wp_player_tx(ctx, &j.who, join_tx, &j)))
 		return err;
 	json_object *o = json_object_new_object();

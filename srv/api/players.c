@@ -6,6 +6,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "ratelimit.h"
 
 #define WP_NAME_MAX_CHARS 40
 
@@ -60,7 +61,8 @@ wp_api_players_create(struct wp_ctx *ctx)
 		return wp_fail(ctx, WP_ERR_INVALID, "name: must be a string");
 	if ((size_t)json_object_get_string_len(jname) != strlen(json_object_get_string(jname)))
 		return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
-	if ((err = check_name(ctx, json_object_get_string(jname), name, sizeof(name))) != WP_OK)
+	if ((err = check_name(ctx, json_object_get_string(jname), name, sizeof(name))) != WP_OK ||
+	    (err = wp_rate_check_ip(ctx, WP_RATE_PLAYERS)) != WP_OK)
 		return err;
 
 	if ((err = wp_conn_get(ctx, &c)) != WP_OK)

@@ -7,6 +7,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "ratelimit.h"
 
 enum wp_err
 wp_body_only(struct wp_ctx *ctx, const char *const *known)
@@ -259,4 +260,38 @@ wp_json_seats(unsigned mask, int n)
 		if (mask & (1u << i))
 			json_object_array_add(a, json_object_new_int(i));
 	return a;
+}
+
+/* ------------------------------------------------ limits (issue 16, item 4) */
+
+enum wp_err
+wp_limit_token(struct wp_ctx *ctx, enum wp_rate_class cls)
+{
+	unsigned char hash[32];
+	int present;
+	enum wp_err err = wp_auth_token(ctx, hash, &present);
+
+	/* A malformed Authorization is the handler's 401 anyway; no token
+	 * at all is the handler's to refuse or allow. */
+	if (err != WP_OK || !present)
+		return err;
+	return wp_rate_check(ctx, cls, hash, sizeof(hash));
+}
+
+enum wp_err
+wp_limit_open_matches(struct wp_ctx *ctx, struct wp_conn *c, int64_t player)
+{
+	unsigned cap = wp_rate_max_open_matches();
+	int64_t n;
+	enum wp_err err;
+
+	if (!cap)
+		return WP_OK;
+	if ((err = wp_db_open_matches(c, player, &n)) != WP_OK)
+		return wp_fail_store(ctx, err);
+	if (n >= cap)
+		return wp_fail(ctx, WP_ERR_TOO_MANY_OPEN_MATCHES,
+		               "you hold a seat in %lld unfinished matches, the most this server "
+		               "allows (%u): finish, resign or abort one first", (long long)n, cap);
+	return WP_OK;
 }

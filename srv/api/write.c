@@ -212,7 +212,7 @@ wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
 	enum wp_err err;
 
 	m.key = wp_request_header(req, "Idempotency-Key");
-	if ((err = wp_game_id(ctx, &m.id)))
+	if ((err = wp_game_id(ctx, &m.id)) || (err = wp_limit_token(ctx, WP_RATE_WRITES)))
 		return err;
 	if (m.key && !idem_key_ok(m.key))
 		return wp_fail(ctx, WP_ERR_INVALID, "Idempotency-Key: 1 to 255 visible ASCII characters");

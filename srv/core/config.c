@@ -30,6 +30,75 @@ env_uint(const char *name, unsigned long def, unsigned long min, unsigned long m
 	return 0;
 }
 
+/* Milliseconds, up to ten minutes. */
+static int
+env_ms(const char *name, unsigned def, unsigned min, unsigned *out, char *err, size_t errlen)
+{
+	unsigned long v;
+
+	if (env_uint(name, def, min, 600000, &v, err, errlen))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* "N/S": N requests per S seconds; "0" or "off": no limit. */
+static int
+env_rate(const char *name, unsigned n, unsigned per_s, struct wp_rate *out, char *err,
+         size_t errlen)
+{
+	const char *v = getenv(name);
+	unsigned long a, b;
+	char *end;
+
+	*out = (struct wp_rate){n, per_s};
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "0") == 0 || strcmp(v, "off") == 0) {
+		*out = (struct wp_rate){0, 0};
+		return 0;
+	}
+	errno = 0;
+	a = strtoul(v, &end, 10);
+	if (v[0] >= '0' && v[0] <= '9' && *end == '/' && end[1] >= '0' && end[1] <= '9') {
+		b = strtoul(end + 1, &end, 10);
+		if (!errno && !*end && a >= 1 && a <= 1000000 && b >= 1 && b <= 86400) {
+			*out = (struct wp_rate){(unsigned)a, (unsigned)b};
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "%s=%s: expected N/S (N requests per S seconds, 1 to 1000000 "
+	         "per 1 to 86400) or off", name, v);
+	return -1;
+}
+
+/* The rate limits (README "Rate limits"); RATE_LIMITS=off turns them all
+ * off, for tests and benchmarks that make thousands of requests. */
+static int
+load_rates(struct wp_config *cfg, char *err, size_t errlen)
+{
+	const char *all = getenv("RATE_LIMITS");
+	unsigned long cap, trust;
+
+	if (env_rate("RATE_LIMIT_REQUESTS", 300, 15, &cfg->rate[WP_RATE_REQUESTS], err, errlen) ||
+	    env_rate("RATE_LIMIT_PLAYERS", 20, 600, &cfg->rate[WP_RATE_PLAYERS], err, errlen) ||
+	    env_rate("RATE_LIMIT_GAMES", 20, 600, &cfg->rate[WP_RATE_GAMES], err, errlen) ||
+	    env_rate("RATE_LIMIT_WRITES", 120, 60, &cfg->rate[WP_RATE_WRITES], err, errlen) ||
+	    env_uint("MAX_OPEN_MATCHES", 100, 0, 1000000, &cap, err, errlen) ||
+	    env_uint("TRUST_X_FORWARDED_FOR", 0, 0, 1, &trust, err, errlen))
+		return -1;
+	if (all && *all && strcmp(all, "on") != 0) {
+		if (strcmp(all, "off") != 0) {
+			snprintf(err, errlen, "RATE_LIMITS=%s: expected on or off", all);
+			return -1;
+		}
+		memset(cfg->rate, 0, sizeof(cfg->rate));
+	}
+	cfg->max_open_matches = (unsigned)cap;
+	cfg->trust_forwarded_for = (int)trust;
+	return 0;
+}
+
 static const char *
 env_str(const char *name, const char *def)
 {
@@ -58,7 +127,13 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("CONNECTION_MEMORY", 65536, 8192, 16 * 1024 * 1024, &mem, err, errlen) ||
 	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
 	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
-	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen))
+	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen) ||
+	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
+	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
+	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
+	    env_ms("DB_POOL_WAIT_MS", 500, 0, &cfg->db.pool_wait_ms, err, errlen) ||
+	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen) ||
+	    load_rates(cfg, err, errlen))
 		return -1;
 	cfg->vacation_every_days = (unsigned)vac_every;
 	cfg->vacation_max_days = (unsigned)vac_max;

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core.h"
+#include "ratelimit.h"
 
 static struct wp_store *store;
 static const char *metrics_token; /* the configuration outlives the core */
@@ -16,6 +17,7 @@ wp_core_init(const struct wp_config *cfg, struct wp_store *st)
 {
 	store = st;
 	metrics_token = cfg->metrics_token;
+	wp_rate_init(cfg);
 	if (cfg->web_root && wp_static_init(cfg->web_root) != 0) {
 		wp_log("web root %s cannot be opened; static files will be 404", cfg->web_root);
 		return -1;
@@ -27,6 +29,7 @@ void
 wp_core_fini(void)
 {
 	wp_static_fini();
+	wp_rate_fini();
 	store = NULL;
 	metrics_token = NULL;
 }
@@ -162,7 +165,11 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 			err = wp_api_metrics(&ctx);
 		}
 	} else if (is_api_path(path)) {
-		err = serve_api(&ctx, path);
+		/* Every API request counts per IP, once (a long-poll is served
+		 * again when it wakes), but health checks. */
+		if (strcmp(path, "/api/health") == 0 || req->wait_until_ns ||
+		    (err = wp_rate_check_ip(&ctx, WP_RATE_REQUESTS)) == WP_OK)
+			err = serve_api(&ctx, path);
 		if (err == WP_OK && !wp_response_get_header(res, "Cache-Control"))
 			wp_response_header(res, "Cache-Control", "no-store");
 	} else if (!(wp_method_bit(req->method) & (WP_GET | WP_HEAD))) {

@@ -115,6 +115,7 @@ wp_status_text(int status)
 	case 413: return "Content Too Large";
 	case 415: return "Unsupported Media Type";
 	case 422: return "Unprocessable Content";
+	case 429: return "Too Many Requests";
 	case 500: return "Internal Server Error";
 	case 503: return "Service Unavailable";
 	default: return "Unknown";

@@ -45,6 +45,8 @@ static const struct {
 	[WP_ERR_ILLEGAL_ACTION] = {"illegal-action", 422, "Unprocessable request"},
 	[WP_ERR_INVALID_ORDERS] = {"invalid-orders", 422, "Unprocessable request"},
 	[WP_ERR_IDEMPOTENCY_KEY_REUSED] = {"idempotency-key-reused", 422, "Unprocessable request"},
+	[WP_ERR_RATE_LIMITED] = {"rate-limited", 429, "Too many requests"},
+	[WP_ERR_TOO_MANY_OPEN_MATCHES] = {"too-many-open-matches", 409, "Conflict"},
 	[WP_ERR_DB_UNAVAILABLE] = {"database-unavailable", 503, "Database unavailable"},
 	[WP_ERR_INTERNAL] = {"internal-error", 500, "Internal server error"},
 	[WP_ERR_PRECONDITION_FAILED] = {"precondition-failed", 412, "Precondition failed"},

@@ -52,6 +52,8 @@ enum wp_err {
 	WP_ERR_ILLEGAL_ACTION,     /* 422 */
 	WP_ERR_INVALID_ORDERS,     /* 422 */
 	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
+	WP_ERR_RATE_LIMITED,       /* 429: a rate limit (ratelimit.h), with Retry-After */
+	WP_ERR_TOO_MANY_OPEN_MATCHES, /* 409: MAX_OPEN_MATCHES unfinished matches */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
 	WP_ERR_INTERNAL,           /* 500 */
 	WP_ERR_TIME_EXPIRED,          /* 409: the seat's time ran out */
@@ -109,6 +111,28 @@ struct wp_response {
 	int64_t wait_until_ns;
 };
 
+/* Deadlines on the database, in milliseconds (issue 16, item 2). */
+struct wp_db_limits {
+	unsigned statement_ms;   /* DB_STATEMENT_TIMEOUT_MS: statement_timeout */
+	unsigned lock_ms;        /* DB_LOCK_TIMEOUT_MS: lock_timeout */
+	unsigned connect_ms;     /* DB_CONNECT_TIMEOUT_MS */
+	unsigned pool_wait_ms;   /* DB_POOL_WAIT_MS: for a free connection, then 503 */
+	unsigned check_ms;       /* DB_CHECK_TIMEOUT_MS: the health check */
+};
+
+/* Rate limits (issue 16, item 4): each class is a token bucket per key
+ * of n requests, refilled evenly over per_s seconds; n == 0: no limit. */
+enum wp_rate_class {
+	WP_RATE_REQUESTS,        /* RATE_LIMIT_REQUESTS: every API request, per IP */
+	WP_RATE_PLAYERS,         /* RATE_LIMIT_PLAYERS: players created, per IP */
+	WP_RATE_GAMES,           /* RATE_LIMIT_GAMES: matches created, per token */
+	WP_RATE_WRITES,          /* RATE_LIMIT_WRITES: joins and posts, per token */
+	WP_RATE_MAX
+};
+struct wp_rate {
+	unsigned n, per_s;
+};
+
 /* Service-wide settings read once at start (config.c). */
 struct wp_config {
 	const char *database_url;
@@ -133,6 +157,10 @@ struct wp_config {
 	/* Vacations (match/clock.h): one day earned per VACATION_EVERY_DAYS,
 	 * at most VACATION_MAX_DAYS in hand. */
 	unsigned vacation_every_days, vacation_max_days;
+	struct wp_db_limits db;
+	struct wp_rate rate[WP_RATE_MAX];
+	unsigned max_open_matches;   /* MAX_OPEN_MATCHES; 0: no cap */
+	int trust_forwarded_for;     /* TRUST_X_FORWARDED_FOR */
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

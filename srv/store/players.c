@@ -38,6 +38,18 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 }
 
 enum wp_err
+wp_db_open_matches(struct wp_conn *c, int64_t player, int64_t *n)
+{
+	struct wp_params p = {0};
+	enum wp_err err;
+
+	wp_p_int(&p, player);
+	if ((err = wp_sql_one(c, WP_STMT_PLAYER_LOCK, &p, n)) != WP_OK)
+		return err;
+	return wp_sql_one(c, WP_STMT_PLAYER_OPEN_MATCHES, &p, n);
+}
+
+enum wp_err
 wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
                int with_state, struct wp_my_game **out, int *n, int *count)
 {

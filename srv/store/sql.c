@@ -11,6 +11,13 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" RETURNING id"},
 	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
 		"SELECT " COLS(WP_PLAYER_COLUMNS) " FROM players WHERE token_hash = $1"},
+	/* MAX_OPEN_MATCHES: the player's row is locked first, in a statement
+	 * of its own, so that the count (a new snapshot) sees what a creation
+	 * or a join that held the lock before committed. */
+	[WP_STMT_PLAYER_LOCK] = {"player_lock", "SELECT id FROM players WHERE id = $1 FOR UPDATE"},
+	[WP_STMT_PLAYER_OPEN_MATCHES] = {"player_open_matches",
+		"SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1 AND g.status IN ('open', 'active')"},
 	[WP_STMT_GAME_INSERT] = {"game_insert",
 		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by, time_control)"
 		" VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id"},

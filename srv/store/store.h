@@ -17,12 +17,19 @@ struct wp_store;
 struct wp_conn;
 
 struct wp_store *wp_store_open(const char *conninfo, unsigned pool_size);
+/* The deadlines (DB_* settings); defaults until called. */
+void wp_store_limits(struct wp_store *st, const struct wp_db_limits *lim);
+/* Starts the monitor thread that checks the database every second on a
+ * connection of its own, for health and to recover (daemons only). */
+int wp_store_monitor(struct wp_store *st);
 void wp_store_close(struct wp_store *st);
 /* Borrow a live connection (reconnecting when needed); NULL when the
- * database does not answer. Give it back with wp_store_put(). */
+ * database does not answer, is known down, or no connection is free
+ * within DB_POOL_WAIT_MS. Give it back with wp_store_put(). */
 struct wp_conn *wp_store_get(struct wp_store *st);
 void wp_store_put(struct wp_store *st, struct wp_conn *c);
-/* 1 when the database answers a query. */
+/* 1 when the database answers a query; never waits on the pool, and
+ * answers within DB_CHECK_TIMEOUT_MS. */
 int wp_store_ping(struct wp_store *st);
 
 /* Runs fn in one transaction: committed when it returns WP_OK, rolled
@@ -36,6 +43,10 @@ enum wp_err wp_db_player_insert(struct wp_conn *c, const char *name,
                                 const unsigned char token_hash[32], int64_t *id);
 enum wp_err wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
                                   struct wp_player *who);
+
+/* How many matches the player holds a seat in that are open or active;
+ * locks the player's row until the transaction ends. */
+enum wp_err wp_db_open_matches(struct wp_conn *c, int64_t player, int64_t *n);
 
 /* One line of GET /api/me/games. */
 struct wp_my_game {

@@ -10,6 +10,10 @@
 
 struct wp_conn {
 	PGconn *pg;
+	struct wp_store *st;
+	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
+	int broken;              /* a deadline passed: never reused */
+	int watched;             /* gives up when the breaker trips (pooled ones) */
 };
 
 /* Every statement the service runs, prepared on each new connection
@@ -17,6 +21,8 @@ struct wp_conn {
 enum wp_stmt {
 	WP_STMT_PLAYER_INSERT,
 	WP_STMT_PLAYER_BY_TOKEN,
+	WP_STMT_PLAYER_LOCK,
+	WP_STMT_PLAYER_OPEN_MATCHES,
 	WP_STMT_GAME_INSERT,
 	WP_STMT_SEAT_INSERT,
 	WP_STMT_GAME_GET,

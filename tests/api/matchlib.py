@@ -42,17 +42,20 @@ def auth(token, extra=None):
 
 
 class Client:
-    """One player talking to one server."""
+    """One player talking to one server; with addr, every request says it
+    comes from that address (X-Forwarded-For, for TRUST_X_FORWARDED_FOR)."""
 
-    def __init__(self, server, name):
+    def __init__(self, server, name, addr=None):
         self.server = server
-        r = server.request("POST", "/api/players", {"name": name})
+        self.via = {"X-Forwarded-For": addr} if addr else {}
+        r = server.request("POST", "/api/players", {"name": name}, dict(self.via))
         assert r.status == 201, r
         doc = r.json()
         self.id, self.name, self.token = doc["id"], doc["name"], doc["token"]
 
     def req(self, method, path, body=None, headers=None, **kw):
-        return self.server.request(method, path, body, auth(self.token, headers), **kw)
+        return self.server.request(method, path, body,
+                                   auth(self.token, dict(self.via, **(headers or {}))), **kw)
 
     def create(self, seats=2, options=None, seat=0, client_seed=None, ruleset=RULESET):
         body = {"ruleset": ruleset, "seats": seats, "seat": seat}

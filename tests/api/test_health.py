@@ -3,7 +3,6 @@ import os
 import sys
 import time
 import threading
-import unittest
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -46,17 +45,11 @@ class HealthTest(wp.ServerTestCase):
         self.assertEqual(wp.json_of(r, "application/json").get("status"), "ok")
 
 
-class DatabaseDownTest(unittest.TestCase):
+class DatabaseDownTest(wp.ServerTestCase):
     """Stops the database under a running server: needs a cluster of its
     own (the shared one serves the other modules)."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.pg = wp.PgCluster(private=True).start()
-        cls.addClassCleanup(cls.pg.close)
-        cls.db = cls.pg.create_database()
-        cls.server = wp.Server(cls.db.url).start()
-        cls.addClassCleanup(cls.server.stop)
+    private_cluster = True
 
     def test_down_then_up(self):
         s = self.server
@@ -99,19 +92,13 @@ class DatabaseDownTest(unittest.TestCase):
         self.assertEqual(r.status, 200, r)
 
 
-class DatabaseRestartTest(unittest.TestCase):
+class DatabaseRestartTest(wp.ServerTestCase):
     """Issue "Reliability and security", item 10: after a PostgreSQL
     restart the first request on each pooled connection answered 503. The
     pool notices a connection the server closed while it sat idle and
     replaces it before the request uses it."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.pg = wp.PgCluster(private=True).start()
-        cls.addClassCleanup(cls.pg.close)
-        cls.db = cls.pg.create_database()
-        cls.server = wp.Server(cls.db.url).start()
-        cls.addClassCleanup(cls.server.stop)
+    private_cluster = True
 
     def test_first_requests_after_a_restart_succeed(self):
         s = self.server

@@ -196,17 +196,11 @@ class MetricsTokenTest(wp.ServerTestCase):
         self.assertEqual(self.req("GET", "/api/health").status, 200)
 
 
-class RetryAfterTest(unittest.TestCase):
+class RetryAfterTest(wp.ServerTestCase):
     """item 4: every 503 carries Retry-After. Stops the database under a
     running server, so a cluster of its own."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.pg = wp.PgCluster(private=True).start()
-        cls.addClassCleanup(cls.pg.close)
-        cls.db = cls.pg.create_database()
-        cls.server = wp.Server(cls.db.url).start()
-        cls.addClassCleanup(cls.server.stop)
+    private_cluster = True
 
     def test_item4_retry_after_on_503(self):
         s = self.server

@@ -82,6 +82,7 @@ async function startInto(env) {
       env: {
         ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
         WEB_ROOT: join(REPO, 'web'), MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
+        RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0',
       },
       stdio: ['ignore', log, log],
     });

@@ -103,6 +103,11 @@ def random_suffix(n=10):
 def _base_env(extra=None):
     env = {k: v for k, v in os.environ.items()
            if k not in _SCRUB and not k.startswith("HTTP_")}
+    # The tests make thousands of players and matches from 127.0.0.1: the
+    # rate limits and the cap on open matches are off unless a test turns
+    # them on (tests/api/test_rate_limits.py).
+    env.setdefault("RATE_LIMITS", "off")
+    env.setdefault("MAX_OPEN_MATCHES", "0")
     if extra:
         env.update({k: str(v) for k, v in extra.items()})
     return env
@@ -968,10 +973,16 @@ class ServerTestCase(unittest.TestCase):
     start_server = True
     server_env = None
     web_root = None
+    # True: a cluster of the class's own, which its tests may stop or hang
+    private_cluster = False
 
     @classmethod
     def setUpClass(cls):
-        cls.pg = PgCluster.shared()
+        if cls.private_cluster:
+            cls.pg = PgCluster(private=True).start()
+            cls.addClassCleanup(cls.pg.close)
+        else:
+            cls.pg = PgCluster.shared()
         cls.db = cls.pg.create_database()
         cls.addClassCleanup(cls.db.drop)
         cls.server = None

@@ -198,11 +198,12 @@ class PgBouncerTest(unittest.TestCase):
         db = self.pg.create_database()
         self.addCleanup(db.drop)
         wp.Server(db.url).start().stop()   # migrations on a direct connection
-        # Session mode pins each warpostd connection (4 pooled + 1 LISTEN)
-        # to a server connection for its life: the pool must hold them all,
-        # or the extra ones wait forever. Transaction mode gets fewer server
-        # connections than warpostd keeps: the point of it is to share them.
-        bouncer = Bouncer(self.pg_port, db.name, mode, 5 if mode == "session" else 2)
+        # Session mode pins each warpostd connection (4 pooled + 1 LISTEN
+        # + 1 health monitor) to a server connection for its life: the pool
+        # must hold them all, or the extra ones wait forever. Transaction
+        # mode gets fewer server connections than warpostd keeps: the point
+        # of it is to share them.
+        bouncer = Bouncer(self.pg_port, db.name, mode, 6 if mode == "session" else 2)
         self.addCleanup(bouncer.stop)
         server = wp.Server(bouncer.url(db.name), env={"DB_POOL_SIZE": "4", "THREADS": "4"})
         started = True

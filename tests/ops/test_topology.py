@@ -278,7 +278,8 @@ class ScriptTopologyTest(unittest.TestCase):
         self.dir = wp.make_tmpdir("wp-topology-")
         self.addCleanup(wp.remove_tmpdir, self.dir)
         self.port = wp.free_port()
-        self.env = dict(os.environ, DATABASE_URL=self.db.url, WARPOSTD=wp.WARPOSTD, THREADS="4")
+        self.env = dict(os.environ, DATABASE_URL=self.db.url, WARPOSTD=wp.WARPOSTD, THREADS="4",
+                        RATE_LIMITS="off", MAX_OPEN_MATCHES="0")
         self.addCleanup(self.script, "stop", self.dir)
 
     def script(self, *args):
