@@ -290,3 +290,58 @@ done:
 	json_object_object_add(report, "rolls", rolls_out);
 	return report;
 }
+
+void *
+wp_replay_at(const struct wr_ruleset *rs, json_object *options, int nseats,
+             const unsigned char seed[32], const unsigned char *client, size_t client_len,
+             const struct wp_replay_step *steps, int n, int at)
+{
+	struct wr_hmac_stream hs;
+	void *state = NULL;
+	unsigned offers = 0, all = (1u << nseats) - 1;
+	int ok = 1;
+
+	if (!rs || at < 1 || at > n)
+		return NULL;
+	memcpy(hs.seed, seed, 32);
+	hs.client = (unsigned char *)client;
+	hs.client_len = client_len;
+	for (int i = 0; i < at && ok; i++) {
+		const struct wp_replay_step *p = &steps[i];
+		struct wr_rng rng;
+		struct wr_events ev = {0};
+		struct wr_error e;
+		int bad;
+
+		wr_rng_hmac(&rng, &hs, (uint64_t)p->draws_from);
+		if (p->kind == WP_POST_START) {
+			json_object *opts = options ? json_object_get(options) : json_object_new_object();
+			ok = !state && rs->create(opts, nseats, &rng, &state, &e) == 0;
+			json_object_put(opts);
+		} else if (p->kind == WP_POST_TURN || p->kind == WP_POST_ORDERS ||
+		           p->kind == WP_POST_RESIGN) {
+			ok = state && p->seat >= 0 &&
+			     wp_apply_post(rs, state, p->seat, p->kind, p->actions, &rng, &ev, &e, &bad) == 0;
+		} else if (p->kind == WP_POST_DRAW_OFFER || p->kind == WP_POST_DRAW_ACCEPT) {
+			/* As api/posts.c: every seat in play agreed ends the match. */
+			unsigned in = state && rs->seats_in ? rs->seats_in(state) & all : all;
+			if (p->seat >= 0 && p->seat < nseats)
+				offers |= 1u << p->seat;
+			if ((offers & in) == in) {
+				offers = 0;
+				if (state)
+					wp_agreed_end(rs, state, &ev);
+			}
+		} else if (p->kind == WP_POST_DRAW_DECLINE) {
+			offers = 0;
+		}
+		if (p->kind == WP_POST_RESIGN)
+			offers = 0;
+		wr_events_free(&ev);
+	}
+	if (!ok && state) {
+		rs->free(state);
+		state = NULL;
+	}
+	return state;
+}

@@ -63,4 +63,9 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
+	[WP_STMT_GAME_WATCH_SET] = {"game_watch_set",
+		"UPDATE games SET spectators = $2, spectator_delay = $3 WHERE id = $1"},
+	[WP_STMT_GAMES_WATCHABLE] = {"games_watchable",
+		"SELECT " COLS(WP_WATCH_COLUMNS) " FROM games WHERE spectators = 'open'"
+		" AND status IN ('active', 'over') ORDER BY id DESC LIMIT $1 OFFSET $2"},
 };

@@ -1,0 +1,139 @@
+/* GET /api/games/{id}/events: Server-Sent Events of a match's posts
+ * (issue 14, "Live updates"). Each answer is a finite text/event-stream:
+ * the posts after the caller's last event id (Last-Event-ID, or ?after=),
+ * one event each (id: the post's seq; data: the post as GET
+ * /api/games/{id}/turns gives it to the caller, RULINGS.md G5), then the
+ * answer ends and EventSource reconnects after `retry` with Last-Event-ID.
+ * With nothing to send the request is held like a long-poll (wait.c, woken
+ * by NOTIFY wp_game; through HTTP a suspended connection, not a thread) up
+ * to ?wait= seconds, then answered with a comment and the same id, so a
+ * reconnection resumes exactly where the client stands. Once the match is
+ * over and every post is sent, 204 ends the stream (EventSource stops). A spectator held
+ * behind (spectator_delay) gets the posts up to the one it may see. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "wait.h"
+
+#define WP_EVENTS_WAIT_DEFAULT 25
+#define WP_EVENTS_WAIT_MAX 60
+#define WP_EVENTS_BATCH 100
+#define WP_EVENTS_RETRY_MS "1000"
+
+/* The last event id the client has: Last-Event-ID (a reconnecting
+ * EventSource) first, else ?after=, else -1 (from now). */
+static enum wp_err
+last_event_id(struct wp_ctx *ctx, int64_t *after)
+{
+	const char *h = wp_request_header(ctx->req, "Last-Event-ID");
+
+	if (h && *h) {
+		if (strcmp(h, "0") == 0)
+			*after = 0;
+		else if (wp_parse_id(h, after) != 0 || *after > INT32_MAX)
+			return wp_fail(ctx, WP_ERR_INVALID, "Last-Event-ID: must be a post's seq");
+		return WP_OK;
+	}
+	return wp_query_int(ctx, "after", -1, INT32_MAX, -1, after);
+}
+
+/* Appends text to a growing buffer; -1 when out of memory. */
+static int
+put(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n + 1 > *cap) {
+		size_t want = (*len + n + 1) * 2;
+		char *b = realloc(*buf, want);
+		if (!b)
+			return -1;
+		*buf = b;
+		*cap = want;
+	}
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+	return 0;
+}
+
+static enum wp_err
+reply_stream(struct wp_ctx *ctx, const struct wp_post_row *rows, int n, int viewer, int64_t last)
+{
+	char *buf = NULL, line[64];
+	size_t len = 0, cap = 0;
+	int bad = put(&buf, &len, &cap, "retry: " WP_EVENTS_RETRY_MS "\n");
+
+	for (int i = 0; i < n && !bad; i++) {
+		json_object *p = wp_post_json(&rows[i], viewer);
+		snprintf(line, sizeof(line), "id: %d\nevent: post\ndata: ", rows[i].seq);
+		bad = put(&buf, &len, &cap, line) ||
+		      put(&buf, &len, &cap, json_object_to_json_string_ext(
+		              p, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
+		      put(&buf, &len, &cap, "\n\n");
+		json_object_put(p);
+	}
+	if (!bad && n == 0) {
+		/* No event: the id alone keeps the client's place (an event
+		 * without data sets the last event id and dispatches nothing). */
+		snprintf(line, sizeof(line), ": ping\nid: %lld\n\n", (long long)(last < 0 ? 0 : last));
+		bad = put(&buf, &len, &cap, line);
+	}
+	if (bad) {
+		free(buf);
+		return wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+	}
+	return wp_reply_bytes(ctx, 200, "text/event-stream", buf, len);
+}
+
+enum wp_err
+wp_api_games_events(struct wp_ctx *ctx)
+{
+	struct wp_player who = {0};
+	struct wp_game g = {0};
+	struct wp_post_row *rows = NULL;
+	struct wp_sight sight;
+	int64_t id, after, wait;
+	int n = 0, shown = 0;
+	enum wp_err err;
+	struct wp_conn *c;
+
+	if ((err = wp_game_id(ctx, &id)) || (err = last_event_id(ctx, &after)) ||
+	    (err = wp_query_int(ctx, "wait", 0, WP_EVENTS_WAIT_MAX, WP_EVENTS_WAIT_DEFAULT, &wait)))
+		return err;
+	/* The generation before the database read (wait.h). */
+	uint64_t gen = wp_wait_gen(id);
+	if ((err = wp_conn_get(ctx, &c)))
+		return err;
+	if ((err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
+	    (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK) {
+		if (after < 0)
+			after = sight.upto;
+		if (after < sight.upto &&
+		    (err = wp_db_posts(c, id, after, WP_EVENTS_BATCH, &rows, &n)) != WP_OK)
+			err = wp_fail_store(ctx, err);
+	}
+	wp_store_put(ctx->store, c);
+	if (err == WP_OK) {
+		while (shown < n && rows[shown].seq <= sight.upto)
+			shown++;
+		int64_t now = wp_now_ns();
+		int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns
+		                                        : now + wait * 1000000000;
+		wp_response_header(ctx->res, "Cache-Control", "no-store");
+		wp_response_header(ctx->res, "X-Accel-Buffering", "no");
+		if (shown == 0 && !wp_game_over(&g) && wait > 0 && ctx->req->can_wait && now < until) {
+			wp_hold(ctx, id, gen, until);
+		} else if (shown == 0 && wp_game_over(&g)) {
+			/* Nothing more will come: 204 tells EventSource to stop. */
+			ctx->res->status = 204;
+		} else {
+			err = reply_stream(ctx, rows, shown, sight.viewer, after);
+		}
+	}
+	wp_post_rows_free(rows, n);
+	wp_game_free(&g);
+	return err;
+}

@@ -1,0 +1,164 @@
+"""Live updates (issue 14): GET /api/games/{id}/events is a Server-Sent
+Events stream of a match's posts. Each event is one post (id = its seq,
+data = the post exactly as GET /api/games/{id}/turns gives it to the same
+caller, RULINGS.md G5); Last-Event-ID (or ?after=) resumes with exactly
+the posts missed; with nothing to send the request waits for NOTIFY like a
+long-poll; through nginx and the FastCGI front as well."""
+import json
+import random
+import threading
+import unittest
+
+import matchlib as ml
+from matchlib import wp
+
+def parse_sse(body):
+    """The events of a text/event-stream body: [(id, event, data)], and
+    the last id field seen (events without data included)."""
+    events, last_id = [], None
+    for block in body.decode().split("\n\n"):
+        ev = {"data": []}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            k, _, v = line.partition(":")
+            v = v[1:] if v.startswith(" ") else v
+            if k == "data":
+                ev["data"].append(v)
+            else:
+                ev[k] = v
+        if "id" in ev:
+            last_id = ev["id"]
+        if ev["data"]:
+            events.append((int(ev["id"]), ev.get("event"), "\n".join(ev["data"])))
+    return events, last_id
+
+
+def play(players, game, n):
+    """n turns, each a legal action of the awaited seat (seeded)."""
+    ml.play_random(players, game, n, random.Random(n))
+
+
+class EventsTest(wp.NginxTestCase):
+
+    def setUp(self):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+
+    def events(self, game, who=None, headers=None, query="wait=0", via=None):
+        h = dict(headers or {})
+        if who is not None:
+            h.update(ml.auth(who.token))
+        via = via or self.server
+        r = via.request("GET", "/api/games/%d/events?%s" % (game, query), headers=h)
+        return r
+
+    def turns_posts(self, game, who=None):
+        h = ml.auth(who.token) if who else None
+        r = self.server.request("GET", "/api/games/%d/turns?after=0" % game, headers=h)
+        self.assertEqual(r.status, 200, r)
+        return r.json()["posts"]
+
+    def test_one_event_per_post_as_the_turns_log_gives_it(self):
+        game = ml.start_match([self.a, self.b])
+        play([self.a, self.b], game, 3)
+        for who in (self.a, self.b, None):
+            r = self.events(game, who, {"Last-Event-ID": "0"})
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(r.media_type, "text/event-stream")
+            self.assertEqual(r.headers.get("x-accel-buffering"), "no")
+            evs, _ = parse_sse(r.body)
+            self.assertEqual([e[0] for e in evs], [1, 2, 3, 4])
+            self.assertEqual({e[1] for e in evs}, {"post"})
+            # Byte for byte what the log gives the same caller (G5).
+            logged = [json.dumps(p, separators=(",", ":")) for p in self.turns_posts(game, who)]
+            self.assertEqual([json.loads(e[2]) for e in evs],
+                             [json.loads(x) for x in logged])
+
+    def test_resumption_gives_exactly_the_missed_posts(self):
+        game = ml.start_match([self.a, self.b])
+        play([self.a, self.b], game, 2)
+        evs, last = parse_sse(self.events(game, self.a, {"Last-Event-ID": "0"}).body)
+        self.assertEqual(last, "3")
+        play([self.a, self.b], game, 2)  # missed while disconnected
+        evs, last = parse_sse(self.events(game, self.a, {"Last-Event-ID": last}).body)
+        self.assertEqual([e[0] for e in evs], [4, 5])
+        self.assertEqual(last, "5")
+        # ?after= is the same place for a client that cannot set headers.
+        evs2, _ = parse_sse(self.events(game, self.a, query="after=3&wait=0").body)
+        self.assertEqual(evs2, evs)
+        # Nothing new: no event, but the id keeps the client's place.
+        r = self.events(game, self.a, {"Last-Event-ID": "5"})
+        evs, last = parse_sse(r.body)
+        self.assertEqual((evs, last), ([], "5"))
+        self.assertIn(b"retry:", r.body)
+        # No id at all: from now on.
+        evs, last = parse_sse(self.events(game, self.a).body)
+        self.assertEqual((evs, last), ([], "5"))
+
+    def test_a_waiting_stream_is_woken_by_a_post(self):
+        game = ml.start_match([self.a, self.b])
+        before = self.longpolls()
+        got = {}
+
+        def listen():
+            got["r"] = self.events(game, self.b, {"Last-Event-ID": "1"}, query="wait=30")
+
+        t = threading.Thread(target=listen)
+        t.start()
+        wp.wait_until(lambda: self.longpolls() > before, 10)
+        play([self.a, self.b], game, 1)
+        t.join(20)
+        self.assertFalse(t.is_alive())
+        evs, last = parse_sse(got["r"].body)
+        self.assertEqual(([e[0] for e in evs], last), ([2], "2"))
+
+    def longpolls(self):
+        text = self.server.request("GET", "/metrics").body.decode()
+        for line in text.splitlines():
+            if line.startswith("warpost_longpolls_total"):
+                return int(float(line.split()[-1]))
+        self.fail("no long-poll counter in /metrics")
+
+    def test_the_end_stops_the_stream(self):
+        game = ml.start_match([self.a, self.b])
+        self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
+        evs, _ = parse_sse(self.events(game, self.b, {"Last-Event-ID": "0"}).body)
+        self.assertEqual([e[0] for e in evs], [1, 2])
+        r = self.events(game, self.b, {"Last-Event-ID": "2"}, query="wait=30")
+        self.assertEqual(r.status, 204, "EventSource stops on 204")
+
+    def test_bad_place_is_a_problem_and_changes_nothing(self):
+        game = ml.start_match([self.a, self.b])
+        for h, q in (({"Last-Event-ID": "x"}, "wait=0"), ({"Last-Event-ID": "-3"}, "wait=0"),
+                     ({}, "after=abc"), ({}, "wait=99")):
+            self.assertProblem(self.events(game, None, h, q), 400, "invalid-request")
+        self.assertProblem(self.events(999999), 404, "game-not-found")
+
+    def test_through_nginx_and_fastcgi(self):
+        """The same events through nginx and the FastCGI front, resumed
+        there, and a waiting stream woken by a post made over HTTP."""
+        game = ml.start_match([self.a, self.b])
+        play([self.a, self.b], game, 1)
+        direct = self.events(game, self.b, {"Last-Event-ID": "0"})
+        proxied = self.events(game, self.b, {"Last-Event-ID": "0"}, via=self.nginx)
+        self.assertEqual(proxied.status, 200, proxied)
+        self.assertEqual(proxied.media_type, "text/event-stream")
+        self.assertEqual(proxied.body, direct.body)
+        got = {}
+
+        def listen():
+            got["r"] = self.events(game, self.b, {"Last-Event-ID": "2"}, query="wait=30",
+                                   via=self.nginx)
+
+        t = threading.Thread(target=listen)
+        t.start()
+        play([self.a, self.b], game, 1)
+        t.join(30)
+        self.assertFalse(t.is_alive())
+        evs, last = parse_sse(got["r"].body)
+        self.assertEqual(([e[0] for e in evs], last), ([3], "3"))
+
+
+if __name__ == "__main__":
+    wp.main()
