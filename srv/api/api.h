@@ -129,7 +129,8 @@ struct wp_sight {
 	int seat;                /* the caller's seat, or -1 */
 	int viewer;              /* wp_viewer() */
 	int upto;                /* the last post the caller may see */
-	int delayed;             /* a spectator held behind: upto < seq */
+	int delayed;             /* a spectator of a delayed match in play: the
+	                          * view is of post upto, its version is upto */
 };
 /* The caller's sight of a match from its row (or its head); a private
  * match is game-not-found to anyone without a seat. */

@@ -61,9 +61,9 @@ wp_sight_of(struct wp_ctx *ctx, int64_t id, enum wp_watch watch, int delay, int 
 	if (watch == WP_WATCH_PRIVATE && seat < 0)
 		return wp_fail(ctx, WP_ERR_GAME_NOT_FOUND, "there is no match %lld", (long long)id);
 	/* The delay holds while the match is played; the start is always shown. */
-	if (out->viewer == WR_SPECTATOR && status == WP_STATUS_ACTIVE && delay > 0 && seq > 1) {
+	if (out->viewer == WR_SPECTATOR && status == WP_STATUS_ACTIVE && delay > 0 && seq >= 1) {
 		out->upto = seq - delay < 1 ? 1 : seq - delay;
-		out->delayed = out->upto < seq;
+		out->delayed = 1;
 	}
 	return WP_OK;
 }
