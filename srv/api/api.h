@@ -31,6 +31,9 @@ enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
 enum wp_err wp_api_games_watchable(struct wp_ctx *ctx);     /* watch.c */
 enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
+enum wp_err wp_api_me_events(struct wp_ctx *ctx);
+/* The document of GET /api/me/games for one page (players.c). */
+json_object *wp_my_games_json(const struct wp_my_game *games, int n, int count);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 

@@ -137,3 +137,69 @@ wp_api_games_events(struct wp_ctx *ctx)
 	wp_game_free(&g);
 	return err;
 }
+
+/* GET /api/me/events: the caller's matches as GET /api/me/games gives
+ * them (first page), as one `games` event whenever any of them changes.
+ * The event id is the sum of the versions of the player's matches, which
+ * every change raises: a client whose Last-Event-ID is the current sum has
+ * missed nothing and waits (woken through the player's key, wait.h);
+ * any other id gets the list at once. */
+enum wp_err
+wp_api_me_events(struct wp_ctx *ctx)
+{
+	struct wp_player who;
+	struct wp_my_game *games = NULL;
+	int64_t after, wait, changes = 0;
+	int n = 0, count = 0;
+	uint64_t gen = 0;
+	enum wp_err err;
+	struct wp_conn *c;
+
+	if ((err = last_event_id(ctx, &after)) ||
+	    (err = wp_query_int(ctx, "wait", 0, WP_EVENTS_WAIT_MAX, WP_EVENTS_WAIT_DEFAULT, &wait)) ||
+	    (err = wp_conn_get(ctx, &c)))
+		return err;
+	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK) {
+		/* The generation before the matches are read (wait.h). */
+		gen = wp_wait_gen(-who.id);
+		if ((err = wp_db_my_changes(c, who.id, &changes)) == WP_OK && after != changes)
+			err = wp_db_my_games(c, who.id, 50, 0, &games, &n, &count);
+		if (err)
+			err = wp_fail_store(ctx, err);
+	}
+	wp_store_put(ctx->store, c);
+	if (err) {
+		free(games);
+		return err;
+	}
+	int64_t now = wp_now_ns();
+	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;
+	wp_response_header(ctx->res, "Cache-Control", "no-store");
+	wp_response_header(ctx->res, "X-Accel-Buffering", "no");
+	if (after == changes && wait > 0 && ctx->req->can_wait && now < until) {
+		wp_hold(ctx, -who.id, gen, until);
+		return WP_OK;
+	}
+	char head[96];
+	if (after == changes) {
+		snprintf(head, sizeof(head), "retry: " WP_EVENTS_RETRY_MS "\n: ping\nid: %lld\n\n",
+		         (long long)changes);
+		char *b = strdup(head);
+		return b ? wp_reply_bytes(ctx, 200, "text/event-stream", b, strlen(b))
+		         : wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+	}
+	json_object *doc = wp_my_games_json(games, n, count);
+	free(games);
+	snprintf(head, sizeof(head), "retry: " WP_EVENTS_RETRY_MS "\nid: %lld\nevent: games\ndata: ",
+	         (long long)changes);
+	const char *data = json_object_to_json_string_ext(
+		doc, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen(head) + strlen(data) + 2;
+	char *body = malloc(len + 1);
+	if (body)
+		snprintf(body, len + 1, "%s%s\n\n", head, data);
+	json_object_put(doc);
+	if (!body)
+		return wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+	return wp_reply_bytes(ctx, 200, "text/event-stream", body, len);
+}

@@ -118,13 +118,27 @@ my_game_json(const struct wp_my_game *m, int *awaiting)
 	return g;
 }
 
+json_object *
+wp_my_games_json(const struct wp_my_game *games, int n, int count)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	int awaiting = 0;
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(list, my_game_json(&games[i], &awaiting));
+	json_object_object_add(o, "count", json_object_new_int(count));
+	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
+	json_object_object_add(o, "games", list);
+	return o;
+}
+
 enum wp_err
 wp_api_me_games(struct wp_ctx *ctx)
 {
 	struct wp_player who;
 	struct wp_my_game *games = NULL;
 	int64_t limit, offset;
-	int n = 0, count = 0, awaiting = 0;
+	int n = 0, count = 0;
 	enum wp_err err;
 	struct wp_conn *c;
 
@@ -138,12 +152,7 @@ wp_api_me_games(struct wp_ctx *ctx)
 	wp_store_put(ctx->store, c);
 	if (err != WP_OK)
 		return err;
-	json_object *o = json_object_new_object(), *list = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(list, my_game_json(&games[i], &awaiting));
+	json_object *o = wp_my_games_json(games, n, count);
 	free(games);
-	json_object_object_add(o, "count", json_object_new_int(count));
-	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
-	json_object_object_add(o, "games", list);
 	return wp_reply_json(ctx, 200, o);
 }

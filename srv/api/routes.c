@@ -6,6 +6,7 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/players", wp_api_players_create, WP_BODY_JSON},
 	{WP_GET, "/api/me", wp_api_me, WP_BODY_NONE},
 	{WP_GET, "/api/me/games", wp_api_me_games, WP_BODY_NONE},
+	{WP_GET, "/api/me/events", wp_api_me_events, WP_BODY_NONE},
 	{WP_GET, "/api/rulesets", wp_api_rulesets, WP_BODY_NONE},
 	{WP_GET, "/api/openapi.json", wp_api_openapi, WP_BODY_NONE},
 	{WP_POST, "/api/games", wp_api_games_create, WP_BODY_JSON},

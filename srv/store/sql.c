@@ -63,6 +63,12 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
+	/* Every change of a player's matches raises it (versions only grow, a
+	 * new match adds one, seats are never given up): GET /api/me/events
+	 * resumes from it. */
+	[WP_STMT_ME_CHANGES] = {"me_changes",
+		"SELECT coalesce(sum(g.version + 1), 0) FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1"},
 	[WP_STMT_GAME_WATCH_SET] = {"game_watch_set",
 		"UPDATE games SET spectators = $2, spectator_delay = $3 WHERE id = $1"},
 	[WP_STMT_GAMES_WATCHABLE] = {"games_watchable",

@@ -51,6 +51,10 @@ struct wp_my_game {
 enum wp_err wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
                            struct wp_my_game **out, int *n, int *count);
 
+/* The sum of (version + 1) over the player's matches: it grows with
+ * every new match and every change of one (GET /api/me/events). */
+enum wp_err wp_db_my_changes(struct wp_conn *c, int64_t player, int64_t *changes);
+
 /* --- games.c --- */
 /* A new match and its seats, in the caller's transaction. */
 enum wp_err wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json,

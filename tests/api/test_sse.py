@@ -135,6 +135,49 @@ class EventsTest(wp.NginxTestCase):
             self.assertProblem(self.events(game, None, h, q), 400, "invalid-request")
         self.assertProblem(self.events(999999), 404, "game-not-found")
 
+    def my_events(self, who, last=None, wait=0, via=None):
+        h = ml.auth(who.token)
+        if last is not None:
+            h["Last-Event-ID"] = last
+        via = via or self.server
+        return via.request("GET", "/api/me/events?wait=%d" % wait, headers=h)
+
+    def test_my_matches_stream(self):
+        """One `games` event with what GET /api/me/games gives; its id
+        resumes: the same id waits (a ping keeps it), a change of any of
+        my matches (a join, a post) gives the list again with a new id."""
+        c = ml.Client(self.server, "Cat")
+        r = self.my_events(c)
+        self.assertEqual(r.status, 200, r)
+        evs, last = parse_sse(r.body)
+        self.assertEqual([(e[1], json.loads(e[2])["count"]) for e in evs], [("games", 0)])
+        self.assertEqual(parse_sse(self.my_events(c, last).body), ([], last))
+        g = c.create(2)
+        evs, last2 = parse_sse(self.my_events(c, last).body)
+        self.assertNotEqual(last2, last)
+        mine = c.req("GET", "/api/me/games").json()
+        self.assertEqual(json.loads(evs[0][2]), mine)
+        self.assertEqual(parse_sse(self.my_events(c, last2).body), ([], last2))
+        # Someone else's match does not concern me.
+        ml.start_match([self.a, self.b])
+        self.assertEqual(parse_sse(self.my_events(c, last2).body), ([], last2))
+        before = self.longpolls()
+        got = {}
+
+        def listen():
+            got["r"] = self.my_events(c, last2, wait=30)
+
+        t = threading.Thread(target=listen)
+        t.start()
+        wp.wait_until(lambda: self.longpolls() > before, 10)
+        self.assertEqual(self.a.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        t.join(20)
+        self.assertFalse(t.is_alive())
+        evs, last3 = parse_sse(got["r"].body)
+        self.assertNotEqual(last3, last2)
+        self.assertEqual(json.loads(evs[0][2])["games"][0]["status"], "active")
+        self.assertProblem(self.server.request("GET", "/api/me/events"), 401, "unauthorized")
+
     def test_through_nginx_and_fastcgi(self):
         """The same events through nginx and the FastCGI front, resumed
         there, and a waiting stream woken by a post made over HTTP."""
