@@ -56,6 +56,11 @@ class SpectatorsTest(wp.ServerTestCase):
             self.assertEqual(self.get(path % game, self.b).status, 200)
         self.assertProblem(self.get("/api/games/%d/actions" % game, self.c), 404,
                            "game-not-found")
+        for path, body in (("turns", {"seq": 1, "actions": [{"type": "pass"}]}), ("resign", None),
+                           ("draw", {"action": "offer"})):
+            r = self.c.req("POST", "/api/games/%d/%s" % (game, path), body)
+            self.assertProblem(r, 404, "game-not-found")
+        self.assertEqual(ml.seq_of(self.a, game), 1, "nothing changed")
         # The same answer as a match that does not exist, word for word.
         none = self.get("/api/games/%d" % 99999999).json()
         mine = self.get("/api/games/%d" % game).json()
