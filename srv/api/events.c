@@ -21,6 +21,7 @@
 #define WP_EVENTS_WAIT_MAX 60
 #define WP_EVENTS_BATCH 100
 #define WP_EVENTS_RETRY_MS "1000"
+#define WP_EVENTS_BEAT_MIN 5
 
 /* The last event id the client has: Last-Event-ID (a reconnecting
  * EventSource) first, else ?after=, else -1 (from now). */
@@ -37,6 +38,34 @@ last_event_id(struct wp_ctx *ctx, int64_t *after)
 		return WP_OK;
 	}
 	return wp_query_int(ctx, "after", -1, INT32_MAX, -1, after);
+}
+
+/* An EventSource (it always sends Accept: text/event-stream) through a
+ * front that can keep the answer open: the answer is a stream. */
+static int
+streaming(struct wp_ctx *ctx)
+{
+	const char *a = wp_request_header(ctx->req, "Accept");
+
+	return ctx->req->can_stream && a && strstr(a, "text/event-stream");
+}
+
+/* Keeps the answer open: the front waits on key (a match, or -player)
+ * up to `wait` seconds (from WP_EVENTS_BEAT_MIN to the default: a
+ * heartbeat comment at least that often), then serves the request again
+ * from event_id. */
+static void
+stream_on(struct wp_ctx *ctx, int64_t key, uint64_t gen, int64_t wait, int64_t event_id)
+{
+	if (wait < WP_EVENTS_BEAT_MIN)
+		wait = WP_EVENTS_BEAT_MIN;
+	if (wait > WP_EVENTS_WAIT_DEFAULT)
+		wait = WP_EVENTS_WAIT_DEFAULT; /* below CONNECTION_TIMEOUT's default */
+	ctx->res->stream = 1;
+	ctx->res->wait_game = key;
+	ctx->res->wait_gen = gen;
+	ctx->res->wait_until_ns = wp_now_ns() + wait * 1000000000;
+	ctx->res->event_id = event_id;
 }
 
 /* Appends text to a growing buffer; -1 when out of memory. */
@@ -122,15 +151,23 @@ wp_api_games_events(struct wp_ctx *ctx)
 		int64_t now = wp_now_ns();
 		int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns
 		                                        : now + wait * 1000000000;
+		int stream = streaming(ctx);
 		wp_response_header(ctx->res, "Cache-Control", "no-store");
 		wp_response_header(ctx->res, "X-Accel-Buffering", "no");
-		if (shown == 0 && !wp_game_over(&g) && wait > 0 && ctx->req->can_wait && now < until) {
-			wp_hold(ctx, id, gen, until);
-		} else if (shown == 0 && wp_game_over(&g)) {
+		if (shown == 0 && wp_game_over(&g)) {
 			/* Nothing more will come: 204 tells EventSource to stop. */
 			ctx->res->status = 204;
+		} else if (!stream && shown == 0 && wait > 0 && ctx->req->can_wait && now < until) {
+			wp_hold(ctx, id, gen, until);
 		} else {
 			err = reply_stream(ctx, rows, shown, sight.viewer, after);
+			/* A full batch may have more behind it, and after the
+			 * end the stream is to be closed: a generation already
+			 * past makes the front come back at once. */
+			int again = shown == WP_EVENTS_BATCH || wp_game_over(&g);
+			if (err == WP_OK && stream)
+				stream_on(ctx, id, again ? gen - 1 : gen, wait,
+				          shown ? rows[shown - 1].seq : after);
 		}
 	}
 	wp_post_rows_free(rows, n);
@@ -176,10 +213,13 @@ wp_api_me_events(struct wp_ctx *ctx)
 	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;
 	wp_response_header(ctx->res, "Cache-Control", "no-store");
 	wp_response_header(ctx->res, "X-Accel-Buffering", "no");
-	if (after == changes && wait > 0 && ctx->req->can_wait && now < until) {
+	int stream = streaming(ctx);
+	if (!stream && after == changes && wait > 0 && ctx->req->can_wait && now < until) {
 		wp_hold(ctx, -who.id, gen, until);
 		return WP_OK;
 	}
+	if (stream)
+		stream_on(ctx, -who.id, gen, wait, changes);
 	char head[96];
 	if (after == changes) {
 		snprintf(head, sizeof(head), "retry: " WP_EVENTS_RETRY_MS "\n: ping\nid: %lld\n\n",

@@ -135,6 +135,53 @@ class EventsTest(wp.NginxTestCase):
             self.assertProblem(self.events(game, None, h, q), 400, "invalid-request")
         self.assertProblem(self.events(999999), 404, "game-not-found")
 
+    def test_an_eventsource_gets_one_open_stream(self):
+        """Accept: text/event-stream (what EventSource sends) over HTTP:
+        one answer kept open (chunked), a part per change as it comes,
+        ended when the match is over."""
+        game = ml.start_match([self.a, self.b])
+        sock = wp.raw_connect(self.server.port, timeout=20)
+        self.addCleanup(sock.close)
+        sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events" % game, {
+            "Host": "x", "Accept": "text/event-stream", "Last-Event-ID": "1",
+            "Authorization": "Bearer " + self.b.token}))
+        f = sock.makefile("rb")
+        status = f.readline()
+        self.assertIn(b" 200 ", status)
+        headers = {}
+        for line in iter(f.readline, b"\r\n"):
+            k, _, v = line.decode().partition(":")
+            headers[k.strip().lower()] = v.strip()
+        self.assertEqual(headers.get("content-type"), "text/event-stream")
+        self.assertEqual(headers.get("transfer-encoding"), "chunked")
+
+        def part():
+            size = int(f.readline().strip(), 16)
+            data = f.read(size)
+            f.readline()
+            return data
+
+        self.assertEqual(parse_sse(part()), ([], "1"), "the first part keeps the place")
+        got = []
+        for _ in range(2):
+            play([self.a, self.b], game, 1)
+            while True:
+                evs, last = parse_sse(part())
+                if evs:
+                    break
+            got += evs
+        self.assertEqual([e[0] for e in got], [2, 3])
+        logged = self.turns_posts(game, self.b)
+        self.assertEqual([json.loads(e[2]) for e in got], logged[1:3])
+        self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
+        tail = b""
+        while True:
+            p = part()
+            if not p:
+                break
+            tail += p
+        self.assertEqual([e[0] for e in parse_sse(tail)[0]], [4], "then the stream ends")
+
     def my_events(self, who, last=None, wait=0, via=None):
         h = ml.auth(who.token)
         if last is not None:
