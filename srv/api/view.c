@@ -76,6 +76,8 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you)
 	json_object_object_add(o, "dice", dice);
 	json_object_object_add(o, "created_at", json_object_new_string(g->created_at));
 	json_object_object_add(o, "updated_at", json_object_new_string(g->updated_at));
+	json_object_object_add(o, "spectators", json_object_new_string(wp_watch_str(g->watch)));
+	json_object_object_add(o, "spectator_delay", json_object_new_int(g->delay));
 	return o;
 }
 

@@ -107,7 +107,7 @@ class SpectatorsTest(wp.ServerTestCase):
             sv = spec.json()
             self.assertEqual((sv["seq"], sv["version"]), (upto, upto))
             self.assertEqual(masked_state(sv), seen_then[upto])
-            self.assertEqual(sv["status"], "active")
+            self.assertEqual((sv["status"], sv["spectator_delay"]), ("active", delay))
             etag = spec.headers["etag"]
             self.assertEqual(etag, '"g%d-d%d-x"' % (game, upto))
             self.assertEqual(self.get("/api/games/%d" % game, None,
