@@ -18,6 +18,7 @@ struct wp_http {
 	struct MHD_Daemon *daemon;
 	size_t max_body;
 	unsigned inflight;       /* requests between first call and completion */
+	unsigned streams, max_streams; /* event streams kept open, and their cap */
 };
 
 struct conn_ctx {
@@ -280,6 +281,7 @@ sse_start(struct MHD_Connection *c, struct conn_ctx *cc, struct wp_response *res
 		return MHD_NO;
 	}
 	cc->conn = c;
+	__atomic_add_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
 	cc->sse->end_ns = wp_now_ns() + WP_STREAM_LIFETIME_NS;
 	sse_take(cc->sse, res);
 	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, cc, NULL);
@@ -312,7 +314,10 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	if (!cc->req.query)
 		cc->req.query = strdup("");
 	cc->req.can_wait = !wp_wait_stopping();
-	cc->req.can_stream = cc->req.can_wait;
+	/* Open streams take at most half the connections; past that an
+	 * EventSource gets finite answers (it reconnects) like FastCGI. */
+	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
+	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
 	wp_serve(&cc->req, &res);
 	if (res.status == 200 && res.stream)
 		return sse_start(c, cc, &res);
@@ -429,8 +434,10 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!cc)
 		return;
 	wp_wait_remove(&cc->waiter);
-	if (cc->sse)
+	if (cc->sse) {
 		free(cc->sse->buf);
+		__atomic_sub_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
+	}
 	free(cc->sse);
 	if (cc->req.method)
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
@@ -463,6 +470,7 @@ wp_http_start(const struct wp_config *cfg)
 	if (!h)
 		return NULL;
 	h->max_body = cfg->max_body;
+	h->max_streams = cfg->max_connections / 2;
 	if (inet_pton(AF_INET, cfg->bind_addr, &a4.sin_addr) == 1) {
 		a4.sin_family = AF_INET;
 		a4.sin_port = htons((uint16_t)cfg->port);

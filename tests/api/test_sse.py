@@ -34,6 +34,30 @@ def parse_sse(body):
     return events, last_id
 
 
+def open_stream(test, game, who, query=""):
+    """Sends an EventSource's request (Last-Event-ID 1) on a raw socket:
+    the answer's headers and a function reading its next chunk."""
+    sock = wp.raw_connect(test.server.port, timeout=20)
+    test.addCleanup(sock.close)
+    sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events%s" % (game, query), {
+        "Host": "x", "Accept": "text/event-stream", "Last-Event-ID": "1",
+        "Authorization": "Bearer " + who.token}))
+    f = sock.makefile("rb")
+    test.addCleanup(f.close)
+    test.assertIn(b" 200 ", f.readline())
+    headers = {}
+    for line in iter(f.readline, b"\r\n"):
+        k, _, v = line.decode().partition(":")
+        headers[k.strip().lower()] = v.strip()
+
+    def part():
+        size = int(f.readline().strip(), 16)
+        data = f.read(size)
+        f.readline()
+        return data
+    return headers, part
+
+
 def play(players, game, n):
     """n turns, each a legal action of the awaited seat (seeded)."""
     ml.play_random(players, game, n, random.Random(n))
@@ -140,26 +164,9 @@ class EventsTest(wp.NginxTestCase):
         one answer kept open (chunked), a part per change as it comes,
         ended when the match is over."""
         game = ml.start_match([self.a, self.b])
-        sock = wp.raw_connect(self.server.port, timeout=20)
-        self.addCleanup(sock.close)
-        sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events" % game, {
-            "Host": "x", "Accept": "text/event-stream", "Last-Event-ID": "1",
-            "Authorization": "Bearer " + self.b.token}))
-        f = sock.makefile("rb")
-        status = f.readline()
-        self.assertIn(b" 200 ", status)
-        headers = {}
-        for line in iter(f.readline, b"\r\n"):
-            k, _, v = line.decode().partition(":")
-            headers[k.strip().lower()] = v.strip()
+        headers, part = open_stream(self, game, self.b)
         self.assertEqual(headers.get("content-type"), "text/event-stream")
         self.assertEqual(headers.get("transfer-encoding"), "chunked")
-
-        def part():
-            size = int(f.readline().strip(), 16)
-            data = f.read(size)
-            f.readline()
-            return data
 
         self.assertEqual(parse_sse(part()), ([], "1"), "the first part keeps the place")
         got = []
@@ -248,6 +255,26 @@ class EventsTest(wp.NginxTestCase):
         self.assertFalse(t.is_alive())
         evs, last = parse_sse(got["r"].body)
         self.assertEqual(([e[0] for e in evs], last), ([3], "3"))
+
+
+class StreamCapTest(wp.ServerTestCase):
+    """Open streams take at most half of MAX_CONNECTIONS; past that an
+    EventSource gets finite answers, as through FastCGI."""
+
+    server_env = {"MAX_CONNECTIONS": "6"}
+
+    def test_streams_past_the_cap_get_finite_answers(self):
+        a, b = ml.Client(self.server, "Ann"), ml.Client(self.server, "Ben")
+        game = ml.start_match([a, b])
+        for _ in range(3):
+            headers, part = open_stream(self, game, b)
+            self.assertEqual(headers.get("transfer-encoding"), "chunked")
+            self.assertEqual(parse_sse(part()), ([], "1"))
+        r = self.server.request("GET", "/api/games/%d/events?wait=0" % game, headers={
+            "Accept": "text/event-stream", "Last-Event-ID": "1"})
+        self.assertEqual(r.status, 200, r)
+        self.assertNotIn("transfer-encoding", r.headers)
+        self.assertEqual(parse_sse(r.body), ([], "1"))
 
 
 if __name__ == "__main__":
