@@ -9,9 +9,11 @@
  * (`type`, `kind`, `piece`, `unit` or `name`; "?" when hidden) on a disc
  * of its seat's colour; objects with a square but no owner and lists of
  * squares are terrain or markers (two letters of their key); a rank-8-first
- * `grid` string of tile letters (Officers Chess) is terrain; squares named
- * under a top-level `last...` member (last move, last shot) are
- * highlighted. A caption names the ruleset, the match and the post. */
+ * `grid` string of tile letters (Officers Chess) is terrain. The last move
+ * is highlighted: the `from` and `to` squares of the events of the post
+ * shown that the caller may see (as the post log gives them), and squares
+ * under a top-level `last...` member of the view (last move, last shot).
+ * A caption names the ruleset, the match and the post. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +178,34 @@ last_squares(struct board *b, json_object *node, int depth)
 	}
 }
 
+/* The from and to squares of the post's events the viewer may see. */
+static void
+event_squares(struct board *b, json_object *events)
+{
+	for (size_t i = 0; events && i < json_object_array_length(events); i++) {
+		json_object *e = json_object_array_get_idx(events, i), *v;
+		if (json_object_object_get_ex(e, "from", &v) && square_at(v) >= 0)
+			b->c[square_at(v)].last = 1;
+		if (json_object_object_get_ex(e, "to", &v) && square_at(v) >= 0)
+			b->c[square_at(v)].last = 1;
+	}
+}
+
+/* The events of post `at` as the viewer may see them (a new array), or
+ * NULL when there is none. */
+static json_object *
+post_events(struct wp_conn *c, int64_t id, int at, int viewer)
+{
+	struct wp_post_row *rows = NULL;
+	json_object *out = NULL;
+	int n = 0;
+
+	if (at > 0 && wp_db_posts(c, id, at - 1, 1, &rows, &n) == WP_OK && n == 1)
+		out = wp_events_visible(rows[0].events, viewer);
+	wp_post_rows_free(rows, n);
+	return out;
+}
+
 /* A grid string of tile letters, rank 8 first, '.' for plain ground. */
 static void
 grid_terrain(struct board *b, json_object *grid)
@@ -338,6 +368,7 @@ wp_api_games_board(struct wp_ctx *ctx)
 	struct board b;
 	int64_t id, at;
 	void *state = NULL;
+	json_object *events = NULL;
 	enum wp_err err;
 	struct wp_conn *c;
 	char etag[64], caption[256], title[128];
@@ -360,8 +391,8 @@ wp_api_games_board(struct wp_ctx *ctx)
 		wp_etag_viewer(etag, sizeof(etag), 'b', id, 'p', (int)at, sight.viewer);
 		const char *inm = wp_request_header(ctx->req, "If-None-Match");
 		fresh = inm && (strstr(inm, etag) || strcmp(inm, "*") == 0);
-		if (!fresh && at > 0)
-			err = wp_state_at(ctx, c, &g, (int)at, &state, NULL);
+		if (!fresh && at > 0 && (err = wp_state_at(ctx, c, &g, (int)at, &state, NULL)) == WP_OK)
+			events = post_events(c, id, (int)at, sight.viewer);
 	}
 	wp_store_put(ctx->store, c);
 	if (err == WP_OK) {
@@ -374,6 +405,7 @@ wp_api_games_board(struct wp_ctx *ctx)
 	} else if (err == WP_OK) {
 		json_object *view = state ? g.rs->view(state, sight.viewer) : NULL;
 		read_view(&b, view);
+		event_squares(&b, events);
 		json_object_put(view);
 		escape(title, sizeof(title), g.rs->title);
 		if (at)
@@ -389,6 +421,7 @@ wp_api_games_board(struct wp_ctx *ctx)
 	}
 	if (state)
 		g.rs->free(state);
+	json_object_put(events);
 	wp_game_free(&g);
 	return err;
 }

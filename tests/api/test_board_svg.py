@@ -30,6 +30,15 @@ def pieces_of_svg(body):
     return out
 
 
+def last_of_svg(body):
+    """The squares highlighted as the last move."""
+    root = ET.fromstring(body)
+    squares = {(r.get("x"), r.get("y")): r.get("id") for r in root.iter(SVG + "rect")
+               if r.get("class") == "sq"}
+    return {squares[(r.get("x"), r.get("y"))] for r in root.iter(SVG + "rect")
+            if r.get("class") == "last"}
+
+
 class BoardSvgTest(wp.ServerTestCase):
 
     def setUp(self):
@@ -71,6 +80,18 @@ class BoardSvgTest(wp.ServerTestCase):
         for seq, (mine, spectator) in then.items():
             self.assertEqual(self.board(game, self.a, "?at=%d" % seq).body, mine)
             self.assertEqual(self.board(game, None, "?at=%d" % seq).body, spectator)
+
+    def test_the_last_move_is_the_posts_visible_events(self):
+        game = ml.start_match([self.a, self.b])
+        ml.play_random([self.a, self.b], game, 2, random.Random(11))
+        for who in (self.a, self.b, None):
+            h = ml.auth(who.token) if who else None
+            posts = self.server.request("GET", "/api/games/%d/turns" % game, headers=h).json()
+            for p in posts["posts"]:
+                want = {e[k] for e in p["events"] for k in ("from", "to") if k in e}
+                got = last_of_svg(self.board(game, who, "?at=%d" % p["seq"]).body)
+                self.assertEqual(got, want, "post %d" % p["seq"])
+            self.assertTrue(want, "the last post moved a piece")
 
     def test_etag_and_not_modified(self):
         game = ml.start_match([self.a, self.b])
