@@ -1,15 +1,21 @@
 /* GET /api/games/{id}/events: Server-Sent Events of a match's posts
- * (issue 14, "Live updates"). Each answer is a finite text/event-stream:
- * the posts after the caller's last event id (Last-Event-ID, or ?after=),
- * one event each (id: the post's seq; data: the post as GET
- * /api/games/{id}/turns gives it to the caller, RULINGS.md G5), then the
- * answer ends and EventSource reconnects after `retry` with Last-Event-ID.
- * With nothing to send the request is held like a long-poll (wait.c, woken
- * by NOTIFY wp_game; through HTTP a suspended connection, not a thread) up
- * to ?wait= seconds, then answered with a comment and the same id, so a
- * reconnection resumes exactly where the client stands. Once the match is
- * over and every post is sent, 204 ends the stream (EventSource stops). A spectator held
- * behind (spectator_delay) gets the posts up to the one it may see. */
+ * (issue 14, "Live updates"): the posts after the caller's last event id
+ * (Last-Event-ID, or ?after=), one event each (id: the post's seq; data:
+ * the post as GET /api/games/{id}/turns gives it to the caller, RULINGS.md
+ * G5). A spectator held behind (spectator_delay) gets the posts up to the
+ * one it may see. Once the match is over and every post is sent, 204 ends
+ * the stream (EventSource stops).
+ *
+ * Two ways of answering. An EventSource through a front that can stream
+ * (HTTP: can_stream, Accept: text/event-stream) gets the events or a
+ * heartbeat at once with res->stream set: the front keeps the answer open
+ * and serves the request again from the last id whenever the match changes
+ * or the heartbeat is due (front/http.c, sse_*). Otherwise each answer is
+ * a finite text/event-stream: with nothing to send the request is held
+ * like a long-poll (wait.c, woken by NOTIFY wp_game) up to ?wait= seconds,
+ * then answered with a comment and the same id; EventSource reconnects
+ * after `retry` with Last-Event-ID, so it resumes exactly where it stands.
+ * GET /api/me/events, below, does the same for a player's matches. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,10 +183,10 @@ wp_api_games_events(struct wp_ctx *ctx)
 
 /* GET /api/me/events: the caller's matches as GET /api/me/games gives
  * them (first page), as one `games` event whenever any of them changes.
- * The event id is the sum of the versions of the player's matches, which
- * every change raises: a client whose Last-Event-ID is the current sum has
- * missed nothing and waits (woken through the player's key, wait.h);
- * any other id gets the list at once. */
+ * The event id is the sum of version + 1 over the player's matches, which
+ * every new match and every change raises: a client whose Last-Event-ID is
+ * the current sum has missed nothing and waits (woken through the
+ * player's key, wait.h); any other id gets the list at once. */
 enum wp_err
 wp_api_me_events(struct wp_ctx *ctx)
 {
