@@ -31,6 +31,19 @@ enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
 enum wp_err wp_api_games_claim(struct wp_ctx *ctx);         /* clock.c */
 enum wp_err wp_api_me_vacation(struct wp_ctx *ctx);
 enum wp_err wp_api_me_vacation_start(struct wp_ctx *ctx);
+enum wp_err wp_api_games_watchable(struct wp_ctx *ctx);     /* watch.c */
+enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
+enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
+enum wp_err wp_api_me_events(struct wp_ctx *ctx);
+/* The document of GET /api/me/games for one page (players.c). */
+struct wp_game_clock;
+/* Each line's clock (a timed match: one more read); *out has n + 1
+ * entries, free it. */
+enum wp_err wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c,
+                               const struct wp_my_game *games, int n,
+                               struct wp_game_clock **out);
+json_object *wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks,
+                              int n, int count, int with_state);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 
@@ -148,5 +161,33 @@ enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const str
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
                                     int seat, json_object **out);
 enum wp_err wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn);
+
+/* --- watch.c: what a caller may see of a match (issue 14, "Spectators") --- */
+/* Holds the request until the match changes or until_ns (the front serves
+ * it again then); gen as read before the database (wait.h). */
+void wp_hold(struct wp_ctx *ctx, int64_t game, uint64_t gen, int64_t until_ns);
+/* An ETag "<kind><id>-<what><n>-<viewer>" (e, x or s<seat>). */
+void wp_etag_viewer(char *out, size_t cap, char kind, int64_t id, char what, int n, int viewer);
+/* Replies with a body of the given media type; takes the malloc'd body. */
+enum wp_err wp_reply_bytes(struct wp_ctx *ctx, int status, const char *content_type,
+                           char *take_body, size_t len);
+struct wp_sight {
+	int seat;                /* the caller's seat, or -1 */
+	int viewer;              /* wp_viewer() */
+	int upto;                /* the last post the caller may see */
+	int delayed;             /* a spectator of a delayed match in play: the
+	                          * view is of post upto, its version is upto */
+};
+/* The caller's sight of a match from its row (or its head); a private
+ * match is game-not-found to anyone without a seat. */
+enum wp_err wp_sight_of(struct wp_ctx *ctx, int64_t id, enum wp_watch watch, int delay, int seq,
+                        enum wp_status status, int seat, struct wp_sight *out);
+enum wp_err wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player,
+                          struct wp_sight *out);
+/* The ruleset state after post `at` (1..g->seq): the snapshot for the
+ * last post, else replayed (wp_replay_at); NULL while open. at_time (may
+ * be NULL) gets the time of post `at`. */
+enum wp_err wp_state_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
+                        void **state, char at_time[WP_TIME_MAX]);
 
 #endif

@@ -39,6 +39,8 @@ build_export(struct wp_ctx *ctx, json_object **doc)
 {
 	struct wp_game g = {0};
 	struct wp_post_row *rows = NULL;
+	struct wp_player who = {0};
+	struct wp_sight sight;
 	int64_t id;
 	int n = 0;
 	enum wp_err err;
@@ -47,7 +49,10 @@ build_export(struct wp_ctx *ctx, json_object **doc)
 	*doc = NULL;
 	if ((err = wp_game_id(ctx, &id)) || (err = wp_conn_get(ctx, &c)))
 		return err;
-	if ((err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK) {
+	/* A private match is its players' only, even once over (issue 14). */
+	if ((err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
+	    (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK) {
 		if (!wp_game_over(&g))
 			err = wp_fail(ctx, WP_ERR_GAME_NOT_OVER,
 			              "the seed is revealed, and the match can be audited, when it ends");

@@ -36,6 +36,8 @@ struct creation {
 	const struct wr_ruleset *rs;
 	const char *options, *client_seed, *time_control;
 	int seats, seat;
+	enum wp_watch watch;
+	int delay;
 	struct wp_player who;
 	int64_t id;
 	unsigned char seed[32], commitment[32];
@@ -54,6 +56,8 @@ create_tx(struct wp_conn *c, void *arg)
 		return err;
 	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
 	                        m->who.id, m->time_control, &m->id);
+	if (err == WP_OK && (m->watch != WP_WATCH_UNLISTED || m->delay))
+		err = wp_db_game_watch_set(c, m->id, m->watch, m->delay);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
 		char code[33];
 		unsigned char raw[16], hash[32];
@@ -93,11 +97,29 @@ check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs, json_object *opti
 	return WP_OK;
 }
 
+/* Who may watch and how far behind (issue 14, "Spectators"). */
+static enum wp_err
+watch_options(struct wp_ctx *ctx, struct creation *m)
+{
+	const char *watch;
+	int64_t delay;
+	enum wp_err err;
+
+	if ((err = wp_body_string(ctx, "spectators", 16, 0, &watch)) ||
+	    (err = wp_body_int(ctx, "spectator_delay", 0, WP_DELAY_MAX, 0, 0, &delay)))
+		return err;
+	m->watch = watch ? wp_watch_parse(watch) : WP_WATCH_UNLISTED;
+	if (m->watch == WP_WATCH_MAX)
+		return wp_fail(ctx, WP_ERR_INVALID, "spectators: open, unlisted or private");
+	m->delay = (int)delay;
+	return WP_OK;
+}
+
 enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", NULL};
+	                                     "time_control", "spectators", "spectator_delay", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
 	json_object *options = NULL, *v, *tc_json = NULL;
@@ -113,6 +135,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	if ((err = wp_body_int(ctx, "seats", 1, WR_MAX_SEATS, 0, 0, &seats)) ||
 	    (err = wp_body_int(ctx, "seat", 0, WR_MAX_SEATS - 1, 0, 0, &seat)) ||
 	    (err = wp_client_seed(ctx, &m.client_seed)))
+		return err;
+	if ((err = watch_options(ctx, &m)))
 		return err;
 	if (json_object_object_get_ex(ctx->body, "options", &v) &&
 	    !json_object_is_type(v, json_type_null)) {
@@ -158,6 +182,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "commitment", wp_json_hex(m.commitment, 32));
 	json_object_object_add(out, "invitations", m.invitations);
 	json_object_object_add(out, "time_control", tc_json);
+	json_object_object_add(out, "spectators", json_object_new_string(wp_watch_str(m.watch)));
+	json_object_object_add(out, "spectator_delay", json_object_new_int(m.delay));
 	char loc[48];
 	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
 	wp_response_header(ctx->res, "Location", loc);

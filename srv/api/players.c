@@ -141,12 +141,44 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int wit
 }
 
 enum wp_err
+wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_game *games, int n,
+                   struct wp_game_clock **out)
+{
+	int64_t now = wp_clock_now();
+	enum wp_err err = WP_OK;
+
+	if (!(*out = calloc((size_t)n + 1, sizeof(**out))))
+		return wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+	for (int i = 0; err == WP_OK && i < n; i++)
+		if (games[i].status == WP_STATUS_ACTIVE &&
+		    (err = wp_clock_load(c, games[i].id, games[i].seq, &games[i].tc, games[i].status,
+		                         games[i].nseats, now, &(*out)[i])))
+			err = wp_fail_store(ctx, err);
+	return err;
+}
+
+json_object *
+wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks, int n,
+                 int count, int with_state)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	int awaiting = 0;
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(list, my_game_json(&games[i], &clocks[i], with_state, &awaiting));
+	json_object_object_add(o, "count", json_object_new_int(count));
+	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
+	json_object_object_add(o, "games", list);
+	return o;
+}
+
+enum wp_err
 wp_api_me_games(struct wp_ctx *ctx)
 {
 	struct wp_player who;
 	struct wp_my_game *games = NULL;
 	struct wp_game_clock *clocks = NULL;
-	int64_t limit, offset, with_state, now = wp_clock_now();
+	int64_t limit, offset, with_state;
 	int n = 0, count = 0, awaiting = 0;
 	enum wp_err err;
 	struct wp_conn *c;
@@ -160,27 +192,16 @@ wp_api_me_games(struct wp_ctx *ctx)
 	    (err = wp_db_my_games(c, who.id, limit, offset, (int)with_state, &games, &n,
 	                                &count)) != WP_OK)
 		err = wp_fail_store(ctx, err);
-	/* Each line's clock (timed matches only: one more read each). */
-	if (err == WP_OK && !(clocks = calloc((size_t)n + 1, sizeof(*clocks))))
-		err = wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
-	for (int i = 0; err == WP_OK && i < n; i++)
-		if (games[i].status == WP_STATUS_ACTIVE &&
-		    (err = wp_clock_load(c, games[i].id, games[i].seq, &games[i].tc, games[i].status,
-		                         games[i].nseats, now, &clocks[i])))
-			err = wp_fail_store(ctx, err);
+	if (err == WP_OK)
+		err = wp_my_games_clocks(ctx, c, games, n, &clocks);
 	wp_store_put(ctx->store, c);
 	if (err != WP_OK) {
 		wp_my_games_free(games, n);
 		free(clocks);
 		return err;
 	}
-	json_object *o = json_object_new_object(), *list = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(list, my_game_json(&games[i], &clocks[i], (int)with_state, &awaiting));
+	json_object *o = wp_my_games_json(games, clocks, n, count, (int)with_state);
 	wp_my_games_free(games, n);
 	free(clocks);
-	json_object_object_add(o, "count", json_object_new_int(count));
-	json_object_object_add(o, "awaiting_you_on_page", json_object_new_int(awaiting));
-	json_object_object_add(o, "games", list);
 	return wp_reply_json(ctx, 200, o);
 }

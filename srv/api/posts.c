@@ -325,12 +325,17 @@ wp_api_games_posts(struct wp_ctx *ctx)
 	    (err = wp_db_posts(c, id, after, limit, &rows, &n)) != WP_OK)
 		err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
-	if (err == WP_OK) {
-		int viewer = wp_viewer(wp_game_over(&g), wp_game_seat_of(&g, who.id));
+	struct wp_sight sight;
+	if (err == WP_OK && (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK) {
+		/* A spectator held behind sees the log up to its post (issue 14). */
+		int shown = n;
+		while (shown > 0 && rows[shown - 1].seq > sight.upto)
+			shown--;
+		g.seq = sight.upto;
 		json_object *o = json_object_new_object(), *list = json_object_new_array();
-		for (int i = 0; i < n; i++)
-			json_object_array_add(list, wp_post_json(&rows[i], viewer));
-		int last = n ? rows[n - 1].seq : -1;
+		for (int i = 0; i < shown; i++)
+			json_object_array_add(list, wp_post_json(&rows[i], sight.viewer));
+		int last = shown ? rows[shown - 1].seq : -1;
 		json_object_object_add(o, "game", json_object_new_int64(id));
 		json_object_object_add(o, "seq", json_object_new_int(g.seq));
 		json_object_object_add(o, "posts", list);

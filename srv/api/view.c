@@ -14,12 +14,17 @@
 static void
 etag_for(char *out, size_t cap, int64_t id, int version, int viewer)
 {
-	if (viewer == WR_EVERYONE)
-		snprintf(out, cap, "\"g%lld-v%d-e\"", (long long)id, version);
-	else if (viewer == WR_SPECTATOR)
-		snprintf(out, cap, "\"g%lld-v%d-x\"", (long long)id, version);
+	wp_etag_viewer(out, cap, 'g', id, 'v', version, viewer);
+}
+
+/* A spectator held behind (issue 14) has its own tag: the post it sees. */
+static void
+etag_sight(char *out, size_t cap, int64_t id, int version, const struct wp_sight *s)
+{
+	if (s->delayed)
+		snprintf(out, cap, "\"g%lld-d%d-x\"", (long long)id, s->upto);
 	else
-		snprintf(out, cap, "\"g%lld-v%d-s%d\"", (long long)id, version, viewer);
+		etag_for(out, cap, id, version, s->viewer);
 }
 
 static int
@@ -75,6 +80,8 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you,
 	json_object_object_add(o, "updated_at", json_object_new_string(g->updated_at));
 	json_object_object_add(o, "time_control", wp_tc_json(&g->tc));
 	json_object_object_add(o, "clock", wp_clock_json(g, gc));
+	json_object_object_add(o, "spectators", json_object_new_string(wp_watch_str(g->watch)));
+	json_object_object_add(o, "spectator_delay", json_object_new_int(g->delay));
 	return o;
 }
 
@@ -104,8 +111,10 @@ head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t g
 		return wp_auth_unknown(ctx);
 	if (token)
 		*who = h.who;
-	int over = h.status == WP_STATUS_OVER || h.status == WP_STATUS_ABORTED;
-	etag_for(etag, sizeof(etag), id, h.version, wp_viewer(over, h.seat));
+	struct wp_sight sight;
+	if ((err = wp_sight_of(ctx, id, h.watch, h.delay, h.seq, h.status, h.seat, &sight)))
+		return err;
+	etag_sight(etag, sizeof(etag), id, h.version, &sight);
 	if (!etag_matches(wp_request_header(ctx->req, "If-None-Match"), etag))
 		return WP_OK;
 	int64_t now = wp_now_ns();
@@ -113,16 +122,43 @@ head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t g
 	wp_response_header(ctx->res, "ETag", etag);
 	wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
 	if (wait > 0 && ctx->req->can_wait && now < until) {
-		ctx->res->wait_game = id;
-		ctx->res->wait_gen = gen;
-		ctx->res->wait_until_ns = until;
-		ctx->res->status = 0;
-		if (!ctx->req->wait_until_ns)
-			wp_metric_add(WP_METRIC_LONGPOLLS, 1);
+		wp_hold(ctx, id, gen, until);
 	} else {
 		ctx->res->status = 304;
 	}
 	*answered = 1;
+	return WP_OK;
+}
+
+/* A spectator held behind (issue 14) has its own tag: the post it sees. */
+static void
+etag_sight(char *out, size_t cap, int64_t id, int version, const struct wp_sight *s)
+{
+	if (s->delayed)
+		snprintf(out, cap, "\"g%lld-d%d-x\"", (long long)id, s->upto);
+	else
+		etag_for(out, cap, id, version, s->viewer);
+}
+/* A spectator held behind sees the match as it was after post upto: the
+ * state replayed, and the row's members as they were then (seq, version,
+ * awaiting, time), nothing of the posts after it (issue 14). */
+static enum wp_err
+delayed_state(struct wp_ctx *ctx, struct wp_game *g, int upto, void **state)
+{
+	char at[WP_TIME_MAX] = "";
+	struct wp_conn *c;
+	enum wp_err err;
+
+	if ((err = wp_conn_get(ctx, &c)))
+		return err;
+	err = wp_state_at(ctx, c, g, upto, state, at);
+	wp_store_put(ctx->store, c);
+	if (err)
+		return err;
+	g->seq = g->version = upto;
+	g->awaiting = *state ? g->rs->to_act(*state) : 0;
+	g->draw_offers = 0;
+	snprintf(g->updated_at, sizeof(g->updated_at), "%s", at);
 	return WP_OK;
 }
 
@@ -145,10 +181,14 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
+	struct wp_sight sight;
 	if ((err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
-	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK && at > g.seq)
+	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
+	    (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK && at > sight.upto)
+		/* A spectator held behind may not see a later post (issue 14):
+		 * told as of a post not made yet. */
 		err = wp_fail(ctx, WP_ERR_NOT_FOUND, "match %lld has %d posts, not %lld",
-		              (long long)id, g.seq, (long long)at);
+		              (long long)id, sight.upto, (long long)at);
 	if (err == WP_OK && (err = wp_db_posts(c, id, 0, at, &rows, &n)) != WP_OK)
 		err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
@@ -162,8 +202,8 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
 		              (long long)at);
 	if (err == WP_OK) {
-		int seat = wp_game_seat_of(&g, who.id);
-		int viewer = wp_viewer(wp_game_over(&g), seat);
+		int seat = sight.seat;
+		int viewer = sight.viewer;
 		char etag[80];
 		/* The tag of the view now, and the post. */
 		etag_for(etag, sizeof(etag) - 24, id, g.version, viewer);
@@ -235,14 +275,18 @@ wp_api_games_get(struct wp_ctx *ctx)
 		wp_game_free(&g);
 		return err;
 	}
-	int seat = wp_game_seat_of(&g, who.id);
-	int viewer = wp_viewer(wp_game_over(&g), seat);
-	etag_for(etag, sizeof(etag), id, g.version, viewer);
-	state = wp_game_state(&g);
-	if (g.state && !state) {
+	struct wp_sight sight;
+	if ((err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK && sight.delayed)
+		err = delayed_state(ctx, &g, sight.upto, &state);
+	else if (err == WP_OK && g.state && !(state = wp_game_state(&g)))
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
-	} else {
-		json_object *o = game_json(&g, state, viewer, seat, &gc);
+	if (err == WP_OK) {
+		/* A spectator held behind sees no clock: it would tell that
+		 * posts were made after the position shown. */
+		const struct wp_game_clock no_clock = {0};
+		etag_sight(etag, sizeof(etag), id, g.version, &sight);
+		json_object *o = game_json(&g, state, sight.viewer, sight.seat,
+		                           sight.delayed ? &no_clock : &gc);
 		wp_response_header(ctx->res, "ETag", etag);
 		wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
 		wp_response_header(ctx->res, "Vary", "Authorization");
@@ -271,7 +315,12 @@ wp_api_games_actions(struct wp_ctx *ctx)
 	wp_store_put(ctx->store, c);
 	if (err)
 		return err;
-	int seat = wp_game_seat_of(&g, who.id);
+	struct wp_sight sight;
+	if ((err = wp_game_sight(ctx, &g, who.id, &sight))) {
+		wp_game_free(&g);
+		return err;
+	}
+	int seat = sight.seat;
 	if (seat < 0) {
 		wp_game_free(&g);
 		return wp_fail(ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");

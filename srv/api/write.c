@@ -187,7 +187,11 @@ mutate_tx(struct wp_conn *c, void *arg)
 		return err;
 	if (m->key && ((err = replay(m, c)) || m->replayed))
 		goto out;
-	int seat = wp_game_seat_of(&g, m->who.id);
+	/* A private match is game-not-found to anyone without a seat. */
+	struct wp_sight sight;
+	if ((err = wp_game_sight(m->ctx, &g, m->who.id, &sight)))
+		goto out;
+	int seat = sight.seat;
 	if (seat < 0) {
 		err = wp_fail(m->ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");
 		goto out;

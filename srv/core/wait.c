@@ -14,6 +14,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct wp_waiter *bucket[BUCKETS];
 static uint64_t gen[BUCKETS];
 static int stopping;
+/* Registered waiters on a player's key (game < 0, wp_wait_players). */
+static int player_waiters;
 
 static unsigned
 slot(int64_t game)
@@ -44,6 +46,8 @@ unlink_locked(struct wp_waiter *w)
 		*pp = w->next;
 	w->next = NULL;
 	w->registered = 0;
+	if (w->game < 0)
+		player_waiters--;
 }
 
 void
@@ -59,6 +63,8 @@ wp_wait_add(struct wp_waiter *w)
 		w->next = bucket[s];
 		bucket[s] = w;
 		w->registered = 1;
+		if (w->game < 0)
+			player_waiters++;
 	}
 	pthread_mutex_unlock(&lock);
 	if (now)
@@ -93,6 +99,8 @@ wake_where(int64_t game, int all, int64_t now_ns)
 			if (all || (game && w->game == game) || (now_ns && w->deadline_ns <= now_ns)) {
 				*pp = w->next;
 				w->registered = 0;
+				if (w->game < 0)
+					player_waiters--;
 				w->next = list;
 				list = w;
 			} else {
@@ -107,6 +115,17 @@ wake_where(int64_t game, int all, int64_t now_ns)
 		w->next = NULL;
 		w->wake(w);
 	}
+}
+
+int
+wp_wait_players(void)
+{
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = player_waiters;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 void

@@ -30,6 +30,10 @@ uint64_t wp_wait_gen(int64_t game);
 void wp_wait_add(struct wp_waiter *w);
 /* Unregisters w if it is still waiting (a connection that went away). */
 void wp_wait_remove(struct wp_waiter *w);
+/* Keys below 0 are players (-player id): a request waiting for any of a
+ * player's matches (GET /api/me/events); the listener wakes them after
+ * looking up the seats of the matches it heard of, only while some wait. */
+int wp_wait_players(void);
 /* A match changed (called by the listener; tests may call it). */
 void wp_wait_notify(int64_t game);
 /* Wakes the waiters whose deadline has passed. */

@@ -95,6 +95,7 @@ struct wp_request {
 	int64_t start_ns;        /* when the front first saw the request */
 	int can_wait;            /* the front can hold the request (long-poll) */
 	int64_t wait_until_ns;   /* set once the request has started waiting */
+	int can_stream;          /* the front can keep an event stream open (HTTP) */
 };
 
 struct wp_response {
@@ -109,6 +110,12 @@ struct wp_response {
 	int64_t wait_game;
 	uint64_t wait_gen;
 	int64_t wait_until_ns;
+	/* An event stream (only when the request can_stream): the body is its
+	 * first part; the front keeps the answer open, waits on wait_game
+	 * (wait_gen) and serves the request again with Last-Event-ID set to
+	 * event_id for the next part. A 204 from a later serve ends it. */
+	int stream;
+	int64_t event_id;
 };
 
 /* Deadlines on the database, in milliseconds (issue 16, item 2). */

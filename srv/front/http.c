@@ -18,6 +18,7 @@ struct wp_http {
 	struct MHD_Daemon *daemon;
 	size_t max_body;
 	unsigned inflight;       /* requests between first call and completion */
+	unsigned streams, max_streams; /* event streams kept open, and their cap */
 };
 
 struct conn_ctx {
@@ -29,6 +30,7 @@ struct conn_ctx {
 	size_t discarded;        /* body bytes dropped after the cap */
 	struct MHD_Connection *conn;
 	struct wp_waiter waiter; /* while suspended in a long-poll */
+	struct sse *sse;         /* an event stream kept open, or NULL */
 };
 
 /* Called once by the wait registry (any thread): serve the request again. */
@@ -155,6 +157,146 @@ peer_of(struct MHD_Connection *c, char *out, size_t cap)
 		          out, (socklen_t)cap);
 }
 
+/* --- Server-Sent Events kept open (issue 14, "Live updates") ---
+ * An event handler that sees can_stream answers its first part with
+ * res.stream set; the answer stays open (chunked) for up to
+ * WP_STREAM_LIFETIME_NS, then ends and EventSource reconnects. Between
+ * parts the connection is suspended on the wait registry, not a thread,
+ * like a long-poll; each wake (a change, or the heartbeat deadline the
+ * handler set) serves the request again from the last event id. */
+#define WP_STREAM_LIFETIME_NS (300LL * 1000000000)
+
+struct sse {
+	char *buf;               /* the part being sent */
+	size_t len, off;
+	int64_t key;             /* what to wait on (wait.h) */
+	uint64_t gen;
+	int64_t beat_ns, end_ns;
+	int64_t event_id;
+	int woken;               /* atomic: the registry woke the stream */
+	int done;
+};
+
+static void
+sse_wake(struct wp_waiter *w)
+{
+	struct conn_ctx *cc = w->arg;
+
+	__atomic_store_n(&cc->sse->woken, 1, __ATOMIC_RELEASE);
+	MHD_resume_connection(cc->conn);
+}
+
+/* The stream's next part from a response; anything but another part
+ * (204 at the end, a problem) ends the stream. */
+static void
+sse_take(struct sse *s, struct wp_response *res)
+{
+	free(s->buf);
+	s->buf = NULL;
+	s->len = s->off = 0;
+	if (res->status != 200 || !res->stream) {
+		s->done = 1;
+		return;
+	}
+	s->buf = res->body;
+	s->len = res->body_len;
+	res->body = NULL;
+	s->key = res->wait_game;
+	s->gen = res->wait_gen;
+	s->beat_ns = res->wait_until_ns;
+	s->event_id = res->event_id;
+}
+
+/* Serves the request again from the last event id sent. */
+static void
+sse_next(struct conn_ctx *cc)
+{
+	struct wp_request *req = &cc->req;
+	struct wp_response res = {0};
+	char id[24], *v;
+	size_t i;
+
+	snprintf(id, sizeof(id), "%lld", (long long)cc->sse->event_id);
+	for (i = 0; i < req->nheaders && strcasecmp(req->headers[i].name, "Last-Event-ID"); i++)
+		;
+	if (!(v = strdup(id)) || (i == req->nheaders && (i == WP_MAX_HEADERS ||
+	                          !(req->headers[i].name = strdup("Last-Event-ID"))))) {
+		free(v);
+		cc->sse->done = 1;
+		return;
+	}
+	if (i == req->nheaders) {
+		req->headers[i].value = NULL;
+		req->nheaders++;
+	}
+	free(req->headers[i].value);
+	req->headers[i].value = v;
+	req->can_wait = 0;
+	req->can_stream = !wp_wait_stopping();
+	wp_serve(req, &res);
+	sse_take(cc->sse, &res);
+	wp_response_free(&res);
+}
+
+static ssize_t
+sse_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+	struct conn_ctx *cc = cls;
+	struct sse *s = cc->sse;
+	int64_t now = wp_now_ns();
+
+	(void)pos;
+	if (s->off == s->len && !s->done && __atomic_exchange_n(&s->woken, 0, __ATOMIC_ACQ_REL)) {
+		if (now >= s->end_ns || wp_wait_stopping())
+			s->done = 1;
+		else
+			sse_next(cc);
+	}
+	if (s->off < s->len) {
+		size_t n = s->len - s->off < max ? s->len - s->off : max;
+		memcpy(out, s->buf + s->off, n);
+		s->off += n;
+		return (ssize_t)n;
+	}
+	if (s->done || now >= s->end_ns || wp_wait_stopping())
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	/* Nothing to send: wait for a change, the heartbeat or the end. */
+	cc->waiter = (struct wp_waiter){.game = s->key, .gen_seen = s->gen,
+	                                .deadline_ns = s->beat_ns < s->end_ns ? s->beat_ns : s->end_ns,
+	                                .wake = sse_wake, .arg = cc};
+	MHD_suspend_connection(cc->conn);
+	wp_wait_add(&cc->waiter);
+	return 0;
+}
+
+static enum MHD_Result
+sse_start(struct MHD_Connection *c, struct conn_ctx *cc, struct wp_response *res)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	cc->sse = calloc(1, sizeof(*cc->sse));
+	if (!cc->sse) {
+		wp_response_free(res);
+		return MHD_NO;
+	}
+	cc->conn = c;
+	__atomic_add_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
+	cc->sse->end_ns = wp_now_ns() + WP_STREAM_LIFETIME_NS;
+	sse_take(cc->sse, res);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, cc, NULL);
+	if (!r) {
+		wp_response_free(res);
+		return MHD_NO;
+	}
+	for (size_t i = 0; i < res->nheaders; i++)
+		MHD_add_response_header(r, res->headers[i].name, res->headers[i].value);
+	ret = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	wp_response_free(res);
+	return ret;
+}
+
 static enum MHD_Result
 answer(struct MHD_Connection *c, struct conn_ctx *cc)
 {
@@ -172,7 +314,13 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	if (!cc->req.query)
 		cc->req.query = strdup("");
 	cc->req.can_wait = !wp_wait_stopping();
+	/* Open streams take at most half the connections; past that an
+	 * EventSource gets finite answers (it reconnects) like FastCGI. */
+	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
+	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
 	wp_serve(&cc->req, &res);
+	if (res.status == 200 && res.stream)
+		return sse_start(c, cc, &res);
 	if (res.status == 0 && res.wait_game) {
 		/* A long-poll: the connection is suspended, not a thread; the
 		 * registry resumes it exactly once (a change or the deadline). */
@@ -286,6 +434,11 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!cc)
 		return;
 	wp_wait_remove(&cc->waiter);
+	if (cc->sse) {
+		free(cc->sse->buf);
+		__atomic_sub_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
+	}
+	free(cc->sse);
 	if (cc->req.method)
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
 	wp_request_free(&cc->req);
@@ -317,6 +470,7 @@ wp_http_start(const struct wp_config *cfg)
 	if (!h)
 		return NULL;
 	h->max_body = cfg->max_body;
+	h->max_streams = cfg->max_connections / 2;
 	if (inet_pton(AF_INET, cfg->bind_addr, &a4.sin_addr) == 1) {
 		a4.sin_family = AF_INET;
 		a4.sin_port = htons((uint16_t)cfg->port);

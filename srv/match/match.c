@@ -26,6 +26,12 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_CLAIM] = "claim",
 };
 
+static const char *const watches[WP_WATCH_MAX] = {
+	[WP_WATCH_OPEN] = "open",
+	[WP_WATCH_UNLISTED] = "unlisted",
+	[WP_WATCH_PRIVATE] = "private",
+};
+
 static int
 lookup(const char *const *table, int n, const char *s)
 {
@@ -49,6 +55,7 @@ lookup(const char *const *table, int n, const char *s)
 
 ENUM_STRINGS(wp_status, wp_status_str, wp_status_parse, statuses, WP_STATUS_MAX)
 ENUM_STRINGS(wp_post_kind, wp_post_kind_str, wp_post_kind_parse, kinds, WP_POST_KIND_MAX)
+ENUM_STRINGS(wp_watch, wp_watch_str, wp_watch_parse, watches, WP_WATCH_MAX)
 
 void
 wp_game_free(struct wp_game *g)

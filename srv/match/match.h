@@ -36,6 +36,20 @@ enum wp_post_kind {
 	WP_POST_KIND_MAX
 };
 
+/* Who may watch a match (issue 14, "Spectators"): open (listed in
+ * GET /api/games), unlisted (anyone with the link), private (its seated
+ * players only). */
+enum wp_watch {
+	WP_WATCH_OPEN,
+	WP_WATCH_UNLISTED,
+	WP_WATCH_PRIVATE,
+	WP_WATCH_MAX
+};
+#define WP_DELAY_MAX 1000      /* spectator_delay, posts (sql/006) */
+const char *wp_watch_str(enum wp_watch w);
+/* WP_WATCH_MAX when the text names none. */
+enum wp_watch wp_watch_parse(const char *s);
+
 const char *wp_status_str(enum wp_status s);
 /* WP_STATUS_MAX when the text names no status. */
 enum wp_status wp_status_parse(const char *s);
@@ -73,6 +87,8 @@ struct wp_game {
 	char created_at[WP_TIME_MAX], updated_at[WP_TIME_MAX];
 	struct wp_seat seats[WR_MAX_SEATS];
 	struct wp_tc tc;         /* time control (clock.h); tc.on == 0: none */
+	enum wp_watch watch;     /* who may watch */
+	int delay;               /* spectators see the match this many posts back */
 };
 
 void wp_game_free(struct wp_game *g);

@@ -63,6 +63,8 @@ read_game(const PGresult *r, struct wp_game *g)
 	wp_col_str(r, 0, GC_CREATED_AT, g->created_at, sizeof(g->created_at));
 	wp_col_str(r, 0, GC_UPDATED_AT, g->updated_at, sizeof(g->updated_at));
 	wp_col_tc(r, 0, GC_TIME_CONTROL, &g->tc);
+	g->watch = wp_watch_parse(PQgetvalue(r, 0, GC_SPECTATORS));
+	g->delay = (int)wp_col_int(r, 0, GC_DELAY);
 }
 
 enum wp_err
@@ -131,6 +133,9 @@ wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
 		h->who.id = wp_col_int(r, 0, HC_PLAYER);
 		wp_col_str(r, 0, HC_NAME, h->who.name, sizeof(h->who.name));
 	}
+	h->seq = (int)wp_col_int(r, 0, HC_SEQ);
+	h->watch = wp_watch_parse(PQgetvalue(r, 0, HC_SPECTATORS));
+	h->delay = (int)wp_col_int(r, 0, HC_DELAY);
 	PQclear(r);
 	return WP_OK;
 }
@@ -173,4 +178,50 @@ wp_db_game_bump(struct wp_conn *c, int64_t game)
 	if ((err = wp_sql_run(c, WP_STMT_GAME_BUMP, &p, NULL)) != WP_OK)
 		return err;
 	return wp_sql_run(c, WP_STMT_NOTIFY, &p, NULL);
+}
+
+/* --- who may watch (issue 14, "Spectators") --- */
+
+enum wp_err
+wp_db_game_watch_set(struct wp_conn *c, int64_t game, enum wp_watch watch, int delay)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, game);
+	wp_p_text(&p, wp_watch_str(watch));
+	wp_p_int(&p, delay);
+	return wp_sql_run(c, WP_STMT_GAME_WATCH_SET, &p, NULL);
+}
+
+enum wp_err
+wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
+                      struct wp_watchable **out, int *n)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*out = NULL;
+	*n = 0;
+	wp_p_int(&p, limit);
+	wp_p_int(&p, offset);
+	if ((err = wp_sql_run(c, WP_STMT_GAMES_WATCHABLE, &p, &r)) != WP_OK)
+		return err;
+	int rows = PQntuples(r);
+	*out = calloc(rows ? (size_t)rows : 1, sizeof(**out));
+	if (!*out) {
+		PQclear(r);
+		return WP_ERR_INTERNAL;
+	}
+	for (int i = 0; i < rows; i++) {
+		struct wp_watchable *w = &(*out)[i];
+		w->id = wp_col_int(r, i, WC_ID);
+		wp_col_str(r, i, WC_RULESET, w->ruleset, sizeof(w->ruleset));
+		w->status = wp_status_parse(PQgetvalue(r, i, WC_STATUS));
+		w->nseats = (int)wp_col_int(r, i, WC_SEATS);
+		w->delay = (int)wp_col_int(r, i, WC_DELAY);
+	}
+	*n = rows;
+	PQclear(r);
+	return WP_OK;
 }

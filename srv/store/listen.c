@@ -3,6 +3,7 @@
  * between notifications it wakes those whose deadline passed. */
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,24 @@ listen_connect(void)
 	return c;
 }
 
+/* Wakes the players seated in the matches heard of (wait.h: key -id),
+ * for GET /api/me/events. games: "1,2,3". */
+static void
+wake_players(PGconn *c, const char *games)
+{
+	char list[4100];
+	const char *vals[1] = {list};
+	PGresult *r;
+
+	snprintf(list, sizeof(list), "{%s}", games);
+	r = PQexecParams(c, "SELECT DISTINCT player_id FROM seats WHERE game_id = ANY($1::bigint[])"
+	                    " AND player_id IS NOT NULL", 1, NULL, vals, NULL, NULL, 0);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK)
+		for (int i = 0; i < PQntuples(r); i++)
+			wp_wait_notify(-strtoll(PQgetvalue(r, i, 0), NULL, 10));
+	PQclear(r);
+}
+
 static void *
 listen_main(void *arg)
 {
@@ -64,12 +83,20 @@ listen_main(void *arg)
 			continue;
 		}
 		PGnotify *n;
+		char games[4096];
+		size_t used = 0;
 		while ((n = PQnotifies(c)) != NULL) {
 			int64_t game = strtoll(n->extra, NULL, 10);
-			if (game > 0)
+			if (game > 0) {
 				wp_wait_notify(game);
+				if (used + 24 < sizeof(games))
+					used += (size_t)snprintf(games + used, sizeof(games) - used,
+					                         "%s%lld", used ? "," : "", (long long)game);
+			}
 			PQfreemem(n);
 		}
+		if (used && wp_wait_players() > 0)
+			wake_players(c, games);
 		wp_wait_sweep(wp_now_ns());
 	}
 	PQfinish(c);

@@ -106,3 +106,12 @@ wp_my_games_free(struct wp_my_game *games, int n)
 	}
 	free(games);
 }
+
+enum wp_err
+wp_db_my_changes(struct wp_conn *c, int64_t player, int64_t *changes)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, player);
+	return wp_sql_one(c, WP_STMT_ME_CHANGES, &p, changes);
+}

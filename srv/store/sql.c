@@ -94,4 +94,15 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" g AS (UPDATE games SET version = version + 1 WHERE status = 'active'"
 		" AND id IN (SELECT game_id FROM seats WHERE player_id = $1) RETURNING id)"
 		" SELECT count(pg_notify('wp_game', id::text)) FROM g"},
+	/* Every change of a player's matches raises it (versions only grow, a
+	 * new match adds one, seats are never given up): GET /api/me/events
+	 * resumes from it. */
+	[WP_STMT_ME_CHANGES] = {"me_changes",
+		"SELECT coalesce(sum(g.version + 1), 0) FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1"},
+	[WP_STMT_GAME_WATCH_SET] = {"game_watch_set",
+		"UPDATE games SET spectators = $2, spectator_delay = $3 WHERE id = $1"},
+	[WP_STMT_GAMES_WATCHABLE] = {"games_watchable",
+		"SELECT " COLS(WP_WATCH_COLUMNS) " FROM games WHERE spectators = 'open'"
+		" AND status IN ('active', 'over') ORDER BY id DESC LIMIT $1 OFFSET $2"},
 };

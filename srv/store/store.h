@@ -67,6 +67,10 @@ enum wp_err wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int
                            int with_state, struct wp_my_game **out, int *n, int *count);
 void wp_my_games_free(struct wp_my_game *games, int n);
 
+/* The sum of (version + 1) over the player's matches: it grows with
+ * every new match and every change of one (GET /api/me/events). */
+enum wp_err wp_db_my_changes(struct wp_conn *c, int64_t player, int64_t *changes);
+
 /* --- games.c --- */
 /* A new match and its seats, in the caller's transaction. */
 enum wp_err wp_db_game_insert(struct wp_conn *c, const char *ruleset, const char *options_json,
@@ -87,6 +91,9 @@ struct wp_game_head {
 	int seat;                /* the token's seat in the match, or -1 */
 	int known;               /* a token was given and belongs to `who` */
 	struct wp_player who;
+	int seq;                 /* posts in the log */
+	enum wp_watch watch;     /* who may watch, and how far behind */
+	int delay;
 };
 /* token_hash may be NULL. */
 enum wp_err wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
@@ -97,6 +104,17 @@ enum wp_err wp_db_seat_join(struct wp_conn *c, int64_t game, int seat, int64_t p
                             const char *client_seed);
 /* A new version of the match with no post (a seat taken), and NOTIFY. */
 enum wp_err wp_db_game_bump(struct wp_conn *c, int64_t game);
+/* Who may watch the match and the spectators' delay in posts. */
+enum wp_err wp_db_game_watch_set(struct wp_conn *c, int64_t game, enum wp_watch watch, int delay);
+/* Matches open to watch (spectators "open", started), newest first. */
+struct wp_watchable {
+	int64_t id;
+	char ruleset[64];
+	enum wp_status status;
+	int nseats, delay;
+};
+enum wp_err wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
+                                  struct wp_watchable **out, int *n);
 
 /* --- posts.c --- */
 /* One post as written: the match after it goes with it. */

@@ -47,6 +47,9 @@ enum wp_stmt {
 	WP_STMT_CLOCK_VACATIONS,
 	WP_STMT_VACATIONS_OF,
 	WP_STMT_VACATION_INSERT,
+	WP_STMT_GAME_WATCH_SET,
+	WP_STMT_GAMES_WATCHABLE,
+	WP_STMT_ME_CHANGES,
 	WP_STMT_MAX
 };
 
@@ -68,14 +71,16 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_CLIENT, "client_seeds") X(GC_DRAWS, "draws") X(GC_AWAITING, "awaiting")             \
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
-	X(GC_TIME_CONTROL, "time_control::text")
+	X(GC_TIME_CONTROL, "time_control::text") \
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
 
 /* A conditional GET in one round trip: the match's version and status,
  * the token's player, if any, and the player's seat in it. */
 #define WP_HEAD_COLUMNS(X)                                                                       \
 	X(HC_VERSION, "g.version") X(HC_STATUS, "g.status")                                      \
 	X(HC_SEAT, "(SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = p.id)") \
-	X(HC_PLAYER, "p.id") X(HC_NAME, "p.name")
+	X(HC_PLAYER, "p.id") X(HC_NAME, "p.name")                                               \
+	X(HC_SEQ, "g.seq") X(HC_SPECTATORS, "g.spectators") X(HC_DELAY, "g.spectator_delay")
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
@@ -99,6 +104,10 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END")
 
+#define WP_WATCH_COLUMNS(X)                                                                      \
+	X(WC_ID, "id") X(WC_RULESET, "ruleset") X(WC_STATUS, "status") X(WC_SEATS, "seats")      \
+	X(WC_DELAY, "spectator_delay")
+
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
 
@@ -113,6 +122,7 @@ enum { WP_POST_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_MY_GAME_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_PLAYER_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_IDEM_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */

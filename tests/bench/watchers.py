@@ -5,8 +5,12 @@ match, then opens N connections that each hold GET /api/games/ID?wait=60
 with the current ETag, and reads the server's resident memory (VmRSS) before
 and after, and its thread count. Reported, never asserted.
 
+With --sse the watchers hold open Server-Sent Events streams instead
+(GET /api/games/ID/events, Accept: text/event-stream; issue 14), and one
+turn is then posted to count the streams that receive its event.
+
 Usage: tests/bench/watchers.py [--build build] [--watchers 10000]
-                               [--connection-memory BYTES]
+                               [--connection-memory BYTES] [--sse]
 """
 import argparse
 import os
@@ -31,12 +35,46 @@ def status_of(pid):
     return int(out["VmRSS"].split()[0]), int(out["Threads"])
 
 
+def report_sse(base, game, a, b, socks, rss0, rss1, threads0, threads1, pid):
+    """Posts one turn and counts the open streams that get its event."""
+    for s in socks:
+        s.setblocking(False)
+        try:
+            while s.recv(65536):
+                pass
+        except BlockingIOError:
+            pass
+    _, _, acts = call(base, "GET", f"/api/games/{game}/actions", None, a["token"])
+    t0 = time.time()
+    call(base, "POST", f"/api/games/{game}/turns",
+         {"seq": acts["seq"], "actions": [acts["actions"][0]]}, a["token"])
+    got, pending = 0, set(range(len(socks)))
+    while pending and time.time() - t0 < 20:
+        for i in list(pending):
+            try:
+                if b"id: 2" in socks[i].recv(65536):
+                    got += 1
+                    pending.discard(i)
+            except BlockingIOError:
+                pass
+        time.sleep(0.05)
+    took = time.time() - t0
+    rss2, threads2 = status_of(pid)
+    n = len(socks)
+    print(f"event streams {n}; RSS before {rss0 / 1024:.1f} MiB, with them {rss1 / 1024:.1f} "
+          f"MiB (+{(rss1 - rss0) / 1024:.1f} MiB, {(rss1 - rss0) / max(1, n):.2f} KiB each); "
+          f"threads {threads0} -> {threads1}; one turn reached {got} of {n} streams in "
+          f"{took:.2f} s; RSS after {rss2 / 1024:.1f} MiB")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--watchers", type=int, default=10000)
     ap.add_argument("--connection-memory", type=int, default=0,
                     help="CONNECTION_MEMORY for the server (0: its default)")
+    ap.add_argument("--sse", action="store_true",
+                    help="hold event streams instead of long-polls")
     args = ap.parse_args()
     need = args.watchers + 256
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -72,12 +110,18 @@ def main():
         rss0, threads0 = status_of(srv.pid)
         req = (f"GET /api/games/{g['id']}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                f"If-None-Match: {etag}\r\n\r\n").encode()
+        if args.sse:
+            req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
         for _ in range(args.watchers):
             s = socket.create_connection(("127.0.0.1", port))
             s.sendall(req)
             socks.append(s)
         time.sleep(2)
         rss1, threads1 = status_of(srv.pid)
+        if args.sse:
+            report_sse(base, g["id"], a, b, socks, rss0, rss1, threads0, threads1, srv.pid)
+            return
         answered = 0
         for s in socks[:200]:
             s.setblocking(False)

@@ -1010,6 +1010,28 @@ class ServerTestCase(unittest.TestCase):
         return assert_problem(reply, status, slug, field)
 
 
+class NginxTestCase(ServerTestCase):
+    """ServerTestCase plus self.fcgi (the FastCGI front on the same
+    database) and self.nginx in front of it, both checked alive after
+    each test."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.fcgi = FcgiServer(cls.db.url)
+        cls.addClassCleanup(cls.fcgi.stop)
+        cls.fcgi.start()
+        cls.nginx = Nginx(cls.fcgi.socket_path)
+        cls.addClassCleanup(cls.nginx.stop)
+        cls.nginx.start()
+
+    def tearDown(self):
+        super().tearDown()
+        for proc in (self.fcgi, self.nginx):
+            if not proc.alive():
+                self.fail("%s died:\n%s" % (proc.name, proc.stderr_text()[-4000:]))
+
+
 def main():
     """unittest.main with verbose output (the closing OK / FAILED line and
     the exit code are what ctest reads)."""

@@ -1,0 +1,150 @@
+/* Who may watch a match and what they see of it (issue 14, "Spectators"):
+ * a private match is only its seated players' (anyone else is told there
+ * is no such match); a spectator of a match being played sees it as it was
+ * spectator_delay posts ago: the view, the post log, the event stream and
+ * the board image all stop at the same post (wp_sight). Past positions
+ * are replayed (match/replay.c, wp_replay_at) and shown through the
+ * ruleset's view for the caller (RULINGS.md G5). GET /api/games lists the
+ * matches open to watch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "replay.h"
+
+enum wp_err
+wp_reply_bytes(struct wp_ctx *ctx, int status, const char *content_type, char *take_body,
+               size_t len)
+{
+	free(ctx->res->body);
+	ctx->res->body = take_body;
+	ctx->res->body_len = len;
+	ctx->res->status = status;
+	return wp_response_header(ctx->res, "Content-Type", content_type) == 0 ? WP_OK
+	                                                                       : WP_ERR_INTERNAL;
+}
+
+void
+wp_hold(struct wp_ctx *ctx, int64_t game, uint64_t gen, int64_t until_ns)
+{
+	ctx->res->wait_game = game;
+	ctx->res->wait_gen = gen;
+	ctx->res->wait_until_ns = until_ns;
+	ctx->res->status = 0;
+	if (!ctx->req->wait_until_ns)
+		wp_metric_add(WP_METRIC_LONGPOLLS, 1);
+}
+
+void
+wp_etag_viewer(char *out, size_t cap, char kind, int64_t id, char what, int n, int viewer)
+{
+	if (viewer == WR_EVERYONE)
+		snprintf(out, cap, "\"%c%lld-%c%d-e\"", kind, (long long)id, what, n);
+	else if (viewer == WR_SPECTATOR)
+		snprintf(out, cap, "\"%c%lld-%c%d-x\"", kind, (long long)id, what, n);
+	else
+		snprintf(out, cap, "\"%c%lld-%c%d-s%d\"", kind, (long long)id, what, n, viewer);
+}
+
+enum wp_err
+wp_sight_of(struct wp_ctx *ctx, int64_t id, enum wp_watch watch, int delay, int seq,
+            enum wp_status status, int seat, struct wp_sight *out)
+{
+	int over = status == WP_STATUS_OVER || status == WP_STATUS_ABORTED;
+
+	out->seat = seat;
+	out->viewer = wp_viewer(over, seat);
+	out->upto = seq;
+	out->delayed = 0;
+	/* Told as a match that does not exist: no one learns it does. */
+	if (watch == WP_WATCH_PRIVATE && seat < 0)
+		return wp_fail(ctx, WP_ERR_GAME_NOT_FOUND, "there is no match %lld", (long long)id);
+	/* The delay holds while the match is played; the start is always shown. */
+	if (out->viewer == WR_SPECTATOR && status == WP_STATUS_ACTIVE && delay > 0 && seq >= 1) {
+		out->upto = seq - delay < 1 ? 1 : seq - delay;
+		out->delayed = 1;
+	}
+	return WP_OK;
+}
+
+enum wp_err
+wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player, struct wp_sight *out)
+{
+	return wp_sight_of(ctx, g->id, g->watch, g->delay, g->seq, g->status,
+	                   wp_game_seat_of(g, player), out);
+}
+
+enum wp_err
+wp_state_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at, void **state,
+            char at_time[WP_TIME_MAX])
+{
+	struct wp_post_row *rows = NULL;
+	struct wp_replay_step *steps = NULL;
+	int n = 0;
+	enum wp_err err;
+
+	*state = NULL;
+	if (at == g->seq) {
+		if (at_time)
+			snprintf(at_time, WP_TIME_MAX, "%s", g->updated_at);
+		if (!(*state = wp_game_state(g)) && g->state)
+			return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
+		return WP_OK;
+	}
+	if ((err = wp_db_posts(c, g->id, 0, at, &rows, &n)) != WP_OK)
+		return wp_fail_store(ctx, err);
+	steps = calloc(n ? (size_t)n : 1, sizeof(*steps));
+	for (int i = 0; steps && i < n; i++)
+		steps[i] = (struct wp_replay_step){rows[i].seq, rows[i].seat, rows[i].kind,
+		                                   rows[i].actions, rows[i].draws_from};
+	if (steps)
+		*state = wp_replay_at(g->rs, g->options, g->nseats, g->seed, g->client, g->client_len,
+		                      steps, n, at);
+	if (at_time && n > 0)
+		snprintf(at_time, WP_TIME_MAX, "%s", rows[n - 1].at);
+	err = WP_OK;
+	if (!*state && n >= at && at > 0) {
+		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
+		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's past position could not be replayed");
+	}
+	free(steps);
+	wp_post_rows_free(rows, n);
+	return err;
+}
+
+/* GET /api/games: the matches open to watch, newest first. No time of
+ * the last change: that would tell a spectator of a delayed match that
+ * posts it may not see yet exist. */
+enum wp_err
+wp_api_games_watchable(struct wp_ctx *ctx)
+{
+	struct wp_watchable *rows = NULL;
+	int64_t limit, offset;
+	int n = 0;
+	enum wp_err err;
+	struct wp_conn *c;
+
+	if ((err = wp_query_int(ctx, "limit", 1, 100, 20, &limit)) ||
+	    (err = wp_query_int(ctx, "offset", 0, 1000000, 0, &offset)) ||
+	    (err = wp_conn_get(ctx, &c)))
+		return err;
+	err = wp_db_games_watchable(c, limit, offset, &rows, &n);
+	wp_store_put(ctx->store, c);
+	if (err)
+		return wp_fail_store(ctx, err);
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	for (int i = 0; i < n; i++) {
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, "id", json_object_new_int64(rows[i].id));
+		json_object_object_add(m, "ruleset", json_object_new_string(rows[i].ruleset));
+		json_object_object_add(m, "status",
+		                       json_object_new_string(wp_status_str(rows[i].status)));
+		json_object_object_add(m, "seats", json_object_new_int(rows[i].nseats));
+		json_object_object_add(m, "spectator_delay", json_object_new_int(rows[i].delay));
+		json_object_array_add(list, m);
+	}
+	free(rows);
+	json_object_object_add(o, "games", list);
+	return wp_reply_json(ctx, 200, o);
+}
