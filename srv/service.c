@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "notify.h"
 #include "store.h"
 #include "fronts.h"
 #include "wait.h"
@@ -27,7 +28,9 @@ usage(FILE *f)
 	        "Serves the Warpost API and board. Configuration is read from the\n"
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
-	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN); see README.md.\n"
+	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, PUBLIC_URL,\n"
+	        "WEBHOOK_*, NOTIFY_POLL_MS, SMTP_URL, SMTP_FROM, DIGEST_PERIOD_SECONDS);\n"
+	        "see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -107,6 +110,7 @@ wp_main(int argc, char **argv)
 		return 1;
 	}
 	wp_core_init(&cfg, store);
+	wp_notify_init(&cfg);
 
 	if (cgi) {
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
@@ -122,6 +126,9 @@ wp_main(int argc, char **argv)
 		wp_listen_stop();
 		goto out;
 	}
+	/* Webhooks and digests (issue 14); without it only delivery waits. */
+	if (wp_notify_start() != 0)
+		wp_log("notify: the worker did not start; notifications wait for another instance");
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
@@ -132,6 +139,7 @@ wp_main(int argc, char **argv)
 		wp_http_stop(http, WP_DRAIN_SEC);
 	if (fcgi)
 		wp_fcgi_stop(fcgi);
+	wp_notify_stop();
 	rc = 0;
 	wp_log("stopped");
 out:

@@ -28,6 +28,13 @@ enum wp_err wp_api_games_draw(struct wp_ctx *ctx);
 enum wp_err wp_api_games_abort(struct wp_ctx *ctx);
 enum wp_err wp_api_games_export(struct wp_ctx *ctx);       /* export.c */
 enum wp_err wp_api_games_verify(struct wp_ctx *ctx);
+enum wp_err wp_api_webhooks_create(struct wp_ctx *ctx);   /* webhooks.c */
+enum wp_err wp_api_webhooks_list(struct wp_ctx *ctx);
+enum wp_err wp_api_webhooks_delete(struct wp_ctx *ctx);
+enum wp_err wp_api_webhooks_deliveries(struct wp_ctx *ctx);
+enum wp_err wp_api_email_get(struct wp_ctx *ctx);
+enum wp_err wp_api_email_put(struct wp_ctx *ctx);
+enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 

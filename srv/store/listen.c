@@ -2,6 +2,7 @@
  * any srv instance and wakes the long-polls of that match (core/wait.h);
  * between notifications it wakes those whose deadline passed. */
 #include <poll.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,26 +10,28 @@
 
 #include <libpq-fe.h>
 
-#include "store.h"
+#include "notify_store.h"
 #include "wait.h"
 
 static pthread_t listener;
 static int running;
 static char *conninfo;
 
-static PGconn *
-listen_connect(void)
+PGconn *
+wp_listen_connect(const char *info, const char *channel, const char *app)
 {
 	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
+	const char *vals[] = {info, "5", app, NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	char sql[80];
 	PGresult *r;
 
 	if (PQstatus(c) != CONNECTION_OK) {
 		PQfinish(c);
 		return NULL;
 	}
-	r = PQexec(c, "LISTEN wp_game");
+	snprintf(sql, sizeof(sql), "LISTEN %s", channel);
+	r = PQexec(c, sql);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -36,6 +39,12 @@ listen_connect(void)
 	}
 	PQclear(r);
 	return c;
+}
+
+static PGconn *
+listen_connect(void)
+{
+	return wp_listen_connect(conninfo, "wp_game", "warpostd-listen");
 }
 
 static void *

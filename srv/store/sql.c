@@ -63,4 +63,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
+	WP_NOTIFY_SQL
 };

@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "store.h"
+#include "notify_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -37,6 +38,7 @@ enum wp_stmt {
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
 	WP_STMT_POSTS_SINCE_MOVES,
+	WP_NOTIFY_STMTS
 	WP_STMT_MAX
 };
 

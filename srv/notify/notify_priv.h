@@ -1,0 +1,36 @@
+/* What the notification files share: the settings and the two senders. */
+#ifndef WP_NOTIFY_PRIV_H
+#define WP_NOTIFY_PRIV_H
+
+#include <sys/socket.h>
+
+#include "notify.h"
+#include "notify_store.h"
+
+struct wp_notify_cfg {
+	char public_url[256];        /* without a trailing '/' */
+	int allow_private;
+	unsigned retry_base_ms, retry_max_ms, max_attempts, timeout, poll_ms;
+	const char *smtp_url, *smtp_from;
+	unsigned digest_period;
+};
+extern struct wp_notify_cfg wp_notify_cfg;
+/* Set when the worker is stopping: transfers in flight give up. */
+int wp_notify_stopping(void);
+
+/* 1 for an address no public server should call: loopback, private,
+ * link-local, carrier-grade NAT, multicast, unspecified, reserved. */
+int wp_addr_private(const struct sockaddr *sa);
+
+/* One attempt of one outbox row: *http_status 0 when nothing answered,
+ * error then says why (into err, cap bytes). */
+void wp_webhook_send(const struct wp_outbox *o, int *http_status, char *err, size_t cap);
+/* The body of an outbox row: only what the receiving seat may see
+ * (RULINGS.md G5). Owned by the caller. */
+char *wp_webhook_body(const struct wp_outbox *o);
+
+/* One digest to one player; 0 when the relay took it. */
+int wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, int n,
+                   char *err, size_t cap);
+
+#endif

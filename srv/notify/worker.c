@@ -1,0 +1,207 @@
+/* The notification worker: one thread per instance. It claims due outbox
+ * rows (FOR UPDATE SKIP LOCKED and a lease, so instances never send one
+ * row at once), sends each, records the attempt, and schedules a retry
+ * with exponential backoff up to a cap and a number of attempts. It wakes
+ * on NOTIFY wp_outbox (the triggers send it with the rows they queue) or
+ * every NOTIFY_POLL_MS; it sends the digests that are due on the way.
+ * Nothing here runs inside a request or a turn's transaction. */
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <libpq-fe.h>
+
+#include "notify_priv.h"
+
+struct wp_notify_cfg wp_notify_cfg;
+
+/* Claimed per round; each row's lease covers the whole round's sends. */
+#define WP_OUTBOX_BATCH 8
+#define WP_DIGEST_BATCH 16
+#define WP_DIGEST_GAMES 50
+
+static pthread_t worker;
+static int running;
+static int stop_pipe[2] = {-1, -1};
+static volatile int stopping;
+static const char *direct_url, *database_url;
+
+void
+wp_notify_init(const struct wp_config *cfg)
+{
+	size_t n;
+
+	snprintf(wp_notify_cfg.public_url, sizeof(wp_notify_cfg.public_url), "%s", cfg->public_url);
+	n = strlen(wp_notify_cfg.public_url);
+	while (n && wp_notify_cfg.public_url[n - 1] == '/')
+		wp_notify_cfg.public_url[--n] = '\0';
+	wp_notify_cfg.allow_private = cfg->webhook_allow_private;
+	wp_notify_cfg.retry_base_ms = cfg->webhook_retry_base_ms;
+	wp_notify_cfg.retry_max_ms = cfg->webhook_retry_max_ms;
+	wp_notify_cfg.max_attempts = cfg->webhook_max_attempts;
+	wp_notify_cfg.timeout = cfg->webhook_timeout;
+	wp_notify_cfg.poll_ms = cfg->notify_poll_ms;
+	wp_notify_cfg.smtp_url = cfg->smtp_url;
+	wp_notify_cfg.smtp_from = cfg->smtp_from;
+	wp_notify_cfg.digest_period = cfg->digest_period;
+	direct_url = cfg->direct_url;
+	database_url = cfg->database_url;
+}
+
+int
+wp_notify_stopping(void)
+{
+	return __atomic_load_n(&stopping, __ATOMIC_RELAXED);
+}
+
+/* Seconds until the retry after attempt n (from 1): base, 2 base, 4 base,
+ * ... up to the cap. */
+static double
+backoff_s(int attempt)
+{
+	double ms = wp_notify_cfg.retry_base_ms;
+
+	for (int i = 1; i < attempt && ms < wp_notify_cfg.retry_max_ms; i++)
+		ms *= 2;
+	if (ms > wp_notify_cfg.retry_max_ms)
+		ms = wp_notify_cfg.retry_max_ms;
+	return ms / 1000.0;
+}
+
+/* One round of webhook deliveries; the number of rows claimed. */
+static int
+deliver_round(struct wp_store *st)
+{
+	struct wp_conn *c = wp_store_get(st);
+	struct wp_outbox *rows = NULL;
+	int n = 0;
+
+	if (!c)
+		return 0;
+	double lease = WP_OUTBOX_BATCH * (wp_notify_cfg.timeout + 5.0) + 30.0;
+	if (wp_db_outbox_claim(c, WP_OUTBOX_BATCH, lease, &rows, &n) != WP_OK)
+		n = 0;
+	for (int i = 0; i < n && !wp_notify_stopping(); i++) {
+		char err[256];
+		int status;
+		wp_webhook_send(&rows[i], &status, err, sizeof(err));
+		if (wp_db_outbox_done(c, &rows[i], status, err[0] ? err : NULL,
+		                      (int)wp_notify_cfg.max_attempts,
+		                      backoff_s(rows[i].attempt)) != WP_OK)
+			wp_log("notify: delivery %lld of match %lld: the attempt was not recorded",
+			       (long long)rows[i].id, (long long)rows[i].game);
+	}
+	wp_outbox_free(rows, n);
+	wp_store_put(st, c);
+	return n;
+}
+
+/* The digests due now, each claimed for the period before it is sent. */
+static void
+digest_round(struct wp_store *st)
+{
+	struct wp_conn *c;
+	struct wp_digest *due = NULL;
+	int n = 0;
+	double retry = wp_notify_cfg.digest_period < 300 ? wp_notify_cfg.digest_period : 300;
+
+	if (!wp_notify_cfg.smtp_url || !(c = wp_store_get(st)))
+		return;
+	if (wp_db_digest_claim(c, wp_notify_cfg.digest_period, WP_DIGEST_BATCH, &due, &n) != WP_OK)
+		n = 0;
+	for (int i = 0; i < n && !wp_notify_stopping(); i++) {
+		struct wp_digest_game *games = NULL;
+		int k = 0, sent = 0;
+		char err[256];
+		if (wp_db_digest_games(c, due[i].player, WP_DIGEST_GAMES, &games, &k) != WP_OK)
+			k = 0;
+		if (k == 0) {
+			free(games);
+			continue;   /* nothing awaits: no mail this period */
+		}
+		sent = wp_digest_send(&due[i], games, k, err, sizeof(err)) == 0;
+		if (!sent)
+			wp_log("notify: digest for player %lld not sent: %s", (long long)due[i].player,
+			       err);
+		wp_db_digest_done(c, due[i].player, sent, retry);
+		free(games);
+	}
+	free(due);
+	wp_store_put(st, c);
+}
+
+/* Sleeps until a wake-up on the LISTEN connection, the stop pipe or the
+ * poll interval; a lost LISTEN connection is dropped (and redialled). */
+static void
+wait_for_work(PGconn **lc)
+{
+	struct pollfd p[2] = {{stop_pipe[0], POLLIN, 0}, {-1, POLLIN, 0}};
+	PGnotify *note;
+
+	if (*lc)
+		p[1].fd = PQsocket(*lc);
+	if (poll(p, *lc ? 2 : 1, (int)wp_notify_cfg.poll_ms) <= 0 || !*lc || !p[1].revents)
+		return;
+	if (PQconsumeInput(*lc) == 0) {
+		PQfinish(*lc);
+		*lc = NULL;
+		return;
+	}
+	while ((note = PQnotifies(*lc)) != NULL)
+		PQfreemem(note);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct wp_store *st = arg;
+	PGconn *lc = NULL;
+
+	while (!wp_notify_stopping()) {
+		if (!lc)
+			lc = wp_listen_connect(direct_url, "wp_outbox", "warpostd-notify");
+		int busy = deliver_round(st);
+		digest_round(st);
+		if (!busy)
+			wait_for_work(&lc);
+	}
+	PQfinish(lc);
+	wp_store_close(st);
+	return NULL;
+}
+
+int
+wp_notify_start(void)
+{
+	struct wp_store *st;
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || pipe(stop_pipe) != 0)
+		return -1;
+	/* A pool of its own: the worker never takes a request's connection. */
+	st = wp_store_open(database_url, 1);
+	if (!st || pthread_create(&worker, NULL, worker_main, st) != 0) {
+		wp_store_close(st);
+		return -1;
+	}
+	running = 1;
+	return 0;
+}
+
+void
+wp_notify_stop(void)
+{
+	if (!running)
+		return;
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
+	if (write(stop_pipe[1], "x", 1) < 0)
+		wp_log("notify: cannot wake the worker to stop it");
+	pthread_join(worker, NULL);
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
+	curl_global_cleanup();
+	running = 0;
+}
