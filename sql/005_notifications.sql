@@ -92,28 +92,79 @@ BEGIN
     RETURN n;
 END $$;
 
+-- Whether a seated player has a webhook: only then does a change of the
+-- match run the outbox trigger (its WHEN clause reads this), so matches
+-- nobody listens to pay nothing on their turns. Kept by the triggers on
+-- webhooks and seats below.
+ALTER TABLE games ADD COLUMN notify boolean NOT NULL DEFAULT false;
+
+CREATE FUNCTION wp_games_notify_flag(player bigint) RETURNS void
+LANGUAGE sql AS $$
+    UPDATE games g SET notify = NOT g.notify
+     WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = player)
+       AND g.status IN ('open', 'active')
+       AND g.notify <> EXISTS (SELECT 1 FROM seats s JOIN webhooks w ON w.player_id = s.player_id
+                                WHERE s.game_id = g.id);
+$$;
+
+CREATE FUNCTION wp_webhooks_changed() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM wp_games_notify_flag(CASE WHEN TG_OP = 'DELETE' THEN OLD.player_id
+                                      ELSE NEW.player_id END);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER webhooks_changed
+    AFTER INSERT OR DELETE ON webhooks
+    FOR EACH ROW EXECUTE FUNCTION wp_webhooks_changed();
+
+CREATE FUNCTION wp_seat_taken() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE games SET notify = true
+     WHERE id = NEW.game_id AND NOT notify
+       AND EXISTS (SELECT 1 FROM webhooks WHERE player_id = NEW.player_id);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER seat_taken
+    AFTER INSERT OR UPDATE OF player_id ON seats
+    FOR EACH ROW WHEN (NEW.player_id IS NOT NULL)
+    EXECUTE FUNCTION wp_seat_taken();
+
 -- "Your turn" to the seats newly awaited, "draw offered" to the seats that
--- have not offered when a new offer appears, "match over" to every seat.
+-- have not offered when a new offer appears, "match over" to every seat
+-- when an active match ends; one statement for all three.
 CREATE FUNCTION wp_games_notify() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     everyone integer := (1 << NEW.seats) - 1;
-    before integer := CASE WHEN OLD.status = 'active' THEN OLD.awaiting ELSE 0 END;
+    turn integer := 0;
+    offer integer := 0;
+    over integer := 0;
 BEGIN
-    IF NEW.status IN ('over', 'aborted') THEN
-        IF OLD.status IS DISTINCT FROM NEW.status AND OLD.status = 'active' THEN
-            PERFORM wp_notify_seats(NEW.id, everyone, 'match_over');
+    IF NEW.status = 'active' THEN
+        turn := NEW.awaiting & ~CASE WHEN OLD.status = 'active' THEN OLD.awaiting ELSE 0 END;
+        IF NEW.draw_offers & ~OLD.draw_offers <> 0 THEN
+            offer := everyone & ~NEW.draw_offers;
         END IF;
+    ELSIF NEW.status IN ('over', 'aborted') AND OLD.status = 'active' THEN
+        over := everyone;
+    END IF;
+    IF turn | offer | over = 0 THEN
         RETURN NULL;
     END IF;
-    IF NEW.status <> 'active' THEN
-        RETURN NULL;
-    END IF;
-    IF NEW.awaiting & ~before <> 0 THEN
-        PERFORM wp_notify_seats(NEW.id, NEW.awaiting & ~before, 'your_turn');
-    END IF;
-    IF NEW.draw_offers & ~OLD.draw_offers <> 0 THEN
-        PERFORM wp_notify_seats(NEW.id, everyone & ~NEW.draw_offers, 'draw_offered');
+    INSERT INTO webhook_deliveries (game_id, webhook_id, event, seat, seq, status,
+                                    awaiting, seats, ruleset)
+    SELECT NEW.id, w.id, e.ev, s.seat, NEW.seq, NEW.status, NEW.awaiting, NEW.seats,
+           NEW.ruleset
+      FROM (VALUES ('your_turn', turn), ('draw_offered', offer), ('match_over', over))
+           AS e (ev, mask)
+      JOIN seats s ON s.game_id = NEW.id AND ((e.mask >> s.seat) & 1) = 1
+      JOIN webhooks w ON w.player_id = s.player_id;
+    IF FOUND THEN
+        PERFORM pg_notify('wp_outbox', '');
     END IF;
     RETURN NULL;
 END $$;
@@ -121,7 +172,7 @@ END $$;
 CREATE TRIGGER games_notify
     AFTER UPDATE OF status, awaiting, draw_offers ON games
     FOR EACH ROW
-    WHEN (OLD.status IS DISTINCT FROM NEW.status
-          OR OLD.awaiting IS DISTINCT FROM NEW.awaiting
-          OR OLD.draw_offers IS DISTINCT FROM NEW.draw_offers)
+    WHEN (NEW.notify AND (OLD.status IS DISTINCT FROM NEW.status
+                          OR OLD.awaiting IS DISTINCT FROM NEW.awaiting
+                          OR OLD.draw_offers IS DISTINCT FROM NEW.draw_offers))
     EXECUTE FUNCTION wp_games_notify();

@@ -214,6 +214,26 @@ class WebhooksTest(wp.ServerTestCase):
         self.assertTrue(self.rx.wait(self.pa, "match_over", game))
         self.assertTrue(self.rx.wait(self.pb, "match_over", game))
 
+    def test_registered_mid_match_then_deleted(self):
+        """A webhook counts for the matches its player already sits in, and
+        a deleted one is called no more."""
+        c, d = ml.Client(self.server, "Carol"), ml.Client(self.server, "Dave")
+        game = ml.start_match([c, d])
+        path = "/dave/%d" % d.id
+        h = hook(d, self.rx.url(path))
+        self.rx.secrets[path] = h["secret"]
+        self.assertEqual(c.turn(game, 1, [move("d1", "d2")]).status, 200)
+        [(call, doc)] = self.rx.wait(path, "your_turn", game)
+        self.assertEqual((doc["seq"], call["signed"]), (2, True))
+        self.assertEqual(d.req("DELETE", "/api/me/webhooks/%d" % h["id"]).status, 204)
+        self.assertEqual(d.turn(game, 2, [move("f8", "g7")]).status, 200)
+        self.assertEqual(c.turn(game, 3, [move("d2", "d3")]).status, 200)
+        # Carol's hook-less seat and Dave's deleted hook: the worker sends
+        # Alice's next event, and still nothing more reached Dave's path.
+        other = ml.start_match([self.a, self.b])
+        self.assertTrue(self.rx.wait(self.pa, "your_turn", other))
+        self.assertEqual(len(self.rx.events(path)), 1)
+
     def test_receiver_down_then_back(self):
         """The turn is not held by a receiver that is down; the worker
         retries with backoff and delivers once the receiver is back."""
