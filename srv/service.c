@@ -127,7 +127,7 @@ wp_main(int argc, char **argv)
 		goto out;
 	}
 	/* Webhooks and digests (issue 14); without it only delivery waits. */
-	if (wp_notify_start() != 0)
+	if (wp_notify_start(store) != 0)
 		wp_log("notify: the worker did not start; notifications wait for another instance");
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);

@@ -148,6 +148,8 @@ wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, in
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wp_notify_progress);
 	rc = curl_easy_perform(c);
 out:
 	if (rc != CURLE_OK)

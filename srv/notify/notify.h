@@ -12,8 +12,10 @@
 /* Keeps the settings the checks and the worker use (the configuration
  * outlives them). Every mode calls it, CGI included. */
 void wp_notify_init(const struct wp_config *cfg);
-/* The worker thread: delivers webhooks and sends digests. 0 or -1. */
-int wp_notify_start(void);
+/* The worker thread: delivers webhooks and sends digests with
+ * connections of the request pool `st`. 0 or -1. */
+struct wp_store;
+int wp_notify_start(struct wp_store *st);
 void wp_notify_stop(void);
 
 /* A webhook URL a player may register: http or https, a host, no user

@@ -4,6 +4,8 @@
 
 #include <sys/socket.h>
 
+#include <curl/curl.h>
+
 #include "notify.h"
 #include "notify_store.h"
 
@@ -15,8 +17,10 @@ struct wp_notify_cfg {
 	unsigned digest_period;
 };
 extern struct wp_notify_cfg wp_notify_cfg;
-/* Set when the worker is stopping: transfers in flight give up. */
+/* Set when the worker is stopping: transfers in flight give up (the
+ * libcurl progress callback of every transfer answers it). */
 int wp_notify_stopping(void);
+int wp_notify_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un);
 
 /* 1 for an address no public server should call: loopback, private,
  * link-local, carrier-grade NAT, multicast, unspecified, reserved. */

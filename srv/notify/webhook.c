@@ -201,8 +201,8 @@ discard(char *p, size_t size, size_t n, void *user)
 	return size * n;
 }
 
-static int
-progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+int
+wp_notify_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
 	return wp_notify_stopping();
 }
@@ -259,7 +259,7 @@ wp_webhook_send(const struct wp_outbox *o, int *http_status, char *err, size_t c
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wp_notify_progress);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &at);
 	rc = curl_easy_perform(c);

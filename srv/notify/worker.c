@@ -2,9 +2,13 @@
  * rows (FOR UPDATE SKIP LOCKED and a lease, so instances never send one
  * row at once), sends each, records the attempt, and schedules a retry
  * with exponential backoff up to a cap and a number of attempts. It wakes
- * on NOTIFY wp_outbox (the triggers send it with the rows they queue) or
- * every NOTIFY_POLL_MS; it sends the digests that are due on the way.
- * Nothing here runs inside a request or a turn's transaction. */
+ * on NOTIFY wp_outbox (the triggers send it with the rows they queue; the
+ * LISTEN thread passes it on) or every NOTIFY_POLL_MS; it sends the digests
+ * that are due on the way. It borrows the request pool's connections for
+ * single statements and never holds one while it waits on the network, so
+ * it adds no database connection. Nothing here runs inside a request or a
+ * turn's transaction. */
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -13,7 +17,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <libpq-fe.h>
 
 #include "notify_priv.h"
 
@@ -26,9 +29,10 @@ struct wp_notify_cfg wp_notify_cfg;
 
 static pthread_t worker;
 static int running;
-static int stop_pipe[2] = {-1, -1};
+/* Wake-ups and the stop: one byte each. Non-blocking, so a burst of
+ * NOTIFYs never blocks the LISTEN thread (a full pipe wakes all the same). */
+static int wake_pipe[2] = {-1, -1};
 static volatile int stopping;
-static const char *direct_url, *database_url;
 
 void
 wp_notify_init(const struct wp_config *cfg)
@@ -48,8 +52,6 @@ wp_notify_init(const struct wp_config *cfg)
 	wp_notify_cfg.smtp_url = cfg->smtp_url;
 	wp_notify_cfg.smtp_from = cfg->smtp_from;
 	wp_notify_cfg.digest_period = cfg->digest_period;
-	direct_url = cfg->direct_url;
-	database_url = cfg->database_url;
 }
 
 int
@@ -72,7 +74,9 @@ backoff_s(int attempt)
 	return ms / 1000.0;
 }
 
-/* One round of webhook deliveries; the number of rows claimed. */
+/* One round of webhook deliveries; the number of rows claimed. A
+ * connection is taken for each statement and given back before the
+ * network is touched. */
 static int
 deliver_round(struct wp_store *st)
 {
@@ -85,18 +89,20 @@ deliver_round(struct wp_store *st)
 	double lease = WP_OUTBOX_BATCH * (wp_notify_cfg.timeout + 5.0) + 30.0;
 	if (wp_db_outbox_claim(c, WP_OUTBOX_BATCH, lease, &rows, &n) != WP_OK)
 		n = 0;
+	wp_store_put(st, c);
 	for (int i = 0; i < n && !wp_notify_stopping(); i++) {
 		char err[256];
 		int status;
 		wp_webhook_send(&rows[i], &status, err, sizeof(err));
-		if (wp_db_outbox_done(c, &rows[i], status, err[0] ? err : NULL,
+		if (!(c = wp_store_get(st)) ||
+		    wp_db_outbox_done(c, &rows[i], status, err[0] ? err : NULL,
 		                      (int)wp_notify_cfg.max_attempts,
 		                      backoff_s(rows[i].attempt)) != WP_OK)
 			wp_log("notify: delivery %lld of match %lld: the attempt was not recorded",
 			       (long long)rows[i].id, (long long)rows[i].game);
+		wp_store_put(st, c);
 	}
 	wp_outbox_free(rows, n);
-	wp_store_put(st, c);
 	return n;
 }
 
@@ -113,12 +119,16 @@ digest_round(struct wp_store *st)
 		return;
 	if (wp_db_digest_claim(c, wp_notify_cfg.digest_period, WP_DIGEST_BATCH, &due, &n) != WP_OK)
 		n = 0;
+	wp_store_put(st, c);
 	for (int i = 0; i < n && !wp_notify_stopping(); i++) {
 		struct wp_digest_game *games = NULL;
-		int k = 0, sent = 0;
+		int k = 0, sent;
 		char err[256];
+		if (!(c = wp_store_get(st)))
+			break;
 		if (wp_db_digest_games(c, due[i].player, WP_DIGEST_GAMES, &games, &k) != WP_OK)
 			k = 0;
+		wp_store_put(st, c);
 		if (k == 0) {
 			free(games);
 			continue;   /* nothing awaits: no mail this period */
@@ -127,66 +137,58 @@ digest_round(struct wp_store *st)
 		if (!sent)
 			wp_log("notify: digest for player %lld not sent: %s", (long long)due[i].player,
 			       err);
-		wp_db_digest_done(c, due[i].player, sent, retry);
+		if ((c = wp_store_get(st)) != NULL)
+			wp_db_digest_done(c, due[i].player, sent, retry);
+		wp_store_put(st, c);
 		free(games);
 	}
 	free(due);
-	wp_store_put(st, c);
 }
 
-/* Sleeps until a wake-up on the LISTEN connection, the stop pipe or the
- * poll interval; a lost LISTEN connection is dropped (and redialled). */
+/* Sleeps until a wake-up, the stop or the poll interval. */
 static void
-wait_for_work(PGconn **lc)
+wait_for_work(void)
 {
-	struct pollfd p[2] = {{stop_pipe[0], POLLIN, 0}, {-1, POLLIN, 0}};
-	PGnotify *note;
+	struct pollfd p = {wake_pipe[0], POLLIN, 0};
+	char buf[64];
 
-	if (*lc)
-		p[1].fd = PQsocket(*lc);
-	if (poll(p, *lc ? 2 : 1, (int)wp_notify_cfg.poll_ms) <= 0 || !*lc || !p[1].revents)
-		return;
-	if (PQconsumeInput(*lc) == 0) {
-		PQfinish(*lc);
-		*lc = NULL;
-		return;
+	if (poll(&p, 1, (int)wp_notify_cfg.poll_ms) > 0)
+		while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+			;
+}
+
+static void
+wake(void)
+{
+	if (write(wake_pipe[1], "w", 1) < 0) {
+		/* full: the worker has a wake-up waiting already */
 	}
-	while ((note = PQnotifies(*lc)) != NULL)
-		PQfreemem(note);
 }
 
 static void *
 worker_main(void *arg)
 {
 	struct wp_store *st = arg;
-	PGconn *lc = NULL;
 
 	while (!wp_notify_stopping()) {
-		if (!lc)
-			lc = wp_listen_connect(direct_url, "wp_outbox", "warpostd-notify");
 		int busy = deliver_round(st);
 		digest_round(st);
 		if (!busy)
-			wait_for_work(&lc);
+			wait_for_work();
 	}
-	PQfinish(lc);
-	wp_store_close(st);
 	return NULL;
 }
 
 int
-wp_notify_start(void)
+wp_notify_start(struct wp_store *st)
 {
-	struct wp_store *st;
-
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || pipe(stop_pipe) != 0)
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || pipe(wake_pipe) != 0)
 		return -1;
-	/* A pool of its own: the worker never takes a request's connection. */
-	st = wp_store_open(database_url, 1);
-	if (!st || pthread_create(&worker, NULL, worker_main, st) != 0) {
-		wp_store_close(st);
+	fcntl(wake_pipe[0], F_SETFL, O_NONBLOCK);
+	fcntl(wake_pipe[1], F_SETFL, O_NONBLOCK);
+	if (pthread_create(&worker, NULL, worker_main, st) != 0)
 		return -1;
-	}
+	wp_listen_outbox_hook(wake);
 	running = 1;
 	return 0;
 }
@@ -196,12 +198,12 @@ wp_notify_stop(void)
 {
 	if (!running)
 		return;
+	wp_listen_outbox_hook(NULL);
 	__atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
-	if (write(stop_pipe[1], "x", 1) < 0)
-		wp_log("notify: cannot wake the worker to stop it");
+	wake();
 	pthread_join(worker, NULL);
-	close(stop_pipe[0]);
-	close(stop_pipe[1]);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
 	curl_global_cleanup();
 	running = 0;
 }

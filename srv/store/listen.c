@@ -1,8 +1,8 @@
 /* The LISTEN thread: its own connection hears NOTIFY wp_game '<id>' from
  * any srv instance and wakes the long-polls of that match (core/wait.h);
- * between notifications it wakes those whose deadline passed. */
+ * between notifications it wakes those whose deadline passed. It also
+ * hears NOTIFY wp_outbox and wakes the notification worker (issue 14). */
 #include <poll.h>
-#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +16,35 @@
 static pthread_t listener;
 static int running;
 static char *conninfo;
+static void (*outbox_hook)(void);
 
-PGconn *
-wp_listen_connect(const char *info, const char *channel, const char *app)
+void
+wp_listen_outbox_hook(void (*fn)(void))
+{
+	__atomic_store_n(&outbox_hook, fn, __ATOMIC_RELEASE);
+}
+
+static void
+outbox_wake(void)
+{
+	void (*fn)(void) = __atomic_load_n(&outbox_hook, __ATOMIC_ACQUIRE);
+	if (fn)
+		fn();
+}
+
+static PGconn *
+listen_connect(void)
 {
 	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {info, "5", app, NULL};
+	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
-	char sql[80];
 	PGresult *r;
 
 	if (PQstatus(c) != CONNECTION_OK) {
 		PQfinish(c);
 		return NULL;
 	}
-	snprintf(sql, sizeof(sql), "LISTEN %s", channel);
-	r = PQexec(c, sql);
+	r = PQexec(c, "LISTEN wp_game; LISTEN wp_outbox");
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -39,12 +52,6 @@ wp_listen_connect(const char *info, const char *channel, const char *app)
 	}
 	PQclear(r);
 	return c;
-}
-
-static PGconn *
-listen_connect(void)
-{
-	return wp_listen_connect(conninfo, "wp_game", "warpostd-listen");
 }
 
 static void *
@@ -63,6 +70,7 @@ listen_main(void *arg)
 			/* Notifications may have been missed while disconnected:
 			 * every waiter looks again. */
 			wp_wait_all();
+			outbox_wake();
 		}
 		struct pollfd pfd = {PQsocket(c), POLLIN, 0};
 		int rc = poll(&pfd, 1, 200);
@@ -75,7 +83,9 @@ listen_main(void *arg)
 		PGnotify *n;
 		while ((n = PQnotifies(c)) != NULL) {
 			int64_t game = strtoll(n->extra, NULL, 10);
-			if (game > 0)
+			if (strcmp(n->relname, "wp_outbox") == 0)
+				outbox_wake();
+			else if (game > 0)
 				wp_wait_notify(game);
 			PQfreemem(n);
 		}

@@ -13,10 +13,10 @@
 
 #define WP_WEBHOOK_URL_MAX 2000
 
-/* A connection of its own that LISTENs on `channel` (a constant name),
- * for a thread that waits for NOTIFY; NULL when the database does not
- * answer. listen.c's thread and the notification worker use it. */
-struct pg_conn *wp_listen_connect(const char *conninfo, const char *channel, const char *app);
+/* The LISTEN thread (listen.c) also hears NOTIFY wp_outbox, which the
+ * outbox triggers send with their rows, and calls fn on each (and after
+ * reconnecting, when some may have been missed). */
+void wp_listen_outbox_hook(void (*fn)(void));
 
 struct wp_webhook {
 	int64_t id;
