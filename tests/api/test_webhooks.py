@@ -208,6 +208,23 @@ class WebhooksTest(wp.ServerTestCase):
             self.assertTrue(call["signed"])
             self.assertEqual((doc["status"], doc["seat"], doc["awaiting"]), ("over", seat, []))
 
+    def test_time_running_out_hook(self):
+        """The hook a clock calls (README "Notifications"): queued in the
+        caller's transaction for the seats of the mask, delivered like the
+        others; rolled back, it is never sent."""
+        game = ml.start_match([self.a, self.b])
+        self.db.psql("BEGIN; SELECT wp_notify_seats(%d, 2, 'time_running_out'); ROLLBACK" % game)
+        self.db.psql("SELECT wp_notify_seats(%d, 1, 'time_running_out')" % game)
+        [(call, doc)] = self.rx.wait(self.pa, "time_running_out", game)
+        self.assertTrue(call["signed"])
+        self.assertEqual((doc["seat"], doc["awaiting"], doc["status"]), (0, [0], "active"))
+        # Bob's was rolled back; Alice's own next event shows the worker
+        # went on without sending it.
+        self.assertEqual(self.b.req("POST", "/api/games/%d/draw" % game,
+                                    {"action": "offer"}).status, 200)
+        self.assertTrue(self.rx.wait(self.pa, "draw_offered", game))
+        self.assertEqual(self.rx.events(self.pb, "time_running_out", game), [])
+
     def test_resign_tells_both(self):
         game = ml.start_match([self.a, self.b])
         self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
