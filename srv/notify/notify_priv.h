@@ -26,9 +26,20 @@ int wp_notify_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, 
  * link-local, carrier-grade NAT, multicast, unspecified, reserved. */
 int wp_addr_private(const struct sockaddr *sa);
 
-/* One attempt of one outbox row: *http_status 0 when nothing answered,
- * error then says why (into err, cap bytes). */
-void wp_webhook_send(const struct wp_outbox *o, int *http_status, char *err, size_t cap);
+/* One attempt of one outbox row, as a libcurl transfer the worker runs
+ * with others at once: begin prepares it (-1: out of memory, finish all
+ * the same), finish reads its outcome and frees it. *http_status is 0
+ * when nothing answered; err then says why. */
+struct wp_send {
+	CURL *easy;
+	struct curl_slist *headers;
+	char *body;
+	int refused;             /* a private address was refused */
+	CURLcode rc;
+	int done;                /* added to the worker's transfers */
+};
+int wp_webhook_begin(const struct wp_outbox *o, struct wp_send *s);
+void wp_webhook_finish(struct wp_send *s, CURLcode rc, int *http_status, char *err, size_t cap);
 /* The body of an outbox row: only what the receiving seat may see
  * (RULINGS.md G5). Owned by the caller. */
 char *wp_webhook_body(const struct wp_outbox *o);

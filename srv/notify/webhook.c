@@ -189,10 +189,6 @@ wp_webhook_body(const struct wp_outbox *o)
 	return text;
 }
 
-struct attempt {
-	int refused;             /* a private address was refused */
-};
-
 static size_t
 discard(char *p, size_t size, size_t n, void *user)
 {
@@ -210,50 +206,44 @@ wp_notify_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl
 static curl_socket_t
 open_socket(void *user, curlsocktype purpose, struct curl_sockaddr *a)
 {
-	struct attempt *at = user;
+	struct wp_send *s = user;
 
 	if (!wp_notify_cfg.allow_private && wp_addr_private(&a->addr)) {
-		at->refused = 1;
+		s->refused = 1;
 		return CURL_SOCKET_BAD;
 	}
 	return socket(a->family, a->socktype, a->protocol);
 }
 
-void
-wp_webhook_send(const struct wp_outbox *o, int *http_status, char *err, size_t cap)
+int
+wp_webhook_begin(const struct wp_outbox *o, struct wp_send *s)
 {
-	struct attempt at = {0};
-	struct curl_slist *h = NULL;
 	char line[256], ts[24], sig[65];
-	char *body = wp_webhook_body(o);
-	CURL *c = curl_easy_init();
-	CURLcode rc;
-	long status = 0;
+	CURL *c;
 
-	*http_status = 0;
-	err[0] = '\0';
-	if (!c || !body) {
-		snprintf(err, cap, "out of memory");
-		goto out;
-	}
+	memset(s, 0, sizeof(*s));
+	s->body = wp_webhook_body(o);
+	s->easy = c = curl_easy_init();
+	if (!c || !s->body)
+		return -1;
 	snprintf(ts, sizeof(ts), "%lld", (long long)time(NULL));
-	wp_webhook_sign(o->secret, ts, body, strlen(body), sig);
-	h = curl_slist_append(h, "Content-Type: application/json");
+	wp_webhook_sign(o->secret, ts, s->body, strlen(s->body), sig);
+	s->headers = curl_slist_append(s->headers, "Content-Type: application/json");
 	snprintf(line, sizeof(line), "X-Warpost-Event: %s", o->event);
-	h = curl_slist_append(h, line);
+	s->headers = curl_slist_append(s->headers, line);
 	snprintf(line, sizeof(line), "X-Warpost-Event-Id: %lld", (long long)o->id);
-	h = curl_slist_append(h, line);
+	s->headers = curl_slist_append(s->headers, line);
 	snprintf(line, sizeof(line), "X-Warpost-Timestamp: %s", ts);
-	h = curl_slist_append(h, line);
+	s->headers = curl_slist_append(s->headers, line);
 	snprintf(line, sizeof(line), "X-Warpost-Signature: sha256=%s", sig);
-	h = curl_slist_append(h, line);
-	h = curl_slist_append(h, "Expect:");
+	s->headers = curl_slist_append(s->headers, line);
+	s->headers = curl_slist_append(s->headers, "Expect:");
 	curl_easy_setopt(c, CURLOPT_URL, o->url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, s->headers);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, s->body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(s->body));
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "warpost/" WP_VERSION);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)wp_notify_cfg.timeout);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -261,22 +251,34 @@ wp_webhook_send(const struct wp_outbox *o, int *http_status, char *err, size_t c
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, wp_notify_progress);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &at);
-	rc = curl_easy_perform(c);
-	if (rc == CURLE_OK) {
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, s);
+	curl_easy_setopt(c, CURLOPT_PRIVATE, s);
+	return 0;
+}
+
+void
+wp_webhook_finish(struct wp_send *s, CURLcode rc, int *http_status, char *err, size_t cap)
+{
+	long status = 0;
+
+	*http_status = 0;
+	err[0] = '\0';
+	if (!s->easy || !s->body)
+		snprintf(err, cap, "out of memory");
+	else if (rc == CURLE_OK) {
+		curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
 		*http_status = (int)status;
 		if (status < 200 || status > 299)
 			snprintf(err, cap, "HTTP status %ld", status);
-	} else if (at.refused) {
+	} else if (s->refused) {
 		snprintf(err, cap, "the address is loopback, private or link-local: not allowed "
 		                   "on this server");
 	} else {
 		snprintf(err, cap, "%s", curl_easy_strerror(rc));
 	}
-out:
-	curl_slist_free_all(h);
-	if (c)
-		curl_easy_cleanup(c);
-	free(body);
+	curl_slist_free_all(s->headers);
+	if (s->easy)
+		curl_easy_cleanup(s->easy);
+	free(s->body);
+	memset(s, 0, sizeof(*s));
 }

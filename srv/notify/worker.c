@@ -22,7 +22,7 @@
 
 struct wp_notify_cfg wp_notify_cfg;
 
-/* Claimed per round; each row's lease covers the whole round's sends. */
+/* Claimed and sent at once per round; each row's lease covers the round. */
 #define WP_OUTBOX_BATCH 8
 #define WP_DIGEST_BATCH 16
 #define WP_DIGEST_GAMES 50
@@ -74,6 +74,39 @@ backoff_s(int attempt)
 	return ms / 1000.0;
 }
 
+/* Runs the prepared transfers at once: a slow receiver holds up the
+ * round (WEBHOOK_TIMEOUT at most), not each call behind it. */
+static void
+send_all(struct wp_send *s, int n)
+{
+	CURLM *m = curl_multi_init();
+	CURLMsg *msg;
+	int active = 0, left;
+
+	for (int i = 0; i < n; i++) {
+		s[i].rc = CURLE_OUT_OF_MEMORY;
+		if (s[i].easy && s[i].body && m && curl_multi_add_handle(m, s[i].easy) == CURLM_OK)
+			s[i].done = 1;
+	}
+	do {
+		if (!m || curl_multi_perform(m, &active) != CURLM_OK)
+			break;
+		if (active && curl_multi_poll(m, NULL, 0, 200, NULL) != CURLM_OK)
+			break;
+	} while (active);
+	while (m && (msg = curl_multi_info_read(m, &left)) != NULL) {
+		struct wp_send *one = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&one);
+		one->rc = msg->data.result;
+	}
+	for (int i = 0; i < n; i++)
+		if (s[i].done)
+			curl_multi_remove_handle(m, s[i].easy);
+	curl_multi_cleanup(m);
+}
+
 /* One round of webhook deliveries; the number of rows claimed. A
  * connection is taken for each statement and given back before the
  * network is touched. */
@@ -82,18 +115,22 @@ deliver_round(struct wp_store *st)
 {
 	struct wp_conn *c = wp_store_get(st);
 	struct wp_outbox *rows = NULL;
+	struct wp_send sends[WP_OUTBOX_BATCH];
 	int n = 0;
 
 	if (!c)
 		return 0;
-	double lease = WP_OUTBOX_BATCH * (wp_notify_cfg.timeout + 5.0) + 30.0;
+	double lease = wp_notify_cfg.timeout + 60.0;
 	if (wp_db_outbox_claim(c, WP_OUTBOX_BATCH, lease, &rows, &n) != WP_OK)
 		n = 0;
 	wp_store_put(st, c);
-	for (int i = 0; i < n && !wp_notify_stopping(); i++) {
+	for (int i = 0; i < n; i++)
+		wp_webhook_begin(&rows[i], &sends[i]);
+	send_all(sends, n);
+	for (int i = 0; i < n; i++) {
 		char err[256];
 		int status;
-		wp_webhook_send(&rows[i], &status, err, sizeof(err));
+		wp_webhook_finish(&sends[i], sends[i].rc, &status, err, sizeof(err));
 		if (!(c = wp_store_get(st)) ||
 		    wp_db_outbox_done(c, &rows[i], status, err[0] ? err : NULL,
 		                      (int)wp_notify_cfg.max_attempts,
