@@ -27,10 +27,11 @@ class Receiver:
     """A real HTTP server on 127.0.0.1 that records every call and checks
     its signature with the secret registered for its path."""
 
-    def __init__(self, port=0):
+    def __init__(self, port=0, fail_first=0):
         self.calls = []
         self.secrets = {}
         self.status = 204
+        self.fail_first = fail_first   # answer 503 to this many calls first
         self.lock = threading.Lock()
         outer = self
 
@@ -44,7 +45,8 @@ class Receiver:
                 with outer.lock:
                     outer.calls.append({"path": self.path, "headers": h, "body": body,
                                         "signed": h.get("x-warpost-signature") == "sha256=" + mac})
-                self.send_response(outer.status)
+                    status = 503 if len(outer.calls) <= outer.fail_first else outer.status
+                self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -283,6 +285,28 @@ class WebhooksTest(wp.ServerTestCase):
         self.assertEqual([a["attempt"] for a in d["log"]], list(range(1, d["attempts"] + 1)))
         self.assertEqual(d["log"][-1]["status"], 204)
         self.assertEqual(d["id"], doc["event_id"])
+
+    def test_error_status_is_retried(self):
+        """An answer outside 2xx is a failed attempt with its status in the
+        log; the same event (same id, fresh timestamp and signature) comes
+        again until a 2xx."""
+        rx = Receiver(fail_first=2)
+        self.addCleanup(rx.close)
+        c = ml.Client(self.server, "Carol")
+        h = hook(c, rx.url("/c"))
+        rx.secrets["/c"] = h["secret"]
+        game = ml.start_match([c, self.b])
+        calls = rx.wait("/c", "your_turn", game, 3)
+        self.assertEqual(len(calls), 3, calls)
+        self.assertTrue(all(call["signed"] for call, _ in calls))
+        self.assertEqual(len({doc["event_id"] for _, doc in calls}), 1)
+        log = wp.wait_until(lambda: [d for d in c.req(
+            "GET", "/api/me/webhooks/%d/deliveries" % h["id"]).json()["deliveries"]
+            if d["state"] == "delivered"], DELIVERY_WAIT, 0.05)
+        self.assertTrue(log)
+        self.assertEqual([(a["attempt"], a["status"]) for a in log[0]["log"]],
+                         [(1, 503), (2, 503), (3, 204)])
+        self.assertEqual(log[0]["log"][0]["error"], "HTTP status 503")
 
     def test_two_instances_deliver_each_event_once(self):
         """FOR UPDATE SKIP LOCKED: with two workers on one database every
