@@ -18,6 +18,7 @@
 
 #include <curl/curl.h>
 
+#include "core.h"
 #include "notify_priv.h"
 
 struct wp_notify_cfg wp_notify_cfg;
@@ -131,6 +132,11 @@ deliver_round(struct wp_store *st)
 		char err[256];
 		int status;
 		wp_webhook_finish(&sends[i], sends[i].rc, &status, err, sizeof(err));
+		wp_metric_add(WP_METRIC_WEBHOOK_ATTEMPTS, 1);
+		if (status >= 200 && status <= 299)
+			wp_metric_add(WP_METRIC_WEBHOOK_DELIVERED, 1);
+		else if (rows[i].attempt >= (int)wp_notify_cfg.max_attempts)
+			wp_metric_add(WP_METRIC_WEBHOOK_FAILED, 1);
 		if (!(c = wp_store_get(st)) ||
 		    wp_db_outbox_done(c, &rows[i], status, err[0] ? err : NULL,
 		                      (int)wp_notify_cfg.max_attempts,
@@ -171,6 +177,7 @@ digest_round(struct wp_store *st)
 			continue;   /* nothing awaits: no mail this period */
 		}
 		sent = wp_digest_send(&due[i], games, k, err, sizeof(err)) == 0;
+		wp_metric_add(WP_METRIC_DIGESTS_SENT, (uint64_t)sent);
 		if (!sent)
 			wp_log("notify: digest for player %lld not sent: %s", (long long)due[i].player,
 			       err);

@@ -144,6 +144,9 @@ class DigestTest(wp.ServerTestCase):
         r = self.server.request("GET", link)
         self.assertEqual((r.status, r.json()), (200, {"digest": "off"}), r)
         self.assertEqual(e.req("GET", "/api/me/email").json()["digest"], "off")
+        self.assertTrue(wp.wait_until(lambda: re.search(
+            r"(?m)^warpost_digests_sent_total [1-9]",
+            self.server.request("GET", "/metrics").body.decode()), WAIT, 0.05))
         token = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["token"][0]
         self.assertProblem(self.server.request("GET", "/api/unsubscribe"), 400, "invalid-request")
         self.assertProblem(self.server.request("GET", "/api/unsubscribe?token=xyz"), 400,

@@ -364,6 +364,9 @@ class PublicServerTest(wp.ServerTestCase):
         self.assertEqual((d["attempts"], len(d["log"]), d["next_attempt_at"]), (2, 2, None))
         self.assertIn("private", d["last_error"])
         self.assertEqual(rx.calls, [], "the private address was never called")
+        metrics = self.server.request("GET", "/metrics").body.decode()
+        self.assertRegex(metrics, r"(?m)^warpost_webhook_failed_total [1-9]")
+        self.assertRegex(metrics, r"(?m)^warpost_webhook_attempts_total [2-9]")
 
 
 if __name__ == "__main__":
