@@ -36,7 +36,8 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_BUILD_TESTS=OFF 
 # --- runtime stage -----------------------------------------------------------
 FROM ${DEBIAN_IMAGE}
 
-# Runtime halves of the build group's -dev packages, nginx for the "nginx"
+# Runtime halves of the build group's -dev packages (libcurl4 and the CA
+# certificates for webhooks and the SMTP relay), nginx for the "nginx"
 # role (on Debian 12 nginx-light is only nginx plus the echo module, which
 # the Warpost config does not use), and libfcgi-bin for cgi-fcgi, with which
 # the health check asks warpostd's FastCGI socket for /api/health.
@@ -48,6 +49,8 @@ RUN apt-get update \
         libfcgi-bin \
         libpq5 \
         libsodium23 \
+        libcurl4 \
+        ca-certificates \
         nginx \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && rm -f /etc/nginx/sites-enabled/default

@@ -31,6 +31,7 @@ BUILD_PKGS=(
     libfcgi-dev
     libpq-dev
     libsodium-dev
+    libcurl4-openssl-dev
 )
 
 # The server binaries (initdb, pg_ctl, postgres) come from postgresql-15;
@@ -46,6 +47,7 @@ DB_PKGS=(
 # libFuzzer, which ships in libclang-rt-14-dev.
 # nodejs and npm: the openapi_lint test runs Redocly's CLI, installed from
 # tests/openapi/package-lock.json by scripts/test.sh (npm ci).
+# python3-aiosmtpd: the real SMTP server the digest test sends to.
 TEST_PKGS=(
     nginx
     curl
@@ -54,6 +56,7 @@ TEST_PKGS=(
     libclang-rt-14-dev
     nodejs
     npm
+    python3-aiosmtpd
 )
 
 BENCH_PKGS=(

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "clock.h"
+#include "notify.h"
 #include "store.h"
 #include "fronts.h"
 #include "wait.h"
@@ -30,7 +31,8 @@ usage(FILE *f)
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
 	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
 	        "VACATION_MAX_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
-	        "TRUST_X_FORWARDED_FOR); see README.md.\n"
+	        "TRUST_X_FORWARDED_FOR, PUBLIC_URL, WEBHOOK_*, NOTIFY_POLL_MS, SMTP_URL,\n"
+	        "SMTP_FROM, DIGEST_PERIOD_SECONDS); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -114,6 +116,7 @@ wp_main(int argc, char **argv)
 	if (!cgi && wp_store_monitor(store) != 0)
 		wp_log("database: the health monitor cannot start");
 	wp_core_init(&cfg, store);
+	wp_notify_init(&cfg);
 
 	if (cgi) {
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
@@ -129,6 +132,9 @@ wp_main(int argc, char **argv)
 		wp_listen_stop();
 		goto out;
 	}
+	/* Webhooks and digests (issue 14); without it only delivery waits. */
+	if (wp_notify_start(store) != 0)
+		wp_log("notify: the worker did not start; notifications wait for another instance");
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
@@ -139,6 +145,7 @@ wp_main(int argc, char **argv)
 		wp_http_stop(http, WP_DRAIN_SEC);
 	if (fcgi)
 		wp_fcgi_stop(fcgi);
+	wp_notify_stop();
 	rc = 0;
 	wp_log("stopped");
 out:

@@ -44,6 +44,13 @@ enum wp_err wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c,
                                struct wp_game_clock **out);
 json_object *wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks,
                               int n, int count, int with_state);
+enum wp_err wp_api_webhooks_create(struct wp_ctx *ctx);   /* webhooks.c */
+enum wp_err wp_api_webhooks_list(struct wp_ctx *ctx);
+enum wp_err wp_api_webhooks_delete(struct wp_ctx *ctx);
+enum wp_err wp_api_webhooks_deliveries(struct wp_ctx *ctx);
+enum wp_err wp_api_email_get(struct wp_ctx *ctx);
+enum wp_err wp_api_email_put(struct wp_ctx *ctx);
+enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 

@@ -179,7 +179,7 @@ wp_api_me_games(struct wp_ctx *ctx)
 	struct wp_my_game *games = NULL;
 	struct wp_game_clock *clocks = NULL;
 	int64_t limit, offset, with_state;
-	int n = 0, count = 0, awaiting = 0;
+	int n = 0, count = 0;
 	enum wp_err err;
 	struct wp_conn *c;
 

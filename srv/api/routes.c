@@ -27,6 +27,13 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/games/{id}/claim", wp_api_games_claim, WP_BODY_OPTIONAL},
 	{WP_GET, "/api/me/vacation", wp_api_me_vacation, WP_BODY_NONE},
 	{WP_POST, "/api/me/vacation", wp_api_me_vacation_start, WP_BODY_JSON},
+	{WP_POST, "/api/me/webhooks", wp_api_webhooks_create, WP_BODY_JSON},
+	{WP_GET, "/api/me/webhooks", wp_api_webhooks_list, WP_BODY_NONE},
+	{WP_DELETE, "/api/me/webhooks/{id}", wp_api_webhooks_delete, WP_BODY_NONE},
+	{WP_GET, "/api/me/webhooks/{id}/deliveries", wp_api_webhooks_deliveries, WP_BODY_NONE},
+	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
+	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
+	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
 };
 
 const struct wp_route *

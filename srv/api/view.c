@@ -130,15 +130,6 @@ head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t g
 	return WP_OK;
 }
 
-/* A spectator held behind (issue 14) has its own tag: the post it sees. */
-static void
-etag_sight(char *out, size_t cap, int64_t id, int version, const struct wp_sight *s)
-{
-	if (s->delayed)
-		snprintf(out, cap, "\"g%lld-d%d-x\"", (long long)id, s->upto);
-	else
-		etag_for(out, cap, id, version, s->viewer);
-}
 /* A spectator held behind sees the match as it was after post upto: the
  * state replayed, and the row's members as they were then (seq, version,
  * awaiting, time), nothing of the posts after it (issue 14). */

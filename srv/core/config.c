@@ -106,6 +106,40 @@ env_str(const char *name, const char *def)
 	return v && *v ? v : def;
 }
 
+/* Notifications (issue 14): webhooks, their retries, e-mail digests. */
+static int
+notify_config(struct wp_config *cfg, char *err, size_t errlen)
+{
+	static char public_url[64];
+	unsigned long priv, base, max, attempts, timeout, poll, period;
+
+	snprintf(public_url, sizeof(public_url), "http://localhost:%u", cfg->port);
+	cfg->public_url = env_str("PUBLIC_URL", public_url);
+	cfg->smtp_url = env_str("SMTP_URL", NULL);
+	cfg->smtp_from = env_str("SMTP_FROM", "warpost@localhost");
+	if (env_uint("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &priv, err, errlen) ||
+	    env_uint("WEBHOOK_RETRY_BASE_MS", 10000, 10, 86400000, &base, err, errlen) ||
+	    env_uint("WEBHOOK_RETRY_MAX_MS", 3600000, 10, 86400000, &max, err, errlen) ||
+	    env_uint("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &attempts, err, errlen) ||
+	    env_uint("WEBHOOK_TIMEOUT", 10, 1, 300, &timeout, err, errlen) ||
+	    env_uint("NOTIFY_POLL_MS", 1000, 10, 600000, &poll, err, errlen) ||
+	    env_uint("DIGEST_PERIOD_SECONDS", 86400, 1, 31 * 86400, &period, err, errlen))
+		return -1;
+	if (strlen(cfg->public_url) > 200 || (strncmp(cfg->public_url, "http://", 7) != 0 &&
+	                                      strncmp(cfg->public_url, "https://", 8) != 0)) {
+		snprintf(err, errlen, "PUBLIC_URL: an http:// or https:// URL of at most 200 bytes");
+		return -1;
+	}
+	cfg->webhook_allow_private = (int)priv;
+	cfg->webhook_retry_base_ms = (unsigned)base;
+	cfg->webhook_retry_max_ms = (unsigned)max;
+	cfg->webhook_max_attempts = (unsigned)attempts;
+	cfg->webhook_timeout = (unsigned)timeout;
+	cfg->notify_poll_ms = (unsigned)poll;
+	cfg->digest_period = (unsigned)period;
+	return 0;
+}
+
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -144,6 +178,8 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->threads = (unsigned)threads;
 	cfg->connection_memory = mem;
 	cfg->db_pool_size = (unsigned)pool;
+	if (notify_config(cfg, err, errlen) != 0)
+		return -1;
 	if (!cfg->database_url) {
 		snprintf(err, errlen,
 		         "DATABASE_URL is not set (scripts/run.sh starts a private PostgreSQL "

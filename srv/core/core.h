@@ -105,6 +105,10 @@ enum wp_metric {
 	WP_METRIC_RULES_LOADS,
 	WP_METRIC_RULES_APPLIES,
 	WP_METRIC_LONGPOLLS,
+	WP_METRIC_WEBHOOK_ATTEMPTS,      /* notifications (issue 14) */
+	WP_METRIC_WEBHOOK_DELIVERED,
+	WP_METRIC_WEBHOOK_FAILED,
+	WP_METRIC_DIGESTS_SENT,
 	WP_METRIC_MAX
 };
 void wp_metric_add(enum wp_metric m, uint64_t n);

@@ -20,6 +20,14 @@ static const struct {
 	                             "Actions applied by a ruleset", "counter"},
 	[WP_METRIC_LONGPOLLS] = {"warpost_longpolls_total", "Requests that waited for a change",
 	                         "counter"},
+	[WP_METRIC_WEBHOOK_ATTEMPTS] = {"warpost_webhook_attempts_total",
+	                                "Webhook calls made, retries included", "counter"},
+	[WP_METRIC_WEBHOOK_DELIVERED] = {"warpost_webhook_delivered_total",
+	                                 "Webhook calls answered with a 2xx", "counter"},
+	[WP_METRIC_WEBHOOK_FAILED] = {"warpost_webhook_failed_total",
+	                              "Webhook events given up after the last attempt", "counter"},
+	[WP_METRIC_DIGESTS_SENT] = {"warpost_digests_sent_total",
+	                            "E-mail digests the SMTP relay accepted", "counter"},
 };
 
 void

@@ -168,6 +168,14 @@ struct wp_config {
 	struct wp_rate rate[WP_RATE_MAX];
 	unsigned max_open_matches;   /* MAX_OPEN_MATCHES; 0: no cap */
 	int trust_forwarded_for;     /* TRUST_X_FORWARDED_FOR */
+	/* Notifications (issue 14; README "Notifications"). */
+	const char *public_url;          /* PUBLIC_URL: links in notifications */
+	int webhook_allow_private;       /* WEBHOOK_ALLOW_PRIVATE: loopback and private targets */
+	unsigned webhook_retry_base_ms, webhook_retry_max_ms, webhook_max_attempts;
+	unsigned webhook_timeout;        /* seconds per attempt */
+	unsigned notify_poll_ms;         /* the worker looks at least this often */
+	const char *smtp_url, *smtp_from;
+	unsigned digest_period;          /* seconds: at most one digest per player */
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

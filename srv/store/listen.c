@@ -1,6 +1,7 @@
 /* The LISTEN thread: its own connection hears NOTIFY wp_game '<id>' from
  * any srv instance and wakes the long-polls of that match (core/wait.h);
- * between notifications it wakes those whose deadline passed. */
+ * between notifications it wakes those whose deadline passed. It also
+ * hears NOTIFY wp_outbox and wakes the notification worker (issue 14). */
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -10,12 +11,27 @@
 
 #include <libpq-fe.h>
 
-#include "store.h"
+#include "notify_store.h"
 #include "wait.h"
 
 static pthread_t listener;
 static int running;
 static char *conninfo;
+static void (*outbox_hook)(void);
+
+void
+wp_listen_outbox_hook(void (*fn)(void))
+{
+	__atomic_store_n(&outbox_hook, fn, __ATOMIC_RELEASE);
+}
+
+static void
+outbox_wake(void)
+{
+	void (*fn)(void) = __atomic_load_n(&outbox_hook, __ATOMIC_ACQUIRE);
+	if (fn)
+		fn();
+}
 
 static PGconn *
 listen_connect(void)
@@ -29,7 +45,7 @@ listen_connect(void)
 		PQfinish(c);
 		return NULL;
 	}
-	r = PQexec(c, "LISTEN wp_game");
+	r = PQexec(c, "LISTEN wp_game; LISTEN wp_outbox");
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -73,6 +89,7 @@ listen_main(void *arg)
 			/* Notifications may have been missed while disconnected:
 			 * every waiter looks again. */
 			wp_wait_all();
+			outbox_wake();
 		}
 		struct pollfd pfd = {PQsocket(c), POLLIN, 0};
 		int rc = poll(&pfd, 1, 200);
@@ -87,7 +104,9 @@ listen_main(void *arg)
 		size_t used = 0;
 		while ((n = PQnotifies(c)) != NULL) {
 			int64_t game = strtoll(n->extra, NULL, 10);
-			if (game > 0) {
+			if (strcmp(n->relname, "wp_outbox") == 0) {
+				outbox_wake();
+			} else if (game > 0) {
 				wp_wait_notify(game);
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,

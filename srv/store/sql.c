@@ -105,4 +105,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_GAMES_WATCHABLE] = {"games_watchable",
 		"SELECT " COLS(WP_WATCH_COLUMNS) " FROM games WHERE spectators = 'open'"
 		" AND status IN ('active', 'over') ORDER BY id DESC LIMIT $1 OFFSET $2"},
+	WP_NOTIFY_SQL
 };

@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "store.h"
+#include "notify_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -50,6 +51,7 @@ enum wp_stmt {
 	WP_STMT_GAME_WATCH_SET,
 	WP_STMT_GAMES_WATCHABLE,
 	WP_STMT_ME_CHANGES,
+	WP_NOTIFY_STMTS
 	WP_STMT_MAX
 };
 

@@ -26,6 +26,7 @@ import warpost as wp  # noqa: E402
 ROOT = "games"                       # distributed by its primary key id
 MATCH_KEY = "game_id"
 REFERENCE = {"players", "vacations"}  # small, read everywhere: replicated
+REFERENCE |= {"webhooks", "email_settings"}  # a player's notification settings (issue 14)
 COORDINATOR = {"schema_migrations"}  # bookkeeping of the migration runner
 
 

@@ -1,0 +1,35 @@
+/* Notifications (issue 14): per-player webhooks and e-mail digests,
+ * delivered after the commit by one worker thread per instance from the
+ * outbox that sql/005_notifications.sql's triggers fill in the same
+ * transaction as the change (README "Notifications"). */
+#ifndef WP_NOTIFY_H
+#define WP_NOTIFY_H
+
+#include <stddef.h>
+
+#include "wp.h"
+
+/* Keeps the settings the checks and the worker use (the configuration
+ * outlives them). Every mode calls it, CGI included. */
+void wp_notify_init(const struct wp_config *cfg);
+/* The worker thread: delivers webhooks and sends digests with
+ * connections of the request pool `st`. 0 or -1. */
+struct wp_store;
+int wp_notify_start(struct wp_store *st);
+void wp_notify_stop(void);
+
+/* A webhook URL a player may register: http or https, a host, no user
+ * or password, at most WP_WEBHOOK_URL_MAX bytes of visible ASCII, and
+ * unless WEBHOOK_ALLOW_PRIVATE no loopback, private or link-local address
+ * literal nor "localhost" (names are checked again, resolved, at each
+ * delivery). 0, or -1 and why. */
+int wp_webhook_url_check(const char *url, char *why, size_t cap);
+/* The signature receivers check: lower-case hex of
+ * HMAC-SHA256(key = secret, message = timestamp "." body). */
+void wp_webhook_sign(const char *secret, const char *timestamp, const char *body, size_t len,
+                     char hex[65]);
+/* An e-mail address we send digests to: local@domain, visible ASCII
+ * without spaces, quotes or angle brackets, at most WP_EMAIL_MAX bytes. */
+int wp_email_check(const char *address);
+
+#endif
