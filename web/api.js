@@ -49,6 +49,7 @@ const SENTENCES = {
   'invalid-orders': 'Those standing orders are not valid.',
   'idempotency-key-reused': 'This post was changed after it failed; post it again.',
   'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
+  'overloaded': 'The server is too busy right now. Try again in a minute.',
   'internal-error': 'The server ran into a problem. Try again; if it persists, tell the server admin.',
   'precondition-failed': 'The file changed on the server. Reload the page.',
   'uri-too-long': 'That address is too long.',

@@ -41,6 +41,7 @@ int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
 	unsigned long port, body, conns, timeout, threads, mem, pool;
+	unsigned long per_ip, req_timeout, queue_timeout;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->database_url = env_str("DATABASE_URL", NULL);
@@ -56,8 +57,14 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
 	    env_uint("THREADS", 4, 1, 256, &threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 65536, 8192, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen))
+	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
+	    env_uint("PER_IP_CONNECTIONS", 32, 0, 100000, &per_ip, err, errlen) ||
+	    env_uint("REQUEST_TIMEOUT", 15, 1, 3600, &req_timeout, err, errlen) ||
+	    env_uint("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &queue_timeout, err, errlen))
 		return -1;
+	cfg->per_ip_connections = (unsigned)per_ip;
+	cfg->request_timeout = (unsigned)req_timeout;
+	cfg->fcgi_queue_timeout = (unsigned)queue_timeout;
 	cfg->port = (unsigned)port;
 	cfg->max_body = body;
 	cfg->max_connections = (unsigned)conns;

@@ -46,6 +46,7 @@ static const struct {
 	[WP_ERR_INVALID_ORDERS] = {"invalid-orders", 422, "Unprocessable request"},
 	[WP_ERR_IDEMPOTENCY_KEY_REUSED] = {"idempotency-key-reused", 422, "Unprocessable request"},
 	[WP_ERR_DB_UNAVAILABLE] = {"database-unavailable", 503, "Database unavailable"},
+	[WP_ERR_OVERLOADED] = {"overloaded", 503, "Service overloaded"},
 	[WP_ERR_INTERNAL] = {"internal-error", 500, "Internal server error"},
 	[WP_ERR_PRECONDITION_FAILED] = {"precondition-failed", 412, "Precondition failed"},
 	[WP_ERR_URI_TOO_LONG] = {"uri-too-long", 414, "URI too long"},

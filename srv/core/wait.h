@@ -15,6 +15,13 @@ struct wp_waiter {
 	int64_t deadline_ns;
 	void (*wake)(struct wp_waiter *w);   /* called once, from any thread */
 	void *arg;
+	/* With watch_fd, the client's socket fd is watched while w waits:
+	 * when the peer hangs up (closes, or shuts its sending side), w is
+	 * woken early with gone set, so a client that left frees its slot
+	 * at once instead of at the deadline. */
+	int fd;
+	int watch_fd;
+	int gone;
 	struct wp_waiter *next;
 	int registered;
 };
@@ -30,6 +37,9 @@ uint64_t wp_wait_gen(int64_t game);
 void wp_wait_add(struct wp_waiter *w);
 /* Unregisters w if it is still waiting (a connection that went away). */
 void wp_wait_remove(struct wp_waiter *w);
+/* 1 when the peer of socket fd has hung up (closed, or shut its sending
+ * side), right now. */
+int wp_hung_up(int fd);
 /* A match changed (called by the listener; tests may call it). */
 void wp_wait_notify(int64_t game);
 /* Wakes the waiters whose deadline has passed. */

@@ -14,6 +14,8 @@
 #define WP_VERSION "0.1.0"
 /* Retry-After of every 503, in seconds (RFC 9110, 10.2.3). */
 #define WP_RETRY_AFTER "1"
+/* Retry-After of a 503 overloaded: give the queue time to drain. */
+#define WP_OVERLOAD_RETRY_AFTER "5"
 
 /* Errors are values, and each value is one RFC 9457 problem type: the
  * table in problem.c gives its slug (urn:warpost:problem:<slug>), HTTP
@@ -53,6 +55,7 @@ enum wp_err {
 	WP_ERR_INVALID_ORDERS,     /* 422 */
 	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
+	WP_ERR_OVERLOADED,         /* 503: waited too long to be served */
 	WP_ERR_INTERNAL,           /* 500 */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
@@ -127,6 +130,13 @@ struct wp_config {
 	unsigned db_pool_size;
 	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
 	const char *metrics_token;
+	/* PER_IP_CONNECTIONS: most HTTP connections from one address (0: no
+	 * limit); REQUEST_TIMEOUT: seconds a request may take to arrive
+	 * whole; FCGI_QUEUE_TIMEOUT: seconds a FastCGI request may wait
+	 * before it is answered 503 unworked. */
+	unsigned per_ip_connections;
+	unsigned request_timeout;
+	unsigned fcgi_queue_timeout;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

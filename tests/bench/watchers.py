@@ -53,7 +53,7 @@ def main():
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
                WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
-               MAX_CONNECTIONS=str(need))
+               MAX_CONNECTIONS=str(need), PER_IP_CONNECTIONS="0")
     if args.connection_memory:
         env["CONNECTION_MEMORY"] = str(args.connection_memory)
     srv = subprocess.Popen([os.path.join(args.build, "tests/testrules/warpostd-test")], env=env,
