@@ -101,16 +101,16 @@ class FcgiLongPollTest(wp.ServerTestCase):
         m = re.search(r"^warpost_longpolls_total (\d+)", r.body.decode(), re.M)
         return int(m.group(1)) if m else None
 
-    def open_polls(self, game, n, etag="*"):
+    def open_polls(self, game, n, etag="*", source=None):
         before = self.longpolls_started()
         socks = []
         for _ in range(n):
-            s = wp.raw_connect(self.nginx.port, timeout=30)
+            s = wp.raw_connect(self.nginx.port, timeout=30, source=source)
             s.sendall(longpoll_bytes(game, headers={"If-None-Match": etag}))
             socks.append(s)
         # every one is waiting in warpostd before we go on
         self.assertTrue(wp.wait_until(
-            lambda: (self.longpolls_started() or 0) >= before + n, 10),
+            lambda: (self.longpolls_started() or 0) >= before + n, 30),
             "the long-polls did not all reach warpostd:\n" + self.fcgi.stderr_text()[-2000:])
         return socks
 
@@ -144,9 +144,25 @@ class FcgiLongPollTest(wp.ServerTestCase):
         # requests (logged as 499) at once, not at their 60 s deadline
         rx = re.compile(r"GET %s 499 " % re.escape(path))
         self.assertTrue(wp.wait_until(
-            lambda: len([l for l in self.fcgi.log_lines() if rx.search(l)]) == 2 * THREADS, 20),
+            lambda: len([l for l in self.fcgi.log_lines() if rx.search(l)]) == 2 * THREADS, 30),
             self.fcgi.stderr_text()[-3000:])
         self.assertEqual(self.nginx.request("GET", "/api/health").status, 200)
+
+    def test_nginx_limits_each_client_address(self):
+        # the shipped configuration: 32 requests in progress per address
+        game = ml.start_match([self.a, self.b])
+        socks = self.open_polls(game, 32, source="127.0.0.2")
+        try:
+            with wp.raw_connect(self.nginx.port, source="127.0.0.2") as s:
+                s.sendall(wp.http_request_bytes("GET", "/api/health"))
+                r = wp.parse_reply(wp.read_reply(s))
+            wp.assert_problem(r, 503, "overloaded")
+            self.assertEqual(r.headers.get("retry-after"), "5", r)
+            # another address is served
+            self.assertEqual(self.nginx.request("GET", "/api/health").status, 200)
+        finally:
+            for s in socks:
+                s.close()
 
     def test_a_request_queued_too_long_is_refused_unworked(self):
         new = b'{"name": "Queued"}'
