@@ -82,6 +82,8 @@ async function startInto(env) {
       env: {
         ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
         WEB_ROOT: join(REPO, 'web'), MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
+        // every browser context of a test is 127.0.0.1
+        PER_IP_CONNECTIONS: '0',
       },
       stdio: ['ignore', log, log],
     });
