@@ -251,6 +251,11 @@ framing_problem(const struct wp_request *req)
 	return NULL;
 }
 
+/* The header strings are borrowed, not copied: libmicrohttpd keeps them in
+ * the connection's memory pool until the request completes, and
+ * on_completed() drops them before the request is freed. Two allocations
+ * less per header for every waiting long-poll (issue 17, long-poll
+ * memory). */
 static enum MHD_Result
 add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -258,8 +263,8 @@ add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *valu
 
 	if (req->nheaders == WP_MAX_HEADERS)
 		return MHD_NO;
-	req->headers[req->nheaders].name = strdup(key);
-	req->headers[req->nheaders].value = strdup(value ? value : "");
+	req->headers[req->nheaders].name = (char *)key;
+	req->headers[req->nheaders].value = (char *)(value ? value : "");
 	req->nheaders++;
 	return MHD_YES;
 }
@@ -450,6 +455,7 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	wp_wait_remove(&cc->waiter);
 	if (cc->req.method)
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
+	cc->req.nheaders = 0;    /* borrowed (add_header) */
 	wp_request_free(&cc->req);
 	free(cc);
 	*con_cls = NULL;
