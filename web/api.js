@@ -51,6 +51,7 @@ const SENTENCES = {
   'rate-limited': 'Too many requests in a short time. Wait a moment and try again.',
   'too-many-open-matches': 'You have as many unfinished matches as this server allows. Finish, resign or abort one first.',
   'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
+  'overloaded': 'The server is too busy right now. Try again in a minute.',
   'internal-error': 'The server ran into a problem. Try again; if it persists, tell the server admin.',
   'precondition-failed': 'The file changed on the server. Reload the page.',
   'uri-too-long': 'That address is too long.',

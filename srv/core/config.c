@@ -144,6 +144,7 @@ int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
 	unsigned long port, body, conns, timeout, threads, mem, pool, vac_every, vac_max;
+	unsigned long per_ip, req_timeout, queue_timeout;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->database_url = env_str("DATABASE_URL", NULL);
@@ -167,8 +168,14 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
 	    env_ms("DB_POOL_WAIT_MS", 500, 0, &cfg->db.pool_wait_ms, err, errlen) ||
 	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen) ||
-	    load_rates(cfg, err, errlen))
+	    load_rates(cfg, err, errlen) ||
+	    env_uint("PER_IP_CONNECTIONS", 32, 0, 100000, &per_ip, err, errlen) ||
+	    env_uint("REQUEST_TIMEOUT", 15, 1, 3600, &req_timeout, err, errlen) ||
+	    env_uint("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &queue_timeout, err, errlen))
 		return -1;
+	cfg->per_ip_connections = (unsigned)per_ip;
+	cfg->request_timeout = (unsigned)req_timeout;
+	cfg->fcgi_queue_timeout = (unsigned)queue_timeout;
 	cfg->vacation_every_days = (unsigned)vac_every;
 	cfg->vacation_max_days = (unsigned)vac_max;
 	cfg->port = (unsigned)port;

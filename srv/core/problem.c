@@ -48,6 +48,7 @@ static const struct {
 	[WP_ERR_RATE_LIMITED] = {"rate-limited", 429, "Too many requests"},
 	[WP_ERR_TOO_MANY_OPEN_MATCHES] = {"too-many-open-matches", 409, "Conflict"},
 	[WP_ERR_DB_UNAVAILABLE] = {"database-unavailable", 503, "Database unavailable"},
+	[WP_ERR_OVERLOADED] = {"overloaded", 503, "Service overloaded"},
 	[WP_ERR_INTERNAL] = {"internal-error", 500, "Internal server error"},
 	[WP_ERR_PRECONDITION_FAILED] = {"precondition-failed", 412, "Precondition failed"},
 	[WP_ERR_URI_TOO_LONG] = {"uri-too-long", 414, "URI too long"},

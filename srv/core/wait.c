@@ -1,6 +1,9 @@
 /* Long-poll registry (see wait.h); the store's LISTEN thread feeds it. */
+#define _GNU_SOURCE /* POLLRDHUP */
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +19,68 @@ static uint64_t gen[BUCKETS];
 static int stopping;
 /* Registered waiters on a player's key (game < 0, wp_wait_players). */
 static int player_waiters;
+
+/* Hang-up watch (wait.h, watch_fd): one epoll set and thread for every
+ * watched waiter, started with the first; by_fd maps a socket to its
+ * waiter, both changed only under the lock. */
+static int watch_ep = -1;
+static struct wp_waiter **by_fd;
+static size_t by_fd_cap;
+
+static void *watch_main(void *arg);
+
+/* Starts watching w->fd; the caller holds the lock. On any failure w is
+ * simply not watched (it still ends at a change or its deadline). */
+static void
+watch_locked(struct wp_waiter *w)
+{
+	struct epoll_event ev = {.events = EPOLLRDHUP | EPOLLET};
+	size_t fd = (size_t)w->fd;
+
+	if (w->fd < 0)
+		return;
+	if (watch_ep < 0) {
+		pthread_t t;
+		watch_ep = epoll_create1(EPOLL_CLOEXEC);
+		if (watch_ep < 0)
+			return;
+		if (pthread_create(&t, NULL, watch_main, NULL) != 0) {
+			close(watch_ep);
+			watch_ep = -1;
+			return;
+		}
+		pthread_detach(t);
+	}
+	if (fd >= by_fd_cap) {
+		size_t cap = fd < 1024 ? 1024 : fd * 2;
+		struct wp_waiter **p = realloc(by_fd, cap * sizeof(*p));
+		if (!p)
+			return;
+		memset(p + by_fd_cap, 0, (cap - by_fd_cap) * sizeof(*p));
+		by_fd = p;
+		by_fd_cap = cap;
+	}
+	ev.data.fd = w->fd;
+	if (epoll_ctl(watch_ep, EPOLL_CTL_ADD, w->fd, &ev) == 0)
+		by_fd[fd] = w;
+}
+
+static void
+unwatch_locked(struct wp_waiter *w)
+{
+	if (w->fd < 0 || (size_t)w->fd >= by_fd_cap || by_fd[w->fd] != w)
+		return;
+	by_fd[w->fd] = NULL;
+	epoll_ctl(watch_ep, EPOLL_CTL_DEL, w->fd, NULL);
+}
+
+int
+wp_hung_up(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
 
 static unsigned
 slot(int64_t game)
@@ -48,6 +113,36 @@ unlink_locked(struct wp_waiter *w)
 	w->registered = 0;
 	if (w->game < 0)
 		player_waiters--;
+	if (w->watch_fd)
+		unwatch_locked(w);
+}
+
+static void *
+watch_main(void *arg)
+{
+	struct epoll_event evs[64];
+
+	for (;;) {
+		int n = epoll_wait(watch_ep, evs, 64, -1);
+		if (n < 0 && errno != EINTR)
+			return NULL;
+		for (int i = 0; i < n; i++) {
+			struct wp_waiter *w = NULL;
+			size_t fd = (size_t)evs[i].data.fd;
+			pthread_mutex_lock(&lock);
+			if (fd < by_fd_cap && by_fd[fd] && by_fd[fd]->registered &&
+			    /* an event may be stale: its socket closed and
+			     * the number reused since */
+			    wp_hung_up(evs[i].data.fd)) {
+				w = by_fd[fd];
+				unlink_locked(w);
+				w->gone = 1;
+			}
+			pthread_mutex_unlock(&lock);
+			if (w)
+				w->wake(w);
+		}
+	}
 }
 
 void
@@ -57,6 +152,7 @@ wp_wait_add(struct wp_waiter *w)
 	int now = 0;
 
 	pthread_mutex_lock(&lock);
+	w->gone = 0;
 	if (stopping || gen[s] != w->gen_seen) {
 		now = 1;
 	} else {
@@ -65,6 +161,8 @@ wp_wait_add(struct wp_waiter *w)
 		w->registered = 1;
 		if (w->game < 0)
 			player_waiters++;
+		if (w->watch_fd)
+			watch_locked(w);
 	}
 	pthread_mutex_unlock(&lock);
 	if (now)
@@ -101,6 +199,8 @@ wake_where(int64_t game, int all, int64_t now_ns)
 				w->registered = 0;
 				if (w->game < 0)
 					player_waiters--;
+				if (w->watch_fd)
+					unwatch_locked(w);
 				w->next = list;
 				list = w;
 			} else {

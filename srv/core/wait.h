@@ -15,6 +15,13 @@ struct wp_waiter {
 	int64_t deadline_ns;
 	void (*wake)(struct wp_waiter *w);   /* called once, from any thread */
 	void *arg;
+	/* With watch_fd, the client's socket fd is watched while w waits:
+	 * when the peer hangs up (closes, or shuts its sending side), w is
+	 * woken early with gone set, so a client that left frees its slot
+	 * at once instead of at the deadline. */
+	int fd;
+	int watch_fd;
+	int gone;
 	struct wp_waiter *next;
 	int registered;
 };
@@ -34,6 +41,9 @@ void wp_wait_remove(struct wp_waiter *w);
  * player's matches (GET /api/me/events); the listener wakes them after
  * looking up the seats of the matches it heard of, only while some wait. */
 int wp_wait_players(void);
+/* 1 when the peer of socket fd has hung up (closed, or shut its sending
+ * side), right now. */
+int wp_hung_up(int fd);
 /* A match changed (called by the listener; tests may call it). */
 void wp_wait_notify(int64_t game);
 /* Wakes the waiters whose deadline has passed. */

@@ -14,6 +14,8 @@
 #define WP_VERSION "0.1.0"
 /* Retry-After of every 503, in seconds (RFC 9110, 10.2.3). */
 #define WP_RETRY_AFTER "1"
+/* Retry-After of a 503 overloaded: give the queue time to drain. */
+#define WP_OVERLOAD_RETRY_AFTER "5"
 
 /* Errors are values, and each value is one RFC 9457 problem type: the
  * table in problem.c gives its slug (urn:warpost:problem:<slug>), HTTP
@@ -55,6 +57,7 @@ enum wp_err {
 	WP_ERR_RATE_LIMITED,       /* 429: a rate limit (ratelimit.h), with Retry-After */
 	WP_ERR_TOO_MANY_OPEN_MATCHES, /* 409: MAX_OPEN_MATCHES unfinished matches */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */
+	WP_ERR_OVERLOADED,         /* 503: waited too long to be served */
 	WP_ERR_INTERNAL,           /* 500 */
 	WP_ERR_TIME_EXPIRED,          /* 409: the seat's time ran out */
 	WP_ERR_TIME_NOT_EXPIRED,      /* 409: a claim on time too early */
@@ -176,6 +179,13 @@ struct wp_config {
 	unsigned notify_poll_ms;         /* the worker looks at least this often */
 	const char *smtp_url, *smtp_from;
 	unsigned digest_period;          /* seconds: at most one digest per player */
+	/* PER_IP_CONNECTIONS: most HTTP connections from one address (0: no
+	 * limit); REQUEST_TIMEOUT: seconds a request may take to arrive
+	 * whole; FCGI_QUEUE_TIMEOUT: seconds a FastCGI request may wait
+	 * before it is answered 503 unworked. */
+	unsigned per_ip_connections;
+	unsigned request_timeout;
+	unsigned fcgi_queue_timeout;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -175,50 +175,9 @@ write_response(const struct wp_request *req, const struct wp_response *res, writ
 		wr(io, res->body, res->body_len);
 }
 
-/* FastCGI long-polls hold the worker thread (libfcgi has no way to
- * park a request); THREADS bounds how many can wait at once. */
-struct blocking_wait {
-	struct wp_waiter w;
-	pthread_mutex_t m;
-	pthread_cond_t cv;
-	int woken;
-};
-
+/* Builds, serves and writes one request that never waits (plain CGI). */
 static void
-blocking_wake(struct wp_waiter *w)
-{
-	struct blocking_wait *b = w->arg;
-	pthread_mutex_lock(&b->m);
-	b->woken = 1;
-	pthread_cond_signal(&b->cv);
-	pthread_mutex_unlock(&b->m);
-}
-
-static void
-hold(const struct wp_response *res)
-{
-	struct blocking_wait b = {.w = {.game = res->wait_game, .gen_seen = res->wait_gen,
-	                                .deadline_ns = res->wait_until_ns, .wake = blocking_wake}};
-	struct timespec ts;
-
-	b.w.arg = &b;
-	pthread_mutex_init(&b.m, NULL);
-	pthread_cond_init(&b.cv, NULL);
-	wp_wait_add(&b.w);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += (time_t)((res->wait_until_ns - wp_now_ns()) / 1000000000) + 1;
-	pthread_mutex_lock(&b.m);
-	while (!b.woken)
-		if (pthread_cond_timedwait(&b.cv, &b.m, &ts) != 0)
-			break;
-	pthread_mutex_unlock(&b.m);
-	wp_wait_remove(&b.w);
-	pthread_cond_destroy(&b.cv);
-	pthread_mutex_destroy(&b.m);
-}
-
-static void
-serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io, int can_wait)
+serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io)
 {
 	struct wp_request req = {0};
 	struct wp_response res = {0};
@@ -228,30 +187,48 @@ serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io, int c
 		req.body_too_large = 0;
 		wp_response_problem(&res, WP_ERR_INTERNAL, "out of memory");
 	} else {
-		for (;;) {
-			req.can_wait = can_wait && !wp_wait_stopping();
-			wp_serve(&req, &res);
-			if (res.status != 0 || !res.wait_game)
-				break;
-			req.wait_until_ns = res.wait_until_ns;
-			hold(&res);
-			wp_response_free(&res);
-		}
+		wp_serve(&req, &res);
 	}
 	write_response(&req, &res, wr, io);
 	wp_response_free(&res);
 	wp_request_free(&req);
 }
 
-/* --- FastCGI --- */
+/* --- FastCGI ---
+ * Accept workers (THREADS) read requests and serve them. A long-poll does
+ * not keep its worker (issue 16, item 6): the request is parked in the
+ * wait registry with its FastCGI connection, no thread; when it is woken
+ * (a change, its deadline, nginx hanging up because its client left) an
+ * answer thread (THREADS of them too) serves it again and writes the
+ * answer, or drops it when nginx is gone. Before working on a request a
+ * worker checks that nginx still wants it: one whose connection nginx has
+ * closed is dropped, and one that waited in the socket's queue longer than
+ * FCGI_QUEUE_TIMEOUT (nginx's WARPOST_QUEUED_AT says when it was sent) is
+ * answered 503 overloaded, unworked. */
+
+#define WP_STATUS_CLIENT_LEFT 499
+
+struct fcgi_job {
+	FCGX_Request r;
+	struct wp_request req;
+	struct wp_waiter w;      /* while parked */
+	struct wp_fcgi *f;
+	struct fcgi_job *next;   /* in the woken queue */
+};
 
 struct wp_fcgi {
 	int sock;
 	char *path;
 	size_t max_body;
+	int64_t queue_timeout_ms;
 	unsigned nthreads;
-	pthread_t *threads;
+	pthread_t *threads;      /* nthreads accept workers, then nthreads answer threads */
 	pthread_mutex_t accept_lock;
+	pthread_mutex_t lock;    /* guards what follows */
+	pthread_cond_t cv;
+	struct fcgi_job *woken, *woken_tail;
+	unsigned parked;
+	int draining;            /* answer threads end once nothing is parked or woken */
 };
 
 static int
@@ -266,25 +243,172 @@ fcgi_write(void *io, const char *buf, size_t n)
 	FCGX_PutStr(buf, (int)n, ((FCGX_Request *)io)->out);
 }
 
+static void
+job_end(struct fcgi_job *job)
+{
+	FCGX_Finish_r(&job->r);
+	wp_request_free(&job->req);
+	free(job);
+}
+
+/* nginx closed the connection: its client left. Nothing is answered;
+ * the log says 499, nginx's own code for a client that closed first. */
+static void
+job_drop(struct fcgi_job *job)
+{
+	wp_log_request(&job->req, WP_STATUS_CLIENT_LEFT);
+	job_end(job);
+}
+
+static void
+job_answer(struct fcgi_job *job, struct wp_response *res)
+{
+	write_response(&job->req, res, fcgi_write, &job->r);
+	wp_response_free(res);
+	job_end(job);
+}
+
+/* Called once by the wait registry (any thread): queue the job for an
+ * answer thread. */
+static void
+job_woken(struct wp_waiter *w)
+{
+	struct fcgi_job *job = w->arg;
+	struct wp_fcgi *f = job->f;
+
+	pthread_mutex_lock(&f->lock);
+	job->next = NULL;
+	if (f->woken_tail)
+		f->woken_tail->next = job;
+	else
+		f->woken = job;
+	f->woken_tail = job;
+	f->parked--;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Serves the job: answers it, or parks it when it waits. */
+static void
+job_serve(struct wp_fcgi *f, struct fcgi_job *job)
+{
+	struct wp_response res = {0};
+
+	job->req.can_wait = !wp_wait_stopping();
+	wp_serve(&job->req, &res);
+	if (res.status != 0 || !res.wait_game) {
+		job_answer(job, &res);
+		return;
+	}
+	job->req.wait_until_ns = res.wait_until_ns;
+	job->w = (struct wp_waiter){.game = res.wait_game, .gen_seen = res.wait_gen,
+	                            .deadline_ns = res.wait_until_ns, .wake = job_woken,
+	                            .arg = job, .fd = job->r.ipcFd, .watch_fd = 1};
+	wp_response_free(&res);
+	pthread_mutex_lock(&f->lock);
+	f->parked++;
+	pthread_mutex_unlock(&f->lock);
+	wp_wait_add(&job->w);
+}
+
+/* How long ago, in ms, nginx sent the request (its $msec), or -1. */
+static int64_t
+queued_ms(char **envp)
+{
+	const char *at = env_get(envp, "WARPOST_QUEUED_AT");
+	struct timespec now;
+	char *end;
+	double sent;
+
+	if (!at || !*at)
+		return -1;
+	sent = strtod(at, &end);
+	if (*end || sent <= 0)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - (int64_t)(sent * 1000.0);
+}
+
+/* A newly accepted job: dropped, refused or served. */
+static void
+job_start(struct wp_fcgi *f, struct fcgi_job *job)
+{
+	struct wp_response res = {0};
+
+	build_request(job->r.envp, f->max_body, &job->req, fcgi_read, &job->r);
+	if (!job->req.method || !job->req.path || !job->req.query) {
+		job->req.body_too_large = 0;
+		wp_response_problem(&res, WP_ERR_INTERNAL, "out of memory");
+		job_answer(job, &res);
+		return;
+	}
+	if (wp_hung_up(job->r.ipcFd)) {    /* nginx closed it: its client left */
+		job_drop(job);
+		return;
+	}
+	if (queued_ms(job->r.envp) > f->queue_timeout_ms) {
+		wp_response_problem(&res, WP_ERR_OVERLOADED,
+		                    "the request waited too long to be served; try again later");
+		wp_response_header(&res, "Retry-After", WP_OVERLOAD_RETRY_AFTER);
+		wp_response_header(&res, "Cache-Control", "no-store");
+		wp_response_header(&res, "X-Content-Type-Options", "nosniff");
+		wp_log_request(&job->req, res.status);
+		job_answer(job, &res);
+		return;
+	}
+	job_serve(f, job);
+}
+
 static void *
 fcgi_worker(void *arg)
 {
 	struct wp_fcgi *f = arg;
-	FCGX_Request r;
 
-	if (FCGX_InitRequest(&r, f->sock, 0) != 0)
-		return NULL;
 	for (;;) {
+		struct fcgi_job *job = calloc(1, sizeof(*job));
 		int rc;
-		pthread_mutex_lock(&f->accept_lock);
-		rc = FCGX_Accept_r(&r);
-		pthread_mutex_unlock(&f->accept_lock);
-		if (rc < 0)
+		if (!job || FCGX_InitRequest(&job->r, f->sock, 0) != 0) {
+			free(job);
 			break;
-		serve_env(r.envp, f->max_body, fcgi_read, fcgi_write, &r, 1);
-		FCGX_Finish_r(&r);
+		}
+		job->f = f;
+		pthread_mutex_lock(&f->accept_lock);
+		rc = FCGX_Accept_r(&job->r);
+		pthread_mutex_unlock(&f->accept_lock);
+		if (rc < 0) {
+			FCGX_Free(&job->r, 1);
+			free(job);
+			break;
+		}
+		job_start(f, job);
 	}
-	FCGX_Free(&r, 1);
+	return NULL;
+}
+
+static void *
+fcgi_answerer(void *arg)
+{
+	struct wp_fcgi *f = arg;
+
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		while (!f->woken && !(f->draining && f->parked == 0))
+			pthread_cond_wait(&f->cv, &f->lock);
+		struct fcgi_job *job = f->woken;
+		if (!job)
+			break;
+		f->woken = job->next;
+		if (!f->woken)
+			f->woken_tail = NULL;
+		pthread_mutex_unlock(&f->lock);
+		if (job->w.gone)
+			job_drop(job);
+		else
+			job_serve(f, job);
+		pthread_mutex_lock(&f->lock);
+	}
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->lock);
 	return NULL;
 }
 
@@ -308,11 +432,16 @@ wp_fcgi_start(const struct wp_config *cfg)
 	chmod(cfg->fcgi_socket, 0666);
 	f->path = strdup(cfg->fcgi_socket);
 	f->max_body = cfg->max_body;
+	f->queue_timeout_ms = (int64_t)cfg->fcgi_queue_timeout * 1000;
 	f->nthreads = cfg->threads;
-	f->threads = calloc(f->nthreads, sizeof(*f->threads));
+	f->threads = calloc(2 * (size_t)f->nthreads, sizeof(*f->threads));
 	pthread_mutex_init(&f->accept_lock, NULL);
-	for (unsigned i = 0; i < f->nthreads; i++)
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	for (unsigned i = 0; i < f->nthreads; i++) {
 		pthread_create(&f->threads[i], NULL, fcgi_worker, f);
+		pthread_create(&f->threads[f->nthreads + i], NULL, fcgi_answerer, f);
+	}
 	wp_log("fcgi: listening on %s (%u threads)", cfg->fcgi_socket, f->nthreads);
 	return f;
 }
@@ -323,13 +452,23 @@ wp_fcgi_stop(struct wp_fcgi *f)
 	if (!f)
 		return;
 	/* Wakes the thread blocked in accept(); the others find the socket
-	 * shut when they get the accept lock. Requests in flight finish. */
+	 * shut when they get the accept lock. Requests in flight finish;
+	 * parked ones were woken when waiting stopped (wp_wait_stop) and are
+	 * answered before the answer threads end. */
 	FCGX_ShutdownPending();
 	shutdown(f->sock, SHUT_RDWR);
 	for (unsigned i = 0; i < f->nthreads; i++)
 		pthread_join(f->threads[i], NULL);
+	pthread_mutex_lock(&f->lock);
+	f->draining = 1;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->lock);
+	for (unsigned i = 0; i < f->nthreads; i++)
+		pthread_join(f->threads[f->nthreads + i], NULL);
 	close(f->sock);
 	unlink(f->path);
+	pthread_cond_destroy(&f->cv);
+	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->accept_lock);
 	free(f->threads);
 	free(f->path);
@@ -375,7 +514,7 @@ wp_cgi_serve(const struct wp_config *cfg)
 {
 	int64_t deadline_ns = wp_now_ns() + (int64_t)cfg->connection_timeout * 1000000000;
 
-	serve_env(environ, cfg->max_body, stdin_read, stdout_write, &deadline_ns, 0);
+	serve_env(environ, cfg->max_body, stdin_read, stdout_write, &deadline_ns);
 	return fflush(stdout) == 0 ? 0 : -1;
 }
 

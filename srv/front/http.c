@@ -3,10 +3,13 @@
  * wp_serve() and queues the answer. No libmicrohttpd type leaves this file. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -14,11 +17,21 @@
 #include "fronts.h"
 #include "wait.h"
 
+struct conn_clock;
+
 struct wp_http {
 	struct MHD_Daemon *daemon;
 	size_t max_body;
 	unsigned inflight;       /* requests between first call and completion */
 	unsigned streams, max_streams; /* event streams kept open, and their cap */
+	/* The request deadline (see "Slow requests" below). */
+	int64_t request_timeout_ns;
+	pthread_mutex_t clocks_lock;
+	struct conn_clock *clocks;
+	pthread_t watchdog;
+	pthread_mutex_t stop_lock;
+	pthread_cond_t stop_cv;
+	int stopping;
 };
 
 struct conn_ctx {
@@ -33,12 +46,165 @@ struct conn_ctx {
 	struct sse *sse;         /* an event stream kept open, or NULL */
 };
 
-/* Called once by the wait registry (any thread): serve the request again. */
+/* --- Slow requests (issue 16, item 1) ---
+ * Each connection has a clock, started when it opens and again when an
+ * answer has been sent: its next request must arrive whole (line, headers
+ * and body) within REQUEST_TIMEOUT. libmicrohttpd's CONNECTION_TIMEOUT is
+ * an idle timeout, which a client sending a byte every few seconds never
+ * meets. A watchdog thread shuts the socket of a late connection down;
+ * libmicrohttpd then reads its end and closes it as usual (the clock
+ * leaves the list, under the lock, before the socket is closed). */
+struct conn_clock {
+	int fd;
+	int64_t since_ns;        /* 0: not receiving (answering or waiting) */
+	struct conn_clock *prev, *next;
+};
+
+static void
+on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+              enum MHD_ConnectionNotificationCode code)
+{
+	struct wp_http *h = cls;
+	struct conn_clock *k = *socket_context;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (!ci || !(k = calloc(1, sizeof(*k))))
+			return;
+		k->fd = ci->connect_fd;
+		k->since_ns = wp_now_ns();
+		pthread_mutex_lock(&h->clocks_lock);
+		k->next = h->clocks;
+		if (h->clocks)
+			h->clocks->prev = k;
+		h->clocks = k;
+		pthread_mutex_unlock(&h->clocks_lock);
+		*socket_context = k;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && k) {
+		pthread_mutex_lock(&h->clocks_lock);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			h->clocks = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
+		pthread_mutex_unlock(&h->clocks_lock);
+		free(k);
+		*socket_context = NULL;
+	}
+}
+
+/* Starts (now) or stops (0) the connection's request clock. */
+static void
+clock_set(struct MHD_Connection *c, int64_t since_ns)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct conn_clock *k = ci ? ci->socket_context : NULL;
+
+	if (k)
+		__atomic_store_n(&k->since_ns, since_ns, __ATOMIC_RELAXED);
+}
+
+/* Shuts down the connections whose request is late; returns how many. */
+static unsigned
+cut_late(struct wp_http *h, int64_t now_ns)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&h->clocks_lock);
+	for (struct conn_clock *k = h->clocks; k; k = k->next) {
+		int64_t since = __atomic_load_n(&k->since_ns, __ATOMIC_RELAXED);
+		if (since && now_ns - since > h->request_timeout_ns) {
+			__atomic_store_n(&k->since_ns, 0, __ATOMIC_RELAXED);
+			shutdown(k->fd, SHUT_RDWR);
+			n++;
+		}
+	}
+	pthread_mutex_unlock(&h->clocks_lock);
+	return n;
+}
+
+static void *
+watchdog_main(void *arg)
+{
+	struct wp_http *h = arg;
+
+	pthread_mutex_lock(&h->stop_lock);
+	while (!h->stopping) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&h->stop_cv, &h->stop_lock, &ts);
+		if (h->stopping)
+			break;
+		pthread_mutex_unlock(&h->stop_lock);
+		unsigned n = cut_late(h, wp_now_ns());
+		if (n)
+			wp_log("http: closed %u connection(s) whose request took over "
+			       "REQUEST_TIMEOUT", n);
+		pthread_mutex_lock(&h->stop_lock);
+	}
+	pthread_mutex_unlock(&h->stop_lock);
+	return NULL;
+}
+
+static int
+watchdog_start(struct wp_http *h, unsigned timeout_sec)
+{
+	pthread_condattr_t ca;
+
+	h->request_timeout_ns = (int64_t)timeout_sec * 1000000000;
+	pthread_mutex_init(&h->clocks_lock, NULL);
+	pthread_mutex_init(&h->stop_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->stop_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	return pthread_create(&h->watchdog, NULL, watchdog_main, h);
+}
+
+static void
+watchdog_stop(struct wp_http *h)
+{
+	pthread_mutex_lock(&h->stop_lock);
+	h->stopping = 1;
+	pthread_cond_signal(&h->stop_cv);
+	pthread_mutex_unlock(&h->stop_lock);
+	pthread_join(h->watchdog, NULL);
+	pthread_cond_destroy(&h->stop_cv);
+	pthread_mutex_destroy(&h->stop_lock);
+	pthread_mutex_destroy(&h->clocks_lock);
+}
+
+/* --- Long-polls ---
+ * A waiting request's connection is suspended (no thread); the registry
+ * resumes it exactly once: a change, the deadline, or its client hanging
+ * up (the registry watches the socket, which libmicrohttpd does not while
+ * the connection is suspended). A client that left is answered at once,
+ * without waiting, and its connection then closes. */
 static void
 wake(struct wp_waiter *w)
 {
 	struct conn_ctx *cc = w->arg;
 	MHD_resume_connection(cc->conn);
+}
+
+static void
+suspend_for(struct MHD_Connection *c, struct conn_ctx *cc, const struct wp_response *res)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+	cc->req.wait_until_ns = res->wait_until_ns;
+	cc->conn = c;
+	cc->waiter = (struct wp_waiter){.game = res->wait_game, .gen_seen = res->wait_gen,
+	                                .deadline_ns = res->wait_until_ns, .wake = wake,
+	                                .arg = cc, .fd = ci ? ci->connect_fd : -1,
+	                                .watch_fd = ci != NULL};
+	MHD_suspend_connection(c);
+	wp_wait_add(&cc->waiter);
 }
 
 /* A body over the cap without a Content-Length (chunked) is read and
@@ -87,6 +253,11 @@ framing_problem(const struct wp_request *req)
 	return NULL;
 }
 
+/* The header strings are borrowed, not copied: libmicrohttpd keeps them in
+ * the connection's memory pool until the request completes, and
+ * on_completed() drops them before the request is freed. Two allocations
+ * less per header for every waiting long-poll (issue 17, long-poll
+ * memory). */
 static enum MHD_Result
 add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -94,8 +265,8 @@ add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *valu
 
 	if (req->nheaders == WP_MAX_HEADERS)
 		return MHD_NO;
-	req->headers[req->nheaders].name = strdup(key);
-	req->headers[req->nheaders].value = strdup(value ? value : "");
+	req->headers[req->nheaders].name = (char *)key;
+	req->headers[req->nheaders].value = (char *)(value ? value : "");
 	req->nheaders++;
 	return MHD_YES;
 }
@@ -175,6 +346,10 @@ struct sse {
 	int64_t event_id;
 	int woken;               /* atomic: the registry woke the stream */
 	int done;
+	/* The Last-Event-ID the request is served again with: the request's
+	 * header strings are borrowed from libmicrohttpd, so the stream owns
+	 * this one. */
+	char last_id[24];
 };
 
 static void
@@ -211,26 +386,24 @@ sse_take(struct sse *s, struct wp_response *res)
 static void
 sse_next(struct conn_ctx *cc)
 {
+	static char last_event_id[] = "Last-Event-ID";
 	struct wp_request *req = &cc->req;
 	struct wp_response res = {0};
-	char id[24], *v;
 	size_t i;
 
-	snprintf(id, sizeof(id), "%lld", (long long)cc->sse->event_id);
+	snprintf(cc->sse->last_id, sizeof(cc->sse->last_id), "%lld",
+	         (long long)cc->sse->event_id);
 	for (i = 0; i < req->nheaders && strcasecmp(req->headers[i].name, "Last-Event-ID"); i++)
 		;
-	if (!(v = strdup(id)) || (i == req->nheaders && (i == WP_MAX_HEADERS ||
-	                          !(req->headers[i].name = strdup("Last-Event-ID"))))) {
-		free(v);
-		cc->sse->done = 1;
-		return;
-	}
 	if (i == req->nheaders) {
-		req->headers[i].value = NULL;
+		if (i == WP_MAX_HEADERS) {
+			cc->sse->done = 1;
+			return;
+		}
+		req->headers[i].name = last_event_id;
 		req->nheaders++;
 	}
-	free(req->headers[i].value);
-	req->headers[i].value = v;
+	req->headers[i].value = cc->sse->last_id;
 	req->can_wait = 0;
 	req->can_stream = !wp_wait_stopping();
 	wp_serve(req, &res);
@@ -313,7 +486,8 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	}
 	if (!cc->req.query)
 		cc->req.query = strdup("");
-	cc->req.can_wait = !wp_wait_stopping();
+	clock_set(c, 0);
+	cc->req.can_wait = !wp_wait_stopping() && !cc->waiter.gone;
 	/* Open streams take at most half the connections; past that an
 	 * EventSource gets finite answers (it reconnects) like FastCGI. */
 	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
@@ -322,15 +496,8 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	if (res.status == 200 && res.stream)
 		return sse_start(c, cc, &res);
 	if (res.status == 0 && res.wait_game) {
-		/* A long-poll: the connection is suspended, not a thread; the
-		 * registry resumes it exactly once (a change or the deadline). */
-		cc->req.wait_until_ns = res.wait_until_ns;
-		cc->conn = c;
-		cc->waiter = (struct wp_waiter){.game = res.wait_game, .gen_seen = res.wait_gen,
-		                                .deadline_ns = res.wait_until_ns, .wake = wake, .arg = cc};
+		suspend_for(c, cc, &res);
 		wp_response_free(&res);
-		MHD_suspend_connection(c);
-		wp_wait_add(&cc->waiter);
 		return MHD_YES;
 	}
 	r = MHD_create_response_from_buffer(res.body_len, res.body, MHD_RESPMEM_MUST_FREE);
@@ -433,6 +600,8 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	if (!cc)
 		return;
+	/* The answer is out: the clock of the next request starts. */
+	clock_set(c, wp_now_ns());
 	wp_wait_remove(&cc->waiter);
 	if (cc->sse) {
 		free(cc->sse->buf);
@@ -441,6 +610,7 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	free(cc->sse);
 	if (cc->req.method)
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
+	cc->req.nheaders = 0;    /* borrowed (add_header) */
 	wp_request_free(&cc->req);
 	free(cc);
 	*con_cls = NULL;
@@ -471,6 +641,10 @@ wp_http_start(const struct wp_config *cfg)
 		return NULL;
 	h->max_body = cfg->max_body;
 	h->max_streams = cfg->max_connections / 2;
+	if (watchdog_start(h, cfg->request_timeout) != 0) {
+		free(h);
+		return NULL;
+	}
 	if (inet_pton(AF_INET, cfg->bind_addr, &a4.sin_addr) == 1) {
 		a4.sin_family = AF_INET;
 		a4.sin_port = htons((uint16_t)cfg->port);
@@ -481,6 +655,7 @@ wp_http_start(const struct wp_config *cfg)
 		addr = (const struct sockaddr *)&a6;
 	} else {
 		wp_log("BIND_ADDR=%s is not an IPv4 or IPv6 address", cfg->bind_addr);
+		watchdog_stop(h);
 		free(h);
 		return NULL;
 	}
@@ -496,21 +671,24 @@ wp_http_start(const struct wp_config *cfg)
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)0,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)511,
 		/* Refuse what RFC 9112 calls ambiguous instead of guessing. */
 		MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
 		MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 		MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
 		MHD_OPTION_END);
 	if (!h->daemon) {
 		wp_log("http: cannot listen on %s port %u", cfg->bind_addr, cfg->port);
+		watchdog_stop(h);
 		free(h);
 		return NULL;
 	}
-	wp_log("http: listening on %s port %u (%u threads)", cfg->bind_addr, cfg->port,
-	       cfg->threads);
+	wp_log("http: listening on %s port %u (%u threads, %u connections, %u per address)",
+	       cfg->bind_addr, cfg->port, cfg->threads, cfg->max_connections,
+	       cfg->per_ip_connections);
 	return h;
 }
 
@@ -530,5 +708,6 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)
 		usleep(20000);
 	MHD_stop_daemon(h->daemon);
+	watchdog_stop(h);
 	free(h);
 }

@@ -215,11 +215,11 @@ wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
 	}
 	for (int i = 0; i < rows; i++) {
 		struct wp_watchable *w = &(*out)[i];
-		w->id = wp_col_int(r, i, WC_ID);
-		wp_col_str(r, i, WC_RULESET, w->ruleset, sizeof(w->ruleset));
-		w->status = wp_status_parse(PQgetvalue(r, i, WC_STATUS));
-		w->nseats = (int)wp_col_int(r, i, WC_SEATS);
-		w->delay = (int)wp_col_int(r, i, WC_DELAY);
+		w->id = wp_col_int(r, i, WAC_ID);
+		wp_col_str(r, i, WAC_RULESET, w->ruleset, sizeof(w->ruleset));
+		w->status = wp_status_parse(PQgetvalue(r, i, WAC_STATUS));
+		w->nseats = (int)wp_col_int(r, i, WAC_SEATS);
+		w->delay = (int)wp_col_int(r, i, WAC_DELAY);
 	}
 	*n = rows;
 	PQclear(r);

@@ -107,8 +107,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END")
 
 #define WP_WATCH_COLUMNS(X)                                                                      \
-	X(WC_ID, "id") X(WC_RULESET, "ruleset") X(WC_STATUS, "status") X(WC_SEATS, "seats")      \
-	X(WC_DELAY, "spectator_delay")
+	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
+	X(WAC_DELAY, "spectator_delay")
 
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")

@@ -300,7 +300,7 @@ class NginxConfigTest(unittest.TestCase):
         static = re.search(r"    location / \{(.*?)\n    \}", self.text, re.S).group(1)
         pages_server = self.error_pages(server)
         pages_static = self.error_pages(static)
-        want = {400, 403, 404, 405, 412, 413, 414, 494, 500, 501, 502, 504, 505}
+        want = {400, 403, 404, 405, 412, 413, 414, 494, 500, 501, 502, 503, 504, 505}
         self.assertEqual(set(pages_server), want)
         # `location /` has error pages of its own, so it must repeat them all
         self.assertEqual(set(pages_static), want)

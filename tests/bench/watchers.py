@@ -11,6 +11,11 @@ turn is then posted to count the streams that receive its event.
 
 Usage: tests/bench/watchers.py [--build build] [--watchers 10000]
                                [--connection-memory BYTES] [--sse]
+                               [--stage idle|request-line|poll]
+
+--stage shows where the memory goes: connections that only connect (idle),
+that send a request line and one header but never finish (request-line),
+or whole long-polls (poll, the default).
 """
 import argparse
 import os
@@ -75,6 +80,7 @@ def main():
                     help="CONNECTION_MEMORY for the server (0: its default)")
     ap.add_argument("--sse", action="store_true",
                     help="hold event streams instead of long-polls")
+    ap.add_argument("--stage", choices=("idle", "request-line", "poll"), default="poll")
     args = ap.parse_args()
     need = args.watchers + 256
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -91,7 +97,9 @@ def main():
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
                WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
-               MAX_CONNECTIONS=str(need), RATE_LIMITS="off", MAX_OPEN_MATCHES="0")
+               MAX_CONNECTIONS=str(need), RATE_LIMITS="off", MAX_OPEN_MATCHES="0",
+               PER_IP_CONNECTIONS="0",
+               REQUEST_TIMEOUT="3600")  # the unfinished stages must stay
     if args.connection_memory:
         env["CONNECTION_MEMORY"] = str(args.connection_memory)
     srv = subprocess.Popen([os.path.join(args.build, "tests/testrules/warpostd-test")], env=env,
@@ -113,9 +121,12 @@ def main():
         if args.sse:
             req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                    f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
+        sent = {"idle": b"", "request-line": req[:req.index(b"\r\n", req.index(b"Host")) + 2],
+                "poll": req}[args.stage]
         for _ in range(args.watchers):
             s = socket.create_connection(("127.0.0.1", port))
-            s.sendall(req)
+            if sent:
+                s.sendall(sent)
             socks.append(s)
         time.sleep(2)
         rss1, threads1 = status_of(srv.pid)
@@ -135,7 +146,7 @@ def main():
               f"{rss1 / 1024:.1f} MiB (+{(rss1 - rss0) / 1024:.1f} MiB, {per / 1024:.2f} KiB "
               f"each); threads {threads0} -> {threads1}; of 200 sampled, {answered} answered "
               f"early (0 expected); CONNECTION_MEMORY "
-              f"{args.connection_memory or 'default'}; goal < 64 MiB in all")
+              f"{args.connection_memory or 'default'}; stage {args.stage}; goal < 64 MiB in all")
     finally:
         for s in socks:
             s.close()

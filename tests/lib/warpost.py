@@ -374,8 +374,11 @@ def run_together(calls):
     return results
 
 
-def raw_connect(port, host="127.0.0.1", timeout=5):
-    return socket.create_connection((host, port), timeout=timeout)
+def raw_connect(port, host="127.0.0.1", timeout=5, source=None):
+    """A TCP connection; from the address `source` (e.g. another 127/8
+    address, to be another client) when given."""
+    return socket.create_connection((host, port), timeout=timeout,
+                                    source_address=(source, 0) if source else None)
 
 
 def read_all(sock, timeout=5, limit=10 * 1024 * 1024):
