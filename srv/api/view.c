@@ -180,10 +180,12 @@ wp_api_games_actions(struct wp_ctx *ctx)
 		return err;
 	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK)
 		err = wp_game_get(ctx, c, id, 0, &g);
+	int seat = wp_game_seat_of(&g, who.id);
+	/* Undo (issue 14): whether the seat may take back its last post. */
+	int can_undo = err == WP_OK && seat >= 0 && wp_undo_possible(c, &g, seat);
 	wp_store_put(ctx->store, c);
 	if (err)
 		return err;
-	int seat = wp_game_seat_of(&g, who.id);
 	if (seat < 0) {
 		wp_game_free(&g);
 		return wp_fail(ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");
@@ -198,6 +200,7 @@ wp_api_games_actions(struct wp_ctx *ctx)
 	state = awaited ? wp_game_state(&g) : NULL;
 	json_object_object_add(o, "actions", state ? g.rs->actions(state, seat)
 	                                           : json_object_new_array());
+	json_object_object_add(o, "can_undo", json_object_new_boolean(can_undo));
 	err = wp_reply_json(ctx, 200, o);
 	if (state)
 		g.rs->free(state);

@@ -23,6 +23,7 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_DRAW_ACCEPT] = "draw_accept",
 	[WP_POST_DRAW_DECLINE] = "draw_decline",
 	[WP_POST_ABORT] = "abort",
+	[WP_POST_UNDO] = "undo",
 };
 
 static int

@@ -31,6 +31,7 @@ enum wp_post_kind {
 	WP_POST_DRAW_ACCEPT,
 	WP_POST_DRAW_DECLINE,
 	WP_POST_ABORT,
+	WP_POST_UNDO,            /* a seat takes back its last posts (issue 14) */
 	WP_POST_KIND_MAX
 };
 

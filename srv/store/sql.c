@@ -63,4 +63,9 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"SELECT count(*) FROM seats WHERE player_id = $1"},
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
+	/* Undo (issue 14): the posts taken back stay, marked. */
+	[WP_STMT_POSTS_UNDO] = {"posts_undo",
+		"WITH u AS (UPDATE posts SET undone_by = $3 WHERE game_id = $1"
+		" AND seq = ANY ($2::integer[]) AND undone_by IS NULL RETURNING 1)"
+		" SELECT count(*) FROM u"},
 };

@@ -119,6 +119,7 @@ struct wp_post_row {
 	json_object *rolls;      /* owned */
 	char at[WP_TIME_MAX];
 	int64_t draws_from;
+	int undone_by;           /* the undo post that took it back, 0: none */
 };
 /* Posts after `after`, at most `limit` (0: all); *out malloc'd, free with
  * wp_post_rows_free(). */
@@ -140,6 +141,12 @@ enum wp_err wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, cons
                            struct wp_idem *out);
 enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
                            const unsigned char request_hash[32], int status, const char *body);
+
+/* --- undo.c --- */
+/* Marks posts seqs[0..n) of the match as taken back by the undo post
+ * undo_seq (issue 14); *marked is how many were. */
+enum wp_err wp_db_posts_undo(struct wp_conn *c, int64_t game, const int *seqs, int n,
+                             int undo_seq, int *marked);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

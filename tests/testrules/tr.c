@@ -391,6 +391,20 @@ tr_apply(void *state, int seat, json_object *act, struct wr_rng *rng, struct wr_
 	return 0;
 }
 
+/* Undo (issue 14): an attacked Decoy is revealed to everyone. */
+static int
+tr_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *evs)
+{
+	const struct tr_state *a = before, *b = after;
+
+	(void)seat;
+	(void)evs;
+	for (int i = 0; i < NPIECES; i++)
+		if (a->p[i].decoy && a->p[i].alive && !b->p[i].alive)
+			return 1;
+	return 0;
+}
+
 static int
 tr_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
@@ -505,4 +519,5 @@ const struct wr_ruleset tr_ruleset = {
 	.view = tr_view,
 	.result = tr_result,
 	.seats_in = tr_seats_in,
+	.undo_barrier = tr_undo_barrier,
 };
