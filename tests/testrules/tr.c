@@ -8,7 +8,10 @@
  * An attacked Decoy is revealed and removed without a roll. A seat whose
  * Chief is removed is out and its pieces leave; the last seat standing
  * wins; after `turn_limit` turns the match is a draw.
- * Seats sit as RULINGS.md G1 says: 0 on rank 1, 1 on rank 8, 2 on file a. */
+ * Seats sit as RULINGS.md G1 says: 0 on rank 1, 1 on rank 8, 2 on file a.
+ * Undo barrier (issue 14): the generic one and an attacked Decoy. A move
+ * passes the turn, so only the defender's Dodge, when its own turn
+ * follows, is a post its seat could take back, and that rolls dice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
