@@ -11,6 +11,9 @@ passes. Skirmish (the test ruleset): a post that rolled dice stands.
 Officers Chess under fog (O13): a move that brings an enemy into sight
 stands; one that does not is taken back."""
 import json
+import os
+import subprocess
+import tempfile
 import unittest
 
 import matchlib as ml
@@ -127,6 +130,23 @@ class UndoTest(wp.ServerTestCase):
         self.assertTrue(v.json()["verified"], v.json()["mismatches"])
         ex = self.server.request("GET", "/api/games/%d/export" % self.game).json()
         self.assertEqual([p["kind"] for p in ex["posts"]].count("undo"), 1)
+        # Offline too; an export whose undo was edited is not verified.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "match.json")
+
+            def verify(edit):
+                doc = json.loads(json.dumps(ex))
+                edit(doc["posts"])
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+                return subprocess.run([ml.WARPOST_CLI, "verify", path],
+                                      capture_output=True).returncode
+
+            self.assertEqual(verify(lambda posts: None), 0)
+            self.assertEqual(verify(lambda posts: posts[moved["seq"] - 1].update(undone_by=None)),
+                             1, "a mark taken off is caught")
+            self.assertEqual(verify(lambda posts: posts[r.json()["seq"] - 1]["actions"][0].update(
+                posts=[1])), 1, "an undo of what may not be taken back is caught")
 
     def deploy_pawns_forward(self):
         """Every deployment puts a Pawn on its seat's front rank when it can."""
