@@ -88,13 +88,19 @@ replay_row(struct wp_game *g, struct wr_hmac_stream *hs, void **state,
 	return rc;
 }
 
+/* The replay ends where the match is: both snapshots through save(). */
 static int
 same_as_stored(const struct wp_game *g, const void *state)
 {
-	json_object *snap = g->rs->save(state);
-	int same = g->state &&
-	           strcmp(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN), g->state) == 0;
-	json_object_put(snap);
+	void *stored = wp_game_state(g);
+	json_object *a = g->rs->save(state), *b = stored ? g->rs->save(stored) : NULL;
+	int same = b && strcmp(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN),
+	                       json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN)) == 0;
+
+	json_object_put(a);
+	json_object_put(b);
+	if (stored)
+		g->rs->free(stored);
 	return same;
 }
 
