@@ -169,7 +169,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 enum wp_err
 wp_api_games_actions(struct wp_ctx *ctx)
 {
-	struct wp_player who;
+	struct wp_player who = {0};
 	struct wp_game g = {0};
 	int64_t id;
 	enum wp_err err;
