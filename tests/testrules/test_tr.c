@@ -2,6 +2,7 @@
  * its views hide the decoys from everyone but their owner. */
 #include <stdlib.h>
 
+#include "../rules/ruleset_test.h"
 #include "../unit/check.h"
 #include "tr.h"
 
@@ -44,18 +45,6 @@ play(int seats, uint64_t seed, json_object *take_log)
 	return out;
 }
 
-static void *
-clone(const void *st)
-{
-	json_object *snap = R->save(st);
-	void *copy = NULL;
-	struct wr_error err;
-	if (R->load(snap, &copy, &err) != 0)
-		copy = NULL;
-	json_object_put(snap);
-	return copy;
-}
-
 /* Issue 14 (undo): attacking a Decoy reveals it to everyone, a barrier;
  * a plain move is not. Seat 0's d1 Scout is put next to seat 1's Decoy. */
 static void
@@ -79,13 +68,13 @@ undo_barrier(void)
 	int dsq = json_object_get_int(json_object_array_get_idx(decoy, 2));
 	json_object_array_put_idx(json_object_array_get_idx(pieces, 1), 2, json_object_new_int(dsq - 8));
 	CHECK(R->load(snap, &before, &err) == 0, "the position loads");
-	after = clone(before);
+	after = wrt_clone(R, before);
 	snprintf(act, sizeof(act), "{\"type\":\"attack\",\"from\":\"%c7\",\"to\":\"%c8\"}",
 	         'a' + dsq % 8, 'a' + dsq % 8);
 	for (int k = 0; k < 2; k++) {
 		struct wr_events ev = {0};
 		json_object *a = json_tokener_parse(k ? act : "{\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}");
-		void *pre = clone(before);
+		void *pre = wrt_clone(R, before);
 		CHECK(R->apply(after, 0, a, &rng, &ev, &err) == 0 &&
 		          wr_undo_reveals(R, pre, after, 0, &ev) == k,
 		      k ? "an attacked Decoy is revealed: an undo barrier" : "a move reveals nothing");
@@ -93,7 +82,7 @@ undo_barrier(void)
 		wr_events_free(&ev);
 		R->free(pre);
 		R->free(after);
-		after = clone(before);
+		after = wrt_clone(R, before);
 	}
 	R->free(after);
 	R->free(before);
