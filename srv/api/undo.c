@@ -259,32 +259,25 @@ wp_api_games_undo(struct wp_ctx *ctx)
 	return wp_mutate(ctx, do_undo);
 }
 
-/* From the last 8 posts of the log alone, without a replay (GET actions
- * is asked at every turn): the seat's last post of its turn is there, it
- * rolled no die, and none of its events was told to another seat alone.
- * A change of phase or the ruleset's own barrier is found by the undo. */
+/* From the last posts of the log alone, without a replay (GET actions
+ * is asked at every turn): the seat's last post of its turn is among the
+ * last 8, it drew no die, and none of its events was told to another
+ * seat alone. A change of phase or the ruleset's own barrier is found by
+ * the undo itself. */
 int
 wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat)
 {
-	struct wp_post_row *rows = NULL;
-	struct undo_plan plan = {0};
-	int n = 0, yes = 0, window = 8;
+	struct wp_undo_tail tail[8];
+	int n = 0;
 
 	if (g->status != WP_STATUS_ACTIVE || !(g->awaiting & (1u << seat)) ||
-	    wp_db_posts(c, g->id, g->seq > window ? g->seq - window : 0, window, &rows, &n) != WP_OK)
+	    wp_db_undo_tail(c, g->id, seat, tail, 8, &n) != WP_OK)
 		return 0;
-	candidates(rows, n, seat, &plan);
-	if (plan.n > 0) {
-		const struct wp_post_row *last = &rows[plan.row[plan.n - 1]];
-		yes = json_object_array_length(last->rolls) == 0;
-		for (size_t i = 0; yes && i < json_object_array_length(last->events); i++) {
-			json_object *e = json_object_array_get_idx(last->events, i), *to = NULL;
-			unsigned mask = json_object_object_get_ex(e, "to", &to)
-			                ? (unsigned)json_object_get_int(to) : 0;
-			yes = mask == WR_VIS_PUBLIC || !(mask & ~(1u << seat));
-		}
+	for (int i = 0; i < n; i++) {
+		if (tail[i].undone || (tail[i].kind == WP_POST_UNDO && tail[i].seat == seat))
+			continue;
+		return tail[i].kind == WP_POST_TURN && tail[i].seat == seat && !tail[i].rolled &&
+		       !tail[i].told;
 	}
-	plan.n = 0;
-	wp_post_rows_free(rows, n);
-	return yes;
+	return 0;
 }

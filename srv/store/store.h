@@ -148,6 +148,18 @@ enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, cons
 enum wp_err wp_db_posts_undo(struct wp_conn *c, int64_t game, const int *seqs, int n,
                              int undo_seq, int *marked);
 
+/* The last posts of a match, newest first, for GET actions' can_undo. */
+struct wp_undo_tail {
+	int seq, seat;           /* seat -1: the server's */
+	enum wp_post_kind kind;
+	int undone;              /* taken back */
+	int rolled;              /* it drew dice */
+	int told;                /* an event went to a seat other than `seat` alone */
+};
+/* Up to `cap` of them; *n is how many. `seat` is the one asking. */
+enum wp_err wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *out,
+                            int cap, int *n);
+
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
 /* The LISTEN thread that wakes long-polls (core/wait.h). */

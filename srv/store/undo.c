@@ -5,6 +5,31 @@
 #include "store_priv.h"
 
 enum wp_err
+wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *out, int cap,
+                int *n)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*n = 0;
+	wp_p_int(&p, game);
+	wp_p_int(&p, seat);
+	wp_p_int(&p, cap);
+	if ((err = wp_sql_run(c, WP_STMT_UNDO_TAIL, &p, &r)) != WP_OK)
+		return err;
+	for (int i = 0; i < PQntuples(r) && i < cap; i++) {
+		out[i] = (struct wp_undo_tail){
+			.seq = (int)wp_col_int(r, i, 0), .seat = (int)wp_col_int(r, i, 1),
+			.kind = wp_post_kind_parse(PQgetvalue(r, i, 2)), .undone = wp_col_bool(r, i, 3),
+			.rolled = wp_col_bool(r, i, 4), .told = wp_col_bool(r, i, 5)};
+		*n = i + 1;
+	}
+	PQclear(r);
+	return WP_OK;
+}
+
+enum wp_err
 wp_db_posts_undo(struct wp_conn *c, int64_t game, const int *seqs, int n, int undo_seq,
                  int *marked)
 {

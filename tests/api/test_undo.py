@@ -226,10 +226,12 @@ class UndoTest(wp.ServerTestCase):
         self.post(0, {"type": "activate", "at": "d1"})
         before = [self.seen(self.b), self.seen(None)]
         self.post(0, {"type": "move", "from": "d1", "to": "d2"})
+        self.assertTrue(self.a.actions(self.game)["can_undo"])
         self.assertEqual(self.undo(0).status, 200)
         self.assertEqual([self.seen(self.b), self.seen(None)], before)
         self.post(0, {"type": "move", "from": "d1", "to": "d5"})
         self.assertIn("Zed", json.dumps(self.view(self.a)["state"]), "d8 is 3 tiles away")
+        self.assertFalse(self.a.actions(self.game)["can_undo"], "the move was told to seat 1")
         self.refused(self.undo(0), "information-revealed")
         self.assertIn("Zed", json.dumps(self.view(self.a)["state"]))
 
