@@ -198,8 +198,8 @@ write_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat,
 	json_object_object_add(undo, "type", json_object_new_string("undo"));
 	json_object_object_add(undo, "posts", json_object_get(seqs));
 	json_object_array_add(content, undo);
-	struct wp_post post = {.seat = seat, .kind = WP_POST_UNDO, .content = content,
-	                       .draw_offers = g->draw_offers};
+	/* Like a turn, it changes the position: a draw on offer lapses. */
+	struct wp_post post = {.seat = seat, .kind = WP_POST_UNDO, .content = content};
 	err = wp_post_store(ctx, c, g, p->before[p->n - count], &post, NULL, &ev, out);
 	if (err == WP_OK &&
 	    ((err = wp_db_posts_undo(c, g->id, list, count, g->seq + 1, &marked)) != WP_OK ||
