@@ -239,6 +239,13 @@ struct wr_ruleset {
 	 * and appends its events; result() then gives winners and reason.
 	 * NULL means an agreement is a plain draw. */
 	void (*agreed_end)(void *state, struct wr_events *ev);
+	/* Optional, undo (issue 14 "Correspondence play"): 1 when the post
+	 * of `seat` that turned `before` into `after` (no die rolled, events
+	 * `ev`) revealed hidden information to anyone, so that it can no
+	 * longer be taken back. It adds to the generic barrier of
+	 * wr_undo_reveals(); NULL: the generic barrier alone. */
+	int (*undo_barrier)(const void *before, const void *after, int seat,
+	                    const struct wr_events *ev);
 };
 
 /* The rulesets this program offers: a const table built at compile time
@@ -246,6 +253,14 @@ struct wr_ruleset {
 const struct wr_ruleset *wr_ruleset_find(const char *id);
 size_t wr_ruleset_count(void);
 const struct wr_ruleset *wr_ruleset_at(size_t i);
+
+/* The undo barrier (issue 14): 1 when a post of `seat` (no die rolled)
+ * revealed something, so that it cannot be taken back: an event that
+ * reaches another seat but not every seat, a change of the match's phase
+ * (the spectator view's "phase": set-up secrets come out there), or the
+ * ruleset's own undo_barrier. A roll is a barrier the service checks. */
+int wr_undo_reveals(const struct wr_ruleset *rs, const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
 
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);

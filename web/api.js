@@ -43,6 +43,7 @@ const SENTENCES = {
   'not-in-play': 'Your seat is out of the match.',
   'draw-already-offered': 'You have already offered a draw.',
   'no-draw-offer': 'No draw is on offer any more.',
+  'undo-not-allowed': 'That can no longer be taken back.',
   'unknown-ruleset': 'This server does not know that ruleset.',
   'invalid-option': 'One of the match options is not valid.',
   'illegal-action': 'The rules do not allow that.',

@@ -1030,4 +1030,5 @@ const struct wr_ruleset bc_ruleset = {
 	.view = bc_view,
 	.result = bc_result_entry,
 	.seats_in = bc_seats_in,
+	.undo_barrier = bc_undo_barrier,
 };

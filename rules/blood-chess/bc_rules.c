@@ -875,6 +875,19 @@ ask_referee(struct bc_state *st, int attacker, int att, int target, struct wr_li
 	e->to = target;
 }
 
+int
+bc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
+{
+	const struct bc_state *a = before, *b = after;
+
+	(void)seat;
+	(void)ev;
+	for (int i = 0; i < BC_PIECES; i++)
+		if (!a->p[i].revealed && b->p[i].revealed)
+			return 1;
+	return 0;
+}
+
 /* B6: "Is this a decoy I'm attacking?" Returns 1 when combat ensues. */
 static int
 decoy_question(struct bc_state *st, int att, int def, int hth_to, struct wr_list *ev)

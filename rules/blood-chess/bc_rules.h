@@ -107,6 +107,10 @@ int bc_piece_seat(int i);
 int bc_piece_kind(int i);
 /* The piece whose start square is sq (0..31), or -1. */
 int bc_start_piece(int sq);
+/* Undo (issue 14): 1 when the post revealed a piece, decoy or real (B6:
+ * the decoy question's answer). */
+int bc_undo_barrier(const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
 
 /* ------------------------------------------------------------ actions */
 

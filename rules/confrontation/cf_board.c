@@ -118,6 +118,22 @@ cf_nspells(const struct cf_piece *p)
 }
 
 int
+cf_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
+{
+	const struct cf_state *a = before, *b = after;
+
+	(void)seat;
+	(void)ev;
+	if (a->phase == CF_BUILD)
+		return 0;        /* a spell given back while building is the builder's */
+	for (int s = 0; s < b->nseats; s++)
+		for (int i = 0; i < b->s[s].n && i < a->s[s].n; i++)
+			if (cf_nspells(&b->s[s].p[i]) < cf_nspells(&a->s[s].p[i]))
+				return 1;
+	return 0;
+}
+
+int
 cf_alive_count(const struct cf_state *st)
 {
 	int n = 0;

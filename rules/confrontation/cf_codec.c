@@ -773,4 +773,5 @@ const struct wr_ruleset cf_ruleset = {
 	.view = cf_view,
 	.result = cf_result,
 	.seats_in = cf_seats_in,
+	.undo_barrier = cf_undo_barrier,
 };

@@ -239,6 +239,10 @@ int cf_in_area(const struct cf_state *st, int seat, int sq);
 int cf_on_near_line(int seat, int sq);
 int cf_racial_ok(const struct cf_state *st, int seat, int race, int sq);
 int cf_nspells(const struct cf_piece *p);
+/* Undo (issue 14): 1 when a spell held in secret was cast (18: spells are
+ * secret until cast). */
+int cf_undo_barrier(const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
 int cf_alive_count(const struct cf_state *st);
 int cf_can_stand(const struct cf_state *st, int type, int sq);
 int cf_move_check(const struct cf_state *st, int seat, int from, int to, int enemy_only,

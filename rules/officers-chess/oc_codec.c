@@ -1358,4 +1358,5 @@ const struct wr_ruleset oc_ruleset = {
 	.resign = oc_resign_fn,
 	.view = oc_view,
 	.result = oc_result,
+	.undo_barrier = oc_undo_barrier,
 };

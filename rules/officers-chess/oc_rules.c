@@ -98,6 +98,20 @@ seat_sees(const struct oc_state *st, int seat, int sq)
 	return seen[sq];
 }
 
+int
+oc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
+{
+	const struct oc_state *a = before, *b = after;
+
+	(void)seat;
+	(void)ev;
+	for (int s = 0; s < b->seats; s++)
+		for (int i = 0; i < b->nu && i < a->nu; i++)
+			if (b->u[i].seat != s && !oc_visible(a, s, i) && oc_visible(b, s, i))
+				return 1;
+	return 0;
+}
+
 /* A unit the seat knows to be at sq (its own, or an enemy it sees). */
 static int
 known_unit_at(const struct oc_state *st, int seat, int sq)

@@ -268,6 +268,11 @@ int oc_in_range(const struct oc_item *w, int d);
 void oc_sight(const struct oc_state *st, int seat, unsigned char *seen);
 /* Whether `viewer` (a seat, WR_SPECTATOR, WR_EVERYONE) sees unit i. */
 int oc_visible(const struct oc_state *st, int viewer, int i);
+/* Undo (issue 14): 1 when some seat sees after the post a unit of another
+ * seat it did not see before (under fog, O13: a move that shows the mover
+ * an enemy, or shows the mover's unit to the enemy). */
+int oc_undo_barrier(const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
 unsigned oc_seen_mask(const struct oc_state *st, int sq);     /* seats seeing sq */
 
 /* Combat (oc_combat.c). */

@@ -641,4 +641,5 @@ const struct wr_ruleset wc_ruleset = {
 	.view = wc_view,
 	.result = wc_result,
 	.agreed_end = wc_agreed_end,
+	.undo_barrier = wc_undo_barrier,
 };

@@ -415,6 +415,21 @@ first_trees(struct wc_ctx *c)
 	wc_roll_trees(c, c->st->tree_first, e);
 }
 
+int
+wc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
+{
+	const struct wc_state *a = before, *b = after;
+
+	(void)seat;
+	(void)ev;
+	if (a->phase != WC_PH_DEPLOY)
+		return 0;
+	for (int i = 0; i < b->npieces; i++)
+		if (b->pieces[i].where == WC_ON && (i >= a->npieces || a->pieces[i].where != WC_ON))
+			return 1;
+	return 0;
+}
+
 static void
 do_team(struct wc_ctx *c, int seat, const struct wc_action *a)
 {

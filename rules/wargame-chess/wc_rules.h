@@ -134,6 +134,10 @@ extern const char *const wc_order_names[3];
 const struct wc_faction *wc_fac(const struct wc_state *st, int seat);
 unsigned wc_rules_of(const struct wc_state *st, int piece);
 int wc_zone(int seat, int sq);
+/* Undo (issue 14): 1 when a piece was deployed while the lists are still
+ * hidden (W8: a piece on the board shows part of its seat's list). */
+int wc_undo_barrier(const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
 /* Moves and Attacks of a piece: destination squares (W3, Trees block). */
 void wc_paths(const struct wc_state *st, int piece, int *mv, int *nm, int *at, int *na);
 int wc_in_list(const int *v, int n, int x);

@@ -51,6 +51,9 @@ enum wp_err wp_api_webhooks_deliveries(struct wp_ctx *ctx);
 enum wp_err wp_api_email_get(struct wp_ctx *ctx);
 enum wp_err wp_api_email_put(struct wp_ctx *ctx);
 enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
+enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
+/* 1 when the seat may take back its last post now (GET actions). */
+int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* One post as a viewer may see it (RULINGS.md G5). */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer);
 

@@ -302,6 +302,8 @@ wp_post_json(const struct wp_post_row *w, int viewer)
 	json_object_object_add(o, "events", wp_events_visible(w->events, viewer));
 	if (viewer == WR_EVERYONE)
 		json_object_object_add(o, "rolls", json_object_get(w->rolls));
+	/* Taken back by that undo post (issue 14); still in the log. */
+	json_object_object_add(o, "undone_by", w->undone_by ? json_object_new_int(w->undone_by) : NULL);
 	return o;
 }
 

@@ -188,7 +188,8 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 	for (int i = 0; err == WP_OK && i < n; i++)
 		posts[i] = (struct wp_past_post){.seat = rows[i].seat, .kind = rows[i].kind,
 		                                   .actions = rows[i].actions,
-		                                   .draws_from = rows[i].draws_from};
+		                                   .draws_from = rows[i].draws_from,
+		                                   .undone_by = rows[i].undone_by};
 	if (err == WP_OK && wp_replay_past_at(&g, posts, n, &past) != 0)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
 		              (long long)at);
@@ -292,7 +293,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 enum wp_err
 wp_api_games_actions(struct wp_ctx *ctx)
 {
-	struct wp_player who;
+	struct wp_player who = {0};
 	struct wp_game g = {0};
 	int64_t id;
 	enum wp_err err;
@@ -303,6 +304,9 @@ wp_api_games_actions(struct wp_ctx *ctx)
 		return err;
 	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK)
 		err = wp_game_get(ctx, c, id, 0, &g);
+	int seat = wp_game_seat_of(&g, who.id);
+	/* Undo (issue 14): whether the seat may take back its last post. */
+	int can_undo = err == WP_OK && seat >= 0 && wp_undo_possible(c, &g, seat);
 	wp_store_put(ctx->store, c);
 	if (err)
 		return err;
@@ -326,6 +330,7 @@ wp_api_games_actions(struct wp_ctx *ctx)
 	state = awaited ? wp_game_state(&g) : NULL;
 	json_object_object_add(o, "actions", state ? g.rs->actions(state, seat)
 	                                           : json_object_new_array());
+	json_object_object_add(o, "can_undo", json_object_new_boolean(can_undo));
 	err = wp_reply_json(ctx, 200, o);
 	if (state)
 		g.rs->free(state);

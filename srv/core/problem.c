@@ -40,6 +40,7 @@ static const struct {
 	[WP_ERR_NOT_IN_PLAY] = {"not-in-play", 409, "Conflict"},
 	[WP_ERR_DRAW_ALREADY_OFFERED] = {"draw-already-offered", 409, "Conflict"},
 	[WP_ERR_NO_DRAW_OFFER] = {"no-draw-offer", 409, "Conflict"},
+	[WP_ERR_UNDO_NOT_ALLOWED] = {"undo-not-allowed", 409, "Conflict"},
 	[WP_ERR_UNKNOWN_RULESET] = {"unknown-ruleset", 422, "Unprocessable request"},
 	[WP_ERR_INVALID_OPTION] = {"invalid-option", 422, "Unprocessable request"},
 	[WP_ERR_ILLEGAL_ACTION] = {"illegal-action", 422, "Unprocessable request"},

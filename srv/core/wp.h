@@ -49,6 +49,7 @@ enum wp_err {
 	WP_ERR_NOT_IN_PLAY,        /* 409 */
 	WP_ERR_DRAW_ALREADY_OFFERED, /* 409 */
 	WP_ERR_NO_DRAW_OFFER,      /* 409 */
+	WP_ERR_UNDO_NOT_ALLOWED,   /* 409: nothing the seat may take back (issue 14) */
 	WP_ERR_UNKNOWN_RULESET,    /* 422 */
 	WP_ERR_INVALID_OPTION,     /* 422 */
 	WP_ERR_ILLEGAL_ACTION,     /* 422 */

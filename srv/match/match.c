@@ -24,6 +24,7 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_DRAW_DECLINE] = "draw_decline",
 	[WP_POST_ABORT] = "abort",
 	[WP_POST_CLAIM] = "claim",
+	[WP_POST_UNDO] = "undo",
 };
 
 static const char *const watches[WP_WATCH_MAX] = {

@@ -120,6 +120,131 @@ same_rolls(const struct wr_rng *rng, json_object *recorded)
 	return 1;
 }
 
+int
+wp_replay_one(const struct wr_ruleset *rs, json_object *options, int nseats,
+              struct wr_hmac_stream *hs, void **state, enum wp_post_kind kind, int seat,
+              json_object *content, int64_t from, struct wr_rng *rng, struct wr_events *ev)
+{
+	struct wr_error e;
+	int bad;
+
+	wr_rng_hmac(rng, hs, (uint64_t)from);
+	wr_rng_record(rng);
+	if (kind == WP_POST_START)
+		return *state || rs->create(options, nseats, rng, state, &e) != 0 ? -1 : 0;
+	if (kind != WP_POST_TURN && kind != WP_POST_ORDERS && kind != WP_POST_RESIGN &&
+	    kind != WP_POST_CLAIM)
+		return 0;
+	if (!*state || seat < 0 || seat >= nseats)
+		return -1;
+	return wp_apply_post(rs, *state, seat, kind, content, rng, ev, &e, &bad) != 0 ? -1 : 0;
+}
+
+int
+wp_undo_seqs(json_object *content, int *out, int cap)
+{
+	json_object *undo = NULL, *list = NULL;
+	int n = 0;
+
+	if (!json_object_is_type(content, json_type_array) || json_object_array_length(content) != 1 ||
+	    !json_object_is_type(undo = json_object_array_get_idx(content, 0), json_type_object) ||
+	    strcmp(str(undo, "type"), "undo") != 0 || !json_object_object_get_ex(undo, "posts", &list) ||
+	    !json_object_is_type(list, json_type_array))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *v = json_object_array_get_idx(list, i);
+		int64_t s = json_object_get_int64(v);
+		if (!json_object_is_type(v, json_type_int) || s < 1 || s > INT32_MAX || n >= cap ||
+		    (n > 0 && s <= out[n - 1]))
+			return -1;
+		out[n++] = (int)s;
+	}
+	return n > 0 ? n : -1;
+}
+
+/* ------------------------------------------------------------ undo */
+
+/* Undo posts (issue 14): undone[seq] is the seq of the undo post that
+ * took post seq back, 0 when none. A post named twice, or a list that is
+ * not one, is a mismatch. */
+static int *
+undone_map(json_object *posts, int n, json_object *mism)
+{
+	int *undone = calloc((size_t)n + 2, sizeof(int)), seqs[64];
+
+	for (int i = 0; undone && i < n; i++) {
+		json_object *p = json_object_array_get_idx(posts, (size_t)i);
+		int seq = (int)num(p, "seq"), k;
+		if (wp_post_kind_parse(str(p, "kind")) != WP_POST_UNDO)
+			continue;
+		k = wp_undo_seqs(json_object_object_get(p, "actions"), seqs, 64);
+		if (k < 0 || seqs[k - 1] >= seq || seq > n)
+			mismatch(mism, seq, "the undo post does not name earlier posts");
+		for (int j = 0; j < k && seqs[j] < seq && seqs[j] <= n; j++) {
+			if (undone[seqs[j]])
+				mismatch(mism, seq, "a post is taken back twice");
+			undone[seqs[j]] = seq;
+		}
+	}
+	return undone;
+}
+
+/* What an undo post took back: turns of its own seat that rolled no die,
+ * and between the first of them and the undo nothing but those, posts
+ * taken back before, and the seat's own undo posts. */
+static void
+check_undo(json_object *posts, const int *undone, int at, json_object *mism)
+{
+	json_object *u = json_object_array_get_idx(posts, (size_t)at - 1);
+	int seat = (int)num(u, "seat"), first = at;
+
+	for (int s = 1; s < at; s++)
+		if (undone[s] == at && first == at)
+			first = s;
+	for (int s = first; s < at; s++) {
+		json_object *p = json_object_array_get_idx(posts, (size_t)s - 1), *rolls = NULL;
+		enum wp_post_kind kind = wp_post_kind_parse(str(p, "kind"));
+		json_object_object_get_ex(p, "rolls", &rolls);
+		if (undone[s] == at) {
+			if (kind != WP_POST_TURN || num(p, "seat") != seat ||
+			    (rolls && json_object_array_length(rolls) > 0))
+				mismatch(mism, at, "the undo takes back a post it may not: another seat's, "
+				                   "not a turn, or one that rolled dice");
+		} else if (!(undone[s] && undone[s] < at) &&
+		           !(kind == WP_POST_UNDO && num(p, "seat") == seat)) {
+			mismatch(mism, at, "the undo reaches across another post");
+		}
+	}
+}
+
+/* The state at an undo post: every post before it replayed again but
+ * those taken back by then. */
+static void *
+rebuild(const struct wr_ruleset *rs, json_object *options, int nseats, struct wr_hmac_stream *hs,
+        json_object *posts, const int *undone, int at)
+{
+	void *state = NULL;
+
+	for (int s = 1; s < at; s++) {
+		json_object *p = json_object_array_get_idx(posts, (size_t)s - 1);
+		struct wr_rng rng;
+		struct wr_events ev = {0};
+		int rc = 0;
+		if (!(undone[s] && undone[s] <= at))
+			rc = wp_replay_one(rs, options, nseats, hs, &state,
+			                   wp_post_kind_parse(str(p, "kind")), (int)num(p, "seat"),
+			                   json_object_object_get(p, "actions"), num(p, "draws_from"),
+			                   &rng, &ev);
+		else
+			memset(&rng, 0, sizeof(rng));
+		wr_events_free(&ev);
+		wr_rng_record_free(&rng);
+		if (rc != 0)
+			break;
+	}
+	return state;
+}
+
 static char *
 canonical(const struct wr_ruleset *rs, const void *state)
 {
@@ -133,7 +258,7 @@ json_object *
 wp_verify(json_object *doc)
 {
 	json_object *report = json_object_new_object(), *mism = json_object_new_array();
-	json_object *posts, *seeds, *rolls_out = json_object_new_array(), *v;
+	json_object *posts, *seeds, *rolls_out = json_object_new_array(), *v, *options = NULL;
 	const struct wr_ruleset *rs = wr_ruleset_find(str(doc, "ruleset"));
 	unsigned char seed[32], commit[32], check[32];
 	struct wp_seat seatv[WR_MAX_SEATS];
@@ -178,15 +303,19 @@ wp_verify(json_object *doc)
 	hs.client = material;
 	hs.client_len = wp_client_material(seatv, nseats, material, sizeof(material));
 
-	json_object_object_get_ex(doc, "posts", &posts);
-	for (size_t i = 0; posts && i < json_object_array_length(posts); i++) {
+	json_object_object_get_ex(doc, "options", &options);
+	if (!json_object_object_get_ex(doc, "posts", &posts) ||
+	    !json_object_is_type(posts, json_type_array))
+		posts = NULL;
+	int *undone = undone_map(posts, posts ? (int)json_object_array_length(posts) : 0, mism);
+	for (size_t i = 0; posts && undone && i < json_object_array_length(posts); i++) {
 		json_object *p = json_object_array_get_idx(posts, i), *content = NULL, *rec = NULL;
-		int seq = (int)num(p, "seq"), seat = (int)num(p, "seat"), bad;
+		int seq = (int)num(p, "seq"), seat = (int)num(p, "seat");
 		enum wp_post_kind kind = wp_post_kind_parse(str(p, "kind"));
 		struct wr_rng rng;
 		struct wr_events ev = {0};
-		struct wr_error e;
 		int64_t from = num(p, "draws_from");
+		json_object *by = json_object_object_get(p, "undone_by");
 
 		nposts++;
 		last_aborted = last_agreed = 0;
@@ -197,17 +326,21 @@ wp_verify(json_object *doc)
 		json_object_object_get_ex(p, "rolls", &rec);
 		if (from != (int64_t)next_draw)
 			mismatch(mism, seq, "the post's first draw does not follow the previous post");
-		wr_rng_hmac(&rng, &hs, next_draw);
-		wr_rng_record(&rng);
-		if (kind == WP_POST_START) {
-			if (state || rs->create(json_object_object_get_ex(doc, "options", &v) ? v : NULL,
-			                        nseats, &rng, &state, &e) != 0)
-				mismatch(mism, seq, "the start does not replay");
-		} else if (kind == WP_POST_TURN || kind == WP_POST_ORDERS || kind == WP_POST_RESIGN ||
-		           kind == WP_POST_CLAIM) {
-			if (!state || seat < 0 ||
-			    wp_apply_post(rs, state, seat, kind, content, &rng, &ev, &e, &bad) != 0)
-				mismatch(mism, seq, "the post does not replay: an action is refused");
+		if (seq == (int)i + 1 && (by ? json_object_get_int(by) : 0) != undone[seq])
+			mismatch_field(mism, seq, "undone_by",
+			               "undone_by: not the undo post that takes this one back");
+		if (wp_replay_one(rs, options, nseats, &hs, &state, kind, seat, content,
+		                  (int64_t)next_draw, &rng, &ev) != 0) {
+			mismatch(mism, seq, kind == WP_POST_START
+			                    ? "the start does not replay"
+			                    : "the post does not replay: an action is refused");
+		} else if (kind == WP_POST_UNDO && seq == (int)i + 1) {
+			/* Taken back: the state is every post before but those
+			 * (issue 14); no die was rolled in what is taken back. */
+			check_undo(posts, undone, seq, mism);
+			if (state)
+				rs->free(state);
+			state = rebuild(rs, options, nseats, &hs, posts, undone, seq);
 		} else if (kind == WP_POST_DRAW_OFFER || kind == WP_POST_DRAW_ACCEPT) {
 			/* Every seat in play has offered or accepted: ended by
 			 * agreement (api/posts.c, do_draw). */
@@ -239,6 +372,7 @@ wp_verify(json_object *doc)
 		wr_events_free(&ev);
 		wr_rng_record_free(&rng);
 	}
+	free(undone);
 	if (state && json_object_object_get_ex(doc, "final_state", &v)) {
 		void *stored = NULL;
 		struct wr_error e;
@@ -313,6 +447,10 @@ wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int
 	hs.client_len = g->client_len;
 	for (int i = 0; i < n && rc == 0; i++) {
 		const struct wp_past_post *p = &posts[i];
+		/* A post taken back by an undo among these never happened
+		 * (issue 14); the undo post itself changes nothing more. */
+		if (p->undone_by && p->undone_by <= n)
+			continue;
 		struct wr_rng rng;
 		struct wr_events ev = {0};
 		struct wr_error e;
@@ -396,7 +534,8 @@ wp_replay_at(const struct wr_ruleset *rs, json_object *options, int nseats,
 	for (int i = 0; i < at; i++)
 		posts[i] = (struct wp_past_post){.seat = steps[i].seat, .kind = steps[i].kind,
 		                                 .actions = steps[i].actions,
-		                                 .draws_from = steps[i].draws_from};
+		                                 .draws_from = steps[i].draws_from,
+		                                 .undone_by = steps[i].undone_by};
 	int rc = wp_replay_past_at(&g, posts, at, &past);
 	free(posts);
 	if (rc != 0)

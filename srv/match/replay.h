@@ -21,6 +21,7 @@ struct wp_past_post {
 	enum wp_post_kind kind;
 	json_object *actions;
 	int64_t draws_from;
+	int undone_by;           /* the undo post that took it back, 0: none */
 };
 /* The match after a post, as api/write.c stored it then. */
 struct wp_past {
@@ -42,6 +43,7 @@ struct wp_replay_step {
 	enum wp_post_kind kind;
 	json_object *actions;    /* borrowed */
 	int64_t draws_from;
+	int undone_by;           /* the undo post that took it back, 0: none */
 };
 
 /* wp_replay_at: the ruleset state after post `at` of a live or finished
@@ -55,6 +57,20 @@ struct wp_replay_step {
 void *wp_replay_at(const struct wr_ruleset *rs, json_object *options, int nseats,
                    const unsigned char seed[32], const unsigned char *client, size_t client_len,
                    const struct wp_replay_step *steps, int n, int at);
+
+/* Replays one post onto *state (a start creates it) with the match's
+ * dice from the post's first draw `from`: turns, standing orders and
+ * resignations change the state, other kinds nothing. The draws made are
+ * recorded in rng (free with wr_rng_record_free), the events in ev.
+ * 0, or -1 when the post does not replay. */
+int wp_replay_one(const struct wr_ruleset *rs, json_object *options, int nseats,
+                  struct wr_hmac_stream *hs, void **state, enum wp_post_kind kind, int seat,
+                  json_object *content, int64_t from, struct wr_rng *rng, struct wr_events *ev);
+
+/* An undo post's content, [{"type": "undo", "posts": [seq, ...]}]: the
+ * seqs it takes back, ascending (issue 14).
+ * Returns how many were written to out (at most cap), -1 when malformed. */
+int wp_undo_seqs(json_object *content, int *out, int cap);
 
 /* The `warpost` command (cli.c). */
 int wp_cli(int argc, char **argv);

@@ -73,6 +73,7 @@ wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
 		w->rolls = wp_col_json(r, i, PC_ROLLS);
 		wp_col_str(r, i, PC_AT, w->at, sizeof(w->at));
 		w->draws_from = wp_col_int(r, i, PC_DRAWS_FROM);
+		w->undone_by = wp_col_null(r, i, PC_UNDONE_BY) ? 0 : (int)wp_col_int(r, i, PC_UNDONE_BY);
 		*n = i + 1;
 	}
 	PQclear(r);

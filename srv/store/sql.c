@@ -105,5 +105,18 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_GAMES_WATCHABLE] = {"games_watchable",
 		"SELECT " COLS(WP_WATCH_COLUMNS) " FROM games WHERE spectators = 'open'"
 		" AND status IN ('active', 'over') ORDER BY id DESC LIMIT $1 OFFSET $2"},
+	/* Undo (issue 14): the posts taken back stay, marked. */
+	[WP_STMT_POSTS_UNDO] = {"posts_undo",
+		"WITH u AS (UPDATE posts SET undone_by = $3 WHERE game_id = $1"
+		" AND seq = ANY ($2::integer[]) AND undone_by IS NULL RETURNING 1)"
+		" SELECT count(*) FROM u"},
+	/* The last posts, newest first, as much as GET actions' can_undo needs:
+	 * taken back, dice drawn, an event told to another seat ($2) alone. */
+	[WP_STMT_UNDO_TAIL] = {"undo_tail",
+		"SELECT seq, coalesce(seat, -1), kind, undone_by IS NOT NULL,"
+		" jsonb_array_length(rolls) > 0,"
+		" EXISTS (SELECT 1 FROM jsonb_array_elements(events) e WHERE (e->>'to')::int <> 0"
+		" AND ((e->>'to')::int & ~(1 << $2::int)) <> 0)"
+		" FROM posts WHERE game_id = $1 ORDER BY seq DESC LIMIT $3"},
 	WP_NOTIFY_SQL
 };

@@ -153,6 +153,7 @@ struct wp_post_row {
 	json_object *rolls;      /* owned */
 	char at[WP_TIME_MAX];
 	int64_t draws_from;
+	int undone_by;           /* the undo post that took it back, 0: none */
 };
 /* Posts after `after`, at most `limit` (0: all); *out malloc'd, free with
  * wp_post_rows_free(). */
@@ -190,6 +191,23 @@ enum wp_err wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interva
                             int *n, int64_t *created);
 /* A new vacation; every active match of the player gets a new version. */
 enum wp_err wp_db_vacation_insert(struct wp_conn *c, int64_t player, int64_t from, int64_t to);
+/* --- undo.c --- */
+/* Marks posts seqs[0..n) of the match as taken back by the undo post
+ * undo_seq (issue 14); *marked is how many were. */
+enum wp_err wp_db_posts_undo(struct wp_conn *c, int64_t game, const int *seqs, int n,
+                             int undo_seq, int *marked);
+
+/* The last posts of a match, newest first, for GET actions' can_undo. */
+struct wp_undo_tail {
+	int seq, seat;           /* seat -1: the server's */
+	enum wp_post_kind kind;
+	int undone;              /* taken back */
+	int rolled;              /* it drew dice */
+	int told;                /* an event went to a seat other than `seat` alone */
+};
+/* Up to `cap` of them; *n is how many. `seat` is the one asking. */
+enum wp_err wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *out,
+                            int cap, int *n);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

@@ -52,6 +52,8 @@ enum wp_stmt {
 	WP_STMT_GAMES_WATCHABLE,
 	WP_STMT_ME_CHANGES,
 	WP_NOTIFY_STMTS
+	WP_STMT_POSTS_UNDO,
+	WP_STMT_UNDO_TAIL,
 	WP_STMT_MAX
 };
 
@@ -91,7 +93,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 #define WP_POST_COLUMNS(X)                                                                       \
 	X(PC_SEQ, "seq") X(PC_SEAT, "seat") X(PC_KIND, "kind") X(PC_ACTIONS, "actions::text")    \
 	X(PC_COMMENT, "comment") X(PC_HIDDEN, "comment_hidden") X(PC_EVENTS, "events::text")     \
-	X(PC_ROLLS, "rolls::text") X(PC_AT, WP_SQL_TIME("created_at")) X(PC_DRAWS_FROM, "draws_from")
+	X(PC_ROLLS, "rolls::text") X(PC_AT, WP_SQL_TIME("created_at")) X(PC_DRAWS_FROM, "draws_from")                    \
+	X(PC_UNDONE_BY, "undone_by")
 
 #define WP_MY_GAME_COLUMNS(X)                                                                    \
 	X(MC_ID, "g.id") X(MC_RULESET, "g.ruleset") X(MC_STATUS, "g.status") X(MC_SEQ, "g.seq")  \

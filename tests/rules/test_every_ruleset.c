@@ -2,7 +2,8 @@
  * match ended by a resignation at any point (in set-up too) saves and loads
  * back to the same snapshot, since the service stores it and verify()
  * reloads it; an agreed end (the service's draw) saves and loads too; a
- * seat not awaited is offered nothing. Every ruleset of the registry, every
+ * seat not awaited is offered nothing; the undo barrier (issue 14) finds
+ * nothing revealed where nothing changed. Every ruleset of the registry, every
  * seat count it allows, seeded random play of 0..12 posts first. */
 #include "../unit/check.h"
 #include "rules.h"
@@ -62,7 +63,7 @@ main(void)
 {
 	for (size_t i = 0; i < wr_ruleset_count(); i++) {
 		const struct wr_ruleset *rs = wr_ruleset_at(i);
-		int resign_bad = 0, agreed_bad = 0, offered_bad = 0, runs = 0;
+		int resign_bad = 0, agreed_bad = 0, offered_bad = 0, undo_bad = 0, runs = 0;
 		for (int seats = rs->min_seats; seats <= rs->max_seats; seats++)
 			for (int seed = 1; seed <= 40; seed++)
 				for (int posts = 0; posts <= 12; posts += 3) {
@@ -85,6 +86,9 @@ main(void)
 						json_object_put(acts);
 					}
 					st2 = wr_clone(rs, st);
+					/* Issue 14: a post that changed nothing revealed nothing. */
+					if (st2 && wr_undo_reveals(rs, st, st2, seat < 0 ? 0 : seat, &ev))
+						undo_bad++;
 					rs->resign(st, seats - 1, &rng, &ev);
 					wr_events_free(&ev);
 					resign_bad += !roundtrips(rs, st);
@@ -104,6 +108,8 @@ main(void)
 		CHECK(agreed_bad == 0, what);
 		snprintf(what, sizeof(what), "%s: a seat not awaited is offered no action", rs->id);
 		CHECK(offered_bad == 0, what);
+		snprintf(what, sizeof(what), "%s: the undo barrier finds nothing where nothing changed", rs->id);
+		CHECK(undo_bad == 0, what);
 	}
 	return check_done("every ruleset");
 }

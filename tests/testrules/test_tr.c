@@ -2,6 +2,7 @@
  * its views hide the decoys from everyone but their owner. */
 #include <stdlib.h>
 
+#include "../rules/ruleset_test.h"
 #include "../unit/check.h"
 #include "tr.h"
 
@@ -44,6 +45,51 @@ play(int seats, uint64_t seed, json_object *take_log)
 	return out;
 }
 
+/* Issue 14 (undo): attacking a Decoy reveals it to everyone, a barrier;
+ * a plain move is not. Seat 0's d1 Scout is put next to seat 1's Decoy. */
+static void
+undo_barrier(void)
+{
+	struct wr_rng rng;
+	uint64_t st;
+	struct wr_error err;
+	void *s = NULL, *before = NULL, *after = NULL;
+	json_object *snap, *decoy = NULL;
+	char act[96];
+
+	wr_rng_seeded(&rng, &st, 7);
+	if (R->create(NULL, 2, &rng, &s, &err) != 0)
+		return;
+	snap = R->save(s);
+	json_object *pieces = json_object_object_get(snap, "pieces");
+	for (int i = 4; i <= 5; i++)
+		if (json_object_get_int(json_object_array_get_idx(json_object_array_get_idx(pieces, (size_t)i), 3)))
+			decoy = json_object_array_get_idx(pieces, (size_t)i);
+	int dsq = json_object_get_int(json_object_array_get_idx(decoy, 2));
+	json_object_array_put_idx(json_object_array_get_idx(pieces, 1), 2, json_object_new_int(dsq - 8));
+	CHECK(R->load(snap, &before, &err) == 0, "the position loads");
+	after = wrt_clone(R, before);
+	snprintf(act, sizeof(act), "{\"type\":\"attack\",\"from\":\"%c7\",\"to\":\"%c8\"}",
+	         'a' + dsq % 8, 'a' + dsq % 8);
+	for (int k = 0; k < 2; k++) {
+		struct wr_events ev = {0};
+		json_object *a = json_tokener_parse(k ? act : "{\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}");
+		void *pre = wrt_clone(R, before);
+		CHECK(R->apply(after, 0, a, &rng, &ev, &err) == 0 &&
+		          wr_undo_reveals(R, pre, after, 0, &ev) == k,
+		      k ? "an attacked Decoy is revealed: an undo barrier" : "a move reveals nothing");
+		json_object_put(a);
+		wr_events_free(&ev);
+		R->free(pre);
+		R->free(after);
+		after = wrt_clone(R, before);
+	}
+	R->free(after);
+	R->free(before);
+	R->free(s);
+	json_object_put(snap);
+}
+
 int
 main(void)
 {
@@ -84,5 +130,6 @@ main(void)
 	      "a seat cannot move another seat's piece");
 	json_object_put(bad);
 	R->free(s);
+	undo_barrier();
 	return check_done("testrules");
 }

@@ -8,7 +8,10 @@
  * An attacked Decoy is revealed and removed without a roll. A seat whose
  * Chief is removed is out and its pieces leave; the last seat standing
  * wins; after `turn_limit` turns the match is a draw.
- * Seats sit as RULINGS.md G1 says: 0 on rank 1, 1 on rank 8, 2 on file a. */
+ * Seats sit as RULINGS.md G1 says: 0 on rank 1, 1 on rank 8, 2 on file a.
+ * Undo barrier (issue 14): the generic one and an attacked Decoy. A move
+ * passes the turn, so only the defender's Dodge, when its own turn
+ * follows, is a post its seat could take back, and that rolls dice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,6 +394,20 @@ tr_apply(void *state, int seat, json_object *act, struct wr_rng *rng, struct wr_
 	return 0;
 }
 
+/* Undo (issue 14): an attacked Decoy is revealed to everyone. */
+static int
+tr_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *evs)
+{
+	const struct tr_state *a = before, *b = after;
+
+	(void)seat;
+	(void)evs;
+	for (int i = 0; i < NPIECES; i++)
+		if (a->p[i].decoy && a->p[i].alive && !b->p[i].alive)
+			return 1;
+	return 0;
+}
+
 static int
 tr_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
@@ -505,4 +522,5 @@ const struct wr_ruleset tr_ruleset = {
 	.view = tr_view,
 	.result = tr_result,
 	.seats_in = tr_seats_in,
+	.undo_barrier = tr_undo_barrier,
 };

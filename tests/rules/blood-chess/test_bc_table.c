@@ -272,8 +272,12 @@ decoys(void)
 	/* B6: a move onto a decoy removes it and takes the square; the
 	 * attacker stays unrevealed */
 	st = position("0Ke1 1Ke8 0Ra1m 0Rh1 1Pa5", "0R");
+	void *before = bc_clone(st);
 	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\",\"attack\":0}", none, 0, &ev) == 0,
 	      R "B6 (the attack applies)");
+	CHECK(wr_undo_reveals(&bc_ruleset, before, st, 0, &ev) == 1,
+	      R "B6 (the answer reveals the decoy: an undo barrier, issue 14)");
+	bc_ruleset.free(before);
 	r = piece_at(st, 0, SQ("a5"));
 	CHECK(r >= 0 && st->p[r].decoy && !st->p[r].revealed, R "B6 (a move onto a decoy takes the square; the attacker is not revealed)");
 	CHECK(piece_at(st, 1, SQ("a5")) < 0 && st->scores[0] == 1, R "B10 (a decoy is worth 1)");
@@ -284,7 +288,11 @@ decoys(void)
 	/* B12: a Rook's move is told twice: the owner's copy says Mirror, the
 	 * copy for everyone says "hidden" */
 	st = position("0Ke1 1Ke8 0Ra1m 0Rh1", "0R");
+	before = bc_clone(st);
 	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"}", none, 0, &ev) == 0, R "B12");
+	CHECK(wr_undo_reveals(&bc_ruleset, before, st, 0, &ev) == 0,
+	      R "B12 (the owner's own copy reveals nothing: undoable, issue 14)");
+	bc_ruleset.free(before);
 	CHECK(count_events(&ev, "move", WR_SPECTATOR) == 1 && count_events(&ev, "move", 1) == 1 &&
 	      count_events(&ev, "move", 0) == 2, R "B12 (one move event for the others, two for the owner)");
 	{

@@ -1310,6 +1310,37 @@ event_checks(void)
 	}
 }
 
+/* Issue 14 (undo): a cast shows a spell held in secret (18), a move
+ * shows nothing hidden. */
+static void
+undo_barrier(void)
+{
+	static const char *const acts[2] = {
+		"{\"type\":\"move\",\"from\":\"c1\",\"to\":\"c2\"}",
+		"{\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"}"};
+	static unsigned faces[2] = {1, 4};
+
+	for (int k = 0; k < 2; k++) {
+		struct wr_script sc = {faces, 2, 0, 0};
+		struct wr_rng rng;
+		struct wr_events ev = {0};
+		struct wr_error err;
+		char why[128] = "";
+		struct cf_state *st = position("0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7", why), *before;
+		json_object *j = json_tokener_parse(acts[k]);
+		wr_rng_script(&rng, &sc);
+		before = wrt_clone(&cf_ruleset, st);
+		CHECK(!why[0] && before && cf_ruleset.apply(st, 0, j, &rng, &ev, &err) == 0 &&
+		          cf_undo_barrier(before, st, 0, &ev) == k,
+		      k ? "issue 14 / 18: a cast reveals a secret spell: an undo barrier"
+		        : "issue 14: a move reveals nothing: undoable");
+		json_object_put(j);
+		wr_events_free(&ev);
+		cf_ruleset.free(before);
+		free(st);
+	}
+}
+
 int
 main(void)
 {
@@ -1317,6 +1348,7 @@ main(void)
 	for (size_t i = 0; i < n; i++)
 		run_row(&rows[i]);
 	event_checks();
+	undo_barrier();
 	printf("%zu rule cases\n", n);
 	return check_done("confrontation rule table");
 }

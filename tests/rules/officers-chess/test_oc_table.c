@@ -902,6 +902,23 @@ fog_rows(void)
 	}
 	OK(seen0 == 0, "seat 0 gets no event of a move it cannot see");
 	oc_ruleset.free(st);
+
+	ROW("Issue 14 (undo) / O13: a move that brings an enemy into sight stands");
+	static const char *const to[2] = {"d2", "d5"};
+	for (int k = 0; k < 2; k++) {
+		struct wr_events none = {0};
+		st = make("{\"fog\":true}");
+		put_unit(st, 0, "Sword Fighter", "d1", "Steel Sword", NULL, NULL);
+		put_unit(st, 1, "Mage", "d8", "Elfire", NULL, NULL);
+		battle(st, 0);
+		run(st, 0, activate("d1"));
+		struct oc_state before = *st;
+		OK(run(st, 0, move("d1", to[k])) == 0 &&
+		   wr_undo_reveals(&oc_ruleset, &before, st, 0, &none) == k,
+		   "%s", k ? "d5 is 3 from d8: the Mage is seen, an undo barrier"
+		           : "d2 shows nothing: undoable");
+		oc_ruleset.free(st);
+	}
 }
 
 static void

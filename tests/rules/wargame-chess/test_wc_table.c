@@ -585,8 +585,11 @@ test_setup(void)
 		}
 		CHECK(apply_q(st, 1, "{'type':'deploy','piece':'knight','square':'b8'}", &rng, &err) != 0,
 		      "a Tree square");
+		struct wc_state pre = *st;
 		CHECK(apply_q(st, 1, "{'type':'deploy','piece':'knight','square':'a7'}", &rng, &err) == 0,
 		      "deploy the second knight");
+		CHECK(wc_undo_barrier(&pre, st, 1, NULL) == 1 && wc_undo_barrier(st, st, 1, NULL) == 0,
+		      "issue 14 / W8: a piece deployed shows part of the hidden list: an undo barrier");
 		CHECK(wc_to_act(st) == 1, "then the other seat deploys");
 		for (int i = 0; i < 9; i++) {
 			char p[16], s[4];

@@ -1,0 +1,240 @@
+"""Undo (issue 14, "Correspondence play", item Undo) through HTTP on the
+real server and database: within its own turn a seat takes back its last
+posts until a die is rolled or hidden information is revealed to anyone
+(the undo barrier); the undo is logged, the posts taken back stay in the
+log, marked, and nothing revealed is hidden again (RULINGS.md G5).
+
+Confrontation and Wargame Chess: a move taken back; the other seat's and a
+spectator's view afterwards is byte for byte the view before the move; the
+log shows the undo post and the marked move; verify of the finished match
+passes. Skirmish (the test ruleset): a post that rolled dice stands.
+Officers Chess under fog (O13): a move that brings an enemy into sight
+stands; one that does not is taken back."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import matchlib as ml
+from matchlib import wp
+
+TEAM_0 = {"type": "team", "faction": "standard",
+          "pieces": {"king": 1, "queen": 1, "rook": 2, "pawn": 5}, "upgrades": []}
+TEAM_1 = {"type": "team", "faction": "standard",
+          "pieces": {"king": 1, "knight": 2, "bishop": 2, "joker": 1, "pawn": 2}, "upgrades": []}
+
+
+def rank(square):
+    return int(square[1:])
+
+
+class UndoTest(wp.ServerTestCase):
+
+    def setUp(self):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+        self.who = [self.a, self.b]
+
+    def match(self, ruleset, options=None):
+        g = self.a.create(2, options, ruleset=ruleset)
+        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        self.game = g["id"]
+
+    def view(self, who=None):
+        r = (who.req if who else self.server.request)("GET", "/api/games/%d" % self.game)
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+    def seen(self, who):
+        """What a seat (or a spectator, None) sees of the board, as bytes."""
+        v = self.view(who)
+        return json.dumps([v["state"], v["awaiting"]]).encode()
+
+    def post(self, seat, action):
+        p = self.who[seat]
+        r = p.turn(self.game, ml.seq_of(p, self.game), [action])
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+    def undo(self, seat, count=None, seq=None, key=None):
+        p = self.who[seat]
+        body = {"seq": ml.seq_of(p, self.game) if seq is None else seq}
+        if count is not None:
+            body["count"] = count
+        return p.req("POST", "/api/games/%d/undo" % self.game, body,
+                     {"Idempotency-Key": key} if key else None)
+
+    def refused(self, r, code):
+        self.assertEqual(r.status, 409, r)
+        self.assertEqual(r.json()["type"], "urn:warpost:problem:undo-not-allowed")
+        self.assertEqual(r.json()["code"], code, r)
+
+    def log(self, who=None):
+        r = (who.req if who else self.server.request)(
+            "GET", "/api/games/%d/turns?after=0&limit=500" % self.game)
+        self.assertEqual(r.status, 200, r)
+        return r.json()["posts"]
+
+    def to_confrontation_play(self):
+        self.match("confrontation")
+        for seat in (0, 1):
+            self.post(seat, {"type": "ready"})
+        while self.view()["state"]["phase"] != "play":
+            s = self.view()["awaiting"][0]
+            self.post(s, self.who[s].actions(self.game)["actions"][0])
+        return self.view()["awaiting"][0]
+
+    def test_confrontation_move_taken_back_and_nothing_leaks(self):
+        me = self.to_confrontation_play()
+        other = 1 - me
+        before = [self.seen(w) for w in (self.who[other], None, self.who[me])]
+        self.assertFalse(self.who[me].actions(self.game)["can_undo"],
+                         "nothing of this turn to take back yet")
+        move = self.who[me].actions(self.game)["actions"][0]
+        self.assertEqual(move["type"], "move")
+        moved = self.post(me, move)
+        self.assertEqual(moved["awaiting"], [me], "R4: the turn's second action is owed")
+        self.assertNotEqual(self.seen(self.who[other]), before[0])
+        self.assertTrue(self.who[me].actions(self.game)["can_undo"])
+        self.assertFalse(self.who[other].actions(self.game)["can_undo"])
+
+        self.refused(self.undo(other), "not-your-turn")
+        stale = self.undo(me, seq=moved["seq"] - 1)
+        self.assertEqual((stale.status, stale.json()["type"], stale.json()["seq"]),
+                         (409, "urn:warpost:problem:stale-sequence", moved["seq"]))
+        r = self.undo(me, key="undo-1")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json()["undone"], [moved["seq"]])
+        again = self.undo(me, seq=moved["seq"], key="undo-1")
+        self.assertEqual((again.status, again.headers.get("idempotent-replayed"), again.body),
+                         (200, "true", r.body), "a retried undo is answered, not applied")
+        # G5: whoever looks sees the board exactly as before the move.
+        self.assertEqual([self.seen(w) for w in (self.who[other], None, self.who[me])], before)
+        self.refused(self.undo(me), "nothing-to-undo")
+
+        # The log keeps the move, marked, and says who took it back.
+        posts = {p["seq"]: p for p in self.log(self.who[other])}
+        self.assertEqual(posts[moved["seq"]]["undone_by"], r.json()["seq"])
+        self.assertEqual(posts[moved["seq"]]["kind"], "turn")
+        u = posts[r.json()["seq"]]
+        self.assertEqual((u["kind"], u["seat"], u["undone_by"]), ("undo", me, None))
+        self.assertEqual(u["events"], [{"type": "undo", "seat": me, "posts": [moved["seq"]]}])
+
+        # Play goes on from there; the finished match verifies.
+        self.post(me, move)
+        self.assertEqual(self.who[other].req("POST", "/api/games/%d/resign" % self.game).status,
+                         200)
+        v = self.server.request("GET", "/api/games/%d/verify" % self.game)
+        self.assertEqual(v.status, 200, v)
+        self.assertTrue(v.json()["verified"], v.json()["mismatches"])
+        ex = self.server.request("GET", "/api/games/%d/export" % self.game).json()
+        self.assertEqual([p["kind"] for p in ex["posts"]].count("undo"), 1)
+        # Offline too; an export whose undo was edited is not verified.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "match.json")
+
+            def verify(edit):
+                doc = json.loads(json.dumps(ex))
+                edit(doc["posts"])
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+                return subprocess.run([ml.WARPOST_CLI, "verify", path],
+                                      capture_output=True).returncode
+
+            self.assertEqual(verify(lambda posts: None), 0)
+            self.assertEqual(verify(lambda posts: posts[moved["seq"] - 1].update(undone_by=None)),
+                             1, "a mark taken off is caught")
+            self.assertEqual(verify(lambda posts: posts[r.json()["seq"] - 1]["actions"][0].update(
+                posts=[1])), 1, "an undo of what may not be taken back is caught")
+
+    def deploy_pawns_forward(self):
+        """Every deployment puts a Pawn on its seat's front rank when it can."""
+        while self.view()["state"]["phase"] != "play":
+            s = self.view()["awaiting"][0]
+            acts = self.who[s].actions(self.game)["actions"]
+            front = 2 if s == 0 else 7
+            pawns = [x for x in acts if x.get("piece") == "pawn" and rank(x["square"]) == front]
+            back = [x for x in acts if x.get("piece") not in (None, "pawn")
+                    and rank(x["square"]) != front]
+            self.post(s, (pawns or back or acts)[0])
+
+    def test_wargame_chess_pawn_move_taken_back(self):
+        self.match("wargame-chess")
+        self.post(0, TEAM_0)
+        self.post(1, TEAM_1)
+        self.post(self.view()["awaiting"][0], {"type": "trees", "choice": "mirror"})
+        self.deploy_pawns_forward()
+        me = self.view()["awaiting"][0]
+        other = self.who[1 - me]
+        step = 1 if me == 0 else -1
+        pieces = self.view()["state"]["pieces"]
+        taken = {p["square"] for p in pieces if p["where"] == "board"}
+        taken |= set(self.view()["state"]["trees"]["squares"])
+        pawn = [p["square"] for p in pieces if p["owner"] == me and p["type"] == "pawn"
+                and p["where"] == "board"
+                and "%s%d" % (p["square"][0], rank(p["square"]) + step) not in taken][0]
+        before = [self.seen(other), self.seen(None)]
+        r = self.post(me, {"type": "activate", "square": pawn})
+        moves = [e for e in r["events"] if e["type"] == "move"]
+        self.assertEqual([(m["from"], rank(m["to"]) - rank(pawn)) for m in moves], [(pawn, step)],
+                         "the Pawn's Activation moved it one square")
+        self.assertEqual(r["awaiting"], [me], "a Pawn's first Activation may move again")
+        self.assertNotEqual([self.seen(other), self.seen(None)], before)
+        u = self.undo(me)
+        self.assertEqual(u.status, 200, u)
+        self.assertEqual([self.seen(other), self.seen(None)], before)
+        self.assertEqual({p["seq"]: p["undone_by"] for p in self.log()}[r["seq"]], u.json()["seq"])
+        # The same Activation again, then the turn's end: it verifies.
+        self.post(me, {"type": "activate", "square": pawn})
+        self.post(me, {"type": "end"})
+        self.assertEqual(other.req("POST", "/api/games/%d/resign" % self.game).status, 200)
+        v = self.server.request("GET", "/api/games/%d/verify" % self.game).json()
+        self.assertTrue(v["verified"], v["mismatches"])
+
+    def test_skirmish_a_roll_stands(self):
+        """Issue 14: "until a die is rolled": the defender's Dodge rolls the
+        dice and passes the turn to it; that post cannot be taken back."""
+        self.match(ml.RULESET)
+        mine = {p["square"]: p for p in self.view(self.b)["state"]["pieces"] if p["seat"] == 1}
+        # Attack a real Scout (a Decoy has no defence): walk up its file.
+        target = "d8" if not mine["d8"]["decoy"] else "f8"
+        walker, shuffle = (("d", ("f8", "g7")) if target == "d8" else ("f", ("d8", "c7")))
+        for i in range(1, 7):
+            self.post(0, {"type": "move", "from": "%s%d" % (walker, i),
+                          "to": "%s%d" % (walker, i + 1)})
+            a, b = shuffle if i % 2 else shuffle[::-1]
+            self.post(1, {"type": "move", "from": a, "to": b})
+        self.post(0, {"type": "attack", "from": walker + "7", "to": target})
+        r = self.post(1, {"type": "dodge", "dodge": True})
+        self.assertTrue(any(e["type"] == "roll" for e in r["events"]))
+        self.assertEqual(r["awaiting"], [1], "the defender's own turn follows")
+        self.assertFalse(self.b.actions(self.game)["can_undo"])
+        self.refused(self.undo(1), "dice-rolled")
+        self.refused(self.undo(0), "not-your-turn")
+
+    def test_officers_chess_fog_a_sighting_stands(self):
+        """Officers Chess O13 (fog): a move that shows an enemy is a reveal;
+        a move in the fog that shows nothing is taken back unseen."""
+        self.match("officers-chess", {"units": 1, "fog": True, "activations": "1"})
+        self.post(0, {"type": "recruit", "name": "Ana", "class": "Sword Fighter",
+                      "items": ["Steel Sword"]})
+        self.post(1, {"type": "recruit", "name": "Zed", "class": "Thief",
+                      "items": ["Steel Dagger"]})
+        self.post(1, {"type": "deploy", "unit": "Zed", "to": "d8"})
+        self.post(0, {"type": "deploy", "unit": "Ana", "to": "d1"})
+        self.post(0, {"type": "activate", "at": "d1"})
+        before = [self.seen(self.b), self.seen(None)]
+        self.post(0, {"type": "move", "from": "d1", "to": "d2"})
+        self.assertTrue(self.a.actions(self.game)["can_undo"])
+        self.assertEqual(self.undo(0).status, 200)
+        self.assertEqual([self.seen(self.b), self.seen(None)], before)
+        self.post(0, {"type": "move", "from": "d1", "to": "d5"})
+        self.assertIn("Zed", json.dumps(self.view(self.a)["state"]), "d8 is 3 tiles away")
+        self.assertFalse(self.a.actions(self.game)["can_undo"], "the move was told to seat 1")
+        self.refused(self.undo(0), "information-revealed")
+        self.assertIn("Zed", json.dumps(self.view(self.a)["state"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
