@@ -315,7 +315,6 @@ wp_api_games_actions(struct wp_ctx *ctx)
 		wp_game_free(&g);
 		return err;
 	}
-	int seat = sight.seat;
 	if (seat < 0) {
 		wp_game_free(&g);
 		return wp_fail(ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");
