@@ -51,6 +51,7 @@ RUN apt-get update \
         libsodium23 \
         libcurl4 \
         ca-certificates \
+        zlib1g \
         nginx \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && rm -f /etc/nginx/sites-enabled/default

@@ -32,6 +32,7 @@ BUILD_PKGS=(
     libpq-dev
     libsodium-dev
     libcurl4-openssl-dev
+    zlib1g-dev
 )
 
 # The server binaries (initdb, pg_ctl, postgres) come from postgresql-15;
