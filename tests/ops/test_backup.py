@@ -110,6 +110,7 @@ class BackupRestoreTest(unittest.TestCase):
     def on_copy(self, player):
         c = ml.Client.__new__(ml.Client)
         c.server, c.id, c.name, c.token = self.restored, player.id, player.name, player.token
+        c.via = {}
         return c
 
     def test_finished_matches_verify_and_export_unchanged(self):
