@@ -211,9 +211,13 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
     await pa.waitForSelector(sq('c1') + ' .sq-piece circle', { timeout: T });
     assert.equal(await pa.locator(sq('e8') + ' .sq-piece > *').count(), 0, 'Ben had not set up yet');
     assert.ok(ats.length >= 2, `past positions asked of the server: ${ats.join(' ')}`);
+    const pastUnits = await pa.locator('svg.board .sq-piece circle').count();
     await shot(pa, 'chesswar-replay');
     await pa.click('.replay-bar button:has-text("Back to now")');
-    await pa.waitForSelector(sq('e8') + ' .sq-piece circle', { timeout: T });
+    // Now Ben's units stand too. Not a fixed square: Ben's move above may
+    // reach Ann's page (long-poll) before or after this point.
+    await pa.waitForFunction((n) => document.querySelectorAll('svg.board .sq-piece circle').length > n,
+      pastUnits, { timeout: T });
     assert.deepEqual(problems, [], 'accessibility and layout');
     errors.push(...ea, ...eb);
     assert.deepEqual(errors, []);
