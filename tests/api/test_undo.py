@@ -171,12 +171,20 @@ class UndoTest(wp.ServerTestCase):
         pieces = self.view()["state"]["pieces"]
         taken = {p["square"] for p in pieces if p["where"] == "board"}
         taken |= set(self.view()["state"]["trees"]["squares"])
-        pawn = [p["square"] for p in pieces if p["owner"] == me and p["type"] == "pawn"
-                and p["where"] == "board"
-                and "%s%d" % (p["square"][0], rank(p["square"]) + step) not in taken][0]
-        before = [self.seen(other), self.seen(None)]
-        r = self.post(me, {"type": "activate", "square": pawn})
-        moves = [e for e in r["events"] if e["type"] == "move"]
+        pawns = [p["square"] for p in pieces if p["owner"] == me and p["type"] == "pawn"
+                 and p["where"] == "board"
+                 and "%s%d" % (p["square"][0], rank(p["square"]) + step) not in taken]
+        # A Pawn with one way to go goes at once; one with a choice (an
+        # enemy or tree on a diagonal) waits for it: that Activation is
+        # taken back (no die was rolled) and the next Pawn tried.
+        for pawn in pawns:
+            before = [self.seen(other), self.seen(None)]
+            r = self.post(me, {"type": "activate", "square": pawn})
+            moves = [e for e in r["events"] if e["type"] == "move"]
+            if moves:
+                break
+            self.assertEqual(self.undo(me).status, 200)
+            self.assertEqual([self.seen(other), self.seen(None)], before)
         self.assertEqual([(m["from"], rank(m["to"]) - rank(pawn)) for m in moves], [(pawn, step)],
                          "the Pawn's Activation moved it one square")
         self.assertEqual(r["awaiting"], [me], "a Pawn's first Activation may move again")
