@@ -9,16 +9,17 @@
 #   1. Debian packages (scripts/deps.sh build test e2e), then the npm
 #      packages of tests/e2e (npm ci when node_modules is stale)
 #   2. build/      RelWithDebInfo, warnings are errors, then all ctest tests
-#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
-#                  then the unit, api and fuzz tests
+#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors
+#                  (compiled while stage 2's tests run), then the unit, api
+#                  and fuzz tests
 # Each ctest run's output is also kept in test-output/ctest-<build dir>.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
 # Environment:
 #   WP_JOBS        parallel build jobs (default 2, the CI machine's cores)
-#   WP_TEST_JOBS   parallel ctest jobs (default WP_JOBS + 1)
+#   WP_TEST_JOBS   parallel ctest jobs (default 2 * WP_JOBS + 1)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
-#   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (8;
+#   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (4;
 #                  scripts/fuzz.sh runs long campaigns)
 #   WR_PLAYOUTS    seeded random playouts per ruleset configuration (the
 #                  rulesets' tests default to 1000; the sanitizer run uses 100)
@@ -26,9 +27,10 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${WP_JOBS:-2}
-# Tests wait on servers, databases and browsers as much as they compute:
-# one more test than cores keeps both cores busy.
-TEST_JOBS=${WP_TEST_JOBS:-$((JOBS + 1))}
+# Tests wait on servers, databases, browsers and their own polls more than
+# they compute: measured, three tests at a time on 2 cores kept them busy
+# about half the time (254 s of CPU in 250 s), so twice the cores plus one.
+TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
 QUICK=0
 
 # One line per finished stage, repeated at the end as a summary.
@@ -175,6 +177,30 @@ count_tests() {
     TESTS_FAILED=$((TESTS_FAILED + failed))
 }
 
+# The ASan+UBSan build, in the background: Debug keeps the sanitizer stack
+# traces exact (the optimised build already covers the warnings that only
+# appear with -O2); clang, so that the same build also links the fuzz
+# targets with libFuzzer (short runs here; WP_FUZZ_SECONDS for longer
+# ones). Its output goes to test-output/build-asan.log, printed when it
+# fails.
+ASAN_PID=
+start_asan_build() {
+    mkdir -p "$LOG_DIR"
+    with_cc clang configure_and_build "$ROOT/build-asan" \
+        -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
+        -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-4}" >"$LOG_DIR/build-asan.log" 2>&1 &
+    ASAN_PID=$!
+}
+
+finish_asan_build() {
+    local status=0
+    wait "$ASAN_PID" || status=$?
+    if (( status != 0 )); then
+        cat "$LOG_DIR/build-asan.log" >&2
+    fi
+    return "$status"
+}
+
 main() {
     parse_args "$@"
     cd "$ROOT"
@@ -182,6 +208,11 @@ main() {
 
     stage "deps" install_deps
     stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    # The sanitizer build compiles while the tests above run (they leave a
+    # core idle much of the time); its stage below waits for it.
+    if (( ! QUICK )); then
+        start_asan_build
+    fi
     stage "ctest (all)" run_ctest "$ROOT/build"
 
     if (( QUICK )); then
@@ -192,13 +223,7 @@ main() {
         # environment win, so a developer can tune them.
         export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
         export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-        # Debug keeps the sanitizer stack traces exact; the optimised build
-        # above already covers the warnings that only appear with -O2.
-        # clang, so that the same build also links the fuzz targets with
-        # libFuzzer (short runs here; WP_FUZZ_SECONDS for longer ones).
-        stage "build-asan" with_cc clang configure_and_build "$ROOT/build-asan" \
-            -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
-            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-8}"
+        stage "build-asan" finish_asan_build
         # The same playout code runs under the sanitizers, with fewer seeds:
         # every configuration and rule path is still played, 10x less often.
         export WR_PLAYOUTS=${WR_PLAYOUTS:-100}

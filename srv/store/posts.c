@@ -8,6 +8,9 @@ enum wp_err
 wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
 {
 	struct wp_params post = {0}, game = {0};
+	/* The post's time is the match's: one reading, not the database's
+	 * now() beside the server's (they may fall in different seconds). */
+	int64_t now = wp_clock_now();
 	enum wp_err err;
 
 	wp_p_int(&post, w->game);
@@ -24,7 +27,7 @@ wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
 	wp_p_int(&post, w->draws_from);
 	wp_p_text(&post, w->rolls);
 	wp_p_int(&post, w->awaiting);     /* the clocks derive from these two */
-	wp_p_int(&post, wp_clock_now());
+	wp_p_int(&post, now);
 
 	wp_p_int(&game, w->game);
 	wp_p_text(&game, wp_status_str(w->status));
@@ -35,6 +38,7 @@ wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
 	wp_p_int(&game, w->draw_offers);
 	wp_p_text(&game, w->result);
 	wp_p_bytes(&game, w->client, w->client_len);
+	wp_p_int(&game, now);
 
 	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
 	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, NULL)) != WP_OK)

@@ -40,7 +40,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_GAME_UPDATE] = {"game_update",
 		"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
 		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb,"
-		" client_seeds = $9, updated_at = now() WHERE id = $1"},
+		" client_seeds = $9, updated_at = to_timestamp($10) WHERE id = $1"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
 		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"},
 	[WP_STMT_POST_INSERT] = {"post_insert",
