@@ -36,14 +36,10 @@ enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
 enum wp_err wp_api_me_events(struct wp_ctx *ctx);
 /* The document of GET /api/me/games for one page (players.c). */
-struct wp_game_clock;
-/* Each line's clock (a timed match: one more read); *out has n + 1
- * entries, free it. */
-enum wp_err wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c,
-                               const struct wp_my_game *games, int n,
-                               struct wp_game_clock **out);
-json_object *wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks,
-                              int n, int count, int with_state);
+/* The player's matches, one page of them with their clocks, as
+ * GET /api/me/games answers them; *out is NULL on an error. */
+enum wp_err wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t limit,
+                            int64_t offset, int with_state, json_object **out);
 enum wp_err wp_api_webhooks_create(struct wp_ctx *ctx);   /* webhooks.c */
 enum wp_err wp_api_webhooks_list(struct wp_ctx *ctx);
 enum wp_err wp_api_webhooks_delete(struct wp_ctx *ctx);

@@ -191,10 +191,8 @@ enum wp_err
 wp_api_me_events(struct wp_ctx *ctx)
 {
 	struct wp_player who;
-	struct wp_my_game *games = NULL;
-	struct wp_game_clock *clocks = NULL;
+	json_object *doc = NULL;
 	int64_t after, wait, changes = 0;
-	int n = 0, count = 0;
 	uint64_t gen = 0;
 	enum wp_err err;
 	struct wp_conn *c;
@@ -206,19 +204,14 @@ wp_api_me_events(struct wp_ctx *ctx)
 	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK) {
 		/* The generation before the matches are read (wait.h). */
 		gen = wp_wait_gen(-who.id);
-		if ((err = wp_db_my_changes(c, who.id, &changes)) == WP_OK && after != changes)
-			err = wp_db_my_games(c, who.id, 50, 0, 0, &games, &n, &count);
-		if (err)
+		if ((err = wp_db_my_changes(c, who.id, &changes)))
 			err = wp_fail_store(ctx, err);
 		else if (after != changes)
-			err = wp_my_games_clocks(ctx, c, games, n, &clocks);
+			err = wp_my_games_doc(ctx, c, who.id, 50, 0, 0, &doc);
 	}
 	wp_store_put(ctx->store, c);
-	if (err) {
-		wp_my_games_free(games, n);
-		free(clocks);
+	if (err)
 		return err;
-	}
 	int64_t now = wp_now_ns();
 	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;
 	wp_response_header(ctx->res, "Cache-Control", "no-store");
@@ -238,9 +231,6 @@ wp_api_me_events(struct wp_ctx *ctx)
 		return b ? wp_reply_bytes(ctx, 200, "text/event-stream", b, strlen(b))
 		         : wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
 	}
-	json_object *doc = wp_my_games_json(games, clocks, n, count, 0);
-	wp_my_games_free(games, n);
-	free(clocks);
 	snprintf(head, sizeof(head), "retry: " WP_EVENTS_RETRY_MS "\nid: %lld\nevent: games\ndata: ",
 	         (long long)changes);
 	const char *data = json_object_to_json_string_ext(

@@ -140,8 +140,8 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int wit
 	return g;
 }
 
-enum wp_err
-wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_game *games, int n,
+static enum wp_err
+my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_game *games, int n,
                    struct wp_game_clock **out)
 {
 	int64_t now = wp_clock_now();
@@ -157,8 +157,8 @@ wp_my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_gam
 	return err;
 }
 
-json_object *
-wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks, int n,
+static json_object *
+my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clocks, int n,
                  int count, int with_state)
 {
 	json_object *o = json_object_new_object(), *list = json_object_new_array();
@@ -173,13 +173,30 @@ wp_my_games_json(const struct wp_my_game *games, const struct wp_game_clock *clo
 }
 
 enum wp_err
+wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t limit,
+                int64_t offset, int with_state, json_object **out)
+{
+	struct wp_my_game *games = NULL;
+	struct wp_game_clock *clocks = NULL;
+	int n = 0, count = 0;
+	enum wp_err err;
+
+	*out = NULL;
+	if ((err = wp_db_my_games(c, player, limit, offset, with_state, &games, &n, &count)))
+		err = wp_fail_store(ctx, err);
+	else if ((err = my_games_clocks(ctx, c, games, n, &clocks)) == WP_OK)
+		*out = my_games_json(games, clocks, n, count, with_state);
+	wp_my_games_free(games, n);
+	free(clocks);
+	return err;
+}
+
+enum wp_err
 wp_api_me_games(struct wp_ctx *ctx)
 {
 	struct wp_player who;
-	struct wp_my_game *games = NULL;
-	struct wp_game_clock *clocks = NULL;
+	json_object *o = NULL;
 	int64_t limit, offset, with_state;
-	int n = 0, count = 0;
 	enum wp_err err;
 	struct wp_conn *c;
 
@@ -188,20 +205,8 @@ wp_api_me_games(struct wp_ctx *ctx)
 	    (err = wp_query_int(ctx, "boards", 0, 1, 0, &with_state)) ||
 	    (err = wp_conn_get(ctx, &c)))
 		return err;
-	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK &&
-	    (err = wp_db_my_games(c, who.id, limit, offset, (int)with_state, &games, &n,
-	                                &count)) != WP_OK)
-		err = wp_fail_store(ctx, err);
-	if (err == WP_OK)
-		err = wp_my_games_clocks(ctx, c, games, n, &clocks);
+	if ((err = wp_auth_player(ctx, c, &who)) == WP_OK)
+		err = wp_my_games_doc(ctx, c, who.id, limit, offset, (int)with_state, &o);
 	wp_store_put(ctx->store, c);
-	if (err != WP_OK) {
-		wp_my_games_free(games, n);
-		free(clocks);
-		return err;
-	}
-	json_object *o = wp_my_games_json(games, clocks, n, count, (int)with_state);
-	wp_my_games_free(games, n);
-	free(clocks);
-	return wp_reply_json(ctx, 200, o);
+	return err ? err : wp_reply_json(ctx, 200, o);
 }
