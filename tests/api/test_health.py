@@ -114,6 +114,13 @@ class DatabaseRestartTest(wp.ServerTestCase):
         self.assertEqual(results, [201] * 8)
         self.pg.stop_cluster()
         self.pg.start_cluster()
+        # Once the server has seen the database back (its health check,
+        # every second, may have caught the restart and opened the breaker;
+        # on a busy machine the next check can take a moment), the pooled
+        # connections from before the restart must not cost a request.
+        self.assertTrue(wp.wait_until(
+            lambda: s.request("GET", "/api/health", timeout=15).status == 200, 30),
+            "health did not come back after the restart")
         for i in range(8):
             r = s.request("POST", "/api/players", {"name": "After%d" % i}, timeout=15)
             self.assertEqual(r.status, 201, (r, s.log_lines()[-6:]))

@@ -27,9 +27,11 @@ class Receiver:
     """A real HTTP server on 127.0.0.1 that records every call and checks
     its signature with the secret registered for its path."""
 
-    def __init__(self, port=0, fail_first=0):
+    def __init__(self, port=0, fail_first=0, secrets=None):
         self.calls = []
-        self.secrets = {}
+        # (given here when calls may already be waiting for the port: a
+        # secret set after the start could miss the first of them)
+        self.secrets = dict(secrets or {})
         self.status = 204
         self.fail_first = fail_first   # answer 503 to this many calls first
         self.lock = threading.Lock()
@@ -272,9 +274,8 @@ class WebhooksTest(wp.ServerTestCase):
         self.assertTrue(d["last_error"])
         self.assertIsNotNone(d["next_attempt_at"])
         self.assertTrue(all(a["status"] is None and a["error"] for a in d["log"]), d)
-        back = Receiver(port)
+        back = Receiver(port, secrets={"/carol": h["secret"]})
         self.addCleanup(back.close)
-        back.secrets["/carol"] = h["secret"]
         [(call, doc)] = back.wait("/carol", "your_turn", game)
         self.assertTrue(call["signed"])
         done = wp.wait_until(lambda: [x for x in log() if x["state"] == "delivered"], DELIVERY_WAIT, 0.05)
