@@ -21,6 +21,16 @@
 
 static pthread_mutex_t render_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* LeakSanitizer (the WP_SANITIZE build) reads this: fontconfig keeps its
+ * configuration and font patterns for the life of the process, which
+ * LeakSanitizer reports at exit as leaks. Nothing in them is ours. */
+const char *__lsan_default_suppressions(void);
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:libfontconfig.so\n";
+}
+
 int
 wp_png_available(void)
 {
