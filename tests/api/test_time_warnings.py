@@ -123,8 +123,11 @@ class TimeWarningsTest(wp.ServerTestCase):
         self.assertEqual((doc["seat"], doc["seq"], doc["awaiting"], doc["status"], doc["deadline"]),
                          (0, a.view(g).json()["seq"], [0], "active", iso(FRI + 2 * D)))
         self.assertEqual(call["headers"]["x-warpost-event"], EVENT)
-        # Another scan: still one (one per turn); nothing in w nor in the
-        # match without a clock; nothing to the seat not awaited.
+        # Wb offers a draw: a post, a new version, the same turn of Wa's.
+        # Another scan: still one (one per turn, not per post); nothing in
+        # w nor in the match without a clock; nothing to the seat not awaited.
+        self.assertEqual(b.req("POST", "/api/games/%d/draw" % g, {"action": "offer"}).status, 200)
+        self.assertGreater(a.view(g).json()["seq"], doc["seq"])
         self.at(FRI + D + 14 * H)
         self.assertEqual(len(self.queued(a, g)), 1)
         self.assertEqual([self.queued(a, w), self.queued(a, u)], [[], []])
