@@ -40,7 +40,8 @@ FROM ${DEBIAN_IMAGE}
 # certificates for webhooks and the SMTP relay), nginx for the "nginx"
 # role (on Debian 12 nginx-light is only nginx plus the echo module, which
 # the Warpost config does not use), and libfcgi-bin for cgi-fcgi, with which
-# the health check asks warpostd's FastCGI socket for /api/health.
+# the health check asks warpostd's FastCGI socket for /api/health; librsvg2-2
+# and a font (fonts-dejavu-core) render board.png.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libmicrohttpd12 \
@@ -52,6 +53,8 @@ RUN apt-get update \
         libcurl4 \
         ca-certificates \
         zlib1g \
+        librsvg2-2 \
+        fonts-dejavu-core \
         nginx \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && rm -f /etc/nginx/sites-enabled/default

@@ -33,6 +33,8 @@ BUILD_PKGS=(
     libsodium-dev
     libcurl4-openssl-dev
     zlib1g-dev
+    librsvg2-dev
+    fonts-dejavu-core
 )
 
 # The server binaries (initdb, pg_ctl, postgres) come from postgresql-15;

@@ -62,6 +62,7 @@ const SENTENCES = {
   'time-expired': 'Your time for this move ran out. You may still resign; your opponent may claim the win.',
   'time-not-expired': 'No opponent has run out of time.',
   'vacation-unavailable': 'You cannot start that vacation: you are on one already, or you have too few days.',
+  'not-implemented': 'This server cannot do that (it was built without it).',
 };
 
 export class ApiError extends Error {

@@ -34,6 +34,7 @@ enum wp_err wp_api_me_vacation_start(struct wp_ctx *ctx);
 enum wp_err wp_api_games_watchable(struct wp_ctx *ctx);     /* watch.c */
 enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
+enum wp_err wp_api_games_board_png(struct wp_ctx *ctx);     /* board_svg.c */
 enum wp_err wp_api_me_events(struct wp_ctx *ctx);
 /* The document of GET /api/me/games for one page (players.c). */
 /* The player's matches, one page of them with their clocks, as

@@ -13,7 +13,11 @@
  * is highlighted: the `from` and `to` squares of the events of the post
  * shown that the caller may see (as the post log gives them), and squares
  * under a top-level `last...` member of the view (last move, last shot).
- * A caption names the ruleset, the match and the post. */
+ * A caption names the ruleset, the match and the post.
+ *
+ * GET /api/games/{id}/board.png is the same document rendered by librsvg
+ * (board_png.c): the same sight, the same errors, the SVG's ETag with
+ * "-png" before its closing quote; 501 in a build without librsvg. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,7 @@
 #include <strings.h>
 
 #include "api.h"
+#include "board_png.h"
 
 #define FILES 8
 #define RANKS 8
@@ -359,8 +364,26 @@ board_svg(const struct board *b, const char *caption, size_t *len)
 	return buf;
 }
 
-enum wp_err
-wp_api_games_board(struct wp_ctx *ctx)
+/* The SVG document as a PNG (a new buffer in *body); the SVG is freed. */
+static enum wp_err
+to_png(struct wp_ctx *ctx, char *svg, size_t *len, char **body)
+{
+	unsigned char *png = NULL;
+	size_t n = 0;
+	char why[160];
+	int rc = wp_svg_png(svg, *len, &png, &n, why, sizeof(why));
+
+	free(svg);
+	*body = (char *)png;
+	*len = n;
+	if (rc == 0)
+		return WP_OK;
+	wp_log("board.png: %s", why);
+	return wp_fail(ctx, WP_ERR_INTERNAL, "the image could not be rendered");
+}
+
+static enum wp_err
+board(struct wp_ctx *ctx, int png)
 {
 	struct wp_player who = {0};
 	struct wp_game g = {0};
@@ -373,6 +396,10 @@ wp_api_games_board(struct wp_ctx *ctx)
 	struct wp_conn *c;
 	char etag[64], caption[256], title[128];
 
+	if (png && !wp_png_available())
+		return wp_fail(ctx, WP_ERR_NOT_IMPLEMENTED,
+		               "this server was built without librsvg: board.png is not available; "
+		               "board.svg is");
 	if ((err = wp_game_id(ctx, &id)) ||
 	    (err = wp_query_int(ctx, "at", 1, INT32_MAX, 0, &at)) || (err = wp_conn_get(ctx, &c)))
 		return err;
@@ -389,6 +416,9 @@ wp_api_games_board(struct wp_ctx *ctx)
 	int fresh = 0;
 	if (err == WP_OK) {
 		wp_etag_viewer(etag, sizeof(etag), 'b', id, 'p', (int)at, sight.viewer);
+		size_t n = strlen(etag);
+		if (png && n >= 2 && n + 4 < sizeof(etag))
+			memcpy(etag + n - 1, "-png\"", 6);
 		const char *inm = wp_request_header(ctx->req, "If-None-Match");
 		fresh = inm && (strstr(inm, etag) || strcmp(inm, "*") == 0);
 		if (!fresh && at > 0 && (err = wp_state_at(ctx, c, &g, (int)at, &state, NULL)) == WP_OK)
@@ -416,12 +446,28 @@ wp_api_games_board(struct wp_ctx *ctx)
 			         title, (long long)id);
 		size_t len;
 		char *svg = board_svg(&b, caption, &len);
-		err = svg ? wp_reply_bytes(ctx, 200, "image/svg+xml", svg, len)
-		          : wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+		if (!svg)
+			err = wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
+		else if (!png)
+			err = wp_reply_bytes(ctx, 200, "image/svg+xml", svg, len);
+		else if ((err = to_png(ctx, svg, &len, &svg)) == WP_OK)
+			err = wp_reply_bytes(ctx, 200, "image/png", svg, len);
 	}
 	if (state)
 		g.rs->free(state);
 	json_object_put(events);
 	wp_game_free(&g);
 	return err;
+}
+
+enum wp_err
+wp_api_games_board(struct wp_ctx *ctx)
+{
+	return board(ctx, 0);
+}
+
+enum wp_err
+wp_api_games_board_png(struct wp_ctx *ctx)
+{
+	return board(ctx, 1);
 }

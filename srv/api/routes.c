@@ -14,6 +14,7 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/games/{id}", wp_api_games_get, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/events", wp_api_games_events, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/board.svg", wp_api_games_board, WP_BODY_NONE},
+	{WP_GET, "/api/games/{id}/board.png", wp_api_games_board_png, WP_BODY_NONE},
 	{WP_POST, "/api/games/{id}/join", wp_api_games_join, WP_BODY_JSON},
 	{WP_GET, "/api/games/{id}/actions", wp_api_games_actions, WP_BODY_NONE},
 	{WP_POST, "/api/games/{id}/turns", wp_api_games_turn, WP_BODY_JSON},

@@ -109,9 +109,13 @@ enum wp_metric {
 	WP_METRIC_WEBHOOK_DELIVERED,
 	WP_METRIC_WEBHOOK_FAILED,
 	WP_METRIC_DIGESTS_SENT,
+	WP_METRIC_TIME_WARNING_SCANS,    /* "time running out" (notify/warn.c) */
+	WP_METRIC_TIME_WARNINGS,
+	WP_METRIC_TIME_WARNING_SCAN_CLOCK,  /* a gauge: "now" of the last scan */
 	WP_METRIC_MAX
 };
 void wp_metric_add(enum wp_metric m, uint64_t n);
+void wp_metric_set(enum wp_metric m, uint64_t v);   /* gauges */
 void wp_metric_status(int status);
 /* The counters in Prometheus text format 0.0.4, into buf. */
 size_t wp_metrics_text(char *buf, size_t cap);

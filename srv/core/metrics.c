@@ -28,12 +28,26 @@ static const struct {
 	                              "Webhook events given up after the last attempt", "counter"},
 	[WP_METRIC_DIGESTS_SENT] = {"warpost_digests_sent_total",
 	                            "E-mail digests the SMTP relay accepted", "counter"},
+	[WP_METRIC_TIME_WARNING_SCANS] = {"warpost_time_warning_scans_total",
+	                                  "Scans for seats whose time is running out", "counter"},
+	[WP_METRIC_TIME_WARNINGS] = {"warpost_time_warnings_total",
+	                             "\"Time running out\" warnings queued by this instance",
+	                             "counter"},
+	[WP_METRIC_TIME_WARNING_SCAN_CLOCK] = {"warpost_time_warning_scan_timestamp_seconds",
+	                                       "The clock of the last completed \"time running"
+	                                       " out\" scan", "gauge"},
 };
 
 void
 wp_metric_add(enum wp_metric m, uint64_t n)
 {
 	__atomic_add_fetch(&counters[m], n, __ATOMIC_RELAXED);
+}
+
+void
+wp_metric_set(enum wp_metric m, uint64_t v)
+{
+	__atomic_store_n(&counters[m], v, __ATOMIC_RELAXED);
 }
 
 void

@@ -59,6 +59,7 @@ static const struct {
 	[WP_ERR_TIME_EXPIRED] = {"time-expired", 409, "Conflict"},
 	[WP_ERR_TIME_NOT_EXPIRED] = {"time-not-expired", 409, "Conflict"},
 	[WP_ERR_VACATION_UNAVAILABLE] = {"vacation-unavailable", 409, "Conflict"},
+	[WP_ERR_NOT_IMPLEMENTED] = {"not-implemented", 501, "Not implemented"},
 };
 
 static enum wp_err

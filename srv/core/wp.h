@@ -63,6 +63,7 @@ enum wp_err {
 	WP_ERR_TIME_EXPIRED,          /* 409: the seat's time ran out */
 	WP_ERR_TIME_NOT_EXPIRED,      /* 409: a claim on time too early */
 	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
+	WP_ERR_NOT_IMPLEMENTED,       /* 501: not in this build (board.png without librsvg) */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */

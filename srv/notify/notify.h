@@ -6,6 +6,7 @@
 #define WP_NOTIFY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "wp.h"
 
@@ -31,5 +32,11 @@ void wp_webhook_sign(const char *secret, const char *timestamp, const char *body
 /* An e-mail address we send digests to: local@domain, visible ASCII
  * without spaces, quotes or angle brackets, at most WP_EMAIL_MAX bytes. */
 int wp_email_check(const char *address);
+
+/* "Time running out" (README "Notifications"): an awaited seat is warned
+ * once per turn when its time left falls to this many seconds: a day, or a
+ * quarter of the time per move when that is shorter. */
+struct wp_tc;
+int64_t wp_time_warning_threshold(const struct wp_tc *tc);
 
 #endif

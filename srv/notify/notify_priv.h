@@ -44,6 +44,10 @@ void wp_webhook_finish(struct wp_send *s, CURLcode rc, int *http_status, char *e
  * (RULINGS.md G5). Owned by the caller. */
 char *wp_webhook_body(const struct wp_outbox *o);
 
+/* The "time running out" scan (warn.c), run by the worker between rounds:
+ * does nothing unless a minute of "now" has passed since the last. */
+void wp_time_warn_round(struct wp_store *st);
+
 /* One digest to one player; 0 when the relay took it. */
 int wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, int n,
                    char *err, size_t cap);

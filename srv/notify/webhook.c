@@ -183,6 +183,8 @@ wp_webhook_body(const struct wp_outbox *o)
 	json_object_object_add(b, "awaiting", aw);
 	json_object_object_add(b, "url", json_object_new_string(url));
 	json_object_object_add(b, "created_at", json_object_new_string(o->created_at));
+	if (o->deadline[0])   /* time_running_out: the seat's own deadline, public */
+		json_object_object_add(b, "deadline", json_object_new_string(o->deadline));
 	text = strdup(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN |
 	                                                    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(b);

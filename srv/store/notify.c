@@ -13,6 +13,7 @@ enum { WP_OUTBOX_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_EMAIL_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_DIGEST_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_DIGEST_GAME_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_TIMED_GAME_COLUMNS(WP_COLUMN_ENUM) };
 
 static void
 p_seconds(struct wp_params *p, double s)
@@ -168,6 +169,7 @@ wp_db_outbox_claim(struct wp_conn *c, int limit, double lease_s, struct wp_outbo
 		o->seats = (int)wp_col_int(r, i, OC_SEATS);
 		wp_col_str(r, i, OC_RULESET, o->ruleset, sizeof(o->ruleset));
 		wp_col_str(r, i, OC_CREATED_AT, o->created_at, sizeof(o->created_at));
+		wp_col_str(r, i, OC_DEADLINE, o->deadline, sizeof(o->deadline));
 		o->url = wp_col_strdup(r, i, OC_URL);
 		o->secret = wp_col_strdup(r, i, OC_SECRET);
 		*n = i + 1;
@@ -214,6 +216,48 @@ wp_db_notify_seats(struct wp_conn *c, int64_t game, unsigned mask, const char *e
 	wp_p_int(&p, mask);
 	wp_p_text(&p, event);
 	return wp_sql_run(c, WP_STMT_NOTIFY_SEATS, &p, NULL);
+}
+
+enum wp_err
+wp_db_timed_games(struct wp_conn *c, int64_t after, int limit, struct wp_timed_game **out,
+                  int *n)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	*out = NULL;
+	*n = 0;
+	wp_p_int(&p, after);
+	wp_p_int(&p, limit);
+	if ((err = wp_sql_run(c, WP_STMT_TIMED_GAMES, &p, &r)) != WP_OK)
+		return err;
+	*out = calloc((size_t)PQntuples(r) + 1, sizeof(**out));
+	for (int i = 0; *out && i < PQntuples(r); i++) {
+		struct wp_timed_game *g = &(*out)[i];
+		g->id = wp_col_int(r, i, TG_ID);
+		g->version = (int)wp_col_int(r, i, TG_VERSION);
+		g->seq = (int)wp_col_int(r, i, TG_SEQ);
+		g->seats = (int)wp_col_int(r, i, TG_SEATS);
+		wp_col_tc(r, i, TG_TC, &g->tc);
+		*n = i + 1;
+	}
+	PQclear(r);
+	return *out ? WP_OK : WP_ERR_INTERNAL;
+}
+
+enum wp_err
+wp_db_time_warning(struct wp_conn *c, int64_t game, int seat, int turn_seq, int version,
+                   int64_t deadline, int64_t *queued)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, game);
+	wp_p_int(&p, seat);
+	wp_p_int(&p, turn_seq);
+	wp_p_int(&p, version);
+	wp_p_int(&p, deadline);
+	return wp_sql_one(c, WP_STMT_TIME_WARNING, &p, queued);
 }
 
 static void

@@ -9,7 +9,8 @@
 	WP_STMT_WEBHOOK_INSERT, WP_STMT_WEBHOOKS_LIST, WP_STMT_WEBHOOK_DELETE,                   \
 	WP_STMT_WEBHOOK_OWNED, WP_STMT_DELIVERIES_PAGE, WP_STMT_OUTBOX_CLAIM, WP_STMT_OUTBOX_DONE, \
 	WP_STMT_NOTIFY_SEATS, WP_STMT_EMAIL_GET, WP_STMT_EMAIL_PUT, WP_STMT_UNSUBSCRIBE,       \
-	WP_STMT_DIGEST_CLAIM, WP_STMT_DIGEST_GAMES, WP_STMT_DIGEST_DONE,
+	WP_STMT_DIGEST_CLAIM, WP_STMT_DIGEST_GAMES, WP_STMT_DIGEST_DONE, WP_STMT_TIMED_GAMES,     \
+	WP_STMT_TIME_WARNING,
 
 #define WP_HOOK_COLUMNS(X)                                                                       \
 	X(WC_ID, "id") X(WC_URL, "url") X(WC_CREATED_AT, WP_SQL_TIME("created_at"))
@@ -31,7 +32,14 @@
 	X(OC_GAME, "d.game_id") X(OC_ID, "d.id") X(OC_ATTEMPT, "d.attempts")                     \
 	X(OC_EVENT, "d.event") X(OC_SEAT, "d.seat") X(OC_SEQ, "d.seq") X(OC_STATUS, "d.status")  \
 	X(OC_AWAITING, "d.awaiting") X(OC_SEATS, "d.seats") X(OC_RULESET, "d.ruleset")           \
-	X(OC_CREATED_AT, WP_SQL_TIME("d.created_at")) X(OC_URL, "w.url") X(OC_SECRET, "w.secret")
+	X(OC_CREATED_AT, WP_SQL_TIME("d.created_at")) X(OC_URL, "w.url") X(OC_SECRET, "w.secret") \
+	X(OC_DEADLINE, WP_SQL_TIME("d.deadline"))
+
+/* An active match with a time control that someone listens to, as the
+ * "time running out" scan reads it (sql/011_time_warnings.sql). */
+#define WP_TIMED_GAME_COLUMNS(X)                                                                 \
+	X(TG_ID, "id") X(TG_VERSION, "version") X(TG_SEQ, "seq") X(TG_SEATS, "seats")            \
+	X(TG_TC, "time_control::text")
 
 #define WP_EMAIL_COLUMNS(X)                                                                      \
 	X(EC_ADDRESS, "address") X(EC_DIGEST, "digest")                                          \
@@ -113,6 +121,11 @@
 		"UPDATE email_settings SET"                                                      \
 		" last_digest_at = CASE WHEN $2 THEN now() ELSE last_digest_at END,"             \
 		" next_digest_at = CASE WHEN $2 THEN next_digest_at"                             \
-		" ELSE now() + make_interval(secs => $3) END WHERE player_id = $1"},
+		" ELSE now() + make_interval(secs => $3) END WHERE player_id = $1"},            \
+	/* The "time running out" scan, a page at a time in id order. */                        \
+	[WP_STMT_TIMED_GAMES] = {"timed_games",                                                  \
+		"SELECT " COLS(WP_TIMED_GAME_COLUMNS) " FROM games WHERE status = 'active'"       \
+		" AND notify AND time_control IS NOT NULL AND id > $1 ORDER BY id LIMIT $2"},     \
+	[WP_STMT_TIME_WARNING] = {"time_warning", "SELECT wp_time_warning($1, $2, $3, $4, $5)"},
 
 #endif

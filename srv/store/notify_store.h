@@ -55,6 +55,7 @@ struct wp_outbox {
 	int seat, seq, seats;
 	unsigned awaiting;
 	char created_at[WP_TIME_MAX];
+	char deadline[WP_TIME_MAX];  /* time_running_out: the seat's deadline; else "" */
 	char *url, *secret;      /* owned */
 };
 /* Claims up to `limit` due rows, each leased for lease_s seconds. */
@@ -72,6 +73,23 @@ enum wp_err wp_db_outbox_done(struct wp_conn *c, const struct wp_outbox *o, int 
  * the caller's transaction. Only public facts of the match go out. */
 enum wp_err wp_db_notify_seats(struct wp_conn *c, int64_t game, unsigned mask,
                                const char *event);
+
+/* "Time running out" (sql/011_time_warnings.sql): a page of the active
+ * matches with a time control and a seated player with a webhook, with
+ * id > after, in id order. */
+struct wp_timed_game {
+	int64_t id;
+	int version, seq, seats;
+	struct wp_tc tc;
+};
+enum wp_err wp_db_timed_games(struct wp_conn *c, int64_t after, int limit,
+                              struct wp_timed_game **out, int *n);
+/* Queues the warning of `seat` for its turn that began after post
+ * turn_seq, once per (match, seat, turn) whatever the instances, and only
+ * if the match is still at `version`. *queued: outbox rows queued, 0 when
+ * warned already, -1 when the match changed since it was read. */
+enum wp_err wp_db_time_warning(struct wp_conn *c, int64_t game, int seat, int turn_seq,
+                               int version, int64_t deadline, int64_t *queued);
 
 /* E-mail digest settings. */
 #define WP_EMAIL_MAX 254

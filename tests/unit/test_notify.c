@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "clock.h"
 #include "notify_priv.h"
 
 static int
@@ -64,6 +65,19 @@ main(void)
 	wp_notify_cfg.allow_private = 1;
 	CHECK(url_ok("http://127.0.0.1:9/x"), "loopback allowed by WEBHOOK_ALLOW_PRIVATE");
 	CHECK(!url_ok("gopher://127.0.0.1/"), "still only http and https");
+
+	/* "Time running out" (README "Notifications"): a day left, or a
+	 * quarter of the time per move when that is shorter. */
+	static const struct {
+		int days;
+		int64_t hours;
+	} warn[] = {{1, 6}, {2, 12}, {3, 18}, {4, 24}, {5, 24}, {WP_TC_PER_MOVE_MAX, 24}};
+	for (size_t i = 0; i < sizeof(warn) / sizeof(warn[0]); i++) {
+		struct wp_tc tc = {.on = 1, .per_move = warn[i].days * (int64_t)WP_DAY};
+		tc.max_bank = tc.per_move;
+		CHECK(wp_time_warning_threshold(&tc) == warn[i].hours * 3600,
+		      "the time warning threshold");
+	}
 
 	CHECK(wp_email_check("alice@example.org") == 0, "plain address");
 	CHECK(wp_email_check("a.b+tag@mail.example.org") == 0, "dots and plus");
