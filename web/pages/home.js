@@ -13,6 +13,7 @@ import { seatColour } from '../words.js';
 import { setFaviconCount, notificationsState, askNotifications } from '../notify.js';
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
+import { openStream } from '../live.js';
 
 export async function show(main) {
   setTitle('My matches');
@@ -26,7 +27,9 @@ export async function show(main) {
   const list = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading your matches…'));
   const notifyBox = h('div', { class: 'notify-box' });
   clear(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'My matches'), h('a', { class: 'button primary', href: '#/new' }, 'New match')),
+    h('div', { class: 'page-head' }, h('h1', {}, 'My matches'),
+      h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
+        h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
     list,
     vacationBox(),
@@ -55,10 +58,18 @@ export async function show(main) {
       if (stopped) return;
       clear(list, errorBox(err, load));
     }
-    timer = setTimeout(() => { if (!stopped && document.visibilityState === 'visible') load(); }, 60000);
+    // Without the event stream, look again every minute.
+    if (!stream) timer = setTimeout(() => { if (!stopped && document.visibilityState === 'visible') load(); }, 60000);
   }
+  // GET /api/me/events: an event whenever one of my matches changes (the
+  // first one at once: the list just read). It fails over to the timer.
+  let events = 0;
+  let stream = openStream('/api/me/events', {
+    onEvent: () => { if (events++ && !stopped) { clearTimeout(timer); load(); } },
+    onFail: () => { stream = null; if (!stopped) { clearTimeout(timer); load(); } },
+  });
   await load();
-  return { stop() { stopped = true; clearTimeout(timer); setFaviconCount(0); } };
+  return { stop() { stopped = true; clearTimeout(timer); if (stream) stream.close(); setFaviconCount(0); } };
 }
 
 async function item(g, titles) {

@@ -9,6 +9,7 @@ import { signInForms } from './identity.js';
 import { words, seatColour } from '../words.js';
 import { rendererFor } from '../renderers/registry.js';
 import { timeControlFields } from '../clock.js';
+import { spectatorFields, watchList } from '../watch.js';
 
 // An option in words: the renderer's `optionWords` when it has them, else
 // the name in words and the server's description without its citations.
@@ -60,6 +61,7 @@ export async function show(main) {
   const result = h('div', { 'aria-live': 'polite' });
   let fields = [];
   const timeControl = timeControlFields();
+  const watchers = spectatorFields();
 
   function current() { return list.find((r) => r.id === rsSelect.value); }
 
@@ -167,6 +169,7 @@ export async function show(main) {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
           seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
+          ...watchers.value(),
         });
         saveInvites(r.body.id, r.body.invitations);
         showCreated(r.body);
@@ -183,6 +186,7 @@ export async function show(main) {
     h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
   optionsBox,
   timeControl.node,
+  watchers.node,
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
@@ -197,7 +201,8 @@ export async function show(main) {
     result.querySelector('h2').focus();
   }
 
-  clear(main, h('h1', {}, 'New match'), form, result);
+  clear(main, h('h1', {}, 'New match'), form, result, watchList(),
+    h('p', {}, h('a', { href: '#/notifications' }, 'Notifications: webhooks and e-mail'), ' — be told when it is your turn.'));
   fillSeats();
   await fillOptions();
   return null;
