@@ -10,7 +10,7 @@ import { rulesetTitles } from './pages/rulesets.js';
 const WHO = [
   ['open', 'Anyone', 'listed under “Watch” for everyone to find'],
   ['unlisted', 'Anyone with the link', 'not listed; you share the address of the match'],
-  ['private', 'Only the players', 'nobody else can open the match'],
+  ['private', 'Only the players', 'nobody else can see it'],
 ];
 
 const posts = (n) => `${n} post${n === 1 ? '' : 's'}`;
@@ -63,7 +63,9 @@ export function shareBox(box, view, atSeq) {
   clear(box, h('summary', {}, 'Share an image of the board'),
     h('p', { class: 'hint' }, atSeq ? `The position after post #${atSeq}, the one shown now. ` : 'The position now. ', who),
     copyField(atSeq ? `Image of the board after post #${atSeq}` : 'Image of the board now', url, 'share-link'),
-    h('p', {}, h('a', { href: url, target: '_blank', rel: 'noopener', id: 'share-open' }, 'Open the image')));
+    h('p', {}, h('a', { href: url, target: '_blank', rel: 'noopener', id: 'share-open' }, 'Open the image')),
+    view.spectators === 'private' ? null
+      : copyField('Link to watch the match (read only)', `${location.origin}/#/match/${view.id}`, 'share-watch'));
 }
 
 function statusWords(g) {

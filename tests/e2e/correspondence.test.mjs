@@ -56,6 +56,8 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
     await a.waitForSelector('#invite-1');
     const code = (await a.inputValue('#invite-1')).match(/join\/\d+\/([0-9A-Za-z]+)$/)[1];
     const id = Number((await a.inputValue('#invite-1')).match(/join\/(\d+)\//)[1]);
+    const watchLink = await a.inputValue('#spectator-link');
+    assert.equal(watchLink, `${env.base}/#/match/${id}`);
     const made = await view(id, ann);
     assert.deepEqual([made.spectators, made.spectator_delay], ['unlisted', 2], 'the lobby sent the choice');
     await api(env, 'POST', `/api/games/${id}/join`, { code }, ben.token);
@@ -97,7 +99,7 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
     // only, and told the board is 2 posts behind.
     const s = await ctxS.newPage();
     errors.push(...watchErrors(s, 'spectator'));
-    await s.goto(`${env.base}/#/match/${id}`);
+    await s.goto(watchLink);
     await s.waitForSelector('#watch-note:has-text("2 posts ago")', { timeout: T });
     assert.equal(await s.locator('#post-btn:visible, #take-back-btn:visible, .prompt-you').count(), 0, 'nothing to play for a spectator');
     await checkPage(s, 'correspondence-spectator-phone', problems);
@@ -123,6 +125,7 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
       return at(f) && !at(t);
     }, [move.from, move.to], { timeout: T });
     await m.waitForSelector('.thread .post-undo:has-text("took back their last post")', { timeout: T });
+    assert.ok(!/undo:|posts \d/.test(await m.locator('.thread .post-undo').innerText()), 'the undo in words');
     await m.waitForSelector(`.thread [data-seq="${moved.seq}"].post-undone`, { timeout: T });
     const after = await view(id, mover);
     assert.equal(after.seq, moved.seq + 1, 'one undo post');

@@ -15,7 +15,11 @@ import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
 import { openStream } from '../live.js';
 
+let current = null;   // the page shown: show() again (a sign-in) replaces it
+
 export async function show(main) {
+  if (current) current.stop();
+  current = null;
   setTitle('My matches');
   const render = () => show(main);
   if (!token()) {
@@ -68,8 +72,11 @@ export async function show(main) {
     onEvent: () => { if (events++ && !stopped) { clearTimeout(timer); load(); } },
     onFail: () => { stream = null; if (!stopped) { clearTimeout(timer); load(); } },
   });
+  const page = { stop() { stopped = true; clearTimeout(timer); if (stream) stream.close(); setFaviconCount(0); } };
+  current = page;
   await load();
-  return { stop() { stopped = true; clearTimeout(timer); if (stream) stream.close(); setFaviconCount(0); } };
+  // The router keeps this first answer: stop whichever page is shown then.
+  return { stop() { if (current) current.stop(); } };
 }
 
 async function item(g, titles) {

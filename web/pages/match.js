@@ -1163,6 +1163,7 @@ class Match {
   }
 
   eventPhrase(e) {
+    if (e.type === 'undo') return undoText(e, (s) => seatName(this.view, s));
     return this.hook('event', e, this.view) || eventText(e, this.view).text;
   }
 

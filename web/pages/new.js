@@ -172,7 +172,7 @@ export async function show(main) {
           ...watchers.value(),
         });
         saveInvites(r.body.id, r.body.invitations);
-        showCreated(r.body);
+        showCreated(r.body, watchers.value());
       } catch (err) {
         msg.append(errorBox(err));
       } finally {
@@ -190,13 +190,15 @@ export async function show(main) {
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
-  function showCreated(body) {
+  function showCreated(body, sent) {
     clear(result, h('section', { class: 'card created', 'aria-labelledby': 'created-h' },
       h('h2', { id: 'created-h', tabindex: '-1' }, `Match #${body.id} is created`),
       h('p', {}, body.invitations.length > 1
         ? 'Send each link to one player. The match starts when every seat is taken.'
         : 'Send this link to your opponent. The match starts when they join.'),
       body.invitations.map((inv) => copyField(`Invitation for ${seatColour(inv.seat)}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
+      sent.spectators === 'private' ? null
+        : copyField('Link for spectators (they can only watch)', `${location.origin}/#/match/${body.id}`, 'spectator-link'),
       h('p', {}, h('a', { class: 'button primary', href: `#/match/${body.id}` }, 'Open the match'))));
     result.querySelector('h2').focus();
   }
