@@ -56,8 +56,9 @@ export function shareBox(box, view, atSeq) {
   if (!view || !view.state) { box.hidden = true; return; }
   box.hidden = false;
   const url = `${location.origin}/api/games/${view.id}/board.svg${atSeq ? `?at=${atSeq}` : ''}`;
-  if (box.dataset.url === url) return;
-  box.dataset.url = url;
+  const key = `${url} ${view.status}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   const who = view.spectators === 'private' ? 'Only the players of this match can open it.'
     : `Whoever opens it sees the board as a spectator does: what is hidden stays hidden${view.spectator_delay && view.status === 'active' ? `, and ${posts(view.spectator_delay)} behind` : ''}.`;
   clear(box, h('summary', {}, 'Share an image of the board'),

@@ -870,7 +870,9 @@ class Match {
     this.clearBtn.disabled = !d;
     this.composer.classList.toggle('has-draft', !!d);
     this.undoBtn.hidden = !d || d.actions.length < 2;
-    this.takeBackBtn.hidden = !(this.canUndo && this.myTurn());
+    // A refusal (a barrier the listing could not see) hides it until the
+    // match moves on.
+    this.takeBackBtn.hidden = !(this.canUndo && this.myTurn() && this.undoRefusedAt !== this.view.seq);
   }
 
   setDraft(actions, { sticky = false } = {}) {
@@ -903,6 +905,7 @@ class Match {
     } catch (err) {
       if (!err.retryable) this.undoKey = null;
       clear(this.postMsg, errorBox(err, err.retryable ? () => this.takeBack() : null, 'Retry (safe: it is never applied twice)'));
+      if (err.slug === 'undo-not-allowed') { this.undoRefusedAt = seq; this.renderDraft(); }
       if (!err.retryable) { this.actionsSeq = -1; this.refresh(); }
     } finally {
       this.takeBackBtn.disabled = false;
