@@ -28,13 +28,13 @@ export async function show(main) {
 }
 
 function deliveryLine(d) {
-  const what = `${EVENT_WORDS[d.event] || d.event} · match #${d.game}, post #${d.seq}`;
+  const what = h('a', { href: `#/match/${d.game}` }, `${EVENT_WORDS[d.event] || d.event} · match #${d.game}, post #${d.seq}`);
   const answer = d.last_status ? `the receiver answered ${d.last_status}` : d.last_error ? d.last_error : 'no answer';
   let state;
   if (d.state === 'delivered') state = `delivered ${when(d.delivered_at)}`;
   else if (d.state === 'failed') state = `gave up after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'} (${answer})`;
   else state = d.attempts ? `not delivered yet (${answer}); next try ${when(d.next_attempt_at)}` : 'waiting to be sent';
-  return h('li', { class: `delivery delivery-${d.state}` }, h('span', {}, what), h('span', { class: 'hint' }, ` — ${state}`));
+  return h('li', { class: `delivery delivery-${d.state}` }, what, h('span', { class: 'hint' }, ` — ${state}`));
 }
 
 // The delivery log of one webhook, read when opened.
