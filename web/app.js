@@ -4,6 +4,8 @@
 //   #/join/ID/CODE  an invitation link: take the seat, then open the match
 //   #/match/ID      a match
 //   #/verify/ID     the dice audit of a finished match
+//   #/watch         matches open to watch
+//   #/notifications webhooks and e-mail digests
 
 import { myName } from './api.js';
 
@@ -13,6 +15,8 @@ const routes = [
   [/^#\/join\/(\d+)\/([0-9A-Za-z]+)$/, () => import('./pages/join.js'), ['game', 'code']],
   [/^#\/match\/(\d+)$/, () => import('./pages/match.js'), ['game']],
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
+  [/^#\/watch$/, () => import('./pages/watch.js'), []],
+  [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
 ];
 
 let current = null;   // the page shown, with an optional stop()

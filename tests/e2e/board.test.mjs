@@ -1,7 +1,7 @@
 // The web client in a real browser: two players (two browser contexts, one
 // desktop and one phone) create and join a match, play it by clicking on
 // the board, answer a dodge prompt, see each other's posts arrive through
-// the long-poll, and one resigns. A second test plays with the keyboard
+// the event stream (the long-poll before the start), and one resigns. A second test plays with the keyboard
 // alone. Screenshots go to test-output/e2e/ for a person to look at.
 
 import { test, before, after } from 'node:test';
@@ -83,7 +83,11 @@ test('two players create, join, play, dodge and resign', async () => {
   const errors = [];
   const ea = watch(a, 'Alice');
   let longPolls = 0;
-  a.on('request', (r) => { if (/\/api\/games\/\d+\?wait=\d+$/.test(r.url()) && r.headers()['if-none-match']) longPolls++; });
+  let streams = 0;
+  a.on('request', (r) => {
+    if (/\/api\/games\/\d+\?wait=\d+$/.test(r.url()) && r.headers()['if-none-match']) longPolls++;
+    if (/\/api\/games\/\d+\/events$/.test(r.url()) && r.headers().accept === 'text/event-stream') streams++;
+  });
   const eb = watch(b, 'Bob');
   try {
     // Alice: a name, then the lobby.
@@ -184,7 +188,9 @@ test('two players create, join, play, dodge and resign', async () => {
     await b.waitForSelector('text=A secret plan', { timeout: T });
     await shot(a, 'result-desktop');
     assert.equal(await a.evaluate(() => window.__sameDocument), true, 'Alice never reloaded');
-    assert.ok(longPolls >= 3, `Alice's page long-polls with If-None-Match (${longPolls})`);
+    // Live: a long-poll with If-None-Match until Bob joins, then the
+    // match's event stream (web/live.js) while it is played.
+    assert.ok(longPolls >= 1 && streams >= 1, `Alice's page long-polls, then streams (${longPolls}, ${streams})`);
     assert.equal(await b.evaluate(() => window.__sameDocument), true, 'Bob never reloaded');
 
     // The dice audit.

@@ -13,8 +13,13 @@ import { seatColour } from '../words.js';
 import { setFaviconCount, notificationsState, askNotifications } from '../notify.js';
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
+import { openStream } from '../live.js';
+
+let current = null;   // the page shown: show() again (a sign-in) replaces it
 
 export async function show(main) {
+  if (current) current.stop();
+  current = null;
   setTitle('My matches');
   const render = () => show(main);
   if (!token()) {
@@ -26,7 +31,9 @@ export async function show(main) {
   const list = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading your matches…'));
   const notifyBox = h('div', { class: 'notify-box' });
   clear(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'My matches'), h('a', { class: 'button primary', href: '#/new' }, 'New match')),
+    h('div', { class: 'page-head' }, h('h1', {}, 'My matches'),
+      h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
+        h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
     list,
     vacationBox(),
@@ -55,10 +62,21 @@ export async function show(main) {
       if (stopped) return;
       clear(list, errorBox(err, load));
     }
-    timer = setTimeout(() => { if (!stopped && document.visibilityState === 'visible') load(); }, 60000);
+    // Without the event stream, look again every minute.
+    if (!stream) timer = setTimeout(() => { if (!stopped && document.visibilityState === 'visible') load(); }, 60000);
   }
+  // GET /api/me/events: an event whenever one of my matches changes (the
+  // first one at once: the list just read). It fails over to the timer.
+  let events = 0;
+  let stream = openStream('/api/me/events', {
+    onEvent: () => { if (events++ && !stopped) { clearTimeout(timer); load(); } },
+    onFail: () => { stream = null; if (!stopped) { clearTimeout(timer); load(); } },
+  });
+  const page = { stop() { stopped = true; clearTimeout(timer); if (stream) stream.close(); setFaviconCount(0); } };
+  current = page;
   await load();
-  return { stop() { stopped = true; clearTimeout(timer); setFaviconCount(0); } };
+  // The router keeps this first answer: stop whichever page is shown then.
+  return { stop() { if (current) current.stop(); } };
 }
 
 async function item(g, titles) {

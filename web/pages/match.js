@@ -17,6 +17,9 @@ import { rendererFor } from '../renderers/registry.js';
 import { actionText, eventText, postHeading, resultText, seatName, seatColour, words } from '../words.js';
 import { notifyTurn, setFaviconCount } from '../notify.js';
 import { seatClock, claimButton } from '../clock.js';
+import { openStream } from '../live.js';
+import { undoLast, undoText } from '../undo.js';
+import { watchNotice, shareBox } from '../watch.js';
 
 const WAIT = 50;           // seconds per long-poll (the server allows 60)
 const MAX_BUTTONS = 4;     // a type with more actions than this becomes a list
@@ -61,6 +64,7 @@ class Match {
     document.removeEventListener('visibilitychange', this.wake);
     window.removeEventListener('online', this.wake);
     if (this.poller) this.poller.abort();
+    this.closeStream();
     document.title = 'Warpost';
     setFaviconCount(0);
   }
@@ -89,6 +93,8 @@ class Match {
     this.titleEl = h('h1', { class: 'match-title' }, `Match #${this.id}`);
     this.statusEl = h('p', { class: 'match-status', role: 'status' }, 'Loading the match…');
     this.liveEl = h('span', { class: 'live', 'aria-live': 'polite' });
+    this.watchEl = h('p', { class: 'watch-note', id: 'watch-note', hidden: true });
+    this.shareEl = h('details', { class: 'share', id: 'share' });
     this.seatsEl = h('ul', { class: 'seats' });
     this.bannerEl = h('section', { class: 'banner', 'aria-label': 'What awaits you', 'aria-live': 'polite' });
     this.promptEl = h('div', { class: 'prompt' });
@@ -117,13 +123,14 @@ class Match {
     this.comment = h('textarea', { id: 'comment', rows: 2, maxlength: 2000, placeholder: 'A comment with your post (optional)' });
     this.hidden = h('input', { type: 'checkbox', id: 'comment-hidden' });
     this.postBtn = h('button', { type: 'button', class: 'primary', id: 'post-btn', onclick: () => this.sendPost() }, 'Post');
-    this.undoBtn = h('button', { type: 'button', id: 'undo-btn', onclick: () => this.undoLast() }, 'Undo the last');
+    this.undoBtn = h('button', { type: 'button', id: 'undo-btn', onclick: () => this.undoLast() }, 'Remove the last choice');
+    this.takeBackBtn = h('button', { type: 'button', id: 'take-back-btn', hidden: true, onclick: () => this.takeBack() }, 'Undo my last post');
     this.clearBtn = h('button', { type: 'button', onclick: () => this.setDraft(null) }, 'Clear');
     this.draftEl = h('div', { class: 'draft', 'aria-live': 'polite' });
     this.postMsg = h('div', { 'aria-live': 'polite' });
     this.composer = h('section', { class: 'card composer', 'aria-label': 'Your post' },
       this.draftEl,
-      h('div', { class: 'row wrap' }, this.postBtn, this.undoBtn, this.clearBtn),
+      h('div', { class: 'row wrap' }, this.postBtn, this.undoBtn, this.clearBtn, this.takeBackBtn),
       h('details', { class: 'comment-box' }, h('summary', {}, 'Add a comment'),
         h('label', { for: 'comment' }, 'Comment'),
         this.comment,
@@ -141,7 +148,7 @@ class Match {
     this.threadEl = h('ol', { class: 'thread', 'aria-label': 'Posts' });
     clear(this.main,
       h('div', { class: 'match' },
-        h('div', { class: 'match-head' }, this.titleEl, this.statusEl, this.liveEl),
+        h('div', { class: 'match-head' }, this.titleEl, this.statusEl, this.watchEl, this.liveEl),
         this.bannerEl,
         h('div', { class: 'match-grid' },
           h('div', { class: 'board-col' },
@@ -162,6 +169,7 @@ class Match {
             this.invitesEl,
             this.panelEl,
             this.controlsEl,
+            this.shareEl,
             h('section', { 'aria-labelledby': 'thread-h', class: 'thread-section' },
               h('h2', { id: 'thread-h' }, 'Posts'), this.threadTools, this.movesEl, this.threadEl)))));
   }
@@ -174,7 +182,20 @@ class Match {
       this.poller = new AbortController();
       try {
         const headers = this.etag ? { 'If-None-Match': this.etag } : {};
-        const url = `/api/games/${this.id}` + (this.etag && this.view && this.isLive() ? `?wait=${WAIT}` : '');
+        let url = `/api/games/${this.id}`;
+        if (this.etag && this.view && this.isLive()) {
+          // While the match is played, the event stream says when to look;
+          // before it starts (joins are not posts) and when the stream
+          // cannot be used, the long-poll waits instead.
+          // refresh() asks to look now, even when the stream's event for
+          // that change came (and was used) while an earlier read was cut.
+          if (this.view.status === 'active' && this.streamUsable()) {
+            if (!this.lookNow) await this.waitStream(this.poller.signal);
+            if (this.stopped) return;
+            this.poller = new AbortController();
+          } else url += `?wait=${WAIT}`;
+        }
+        this.lookNow = false;
         const r = await get(url, { headers, signal: this.poller.signal });
         backoff = 1;
         this.liveEl.textContent = '';
@@ -188,6 +209,7 @@ class Match {
         }
         if (!this.isLive()) {
           // Nothing more will change: stop polling.
+          this.closeStream();
           return;
         }
       } catch (err) {
@@ -211,12 +233,45 @@ class Match {
     }
   }
 
+  // The match's event stream (live.js), opened once the match is under
+  // way: each post wakes the loop, which then reads the view (a 304 when
+  // a spectator's delayed view did not move). Once it fails, the page
+  // long-polls for good.
+  streamUsable() {
+    if (this.streamFailed) return false;
+    if (!this.stream) {
+      this.streamTicks = 0;
+      this.streamSeen = 0;
+      this.stream = openStream(`/api/games/${this.id}/events`, {
+        after: this.view.seq,
+        onEvent: () => { this.streamTicks++; this.streamWake?.(); },
+        onFail: () => { this.streamFailed = true; this.stream = null; this.streamWake?.(); },
+      });
+    }
+    return true;
+  }
+
+  waitStream(signal) {
+    return new Promise((done) => {
+      const go = () => { this.streamWake = null; this.streamSeen = this.streamTicks; done(); };
+      if (this.streamTicks !== this.streamSeen || !this.stream || signal.aborted) { go(); return; }
+      this.streamWake = go;
+      signal.addEventListener('abort', go, { once: true });
+    });
+  }
+
+  closeStream() {
+    if (this.stream) this.stream.close();
+    this.stream = null;
+  }
+
   isLive() {
     return !this.view || this.view.status === 'open' || this.view.status === 'active';
   }
 
   // Ask the long-poll to come back now (after my own post).
   refresh() {
+    this.lookNow = true;
     if (this.poller) this.poller.abort();
     if (!this.isLive()) this.loop();
   }
@@ -258,6 +313,7 @@ class Match {
     const mine = v.you !== null && v.you !== undefined;
     if (!mine || v.status !== 'active' || !v.awaiting.includes(v.you)) {
       this.actions = [];
+      this.canUndo = false;
       this.actionsSeq = v.seq;
       return;
     }
@@ -265,6 +321,7 @@ class Match {
     try {
       const r = await get(`/api/games/${this.id}/actions`);
       this.actions = r.body.awaited ? r.body.actions || [] : [];
+      this.canUndo = Boolean(r.body.awaited && r.body.can_undo);
       this.actionsSeq = r.body.seq;
     } catch (err) {
       this.actions = [];
@@ -294,6 +351,15 @@ class Match {
     } catch (err) {
       this.postsError = err;
     }
+    // Posts read before an undo do not say they were taken back: the undo
+    // post names them.
+    for (const u of this.posts) {
+      if (u.kind !== 'undo') continue;
+      for (const e of u.events || []) {
+        if (e.type !== 'undo') continue;
+        for (const p of this.posts) if ((e.posts || []).includes(p.seq)) p.undone_by = u.seq;
+      }
+    }
   }
 
   // ------------------------------------------------------------ render
@@ -316,6 +382,9 @@ class Match {
     this.titleEl.textContent = `Match #${v.id} · ${v.title}`;
     this.boardHint.hidden = !(mine && v.status === 'active');
     this.statusEl.textContent = this.statusWords();
+    const note = watchNotice(v);
+    this.watchEl.textContent = note || '';
+    this.watchEl.hidden = !note;
 
     // Seats: the colour, the player, whose move it is.
     clear(this.seatsEl, v.seats.map((s) => h('li', { class: v.awaiting.includes(s.seat) ? 'awaited' : '' },
@@ -342,6 +411,7 @@ class Match {
     this.renderControls();
     this.renderResult();
     this.renderThread();
+    this.renderShare();
     if (document.visibilityState === 'visible') localStorage.setItem(this.seenKey, String(v.seq));
   }
 
@@ -509,7 +579,7 @@ class Match {
   // The posts whose effects the board shows: the others' posts since my
   // last turn; when I posted last, my own last post.
   lastTurnPosts() {
-    const turns = this.posts.filter((p) => p.kind === 'turn');
+    const turns = this.turnPosts();
     if (!turns.length) return [];
     const me = this.view.you;
     let i = turns.length - 1;
@@ -800,6 +870,9 @@ class Match {
     this.clearBtn.disabled = !d;
     this.composer.classList.toggle('has-draft', !!d);
     this.undoBtn.hidden = !d || d.actions.length < 2;
+    // A refusal (a barrier the listing could not see) hides it until the
+    // match moves on.
+    this.takeBackBtn.hidden = !(this.canUndo && this.myTurn() && this.undoRefusedAt !== this.view.seq);
   }
 
   setDraft(actions, { sticky = false } = {}) {
@@ -811,6 +884,32 @@ class Match {
     this.renderBanner(this.myTurn());
     this.renderBoard();
     if (this.draft && !this.trayShown) this.postBtn.focus();
+  }
+
+  // Undo (issue 14): take back my last post of this turn, while the
+  // actions list says it can be (no die rolled, nothing revealed since).
+  // A retry after a lost answer reuses the key: never applied twice.
+  async takeBack() {
+    const seq = this.view.seq;
+    if (!this.undoKey || this.undoKey.seq !== seq) this.undoKey = { seq, key: randomHex(16) };
+    this.takeBackBtn.disabled = true;
+    clear(this.postMsg, h('p', { class: 'note' }, 'Taking back your last post…'));
+    try {
+      await undoLast(this.id, seq, 1, this.undoKey.key);
+      this.undoKey = null;
+      this.draft = null;
+      this.canUndo = false;
+      clear(this.postMsg, h('p', { class: 'note', id: 'undo-done' }, 'Your last post was taken back: the board shows the position before it.'));
+      this.renderDraft();
+      this.refresh();
+    } catch (err) {
+      if (!err.retryable) this.undoKey = null;
+      clear(this.postMsg, errorBox(err, err.retryable ? () => this.takeBack() : null, 'Retry (safe: it is never applied twice)'));
+      if (err.slug === 'undo-not-allowed') { this.undoRefusedAt = seq; this.renderDraft(); }
+      if (!err.retryable) { this.actionsSeq = -1; this.refresh(); }
+    } finally {
+      this.takeBackBtn.disabled = false;
+    }
   }
 
   undoLast() {
@@ -1036,14 +1135,19 @@ class Match {
 
   // ------------------------------------------------------------ thread
 
+  // The turns that stand (not taken back by an undo).
   turnPosts() {
-    return this.posts.filter((p) => p.kind === 'turn');
+    return this.posts.filter((p) => p.kind === 'turn' && !p.undone_by);
   }
 
   // The post in words: who, and what (the actions when I may see them,
   // else what the events show).
   postTitle(p) {
     const v = this.view;
+    if (p.kind === 'undo') {
+      const e = (p.events || []).find((x) => x.type === 'undo');
+      if (e) return undoText(e, (s) => seatName(v, s));
+    }
     const custom = this.hook('summary', p, v);
     if (custom) return custom;
     if (p.kind === 'turn' && Array.isArray(p.actions) && p.actions.length) {
@@ -1062,6 +1166,7 @@ class Match {
   }
 
   eventPhrase(e) {
+    if (e.type === 'undo') return undoText(e, (s) => seatName(this.view, s));
     return this.hook('event', e, this.view) || eventText(e, this.view).text;
   }
 
@@ -1126,6 +1231,14 @@ class Match {
     this.renderBoard();
     if (this.replay !== null) this.replayBar.querySelector('button.replay-next, button')?.focus();
     if (this.replay !== null) this.fetchPast(turns[this.replay].seq);
+    this.renderShare();
+  }
+
+  // "Share an image": the board.svg link of the position shown (a past
+  // one while stepping through).
+  renderShare() {
+    const p = this.replay !== null ? this.turnPosts()[this.replay] : null;
+    shareBox(this.shareEl, this.view, p ? p.seq : null);
   }
 
   // The server's view after post `seq`, kept per post (a past view changes
@@ -1199,11 +1312,12 @@ class Match {
     }
     const when = p.at ? new Date(p.at) : null;
     const list = events.length ? h('ul', { class: 'events' }, events) : null;
-    return h('li', { class: `post post-${p.kind}`, 'data-seq': p.seq, tabindex: '-1' },
+    return h('li', { class: `post post-${p.kind}${p.undone_by ? ' post-undone' : ''}`, 'data-seq': p.seq, tabindex: '-1' },
       h('div', { class: 'post-head' },
         h('span', { class: 'post-seq' }, `#${p.seq}`),
         Number.isInteger(p.seat) ? h('span', { class: `swatch seat-${p.seat % 6}`, 'aria-hidden': 'true' }) : null,
         h('span', { class: 'post-title' }, heading),
+        p.undone_by ? h('span', { class: 'tag' }, `taken back (#${p.undone_by})`) : null,
         when && !Number.isNaN(when.getTime()) ? h('time', { datetime: p.at }, ago(when)) : null),
       list && !openEvents ? h('details', { class: 'events-fold' }, h('summary', {}, `${events.length} event${events.length === 1 ? '' : 's'}`), list) : list,
       comment);

@@ -9,6 +9,7 @@ import { signInForms } from './identity.js';
 import { words, seatColour } from '../words.js';
 import { rendererFor } from '../renderers/registry.js';
 import { timeControlFields } from '../clock.js';
+import { spectatorFields, watchList } from '../watch.js';
 
 // An option in words: the renderer's `optionWords` when it has them, else
 // the name in words and the server's description without its citations.
@@ -60,6 +61,7 @@ export async function show(main) {
   const result = h('div', { 'aria-live': 'polite' });
   let fields = [];
   const timeControl = timeControlFields();
+  const watchers = spectatorFields();
 
   function current() { return list.find((r) => r.id === rsSelect.value); }
 
@@ -167,9 +169,10 @@ export async function show(main) {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
           seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
+          ...watchers.value(),
         });
         saveInvites(r.body.id, r.body.invitations);
-        showCreated(r.body);
+        showCreated(r.body, watchers.value());
       } catch (err) {
         msg.append(errorBox(err));
       } finally {
@@ -183,21 +186,25 @@ export async function show(main) {
     h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
   optionsBox,
   timeControl.node,
+  watchers.node,
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
-  function showCreated(body) {
+  function showCreated(body, sent) {
     clear(result, h('section', { class: 'card created', 'aria-labelledby': 'created-h' },
       h('h2', { id: 'created-h', tabindex: '-1' }, `Match #${body.id} is created`),
       h('p', {}, body.invitations.length > 1
         ? 'Send each link to one player. The match starts when every seat is taken.'
         : 'Send this link to your opponent. The match starts when they join.'),
       body.invitations.map((inv) => copyField(`Invitation for ${seatColour(inv.seat)}`, inviteLink(body.id, inv.code), `invite-${inv.seat}`)),
+      sent.spectators === 'private' ? null
+        : copyField('Link for spectators (they can only watch)', `${location.origin}/#/match/${body.id}`, 'spectator-link'),
       h('p', {}, h('a', { class: 'button primary', href: `#/match/${body.id}` }, 'Open the match'))));
     result.querySelector('h2').focus();
   }
 
-  clear(main, h('h1', {}, 'New match'), form, result);
+  clear(main, h('h1', {}, 'New match'), form, result, watchList(),
+    h('p', {}, h('a', { href: '#/notifications' }, 'Notifications: webhooks and e-mail'), ' — be told when it is your turn.'));
   fillSeats();
   await fillOptions();
   return null;
