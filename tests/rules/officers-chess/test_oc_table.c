@@ -269,7 +269,7 @@ deploy_rows(void)
 		OK(oc_ruleset.create(NULL, 3, &r2, &x, &err) != 0, "two seats only");
 	}
 
-	ROW("RULINGS.md, Officers Chess O5 (deployment on the two nearest ranks, secret)");
+	ROW("RULINGS.md G1, Officers Chess O5 (seat 0 deploys on ranks 1-2, seat 1 on 7-8; secret)");
 	struct oc_state *st = make("{\"units\":1,\"map\":\"custom\",\"grid\":"
 	                           "\"......../......../......../......../......../"
 	                           "......../......../D.......\"}");
@@ -1110,6 +1110,291 @@ more_rows(void)
 	oc_ruleset.free(st);
 }
 
+/* Rows added by the rules audit: every ruling and text rule named once. */
+static void
+ruling_rows(void)
+{
+	struct oc_state *st;
+	struct oc_forecast f;
+	const struct oc_event *e;
+
+	ROW("RULINGS.md, Officers Chess O2 (ratings F<E<D<C<B<A<S: Dex/Speed -5..25, the "
+	    "text's B and C columns swapped; Base Damage 3..9; DR 0..6)");
+	st = make(NULL);
+	{
+	static const struct { const char *cls, *acc; int agi; } spd[] = {
+		{"Axe Armor", NULL, 0}, {"Sword Fighter", NULL, 5}, {"Archer", NULL, 10},
+		{"Thief", NULL, 15}, {"Dancer", NULL, 20}, {"Dancer", "Speed Ring", 25},
+	};
+	for (size_t k = 0; k < sizeof(spd) / sizeof(spd[0]); k++) {
+		int u = put_unit(st, 0, spd[k].cls, "a1", NULL, NULL, spd[k].acc);
+		OK(oc_agility(st, &st->u[u]) == spd[k].agi, "%s%s Speed value %d", spd[k].cls,
+		   spd[k].acc ? " + Speed Ring (A+1 = S)" : "", spd[k].agi);
+	}
+	}
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.hit == 70 + 10 - 5 && f.att.dmg == 6 + 5 - 3 && f.att.crit_dmg == 2 * 11 - 3,
+	   "Dex C 10 vs Speed D 5: hit 75; Str C 6 + Mt 5 - Def C 3 = 8, crit 19 (%d %d %d)",
+	   f.att.hit, f.att.dmg, f.att.crit_dmg);
+	oc_ruleset.free(st);
+	st = duel("Mage", "Elfire", "d4", "Axe Armor", "Steel Axe", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.hit == 70 + 15 - 0 && f.att.dmg == 7 + 7 - 1 && f.def.dmg == 7 + 9 - 1 &&
+	   f.def.hit == 70 + 5 - 15 - 10, "Mage Dex B 15, Mag B 7 vs Res E 1: 85, 13; Axe Armor "
+	   "Str B 7 vs Def E 1: 15, Dex D 5: 50 (%d %d %d %d)", f.att.hit, f.att.dmg, f.def.dmg,
+	   f.def.hit);
+	oc_ruleset.free(st);
+	st = duel("Martial Monk", "Steel-Hand Art", "d4", "Axe Armor", "Steel Axe", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.dmg == 5 + 1 - 5 && f.att.hit == 70 + 10 - 10 - 0,
+	   "Str D 5 + Mt 1 - Def A 5 = 1 (the text's D/E columns swapped); Dex C 10 (%d %d)",
+	   f.att.dmg, f.att.hit);
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Dancer", "Flashing Fist Art", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(oc_rating(st, &st->u[1], OC_DEF) == OC_F && f.att.dmg == 11 - 0,
+	   "Weapon Tags, Cursed(Def-2): Def D -> F, DR 0 (%d)", f.att.dmg);
+	OK(oc_rating(st, &st->u[1], OC_RES) == OC_E, "Cursed(Res-2): Res C -> E");
+	OK(oc_agility(st, &st->u[1]) == 20 - 5 + 5, "Bonus(Agi+5) on a Wt -5 weapon: Agility 20");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O8 (ranges are Manhattan distance; Inf is any distance)");
+	st = make(NULL);
+	put_unit(st, 0, "Archer", "c3", "Steel Bow", NULL, NULL);
+	put_unit(st, 1, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Lance Fighter", "a5", "Steel Lance", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("c3"));
+	OK(refused(st, 0, attack("c3", "a5", 0), "out-of-range"),
+	   "a5 is 2 king steps but 4 tiles away: out of the Steel Bow's 2");
+	dice(1, 100);
+	OK(run(st, 0, attack("c3", "d4", 0)) == 0, "d4 diagonal is 1 + 1 = 2 tiles: in range");
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 1 && e->strikes[0].by_attacker,
+	   "the Steel Sword (range 1) cannot counter from 2 tiles");
+	oc_ruleset.free(st);
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Lance Fighter", "e5", "Steel Lance", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	OK(refused(st, 0, attack("d4", "e5", 0), "out-of-range"), "a diagonal neighbour is 2 tiles");
+	OK(oc_in_range(&oc_items[oc_item_find("Nodus")], 14) && oc_in_range(&oc_items[oc_item_find("Nodus")], 1),
+	   "Nodus, range Inf: any distance");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O9 (d100 <= Hit hits; crit on <= 10)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
+	dice(2, 75, 76);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 2 && e->strikes[0].need == 75 && e->strikes[0].hit &&
+	   !e->strikes[0].crit && !e->strikes[1].hit, "need 75: 75 hits, 76 misses");
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
+	dice(2, 10, 11);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->strikes[0].crit && e->strikes[1].hit && !e->strikes[1].crit,
+	   "10 is a critical hit, 11 a plain hit");
+	ROW("RULINGS.md, Officers Chess O10 (damage doubled on a crit last, then reduced)");
+	OK(e && e->strikes[0].dmg == 2 * (6 + 5) - 3 && st->u[1].hp == 20 - 19 &&
+	   e->strikes[1].dmg == 11 - 3 && st->u[0].hp == 20 - 8,
+	   "crit: (6 + 5) x 2 - 3 = 19, not (11 - 3) x 2; plain 8");
+	oc_ruleset.free(st);
+	st = duel("Sword Fighter", "Levin Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.dmg == 4 + 7 - 2, "Weapon Tags, Enchanted: Mag E 4 + Mt 7 - Res D 2 = 9 (%d)",
+	   f.att.dmg);
+	set_tile(st, "d5", OC_TR_FORT);
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.dmg == 9 - 2, "terrain DR adds to the reduction (Fort +2): 7 (%d)", f.att.dmg);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O9 (Avoid: terrain Avo, doubled for Covert, ignored by "
+	    "a Mystical attacker, none for Flying)");
+	static const struct { const char *acls, *aw, *dcls, *dw; int need; const char *why; } avo[] = {
+		{"Sword Fighter", "Steel Sword", "Sword Fighter", "Steel Sword", 80 - 5 - 5,
+		 "Woods +5: 70"},
+		{"Sword Fighter", "Steel Sword", "Archer", "Steel Bow", 80 - 10 - 10,
+		 "Class Tags, Covert: Woods +10 for an Archer (Speed C): 60"},
+		{"Mage", "Elfire", "Sword Fighter", "Steel Sword", 85 - 5,
+		 "Class Tags, Mystical: the Mage ignores the Woods: 80"},
+		{"Sword Fighter", "Steel Sword", "Sword Flier", "Steel Sword", 80 - 10,
+		 "Class Tags, Flying: no terrain bonus: 70"},
+	};
+	for (size_t k = 0; k < sizeof(avo) / sizeof(avo[0]); k++) {
+		st = duel(avo[k].acls, avo[k].aw, "d4", avo[k].dcls, avo[k].dw, "d5");
+		set_tile(st, "d5", OC_TR_WOODS);
+		oc_forecast(st, 0, 1, -1, &f);
+		OK(f.att.hit == avo[k].need, "%s (%d)", avo[k].why, f.att.hit);
+		oc_ruleset.free(st);
+	}
+
+	ROW("RULINGS.md, Officers Chess O9 (Lucky(X): crit on <= 10 + X; Deadly(X): below X)");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, "Critical Ring");
+	put_unit(st, 1, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	dice(2, 11, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->strikes[0].crit_need == 11 && e->strikes[0].crit,
+	   "Critical Ring, Lucky(1): 11 crits");
+	oc_ruleset.free(st);
+	static const int deadly_roll[2] = {19, 20};
+	for (int k = 0; k < 2; k++) {
+		st = duel("Sword Fighter", "Killing Edge", "d4", "Sword Fighter", "Steel Sword", "d5");
+		dice(2, deadly_roll[k], 100);
+		run(st, 0, attack("d4", "d5", 0));
+		e = event(OC_E_COMBAT);
+		OK(e && e->strikes[0].hit && e->strikes[0].crit == !k,
+		   "Weapon Tags, Deadly(20): %d is %s", deadly_roll[k], k ? "not less than 20" : "a crit");
+		oc_ruleset.free(st);
+	}
+
+	ROW("RULINGS.md, Officers Chess O11 (Heavy never follows up; a counter uses the "
+	    "equipped weapon); " TEXT "Counter Attack and Follow Up");
+	st = duel("Swordmaster", "Silver Blade", "d4", "Axe Armor", "Steel Axe", "d5");
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.heavy_first && !f.att.follow_up && f.att.strikes == 1,
+	   "Agility 15 vs 0, but Heavy: no follow-up, strikes second");
+	oc_ruleset.free(st);
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Bow Knight (Sword)", "d5", "Steel Bow", "Steel Sword", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(!f.def.can_strike, "the Bow it last used cannot reach 1; it may not switch to its sword");
+	dice(1, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	e = event(OC_E_COMBAT);
+	OK(e && e->nstrikes == 1, "no counter");
+	oc_ruleset.free(st);
+	static const struct { const char *a, *aw, *d, *dw; int fu; const char *why; } fu[] = {
+		{"Dancer", "Steel-Hand Art", "Archer", "Steel Bow", 1, "A follows up on C"},
+		{"Dancer", "Steel-Hand Art", "Thief", "Steel Dagger", 0, "A does not on B"},
+		{"Thief", "Steel Dagger", "Sword Fighter", "Steel Sword", 1, "B follows up on D"},
+		{"Thief", "Steel Dagger", "Archer", "Steel Bow", 0, "B does not on C"},
+		{"Archer", "Mini Bow", "Axe Armor", "Steel Axe", 1, "C follows up on E"},
+		{"Sword Fighter", "Steel Sword", "Axe Armor", "Steel Axe", 0, "D does not on E"},
+		{"Thief", "Peshkatz", "Sword Fighter", "Steel Sword", 0,
+		 "Weight: Peshkatz Wt -5 makes the Thief 10, only 5 above D"},
+	};
+	for (size_t k = 0; k < sizeof(fu) / sizeof(fu[0]); k++) {
+		st = duel(fu[k].a, fu[k].aw, "d4", fu[k].d, fu[k].dw, "d5");
+		oc_forecast(st, 0, 1, -1, &f);
+		OK(f.att.follow_up == fu[k].fu, "Follows Up on: %s", fu[k].why);
+		oc_ruleset.free(st);
+	}
+	st = duel("Thief", "Steel Dagger", "d4", "Sword Fighter", "Steel Sword", "d5");
+	set_tile(st, "d5", OC_TR_WOODS);
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(f.att.follow_up, "Terrain Table, Avo: does NOT apply when determining follow up");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "The Weapon Triangle: Swords > Axes, Axes > Lances, Arts > Tomes, Daggers, Bows");
+	static const struct { const char *a, *aw, *d, *dw; } tri[] = {
+		{"Sword Fighter", "Steel Sword", "Axe Fighter", "Steel Axe"},
+		{"Axe Fighter", "Steel Axe", "Lance Fighter", "Steel Lance"},
+		{"Martial Monk", "Steel-Hand Art", "Thief", "Steel Dagger"},
+		{"Martial Monk", "Steel-Hand Art", "Mage", "Elfire"},
+		{"Martial Monk", "Steel-Hand Art", "Archer", "Mini Bow"},
+	};
+	for (size_t k = 0; k < sizeof(tri) / sizeof(tri[0]); k++) {
+		st = duel(tri[k].a, tri[k].aw, "d4", tri[k].d, tri[k].dw, "d5");
+		dice(3, 50, 100, 100);
+		run(st, 0, attack("d4", "d5", 0));
+		e = event(OC_E_COMBAT);
+		OK(e && e->strikes[0].broke && st->u[1].broken && st->u[1].where == OC_W_MAP &&
+		   e->strikes[e->nstrikes - 1].by_attacker, "%s beats %s: Broken, no counter",
+		   tri[k].aw, tri[k].dw);
+		oc_ruleset.free(st);
+	}
+}
+
+static void
+tag_rows(void)
+{
+	struct oc_state *st;
+
+	ROW("Tags: tags on a Weapon or Accessory only apply while it is equipped; "
+	    "Weapon Tags, Bonus(Rating+X)");
+	st = make(NULL);
+	put_unit(st, 0, "Dancer", "d4", "Steel-Hand Art", "Leather Shield", "Speed Ring");
+	put_unit(st, 0, "Martial Monk", "a1", "Steel-Hand Art", "Shielding Art", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	OK(oc_agility(st, &st->u[0]) == 20 - 1, "Leather Shield equipped: Speed A 20 - Wt 1");
+	run(st, 0, activate("d4"));
+	struct oc_action eq = unit_act(OC_A_EQUIP, "d4");
+	eq.slot = 2;
+	OK(run(st, 0, eq) == 0 && oc_agility(st, &st->u[0]) == 25,
+	   "Speed Ring equipped: Bonus(Spd+1), A -> S 25, the shield's Wt gone");
+	OK(oc_rating(st, &st->u[1], OC_DEF) == OC_D, "Shielding Art carried, not equipped: Def D");
+	st->u[1].equip = 1;
+	OK(oc_rating(st, &st->u[1], OC_DEF) == OC_C, "Shielding Art equipped: Bonus(Def+1), C");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Use a Staff: allies need no roll; Consumable(X) removes it at 0; enemies "
+	    "never counter a staff action");
+	st = make(NULL);
+	put_unit(st, 0, "Martial Monk", "d4", "Heal", "Freeze", NULL);
+	put_unit(st, 0, "Sword Fighter", "d3", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "d5", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = 5;
+	st->u[0].uses[0] = 1;
+	run(st, 0, activate("d4"));
+	dice(0);
+	OK(run(st, 0, staff("d4", 0, "d3", NULL)) == 0 && script.pos == 0 && !script.exhausted &&
+	   st->u[1].hp == 5 + 5 + 7, "Heal on an ally: no die rolled; 5 + Mag B 7");
+	OK(st->u[0].item[0] == -1, "its last use: the staff leaves the inventory");
+	st->acted = 0;
+	int hp = st->u[0].hp;
+	dice(1, 1);
+	OK(run(st, 0, staff("d4", 1, "d5", NULL)) == 0 && st->u[2].frozen && script.pos == 1 &&
+	   st->u[0].hp == hp, "Freeze on the adjacent Mage (Elfire reaches 1): one roll, no counter");
+	run(st, 0, unit_act(OC_A_END, "d4"));
+	run(st, 1, activate("d5"));
+	dice(3, 100, 100, 100);
+	OK(run(st, 1, attack("d5", "d4", 0)) == 0,
+	   "Special Action Tags, Freeze: it may take any other actions (an attack)");
+	oc_ruleset.free(st);
+
+	ROW("Status Effects, Silenced: cannot use Tomes or Staves");
+	st = make(NULL);
+	put_unit(st, 0, "Martial Monk", "d4", "Heal", "Steel-Hand Art", NULL);
+	put_unit(st, 0, "Sword Fighter", "d3", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = 5;
+	st->u[0].silenced = 1;
+	run(st, 0, activate("d4"));
+	OK(refused(st, 0, staff("d4", 0, "d3", NULL), "silenced"), "no staff while Silenced");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G6 (end is always legal during a turn; no pass otherwise)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
+	struct wr_list l;
+	int ends = 0;
+	legal_list(st, 0, &l);
+	for (size_t i = 0; i < l.len; i++)
+		ends += ((struct oc_action *)wr_list_at(&l, i))->type == OC_A_END;
+	OK(ends == 1 && l.len > 1, "end is listed with the unit's other actions");
+	wr_list_free(&l);
+	legal_list(st, 1, &l);
+	OK(l.len == 0, "the seat not awaited has no action");
+	wr_list_free(&l);
+	oc_ruleset.free(st);
+}
+
 int
 main(void)
 {
@@ -1126,6 +1411,8 @@ main(void)
 	fog_rows();
 	victory_rows();
 	more_rows();
+	ruling_rows();
+	tag_rows();
 	wr_list_free(&ev);
 	printf("officers-chess rule table: %d rows, %d checks, %d failures\n", rows, checks,
 	       failures);
