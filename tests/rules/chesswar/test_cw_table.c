@@ -553,7 +553,8 @@ line_of_sight_figure(void)
 	st->u[cw_unit_at(st, sq(st, "e2"))].status = CW_U_DEAD;
 	cw_lift(st, cw_unit_at(st, sq(st, "e2")));
 	cw_rebuild_at(st);
-	row(T "Shooting (figure): A cannot see unit 3, another own unit does: indirect fire");
+	row(T "Shooting (figure): A cannot see unit 3, another own unit does: indirect fire; "
+	      "RULINGS.md, ChessWar C6 (indirect fire uses any own unit's sight)");
 	CHECK(!cw_sees(st, sq(st, "d1"), sq(st, "b3")), row_name);
 	CHECK(cw_seen_by_seat(st, 0, sq(st, "b3"), A), row_name);
 	CHECK(listed(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"target\":\"b3\"}"), row_name);
@@ -1407,6 +1408,115 @@ expansion(void)
 	free(st);
 }
 
+/* Rows added by the rules audit: rulings and text rules no row named yet. */
+static void
+audit_rows(void)
+{
+	struct cw_state *st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	add(st, 0, "archers", "b2");
+	add(st, 1, "orcs", "f6");
+	add(st, 1, "orcs", "g2");
+	st->phase = CW_PH_SHOOT;
+	row(R "C6: range counts king steps (g2 is 5 along the rank: out of a bow's 4)");
+	refused(st, 0, "{\"type\":\"shoot\",\"from\":\"b2\",\"target\":\"g2\"}", "out-of-range");
+	row(R "C6: range counts king steps (f6 is 4 diagonal steps: in range, -1 at 3 or more)");
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"b2\",\"target\":\"f6\"}", D(3));
+	CHECK(ev_int("shoot", "need") == 4 && !has_event("save"), "3+ bows at 4: need 4, 3 misses");
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	add(st, 0, "catapults", "d1");
+	int o = add(st, 1, "orcs", "d5");
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_STORM, 0, CW_NONE};
+	st->phase = CW_PH_SHOOT;
+	row(R "C9 Storm (provisional): every catapult scatters once more (direct: 3 rolls)");
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"target\":\"d4\"}", D(5, 6, 1, 2));
+	CHECK(ev_int("scatter", "direct") == 1 && strcmp(ev_str("scatter", "lands"), "d5") == 0 &&
+	      dead(st, o), "5, 6 and 1 (one over): lands d5; the orcs' 3+ save fails on 2");
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	add(st, 0, "wizard", "d2");
+	add(st, 0, "infantry", "f4");
+	add(st, 1, "orcs", "d7");
+	add(st, 1, "orcs", "h6");
+	o = add(st, 1, "orcs", "d6");
+	st->phase = CW_PH_SHOOT;
+	row(R "C9 Zap! (provisional): one enemy within 4 squares (d7 is 5 away)");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"zap\",\"target\":\"d7\"}",
+	        "out-of-range");
+	row(R "C9 Zap! (provisional): in the wizard's own sight (f4 blocks h6; no indirect Zap!)");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"zap\",\"target\":\"h6\"}",
+	        "no-line-of-sight");
+	row(R "C9 Zap! (provisional): the target is hit and must save or be destroyed");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"zap\",\"target\":\"d6\"}", D(2));
+	CHECK(dead(st, o) && ev_int("save", "need") == 3, "orcs save 3+, fail on 2");
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	int w = add(st, 0, "wizard", "d2");
+	int ar = add(st, 0, "archers", "f2");
+	cw_link(st, w, add(st, 1, "orcs", "d3"));
+	cw_link(st, ar, add(st, 1, "orcs", "f3"));
+	add(st, 1, "orcs", "f5");
+	row(T "Spells: a move spell cannot be cast if the wizard is in melee");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"storm\"}", "in-melee");
+	st->phase = CW_PH_SHOOT;
+	row(T "Spells: a wizard in melee combat cannot cast a shoot spell");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"zap\",\"target\":\"d3\"}",
+	        "in-melee");
+	row(T "Shooting: units with ranged attacks fire in this phase unless they are in melee");
+	refused(st, 0, "{\"type\":\"shoot\",\"from\":\"f2\",\"target\":\"f5\"}", "in-melee");
+	free(st);
+
+	st = pos(CW_ARMY_ORCS, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "general", "h8");
+	add(st, 0, "shaman", "d2");
+	int orc = add(st, 0, "orcs", "h2");
+	add(st, 0, "orcs", "a6");
+	add(st, 0, "orcs", "h3");
+	add(st, 0, "orcs", "h4");
+	int hi = add(st, 1, "infantry", "h6");
+	row(R "C9 Flight (provisional): a6 is within 4 squares of the shaman, but h7 is 7 "
+	      "squares from a6: too far");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"flight\",\"target\":\"a6\","
+	              "\"to\":\"h7\"}", "bad-destination");
+	row(R "C9 Flight (provisional): up to 6 squares ignoring units (over h3, h4), then a charge");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"flight\",\"target\":\"h2\","
+	          "\"to\":\"h5\"}", NODICE);
+	CHECK(on_at(st, orc, "h5"), row_name);
+	ok(st, 0, "{\"type\":\"charge\",\"from\":\"h5\",\"target\":\"h6\"}", NODICE);
+	CHECK(linked(st, orc, hi), "the flown orcs charged");
+	free(st);
+
+	st = pos(CW_ARMY_ORCS, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "general", "h8");
+	add(st, 0, "shaman", "b2");
+	add(st, 0, "orcs", "g2");
+	row(R "C9 Flight (provisional): g2 is 5 squares from the shaman: out of range");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"b2\",\"spell\":\"flight\",\"target\":\"g2\","
+	              "\"to\":\"g4\"}", "out-of-range");
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
+	row(R "C4: on the enemy's turn a seat acts only by instant spells (the mover is awaited)");
+	refused(st, 1, "{\"type\":\"end_phase\"}", "not-awaited");
+	refused(st, 1, "{\"type\":\"move\",\"from\":\"h8\",\"to\":\"h7\"}", "not-awaited");
+	free(st);
+}
+
 int
 main(void)
 {
@@ -1423,6 +1533,7 @@ main(void)
 	spells();
 	endings();
 	expansion();
+	audit_rows();
 	wr_events_free(&last_ev);
 	wr_list_free(&sink);
 	printf("cw_table: %d rule rows\n", rows);
