@@ -1511,6 +1511,42 @@ audit_rows(void)
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
 	add(st, 0, "general", "a1");
 	add(st, 1, "warlord", "h8");
+	add(st, 0, "wizard", "d2");
+	int hinf = add(st, 0, "infantry", "e6");
+	o = add(st, 1, "orcs", "d6");
+	cw_link(st, hinf, o);
+	st->phase = CW_PH_SHOOT;
+	row(T "Shooting into melee: a spell is a ranged attack too (Zap!, 1-2: one random "
+	      "opponent is hit)");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"d2\",\"spell\":\"zap\",\"target\":\"d6\"}",
+	   D(1, 2));
+	CHECK(has_event("melee_shot") && dead(st, hinf) && !dead(st, o), row_name);
+	free(st);
+
+	for (int k = 0; k < 2; k++) {
+		st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+		add(st, 0, "general", "h1");
+		add(st, 1, "warlord", "h8");
+		add(st, 0, "wizard", k ? "b1" : "a1");
+		hinf = add(st, 0, "infantry", "f4");
+		o = add(st, 1, "orcs", "f5");
+		cw_link(st, hinf, o);
+		st->turn_seat = 1;
+		st->phase = CW_PH_MELEE;
+		json_object *ord = json_tokener_parse("{\"protection\":\"never\"}");
+		struct wr_error oerr;
+		CHECK(cw_ruleset.set_orders(st, 0, ord, &oerr) == 0, "standing order");
+		json_object_put(ord);
+		row(k ? R "C9 Heal (provisional): a wizard 4 squares away may heal: asked"
+		      : R "C9 Heal (provisional): a wizard 5 squares away cannot heal: not asked");
+		ok(st, 1, "{\"type\":\"attack\",\"from\":\"f5\",\"target\":\"f4\"}", D(6));
+		CHECK((st->pending == CW_PEND_HEAL) == k && dead(st, hinf), row_name);
+		free(st);
+	}
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
 	row(R "C4: on the enemy's turn a seat acts only by instant spells (the mover is awaited)");
 	refused(st, 1, "{\"type\":\"end_phase\"}", "not-awaited");
 	refused(st, 1, "{\"type\":\"move\",\"from\":\"h8\",\"to\":\"h7\"}", "not-awaited");

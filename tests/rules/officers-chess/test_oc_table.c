@@ -1368,6 +1368,29 @@ tag_rows(void)
 	   "Special Action Tags, Freeze: it may take any other actions (an attack)");
 	oc_ruleset.free(st);
 
+	ROW("Class Tags, Canto: the 2 tiles after the Action pay terrain (Terrain still applies)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Axe Armor", "Steel Axe", "d5");
+	st->u[0].item[2] = oc_item_find("Fetters of Dromi");
+	st->u[0].acc = 2;
+	set_tile(st, "d3", OC_TR_WOODS);
+	set_tile(st, "c4", OC_TR_WOODS);
+	dice(2, 100, 100);
+	run(st, 0, attack("d4", "d5", 0));
+	OK(refused(st, 0, move("d4", "d2"), "unreachable"), "Woods d3 (2) + d2 (1) = 3 > 2");
+	OK(run(st, 0, move("d4", "c4")) == 0, "one Woods tile costs the 2");
+	oc_ruleset.free(st);
+
+	ROW("Class Tags, Covert: double terrain bonuses (DR too: Fort +2 counts 4)");
+	st = duel("Sword Fighter", "Steel Sword", "d4", "Archer", "Steel Bow", "d5");
+	struct oc_forecast f;
+	oc_forecast(st, 0, 1, -1, &f);
+	int plain = f.att.dmg;
+	set_tile(st, "d5", OC_TR_FORT);
+	oc_forecast(st, 0, 1, -1, &f);
+	OK(plain == 11 - 2 && f.att.dmg == plain - 4 && f.att.hit == 80 - 10 - 10,
+	   "Archer (Def D 2) on a Fort: 9 -> 5, Avo +10 (%d %d)", f.att.dmg, f.att.hit);
+	oc_ruleset.free(st);
+
 	ROW("Status Effects, Silenced: cannot use Tomes or Staves");
 	st = make(NULL);
 	put_unit(st, 0, "Martial Monk", "d4", "Heal", "Steel-Hand Art", NULL);
