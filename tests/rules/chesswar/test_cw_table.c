@@ -252,6 +252,67 @@ armies_data(void)
 		CHECK(u->weapon == CW_W_TERRORPULTS && u->move == 0 && u->cost == 2,
 		      "Undead Catapults: Terrorpults");
 	}
+	row(T "Army lists: every row of the seven tables (Max, Cost, Move, Save, Melee, Special)");
+	{
+		/* Transcribed from the text, not from cw_data.c. */
+		static const struct {
+			int army;
+			const char *slug;
+			int max, cost, move, save, melee;
+			unsigned sp;
+			int weapon, skill, nspells;
+		} rows_[] = {
+			{CW_ARMY_CHAOS, "chaos_lord", 1, 0, 2, 2, 2, CW_SP_BRAVE | CW_SP_SCARY, CW_W_NONE, 0, 0},
+			{CW_ARMY_CHAOS, "sorcerer", 2, 2, 2, 3, -1, 0, CW_W_NONE, 0, 6},
+			{CW_ARMY_CHAOS, "giants", 2, 2, 2, 2, 1, 0, CW_W_ROCKS, 0, 0},
+			{CW_ARMY_CHAOS, "chaos_bowmen", 4, 1, 2, 5, 0, 0, CW_W_BOWS, 3, 0},
+			{CW_ARMY_CHAOS, "chaos_knights", 4, 2, 3, 3, 1, CW_SP_ASSAULT | CW_SP_BRAVE, CW_W_NONE, 0, 0},
+			{CW_ARMY_CHAOS, "beastmen", 12, 1, 1, 4, 0, CW_SP_PLAGUE, CW_W_NONE, 0, 0},
+			{CW_ARMY_DWARVES, "warlord", 1, 0, 1, 2, 2, CW_SP_BRAVE, CW_W_CROSSBOWS, 3, 0},
+			{CW_ARMY_DWARVES, "rune_lord", 1, 3, 1, 2, 2, CW_SP_BRAVE, CW_W_CROSSBOWS, 3, 4},
+			{CW_ARMY_DWARVES, "catapults", 4, 1, 0, 3, 0, 0, CW_W_CATAPULT, 0, 0},
+			{CW_ARMY_DWARVES, "crossbowers", 4, 1, 1, 3, 0, 0, CW_W_CROSSBOWS, 3, 0},
+			{CW_ARMY_DWARVES, "infantry", 12, 1, 1, 3, 1, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_ELFS, "general", 1, 0, 3, 2, 1, CW_SP_BRAVE | CW_SP_ASSAULT, CW_W_NONE, 0, 0},
+			{CW_ARMY_ELFS, "wizard", 2, 4, 3, 3, -1, CW_SP_ASSAULT, CW_W_NONE, 0, 6},
+			{CW_ARMY_ELFS, "treemen", 2, 2, 1, 2, 1, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_ELFS, "elite_archers", 4, 2, 2, 4, 0, 0, CW_W_LONGBOWS, 2, 0},
+			{CW_ARMY_ELFS, "cavalry", 2, 2, 3, 3, 0, CW_SP_ASSAULT, CW_W_NONE, 0, 0},
+			{CW_ARMY_ELFS, "archers", 16, 1, 2, 5, -1, 0, CW_W_BOWS, 3, 0},
+			{CW_ARMY_HUMANS, "general", 1, 0, 2, 2, 1, CW_SP_BRAVE, CW_W_NONE, 0, 0},
+			{CW_ARMY_HUMANS, "wizard", 2, 3, 2, 3, -1, 0, CW_W_NONE, 0, 6},
+			{CW_ARMY_HUMANS, "catapults", 4, 1, 0, 4, -1, 0, CW_W_CATAPULT, 0, 0},
+			{CW_ARMY_HUMANS, "archers", 4, 1, 2, 5, -1, 0, CW_W_BOWS, 3, 0},
+			{CW_ARMY_HUMANS, "knights", 4, 2, 3, 3, 0, CW_SP_ASSAULT, CW_W_NONE, 0, 0},
+			{CW_ARMY_HUMANS, "infantry", 16, 1, 1, 4, 0, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_ORCS, "warlord", 1, 0, 2, 2, 1, CW_SP_BRAVE, CW_W_NONE, 0, 0},
+			{CW_ARMY_ORCS, "shaman", 2, 3, 2, 3, 0, 0, CW_W_NONE, 0, 6},
+			{CW_ARMY_ORCS, "trolls", 4, 2, 1, 3, 1, CW_SP_PLAGUE | CW_SP_REGENERATE, CW_W_ROCKS, 0, 0},
+			{CW_ARMY_ORCS, "archers", 4, 1, 1, 4, 0, 0, CW_W_BOWS, 3, 0},
+			{CW_ARMY_ORCS, "wolf_riders", 4, 1, 4, 4, -1, CW_SP_ASSAULT, CW_W_NONE, 0, 0},
+			{CW_ARMY_ORCS, "orcs", 16, 1, 1, 3, 0, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_RATMEN, "rat_lord", 1, 0, 2, 2, 1, CW_SP_BRAVE, CW_W_NONE, 0, 0},
+			{CW_ARMY_RATMEN, "seer", 2, 3, 2, 3, -1, 0, CW_W_NONE, 0, 6},
+			{CW_ARMY_RATMEN, "rat_ogres", 4, 2, 2, 3, 1, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_RATMEN, "plague_monks", 4, 2, 2, 4, 0, CW_SP_BRAVE | CW_SP_PLAGUE, CW_W_PLAGUEBOMBS, 0, 0},
+			{CW_ARMY_RATMEN, "clanrats", 16, 1, 2, 5, 0, 0, CW_W_NONE, 0, 0},
+			{CW_ARMY_UNDEAD, "liche", 1, 0, 2, 2, 1, CW_SP_UNDEAD | CW_SP_TELEPORT, CW_W_NONE, 0, 6},
+			{CW_ARMY_UNDEAD, "necromancer", 2, 3, 2, 3, -1, CW_SP_BRAVE, CW_W_NONE, 0, 6},
+			{CW_ARMY_UNDEAD, "undead_catapults", 4, 2, 0, 4, -1, CW_SP_UNDEAD, CW_W_TERRORPULTS, 0, 0},
+			{CW_ARMY_UNDEAD, "undead_archers", 4, 1, 1, 5, -1, CW_SP_UNDEAD, CW_W_BOWS, 4, 0},
+			{CW_ARMY_UNDEAD, "undead_cavalry", 4, 2, 3, 3, -1, CW_SP_UNDEAD | CW_SP_ASSAULT, CW_W_NONE, 0, 0},
+			{CW_ARMY_UNDEAD, "zombies", 16, 1, 1, 4, -1, CW_SP_UNDEAD, CW_W_NONE, 0, 0},
+		};
+		for (size_t i = 0; i < sizeof(rows_) / sizeof(rows_[0]); i++) {
+			int ty = cw_type_lookup(rows_[i].army, rows_[i].slug);
+			const struct cw_unit_def *u = ty >= 0 ? &cw_armies[rows_[i].army].units[ty] : NULL;
+			CHECK(u && u->max == rows_[i].max && u->cost == rows_[i].cost &&
+			      u->move == rows_[i].move && u->save == rows_[i].save &&
+			      u->melee == rows_[i].melee && u->special == rows_[i].sp &&
+			      u->weapon == rows_[i].weapon && u->skill == rows_[i].skill &&
+			      __builtin_popcount(u->spells) == rows_[i].nspells, rows_[i].slug);
+		}
+	}
 	row(T "Army lists: weapons (Bows 4, Long Bows 5, Crossbows no move and fire, no indirect)");
 	CHECK(cw_weapons[CW_W_BOWS].range == 4 && cw_weapons[CW_W_LONGBOWS].range == 5 &&
 	      !cw_weapons[CW_W_CROSSBOWS].move_fire && !cw_weapons[CW_W_CROSSBOWS].indirect,
