@@ -148,7 +148,8 @@ army_rows(void)
 {
 	struct oc_state *st;
 
-	ROW("RULINGS.md, Officers Chess O1 (HP = table HP - 7; Movement)");
+	ROW("RULINGS.md, Officers Chess O1 (HP = table HP - 7; Movement); " TEXT "Units (HP, Movement); "
+	    "Class Tags, Cavalry, Slow(X)");
 	for (int k = 0; k < oc_nclasses; k++)
 		OK(oc_classes[k].hp == oc_classes[k].table_hp - 7 && oc_classes[k].hp >= 14 &&
 		   oc_classes[k].hp <= 22, "%s HP %d", oc_classes[k].id, oc_classes[k].hp);
@@ -165,7 +166,8 @@ army_rows(void)
 	}
 	oc_ruleset.free(st);
 
-	ROW("RULINGS.md, Officers Chess O3 (Proficiencies up to the bracket level)");
+	ROW("RULINGS.md, Officers Chess O3 (Proficiencies up to the bracket level); " TEXT
+	    "Units, Proficiencies; Weapons, Level");
 	st = make(NULL);
 	OK(run(st, 0, recruit("Ana", "Archer", "Steel Bow", "Killer Bow", NULL)) == 0,
 	   "Archer Bow[B] takes a level B bow");
@@ -229,7 +231,8 @@ army_rows(void)
 static void
 deploy_rows(void)
 {
-	ROW("RULINGS.md, Officers Chess O5, O6, O14 (options: maps, grids, activations, marks)");
+	ROW("RULINGS.md G4, Officers Chess O5, O6, O14 (options at creation: maps, grids, "
+	    "activations, marks)");
 	static const char *const bad_opts[] = {
 		"{\"map\":\"moon\"}",
 		"{\"map\":\"custom\"}",
@@ -300,7 +303,7 @@ deploy_rows(void)
 static void
 round_rows(void)
 {
-	ROW("RULINGS.md, Officers Chess O6 (alternation, activations 1,3, skipping)");
+	ROW("RULINGS.md, Officers Chess O6 (alternation, activations 1,3, skipping); " TEXT "Rounds");
 	struct oc_state *st = make("{\"activations\":\"1,3\"}");
 	put_unit(st, 0, "Archer", "a1", "Steel Bow", NULL, NULL);
 	put_unit(st, 0, "Archer", "b1", "Steel Bow", NULL, NULL);
@@ -337,7 +340,7 @@ move_rows(void)
 {
 	struct oc_state *st;
 
-	ROW(TEXT "Move; RULINGS.md O7 (tile costs, through allies, not enemies)");
+	ROW(TEXT "Combat Turns, Move; RULINGS.md O7 (tile costs, through allies, not enemies)");
 	st = make(NULL);
 	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
 	put_unit(st, 0, "Archer", "a2", "Steel Bow", NULL, NULL);
@@ -778,7 +781,8 @@ staff_rows(void)
 	   "Entrap: moved next to the user on a hit");
 	oc_ruleset.free(st);
 
-	ROW("Special Action Tags, Torch(X): Illume; Consumables: Vulnerary, Antitoxin, Pure Water");
+	ROW("Special Action Tags, Torch(X): Illume; Consumables: Vulnerary, Antitoxin (Restore), "
+	    "Pure Water (Status Effects, Barrier)");
 	st = make("{\"fog\":true}");
 	put_unit(st, 0, "Martial Monk", "a1", "Illume", "Vulnerary", "Antitoxin");
 	put_unit(st, 1, "Mage", "a7", "Elfire", "Pure Water", NULL);
@@ -811,7 +815,8 @@ staff_rows(void)
 	OK(oc_rating(st, &st->u[1], OC_RES) == r0, "then gone");
 	oc_ruleset.free(st);
 
-	ROW("Special Action Tags, Dance: an adjacent activated ally acts again (O15)");
+	ROW("Special Action Tags, Dance: an adjacent activated ally acts again (O15); " TEXT
+	    "Use a Special Action");
 	st = make(NULL);
 	put_unit(st, 0, "Dancer", "d4", "Steel-Hand Art", NULL, NULL);
 	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
@@ -1040,7 +1045,8 @@ more_rows(void)
 	OK(f.att.dmg == plain + 5, "+5 against Dragon (%d vs %d)", f.att.dmg, plain + 5);
 	oc_ruleset.free(st);
 
-	ROW("RULINGS.md, Officers Chess O4 (the decoder: shape, names, items)");
+	ROW("RULINGS.md, Officers Chess O4 (the decoder: shape, names, items); " TEXT
+	    "Units, Inventory (up to 3 Items)");
 	st = make(NULL);
 	struct oc_action a;
 	static const char *const bad[][2] = {
@@ -1119,7 +1125,8 @@ ruling_rows(void)
 	const struct oc_event *e;
 
 	ROW("RULINGS.md, Officers Chess O2 (ratings F<E<D<C<B<A<S: Dex/Speed -5..25, the "
-	    "text's B and C columns swapped; Base Damage 3..9; DR 0..6)");
+	    "text's B and C columns swapped; Base Damage 3..9; DR 0..6); " TEXT "Core Stats, "
+	    "Combat Stats (Agility, Avoid, Hit)");
 	st = make(NULL);
 	{
 	static const struct { const char *cls, *acc; int agi; } spd[] = {
@@ -1160,7 +1167,8 @@ ruling_rows(void)
 	OK(oc_agility(st, &st->u[1]) == 20 - 5 + 5, "Bonus(Agi+5) on a Wt -5 weapon: Agility 20");
 	oc_ruleset.free(st);
 
-	ROW("RULINGS.md, Officers Chess O8 (ranges are Manhattan distance; Inf is any distance)");
+	ROW("RULINGS.md, Officers Chess O8 (ranges are Manhattan distance; Inf is any distance); " TEXT
+	    "Attack (the Target within the Range of the equipped weapon)");
 	st = make(NULL);
 	put_unit(st, 0, "Archer", "c3", "Steel Bow", NULL, NULL);
 	put_unit(st, 1, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
@@ -1185,7 +1193,7 @@ ruling_rows(void)
 	   "Nodus, range Inf: any distance");
 	oc_ruleset.free(st);
 
-	ROW("RULINGS.md, Officers Chess O9 (d100 <= Hit hits; crit on <= 10)");
+	ROW("RULINGS.md, Officers Chess O9 (d100 <= Hit hits; crit on <= 10); " TEXT "Hitting Targets");
 	st = duel("Sword Fighter", "Steel Sword", "d4", "Sword Fighter", "Steel Sword", "d5");
 	dice(2, 75, 76);
 	run(st, 0, attack("d4", "d5", 0));
@@ -1199,7 +1207,8 @@ ruling_rows(void)
 	e = event(OC_E_COMBAT);
 	OK(e && e->strikes[0].crit && e->strikes[1].hit && !e->strikes[1].crit,
 	   "10 is a critical hit, 11 a plain hit");
-	ROW("RULINGS.md, Officers Chess O10 (damage doubled on a crit last, then reduced)");
+	ROW("RULINGS.md, Officers Chess O10 (damage doubled on a crit last, then reduced); " TEXT
+	    "Dealing Damage");
 	OK(e && e->strikes[0].dmg == 2 * (6 + 5) - 3 && st->u[1].hp == 20 - 19 &&
 	   e->strikes[1].dmg == 11 - 3 && st->u[0].hp == 20 - 8,
 	   "crit: (6 + 5) x 2 - 3 = 19, not (11 - 3) x 2; plain 8");
