@@ -1412,6 +1412,25 @@ tag_rows(void)
 	OK(refused(st, 0, staff("d4", 0, "d3", NULL), "silenced"), "no staff while Silenced");
 	oc_ruleset.free(st);
 
+	ROW("RULINGS.md G2, Officers Chess O6 (first: random: the server rolls who goes first)");
+	{
+	int firsts[2] = {0, 0};
+	json_object *o = json_tokener_parse("{\"first\":\"random\"}");
+	for (unsigned k = 1; k <= 2; k++) {
+		struct wr_rng r2;
+		struct wr_script s2 = {.faces = (const unsigned[]){k}, .n = 1};
+		void *x = NULL;
+		wr_rng_script(&r2, &s2);
+		if (oc_ruleset.create(o, 2, &r2, &x, &err) == 0) {
+			firsts[((struct oc_state *)x)->first]++;
+			OK(s2.pos == 1, "one die drawn");
+			oc_ruleset.free(x);
+		}
+	}
+	json_object_put(o);
+	OK(firsts[0] == 1 && firsts[1] == 1, "a d2 of 1: seat 0 first; 2: seat 1");
+	}
+
 	ROW("RULINGS.md G6 (end is always legal during a turn; no pass otherwise)");
 	st = duel("Sword Fighter", "Steel Sword", "d4", "Lance Fighter", "Steel Lance", "d5");
 	struct wr_list l;
