@@ -1605,6 +1605,24 @@ audit_rows(void)
 		free(st);
 	}
 
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_UNDEAD, 8, 8);
+	add(st, 0, "general", "h1");
+	add(st, 1, "liche", "h8");
+	int fa = add(st, 0, "infantry", "a4");
+	int fd = add(st, 1, "zombies", "a5");
+	add(st, 1, "zombies", "b4");
+	cw_link(st, fa, fd);
+	st->phase = CW_PH_MELEE;
+	row(T "Melee: a natural 6 against a scary defender by a non-brave attacker is result 5 "
+	      "(the zombies, brave, save once: 4+ fails on 1); a follow-up is owed");
+	ok(st, 0, "{\"type\":\"attack\",\"from\":\"a4\",\"target\":\"a5\"}", D(6, 1));
+	CHECK(dead(st, fd) && st->pending == CW_PEND_FOLLOWUP, row_name);
+	row(R "C5, C8: a non-brave unit's follow-up charge at a Scary target saves first; a "
+	      "failure stops it");
+	ok(st, 0, "{\"type\":\"charge\",\"from\":\"a4\",\"target\":\"b4\"}", D(1));
+	CHECK(!cw_in_melee(st, fa) && has_event("charge_failed"), row_name);
+	free(st);
+
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
 	add(st, 0, "general", "a1");
 	add(st, 1, "warlord", "h8");
