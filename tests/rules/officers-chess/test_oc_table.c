@@ -1400,6 +1400,37 @@ tag_rows(void)
 	   "Archer (Def D 2) on a Fort: 9 -> 5, Avo +10 (%d %d)", f.att.dmg, f.att.hit);
 	oc_ruleset.free(st);
 
+	ROW(TEXT "Move: tile types not listed cost 1 (Floor, Ruins), no DR, no Avo");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	for (int r = 2; r <= 5; r++) {
+		char t[3] = {'a', (char)('0' + r), 0};
+		set_tile(st, t, r % 2 ? OC_TR_FLOOR : OC_TR_RUINS);
+	}
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	OK(run(st, 0, move("a1", "a5")) == 0, "four unlisted tiles for Movement 4");
+	OK(oc_tiles[OC_TR_FLOOR].move == 1 && oc_tiles[OC_TR_RUINS].move == 1 &&
+	   !oc_tiles[OC_TR_FLOOR].dr && !oc_tiles[OC_TR_RUINS].avo, "Floor and Ruins: 1, no bonus");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Free Actions, Trade: any number of items with the one partner");
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", "Vulnerary", "Iron Shield");
+	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d4"));
+	struct oc_action tr = unit_act(OC_A_TRADE, "d4");
+	tr.with = sq("d5");
+	tr.give = 1;
+	OK(run(st, 0, tr) == 0, "the Vulnerary");
+	tr.give = 2;
+	OK(run(st, 0, tr) == 0 && st->u[0].item[1] == -1 && st->u[0].item[2] == -1 &&
+	   st->u[1].item[1] >= 0 && st->u[1].item[2] >= 0, "then the shield, same partner");
+	oc_ruleset.free(st);
+
 	ROW("Status Effects, Silenced: cannot use Tomes or Staves");
 	st = make(NULL);
 	put_unit(st, 0, "Martial Monk", "d4", "Heal", "Steel-Hand Art", NULL);
