@@ -1189,8 +1189,8 @@ ruling_rows(void)
 	battle(st, 0);
 	run(st, 0, activate("d4"));
 	OK(refused(st, 0, attack("d4", "e5", 0), "out-of-range"), "a diagonal neighbour is 2 tiles");
-	OK(oc_in_range(&oc_items[oc_item_find("Nodus")], 14) && oc_in_range(&oc_items[oc_item_find("Nodus")], 1),
-	   "Nodus, range Inf: any distance");
+	const struct oc_item *nodus = &oc_items[oc_item_find("Nodus")];
+	OK(oc_in_range(nodus, 14) && oc_in_range(nodus, 1), "Nodus, range Inf: any distance");
 	oc_ruleset.free(st);
 
 	ROW("RULINGS.md, Officers Chess O9 (d100 <= Hit hits; crit on <= 10); " TEXT "Hitting Targets");
