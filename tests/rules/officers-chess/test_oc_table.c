@@ -1431,6 +1431,17 @@ tag_rows(void)
 	   st->u[1].item[1] >= 0 && st->u[1].item[2] >= 0, "then the shield, same partner");
 	oc_ruleset.free(st);
 
+	ROW("RULINGS.md, Officers Chess O13 (a unit sees tiles within 3, Manhattan)");
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "e6", "Elfire", NULL, NULL);
+	put_unit(st, 1, "Mage", "f6", "Elfire", NULL, NULL);
+	put_unit(st, 1, "Mage", "d7", "Elfire", NULL, NULL);
+	battle(st, 0);
+	OK(oc_visible(st, 0, 1) && !oc_visible(st, 0, 2) && oc_visible(st, 0, 3),
+	   "e6 (1 + 2 = 3) and d7 (3) seen; f6 (2 + 2 = 4) not, though 2 king steps away");
+	oc_ruleset.free(st);
+
 	ROW("Status Effects, Silenced: cannot use Tomes or Staves");
 	st = make(NULL);
 	put_unit(st, 0, "Martial Monk", "d4", "Heal", "Steel-Hand Art", NULL);
