@@ -12,6 +12,7 @@
 #include <libpq-fe.h>
 
 #include "notify_store.h"
+#include "store.h"
 #include "wait.h"
 
 static pthread_t listener;
@@ -36,8 +37,11 @@ outbox_wake(void)
 static PGconn *
 listen_connect(void)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
+	/* Keepalives: a connection lost without a word must be noticed, for
+	 * the cache trusts it to hear every change (cache.c). */
+	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
+	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {conninfo, "5", "warpostd-listen", "1", "5", "2", "2", NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	PGresult *r;
 
@@ -87,7 +91,8 @@ listen_main(void *arg)
 				continue;
 			}
 			/* Notifications may have been missed while disconnected:
-			 * every waiter looks again. */
+			 * the cache starts from empty, every waiter looks again. */
+			wp_cache_online(1);
 			wp_wait_all();
 			outbox_wake();
 		}
@@ -95,6 +100,7 @@ listen_main(void *arg)
 		int rc = poll(&pfd, 1, 200);
 		if (rc > 0 && PQconsumeInput(c) == 0) {
 			wp_log("listen: connection lost: %s", PQerrorMessage(c));
+			wp_cache_online(0);
 			PQfinish(c);
 			c = NULL;
 			continue;
@@ -103,10 +109,15 @@ listen_main(void *arg)
 		char games[4096];
 		size_t used = 0;
 		while ((n = PQnotifies(c)) != NULL) {
-			int64_t game = strtoll(n->extra, NULL, 10);
+			/* 'id:version' (store/games.c), or 'id' alone. */
+			char *end;
+			int64_t game = strtoll(n->extra, &end, 10);
+			int version = *end == ':' ? (int)strtol(end + 1, NULL, 10) : -1;
 			if (strcmp(n->relname, "wp_outbox") == 0) {
 				outbox_wake();
 			} else if (game > 0) {
+				/* The cache first: a woken long-poll reads it. */
+				wp_cache_notify(game, version);
 				wp_wait_notify(game);
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,
@@ -117,7 +128,9 @@ listen_main(void *arg)
 		if (used && wp_wait_players() > 0)
 			wake_players(c, games);
 		wp_wait_sweep(wp_now_ns());
+		wp_cache_alive();
 	}
+	wp_cache_online(0);
 	PQfinish(c);
 	return NULL;
 }

@@ -431,11 +431,40 @@ wp_store_get(struct wp_store *st)
 	return c->pg ? c : NULL;
 }
 
+/* ---------------------------------------------------------------- cache */
+
+/* The matches a statement is about to change are forgotten now (loads
+ * under way are refused) and again when the transaction ends (cache.c):
+ * nothing read before the commit outlives it in this instance. */
+static void
+touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
+{
+	if (st == WP_STMT_VACATION_INSERT || (st == WP_STMT_NOTIFY && c->ntouched == 8)) {
+		c->touched_all = 1;
+		wp_cache_forget_all();
+	} else if (st == WP_STMT_NOTIFY && p && p->n > 0 && p->values[0]) {
+		int64_t id = strtoll(p->values[0], NULL, 10);
+		c->touched[c->ntouched++] = id;
+		wp_cache_forget(id);
+	}
+}
+
+static void
+touched_end(struct wp_conn *c)
+{
+	if (c->touched_all)
+		wp_cache_forget_all();
+	for (int i = 0; !c->touched_all && i < c->ntouched; i++)
+		wp_cache_forget(c->touched[i]);
+	c->ntouched = c->touched_all = 0;
+}
+
 void
 wp_store_put(struct wp_store *st, struct wp_conn *conn)
 {
 	if (!conn)
 		return;
+	touched_end(conn);
 	pthread_mutex_lock(&st->lock);
 	unsigned i = (unsigned)(conn - st->conns);
 	/* A connection that missed a deadline, broke, or was left inside a
@@ -597,9 +626,12 @@ wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg)
 	err = fn(c, arg);
 	if (err != WP_OK) {
 		command(c, "ROLLBACK");
+		touched_end(c);
 		return err;
 	}
-	return command(c, "COMMIT");
+	err = command(c, "COMMIT");
+	touched_end(c);
+	return err;
 }
 
 static void
@@ -639,12 +671,15 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 {
 	PGresult *r = NULL;
 
+	touch(c, st, p);
 	if (!c->broken && PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0,
 	                                      p ? p->values : NULL, p ? p->lengths : NULL,
 	                                      p ? p->formats : NULL, 0))
 		r = await_result(c, statement_deadline(c));
 	ExecStatusType s = PQresultStatus(r);
 
+	if (c->ntouched + c->touched_all && PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+		touched_end(c);    /* committed on its own */
 	wp_metric_add(WP_METRIC_DB_QUERIES, 1);
 	if (s == PGRES_TUPLES_OK)
 		wp_metric_add(WP_METRIC_DB_ROWS, (uint64_t)PQntuples(r));

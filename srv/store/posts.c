@@ -36,11 +36,11 @@ wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
 	wp_p_text(&game, w->result);
 	wp_p_bytes(&game, w->client, w->client_len);
 
+	int64_t version;
 	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
-	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, NULL)) != WP_OK)
+	    (err = wp_sql_one(c, WP_STMT_GAME_UPDATE, &game, &version)) != WP_OK)
 		return err;
-	game.n = 1;
-	return wp_sql_run(c, WP_STMT_NOTIFY, &game, NULL);
+	return wp_db_notify(c, w->game, version);
 }
 
 enum wp_err
