@@ -23,23 +23,25 @@
  * theirs, and only reads use it; every write asks the database. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store_priv.h"
 
 #define WP_CACHE_GAMES 8192
+#define WP_CACHE_BYTES (32u << 20)
 #define WP_CACHE_TOKENS 8192
 #define WP_CACHE_TOKEN_TTL_NS (5 * 1000000000LL)
 #define WP_CACHE_STALE_NS (2 * 1000000000LL)
 #define WP_CACHE_STRIPES 64
 
-struct head_slot {
-	int64_t id;              /* 0: empty */
+struct game_slot {
+	int64_t id;              /* the match the slot is about; 0: none */
 	uint32_t gen;            /* moves whenever something is heard of the slot */
-	int version, seq, delay, nseats;
-	enum wp_status status;
-	enum wp_watch watch;
-	int64_t players[WR_MAX_SEATS];
+	int floor;               /* the highest version of id heard of, -1: none */
+	struct wp_game *g;       /* NULL: nothing held; options and result NULL: */
+	char *options, *result;  /* kept as text */
+	size_t bytes;
 };
 
 struct token_slot {
@@ -48,13 +50,14 @@ struct token_slot {
 	int64_t until_ns;        /* 0: empty */
 };
 
-static struct head_slot heads[WP_CACHE_GAMES];
+static struct game_slot games[WP_CACHE_GAMES];
 static struct token_slot tokens[WP_CACHE_TOKENS];
 static pthread_mutex_t stripes[WP_CACHE_STRIPES];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static atomic_uint epoch;        /* moves at each change of the LISTEN connection */
 static atomic_int online;
 static atomic_llong alive_ns;    /* the LISTEN thread was last seen then */
+static atomic_size_t bytes;
 
 static void
 init(void)
@@ -63,26 +66,52 @@ init(void)
 		pthread_mutex_init(&stripes[i], NULL);
 }
 
-static struct head_slot *
-head_lock(int64_t id)
+static struct game_slot *
+game_lock(int64_t id)
 {
 	size_t i = (size_t)((uint64_t)id % WP_CACHE_GAMES);
 
 	pthread_once(&once, init);
 	pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
-	return &heads[i];
+	return &games[i];
 }
 
 static void
-head_unlock(const struct head_slot *s)
+game_unlock(const struct game_slot *s)
 {
-	pthread_mutex_unlock(&stripes[(size_t)(s - heads) % WP_CACHE_STRIPES]);
+	pthread_mutex_unlock(&stripes[(size_t)(s - games) % WP_CACHE_STRIPES]);
 }
 
 static int
 serving(void)
 {
 	return atomic_load(&online) && wp_now_ns() - atomic_load(&alive_ns) < WP_CACHE_STALE_NS;
+}
+
+static void
+drop(struct game_slot *s)
+{
+	if (!s->g)
+		return;
+	free(s->g->state);
+	free(s->g);
+	free(s->options);
+	free(s->result);
+	atomic_fetch_sub(&bytes, s->bytes);
+	s->g = NULL;
+	s->options = s->result = NULL;
+	s->bytes = 0;
+}
+
+/* The slot now speaks of id (what it knew of another match is lost). */
+static void
+claim(struct game_slot *s, int64_t id)
+{
+	if (s->id != id) {
+		drop(s);
+		s->id = id;
+		s->floor = -1;
+	}
 }
 
 void
@@ -105,87 +134,161 @@ void
 wp_cache_forget_all(void)
 {
 	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
-		struct head_slot *s = head_lock(i);
+		struct game_slot *s = game_lock(i);
+		drop(s);
 		s->id = 0;
 		s->gen++;
-		head_unlock(s);
+		game_unlock(s);
 	}
 }
 
 void
 wp_cache_notify(int64_t id, int version)
 {
-	struct head_slot *s = head_lock(id);
+	struct game_slot *s = game_lock(id);
 
-	/* A version already held (loaded after the commit) stays. */
-	if (s->id == id && (version < 0 || s->version < version))
-		s->id = 0;
+	/* A version already held (loaded or written after that commit) stays. */
+	if (s->id == id) {
+		if (version > s->floor)
+			s->floor = version;
+		if (s->g && (version < 0 || s->g->version < version))
+			drop(s);
+	}
 	s->gen++;
-	head_unlock(s);
+	game_unlock(s);
 }
 
 void
 wp_cache_forget(int64_t id)
 {
-	wp_cache_notify(id, -1);
+	struct game_slot *s = game_lock(id);
+
+	claim(s, id);
+	drop(s);
+	s->gen++;
+	game_unlock(s);
 }
 
 uint64_t
 wp_cache_ticket(int64_t id)
 {
-	struct head_slot *s = head_lock(id);
+	struct game_slot *s = game_lock(id);
 	uint64_t t = (uint64_t)atomic_load(&epoch) << 32 | s->gen;
 
-	head_unlock(s);
+	game_unlock(s);
 	return t;
 }
 
-void
-wp_cache_head_put(const struct wp_game *g, uint64_t ticket)
+/* Keeps a copy of g in the slot, or forgets the slot's match. */
+static void
+keep(struct game_slot *s, const struct wp_game *g)
 {
-	struct head_slot *s;
+	size_t n = (g->state ? strlen(g->state) : 0) + sizeof(*g);
+	const char *o = g->options ? json_object_to_json_string(g->options) : NULL;
+	const char *r = g->result ? json_object_to_json_string(g->result) : NULL;
+	struct wp_game *copy = malloc(sizeof(*copy));
+	char *state = g->state ? strdup(g->state) : NULL;
+	char *options = o ? strdup(o) : NULL, *result = r ? strdup(r) : NULL;
 
-	if (!serving() || ticket >> 32 != atomic_load(&epoch))
+	claim(s, g->id);
+	drop(s);
+	if (!copy || (g->state && !state) || (o && !options) || (r && !result) ||
+	    atomic_load(&bytes) + n > WP_CACHE_BYTES) {
+		free(copy);
+		free(state);
+		free(options);
+		free(result);
 		return;
-	s = head_lock(g->id);
-	if ((uint32_t)ticket == s->gen) {
-		s->id = g->id;
-		s->version = g->version;
-		s->seq = g->seq;
-		s->status = g->status;
-		s->watch = g->watch;
-		s->delay = g->delay;
-		s->nseats = g->nseats;
-		for (int i = 0; i < g->nseats && i < WR_MAX_SEATS; i++)
-			s->players[i] = g->seats[i].player_id;
 	}
-	head_unlock(s);
+	*copy = *g;
+	copy->options = copy->result = NULL;
+	copy->state = state;
+	s->g = copy;
+	s->options = options;
+	s->result = result;
+	s->bytes = n;
+	atomic_fetch_add(&bytes, n);
+}
+
+void
+wp_cache_game_put(const struct wp_game *g, uint64_t ticket)
+{
+	struct game_slot *s;
+
+	if (!g->rs || !serving() || ticket >> 32 != atomic_load(&epoch))
+		return;
+	s = game_lock(g->id);
+	if ((uint32_t)ticket == s->gen && (s->id != g->id || g->version >= s->floor))
+		keep(s, g);
+	game_unlock(s);
+}
+
+void
+wp_cache_game_written(const struct wp_game *g)
+{
+	struct game_slot *s;
+
+	if (!g->rs || !serving())
+		return;
+	s = game_lock(g->id);
+	/* The slot was claimed for the match before the write (forget): it
+	 * still speaks of it, nothing newer was heard, nothing newer held. */
+	if (s->id == g->id && g->version >= s->floor && (!s->g || s->g->version < g->version))
+		keep(s, g);
+	game_unlock(s);
+}
+
+static struct game_slot *
+held(int64_t id)
+{
+	struct game_slot *s;
+
+	if (!serving())
+		return NULL;
+	s = game_lock(id);
+	if (s->id == id && s->g)
+		return s;
+	game_unlock(s);
+	return NULL;
+}
+
+int
+wp_cache_game(int64_t id, struct wp_game *g)
+{
+	struct game_slot *s = held(id);
+
+	if (!s)
+		return 0;
+	*g = *s->g;
+	g->state = s->g->state ? strdup(s->g->state) : NULL;
+	g->options = s->options ? json_tokener_parse(s->options) : NULL;
+	g->result = s->result ? json_tokener_parse(s->result) : NULL;
+	int bad = (s->g->state && !g->state) || (s->options && !g->options) ||
+	          (s->result && !g->result);
+	game_unlock(s);
+	if (bad) {
+		wp_game_free(g);
+		return 0;
+	}
+	return 1;
 }
 
 int
 wp_cache_head(int64_t id, int64_t player, struct wp_game_head *h)
 {
-	struct head_slot *s;
-	int hit;
+	struct game_slot *s = held(id);
 
-	if (!serving())
+	if (!s)
 		return 0;
-	s = head_lock(id);
-	hit = s->id == id;
-	if (hit) {
-		memset(h, 0, sizeof(*h));
-		h->version = s->version;
-		h->seq = s->seq;
-		h->status = s->status;
-		h->watch = s->watch;
-		h->delay = s->delay;
-		h->seat = -1;
-		for (int i = 0; player && i < s->nseats; i++)
-			if (s->players[i] == player)
-				h->seat = i;
-	}
-	head_unlock(s);
-	return hit;
+	memset(h, 0, sizeof(*h));
+	h->version = s->g->version;
+	h->seq = s->g->seq;
+	h->status = s->g->status;
+	h->watch = s->g->watch;
+	h->delay = s->g->delay;
+	h->seat = player ? wp_game_seat_of(s->g, player) : -1;
+	game_unlock(s);
+	return 1;
 }
 
 /* ------------------------------------------------------------- tokens */

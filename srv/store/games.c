@@ -108,7 +108,7 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	/* Only what is committed: never a read inside a transaction, which
 	 * may see its own changes. */
 	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
-		wp_cache_head_put(g, ticket);
+		wp_cache_game_put(g, ticket);
 	return WP_OK;
 }
 

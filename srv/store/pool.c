@@ -102,23 +102,50 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 /* Flushes what was sent and reads every result of it: the first failed
  * one, else the last. NULL when the deadline passed, the breaker tripped
  * or the connection broke; the connection is then marked broken. */
-static PGresult *
-await_result(struct wp_conn *c, int64_t deadline)
+/* Everything sent is flushed: 0, or -1 (deadline, breaker, error). */
+static int
+flush_out(struct wp_conn *c, int64_t deadline)
 {
-	PGresult *keep = NULL, *r;
 	int f;
 
 	while ((f = PQflush(c->pg)) == 1) {
 		if (wait_socket(c, c->pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(c->pg))
-			goto broke;
+			return -1;
 	}
-	if (f < 0)
+	return f < 0 ? -1 : 0;
+}
+
+/* The next PQgetResult will not block: 0, or -1 as flush_out. */
+static int
+until_ready(struct wp_conn *c, int64_t deadline)
+{
+	while (PQisBusy(c->pg)) {
+		if (wait_socket(c, c->pg, POLLIN, deadline) <= 0 || !PQconsumeInput(c->pg))
+			return -1;
+	}
+	return 0;
+}
+
+static void
+dropped(struct wp_conn *c)
+{
+	wp_log("database: %s; the connection is dropped",
+	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
+	       : overtaken(c)                   ? "the database was found down"
+	                                        : "no answer in time");
+	c->broken = 1;
+}
+
+static PGresult *
+await_result(struct wp_conn *c, int64_t deadline)
+{
+	PGresult *keep = NULL, *r;
+
+	if (flush_out(c, deadline) != 0)
 		goto broke;
 	for (;;) {
-		while (PQisBusy(c->pg)) {
-			if (wait_socket(c, c->pg, POLLIN, deadline) <= 0 || !PQconsumeInput(c->pg))
-				goto broke;
-		}
+		if (until_ready(c, deadline) != 0)
+			goto broke;
 		if (!(r = PQgetResult(c->pg)))
 			break;
 		ExecStatusType s = PQresultStatus(r);
@@ -134,11 +161,7 @@ await_result(struct wp_conn *c, int64_t deadline)
 	return keep;
 broke:
 	PQclear(keep);
-	wp_log("database: %s; the connection is dropped",
-	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
-	       : overtaken(c)                   ? "the database was found down"
-	                                        : "no answer in time");
-	c->broken = 1;
+	dropped(c);
 	return NULL;
 }
 
@@ -695,6 +718,66 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	else
 		PQclear(r);
 	return WP_OK;
+}
+
+enum wp_err
+wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresult **first,
+             char sqlstate[6])
+{
+	int64_t deadline = statement_deadline(c);
+	int failed = 0, nulls = 0, sent = 1;
+	PGresult *r;
+
+	sqlstate[0] = '\0';
+	*first = NULL;
+	if (c->broken || PQenterPipelineMode(c->pg) != 1)
+		return lost_or_internal(c, NULL);
+	for (int i = 0; i < n && sent; i++)
+		sent = PQsendQueryPrepared(c->pg, wp_sql[items[i].st].name, items[i].p->n,
+		                           items[i].p->values, items[i].p->lengths,
+		                           items[i].p->formats, 0) == 1;
+	wp_metric_add(WP_METRIC_DB_QUERIES, (uint64_t)n);
+	if (!sent || PQpipelineSync(c->pg) != 1 || flush_out(c, deadline) != 0)
+		goto broke;
+	/* Each statement's results end with a NULL, the batch with the sync's
+	 * result; after a failure the rest are PGRES_PIPELINE_ABORTED. */
+	for (;;) {
+		if (until_ready(c, deadline) != 0)
+			goto broke;
+		if (!(r = PQgetResult(c->pg))) {
+			if (++nulls > n)
+				goto broke;
+			continue;
+		}
+		ExecStatusType st = PQresultStatus(r);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(r);
+			break;
+		}
+		if (st == PGRES_FATAL_ERROR && !failed) {
+			const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+			snprintf(sqlstate, 6, "%s", code ? code : "");
+			failed = 1;
+		}
+		if (st == PGRES_TUPLES_OK && !*first)
+			*first = r;
+		else
+			PQclear(r);
+	}
+	if (PQexitPipelineMode(c->pg) != 1)
+		goto broke;
+	if (!failed)
+		return WP_OK;
+	PQclear(*first);
+	*first = NULL;
+	if (strcmp(sqlstate, "57014") == 0 || strcmp(sqlstate, "55P03") == 0)
+		return WP_ERR_DB_UNAVAILABLE;
+	return WP_ERR_INTERNAL;
+broke:
+	PQclear(*first);
+	*first = NULL;
+	dropped(c);
+	return WP_ERR_DB_UNAVAILABLE;
 }
 
 enum wp_err

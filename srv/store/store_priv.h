@@ -36,6 +36,7 @@ enum wp_stmt {
 	WP_STMT_SEAT_BY_INVITE,
 	WP_STMT_SEAT_JOIN,
 	WP_STMT_GAME_UPDATE,
+	WP_STMT_GAME_GUARD,
 	WP_STMT_GAME_BUMP,
 	WP_STMT_POST_INSERT,
 	WP_STMT_POSTS_PAGE,
@@ -161,6 +162,20 @@ json_object *wp_col_json(const PGresult *r, int row, int col);
 void wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc);
 /* bytea in text form ("\\x0a1b...") to bytes; the length or -1. */
 long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
+
+/* One round trip (issue 17): the statements sent in libpq's pipeline
+ * mode, within one deadline, run in one implicit transaction committed at
+ * its end, or none is. The first rows returned go to *first (PQclear it);
+ * when a statement fails, *sqlstate says why (WP_ERR_INTERNAL, or
+ * WP_ERR_DB_UNAVAILABLE for the server's timeouts); when the connection
+ * fails or the deadline passes the outcome is unknown
+ * (WP_ERR_DB_UNAVAILABLE, sqlstate "", the connection dropped). */
+struct wp_batch_item {
+	enum wp_stmt st;
+	const struct wp_params *p;
+};
+enum wp_err wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n,
+                         PGresult **first, char sqlstate[6]);
 
 /* NOTIFY wp_game 'id:version' (games.c). */
 enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);

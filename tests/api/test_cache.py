@@ -1,4 +1,5 @@
-"""Issue 17 "Performance": the conditional GET from memory (srv/store/cache.c).
+"""Issue 17 "Performance": the conditional GET from memory and the turn in
+one round trip (srv/store/cache.c, wp_db_post_commit).
 
 Two warpostd on one database. A GET /api/games/{id} whose If-None-Match
 names the current ETag is answered 304 with no statement run
@@ -11,7 +12,13 @@ by that instance (its own commit forgets the match) and by the other once
 its NOTIFY arrives (the long-poll it wakes reads the new version). A token
 unknown is refused at once; a token taken away in the database is refused
 by every write at once (which asks the database, and drops it from the
-token cache), and by reads at the latest when its short lifetime ends."""
+token cache), and by reads at the latest when its short lifetime ends.
+
+A turn made from a warm cache is one pipelined batch (guarded update,
+post, notify; the Idempotency-Key's answer with them); when another
+instance moved first its guard fails and the transaction decides from the
+database: each turn is written once, a retry through either instance gets
+the first answer."""
 import re
 import secrets
 import threading
@@ -158,6 +165,70 @@ class CacheTest(unittest.TestCase):
             r = get(self.a, game, who, {"If-None-Match": etag})
             self.assertEqual(r.status, 200, "another viewer's ETag is not theirs")
             self.assertNotEqual(r.headers["etag"], etag)
+
+    def test_warm_turn_is_one_batch(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        acts = ann.actions(game)
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        before = queries(self.a)
+        r = ann.turn(game, acts["seq"], [acts["actions"][0]])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(queries(self.a) - before, 3, "guarded update, post and notify")
+        # The match after it stays held: Ben's turn is one batch too, with
+        # its key's answer in it, and the views agree with the answers.
+        acts = ben.actions(game)
+        before = queries(self.a)
+        r2 = ben.turn(game, acts["seq"], [acts["actions"][0]], key="k-" + secrets.token_hex(4))
+        self.assertEqual(r2.status, 200, r2)
+        self.assertEqual(queries(self.a) - before, 4, "and the Idempotency-Key's answer")
+        view = get(self.a, game, ann).json()
+        self.assertEqual((view["seq"], view["version"]), (r2.json()["seq"], r2.json()["version"]))
+        self.assertEqual(get(self.b, game, ben).json()["version"], r2.json()["version"])
+        # A change the cache cannot hear of (no NOTIFY): the guard fails,
+        # nothing of the batch is written, the transaction decides.
+        acts = ann.actions(game)
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        before = queries(self.a)
+        r3 = ann.turn(game, acts["seq"], [acts["actions"][0]])
+        self.assertEqual(r3.status, 200, r3)
+        self.assertGreater(queries(self.a) - before, 3, "the batch, then the transaction")
+        self.assertEqual(r3.json()["version"], r2.json()["version"] + 2)
+        self.assertEqual(get(self.b, game, ben).json()["version"], r3.json()["version"])
+        posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d" % game)
+        self.assertEqual(int(posts), r3.json()["seq"], "each post written once")
+
+    def test_turns_through_both_instances_written_once(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        b_ben = ml.Client.__new__(ml.Client)
+        b_ben.__dict__.update(ben.__dict__, server=self.b)
+        b_ann = ml.Client.__new__(ml.Client)
+        b_ann.__dict__.update(ann.__dict__, server=self.b)
+        for who, server in ((ann, self.a), (ben, self.b), (ann, self.b)):
+            etag = get(server, game, who).headers["etag"]
+            self.assertTrue(from_memory(server, game, etag, who))
+        r1 = self.play(ann, game)
+        # Ben through B, then Ann through A at once: A holds the match as
+        # its own turn left it and may not have heard of Ben's yet.
+        r2 = self.play(b_ben, game)
+        acts = ann.actions(game)
+        self.assertEqual(acts["seq"], r2["seq"])
+        stale = ann.turn(game, r1["seq"], [acts["actions"][0]])
+        self.assertEqual(stale.status, 409, stale)
+        key = "k-" + secrets.token_hex(4)
+        r3 = ann.turn(game, acts["seq"], [acts["actions"][0]], key=key)
+        self.assertEqual(r3.status, 200, r3)
+        self.assertEqual(r3.json()["version"], r2["version"] + 1)
+        for who in (ann, b_ann):
+            again = who.turn(game, acts["seq"], [acts["actions"][0]], key=key)
+            self.assertEqual((again.status, again.body), (200, r3.body))
+            self.assertEqual(again.headers.get("idempotent-replayed"), "true")
+        view = get(self.b, game, ben).json()
+        self.assertEqual((view["seq"], view["version"]), (r3.json()["seq"], r3.json()["version"]))
+        posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d AND kind = 'turn'"
+                             % game)
+        self.assertEqual(posts.strip(), "3", "each turn written once")
 
     def test_token_taken_away(self):
         game, ann, ben = self.start("Ann", "Ben")
