@@ -1,26 +1,32 @@
-/* What a conditional GET and a long-poll need, kept in memory (issue 17,
- * "Performance"): each match's head (version, seq, status, who may watch
- * and how far behind, the seated players) by match id, and players by
- * token hash. Both are fixed tables of direct-mapped slots, so the cache
- * is bounded by construction (WP_CACHE_GAMES heads of a few hundred bytes,
- * WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL seconds).
+/* What a turn and a conditional GET need, kept in memory (issue 17,
+ * "Performance"): each match (version, seq, status, snapshot, seats, dice
+ * counters, who may watch) by match id, and players by token hash. Both
+ * are fixed tables of direct-mapped slots, so the cache is bounded by
+ * construction: WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of
+ * snapshots in all, WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL_NS.
  *
  * Freshness. Every commit that changes a match sends NOTIFY wp_game
  * 'id:version' (or 'id'); the LISTEN thread hands it to wp_cache_notify()
- * before it wakes the long-polls, so a head is never older than the last
- * notification heard, whichever instance wrote. A load races with the
- * notifications: it takes a ticket before it reads the database and what
- * it read is kept only if nothing was heard of that slot since. This
- * instance's own writes forget the match when the NOTIFY is queued and
- * again when the connection's transaction ends (pool.c), so that no
- * answer given after a commit is acknowledged is older than the commit.
- * Nothing is served without a live LISTEN connection (lost, or its thread
- * not seen for WP_CACHE_STALE_NS), and each reconnection starts from
- * empty, since notifications may have been missed.
+ * before it wakes the long-polls, so a match held is never older than the
+ * last notification heard, whichever instance wrote. A load races with
+ * the notifications: it takes a ticket before it reads the database and
+ * what it read is kept only if nothing was heard of that slot since. This
+ * instance's own writes forget the match before they are sent (the slot
+ * then speaks of that match: the versions heard of it are remembered) and
+ * again when the connection's transaction ends (pool.c); the writer then
+ * keeps the match as its commit left it unless a newer version was heard
+ * of or held meanwhile (wp_cache_game_written). So no answer given after
+ * a commit is acknowledged is older than the commit. Nothing is served
+ * without a live LISTEN connection (lost, or its thread not seen for
+ * WP_CACHE_STALE_NS), and each reconnection starts from empty, since
+ * notifications may have been missed. Writes never trust the cache: the
+ * one-round-trip turn is guarded by the version and the token hash in its
+ * SQL (posts.c), and every refusal made from it is decided again from the
+ * database (api/write.c).
  *
  * Tokens change only by an operator's hand (no API revokes one): a player
  * is kept for a few seconds after the database last said the token was
- * theirs, and only reads use it; every write asks the database. */
+ * theirs; a write whose token the database no longer knows drops it. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
