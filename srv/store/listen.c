@@ -12,8 +12,12 @@
 #include <libpq-fe.h>
 
 #include "notify_store.h"
-#include "store.h"
+#include "store_priv.h"
 #include "wait.h"
+
+/* The most a query on the LISTEN connection may take (pool.c's deadlines:
+ * never a wait on the database without one). */
+#define LISTEN_QUERY_MS 2000
 
 static pthread_t listener;
 static int running;
@@ -49,7 +53,7 @@ listen_connect(void)
 		PQfinish(c);
 		return NULL;
 	}
-	r = PQexec(c, "LISTEN wp_game; LISTEN wp_outbox");
+	r = wp_pg_exec_within(c, "LISTEN wp_game; LISTEN wp_outbox", 0, NULL, LISTEN_QUERY_MS);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -60,8 +64,9 @@ listen_connect(void)
 }
 
 /* Wakes the players seated in the matches heard of (wait.h: key -id),
- * for GET /api/me/events. games: "1,2,3". */
-static void
+ * for GET /api/me/events. games: "1,2,3". 0, or -1 when the connection
+ * broke or did not answer in time. */
+static int
 wake_players(PGconn *c, const char *games)
 {
 	char list[4100];
@@ -69,12 +74,15 @@ wake_players(PGconn *c, const char *games)
 	PGresult *r;
 
 	snprintf(list, sizeof(list), "{%s}", games);
-	r = PQexecParams(c, "SELECT DISTINCT player_id FROM seats WHERE game_id = ANY($1::bigint[])"
-	                    " AND player_id IS NOT NULL", 1, NULL, vals, NULL, NULL, 0);
+	r = wp_pg_exec_within(c, "SELECT DISTINCT player_id FROM seats WHERE game_id ="
+	                         " ANY($1::bigint[]) AND player_id IS NOT NULL", 1, vals,
+	                      LISTEN_QUERY_MS);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK)
 		for (int i = 0; i < PQntuples(r); i++)
 			wp_wait_notify(-strtoll(PQgetvalue(r, i, 0), NULL, 10));
+	int ok = r != NULL;
 	PQclear(r);
+	return ok ? 0 : -1;
 }
 
 static void *
@@ -125,8 +133,13 @@ listen_main(void *arg)
 			}
 			PQfreemem(n);
 		}
-		if (used && wp_wait_players() > 0)
-			wake_players(c, games);
+		if (used && wp_wait_players() > 0 && wake_players(c, games) != 0) {
+			wp_log("listen: connection lost or not answering");
+			wp_cache_online(0);
+			PQfinish(c);
+			c = NULL;
+			continue;
+		}
 		wp_wait_sweep(wp_now_ns());
 		wp_cache_alive();
 	}

@@ -102,25 +102,26 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 /* Flushes what was sent and reads every result of it: the first failed
  * one, else the last. NULL when the deadline passed, the breaker tripped
  * or the connection broke; the connection is then marked broken. */
-/* Everything sent is flushed: 0, or -1 (deadline, breaker, error). */
+/* Everything sent on pg is flushed: 0, or -1 (deadline, breaker, error).
+ * c: the pooled connection whose breaker counts, or NULL. */
 static int
-flush_out(struct wp_conn *c, int64_t deadline)
+flush_out(const struct wp_conn *c, PGconn *pg, int64_t deadline)
 {
 	int f;
 
-	while ((f = PQflush(c->pg)) == 1) {
-		if (wait_socket(c, c->pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(c->pg))
+	while ((f = PQflush(pg)) == 1) {
+		if (wait_socket(c, pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(pg))
 			return -1;
 	}
 	return f < 0 ? -1 : 0;
 }
 
-/* The next PQgetResult will not block: 0, or -1 as flush_out. */
+/* The next PQgetResult on pg will not block: 0, or -1 as flush_out. */
 static int
-until_ready(struct wp_conn *c, int64_t deadline)
+until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
 {
-	while (PQisBusy(c->pg)) {
-		if (wait_socket(c, c->pg, POLLIN, deadline) <= 0 || !PQconsumeInput(c->pg))
+	while (PQisBusy(pg)) {
+		if (wait_socket(c, pg, POLLIN, deadline) <= 0 || !PQconsumeInput(pg))
 			return -1;
 	}
 	return 0;
@@ -141,10 +142,10 @@ await_result(struct wp_conn *c, int64_t deadline)
 {
 	PGresult *keep = NULL, *r;
 
-	if (flush_out(c, deadline) != 0)
+	if (flush_out(c, c->pg, deadline) != 0)
 		goto broke;
 	for (;;) {
-		if (until_ready(c, deadline) != 0)
+		if (until_ready(c, c->pg, deadline) != 0)
 			goto broke;
 		if (!(r = PQgetResult(c->pg)))
 			break;
@@ -720,6 +721,17 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	return WP_OK;
 }
 
+PGresult *
+wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values, unsigned ms)
+{
+	struct wp_conn c = {.pg = pg};   /* no breaker: not the pool's */
+
+	if (PQsetnonblocking(pg, 1) != 0 ||
+	    !(n ? PQsendQueryParams(pg, sql, n, NULL, values, NULL, NULL, 0) : PQsendQuery(pg, sql)))
+		return NULL;
+	return await_result(&c, deadline_in(ms));
+}
+
 enum wp_err
 wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresult **first,
              char sqlstate[6])
@@ -737,12 +749,12 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
 		                           items[i].p->values, items[i].p->lengths,
 		                           items[i].p->formats, 0) == 1;
 	wp_metric_add(WP_METRIC_DB_QUERIES, (uint64_t)n);
-	if (!sent || PQpipelineSync(c->pg) != 1 || flush_out(c, deadline) != 0)
+	if (!sent || PQpipelineSync(c->pg) != 1 || flush_out(c, c->pg, deadline) != 0)
 		goto broke;
 	/* Each statement's results end with a NULL, the batch with the sync's
 	 * result; after a failure the rest are PGRES_PIPELINE_ABORTED. */
 	for (;;) {
-		if (until_ready(c, deadline) != 0)
+		if (until_ready(c, c->pg, deadline) != 0)
 			goto broke;
 		if (!(r = PQgetResult(c->pg))) {
 			if (++nulls > n)

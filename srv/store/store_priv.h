@@ -177,6 +177,13 @@ struct wp_batch_item {
 enum wp_err wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n,
                          PGresult **first, char sqlstate[6]);
 
+/* One query (n parameters, or several statements when n is 0) on a
+ * connection outside the pool (listen.c), answered within ms: the first
+ * failed result, else the last; NULL when it could not be sent, the
+ * deadline passed or the connection broke (then close it). */
+PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
+                            unsigned ms);
+
 /* NOTIFY wp_game 'id:version' (games.c). */
 enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);
 
