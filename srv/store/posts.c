@@ -6,10 +6,14 @@
 #include "store_priv.h"
 
 /* The post's parameters (POST_INSERT) and the match's after it
- * (GAME_UPDATE, and GAME_GUARD's first nine). */
+ * (GAME_UPDATE, and GAME_GUARD's first ten). */
 static void
 post_params(const struct wp_post_write *w, struct wp_params *post, struct wp_params *game)
 {
+	/* One time for the post and the match: a view of the match as of
+	 * this post (?at=) shows the time the live view showed. */
+	int64_t now = wp_clock_now();
+
 	wp_p_int(post, w->game);
 	wp_p_int(post, w->seq);
 	if (w->seat >= 0)
@@ -24,7 +28,7 @@ post_params(const struct wp_post_write *w, struct wp_params *post, struct wp_par
 	wp_p_int(post, w->draws_from);
 	wp_p_text(post, w->rolls);
 	wp_p_int(post, w->awaiting);     /* the clocks derive from these two */
-	wp_p_int(post, wp_clock_now());
+	wp_p_int(post, now);
 
 	wp_p_int(game, w->game);
 	wp_p_text(game, wp_status_str(w->status));
@@ -35,6 +39,7 @@ post_params(const struct wp_post_write *w, struct wp_params *post, struct wp_par
 	wp_p_int(game, w->draw_offers);
 	wp_p_text(game, w->result);
 	wp_p_bytes(game, w->client, w->client_len);
+	wp_p_int(game, now);
 }
 
 enum wp_err

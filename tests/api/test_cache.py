@@ -230,6 +230,29 @@ class CacheTest(unittest.TestCase):
                              % game)
         self.assertEqual(posts.strip(), "3", "each turn written once")
 
+    def test_listen_lost_starts_empty(self):
+        """Notifications sent while B's LISTEN connection was down are lost:
+        B forgets everything and reads the database again."""
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.b, game).headers["etag"]
+        self.assertTrue(from_memory(self.b, game, etag))
+        sql = ("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'warpostd-listen'"
+               " AND datname = current_database()")
+        self.assertEqual(self.db.psql(sql).strip(), "2", "A's and B's LISTEN connections")
+        pids = "SELECT pid FROM pg_stat_activity WHERE application_name = 'warpostd-listen'" \
+               " AND datname = current_database()"
+        old = set(self.db.psql(pids).split())
+        # A change whose notification B never hears (as if sent while it
+        # was away), then both lose their LISTEN connection.
+        version = get(self.a, game).json()["version"]
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        self.db.psql("SELECT pg_terminate_backend(pid) FROM (%s) x" % pids)
+        self.assertTrue(wp.wait_until(
+            lambda: len(set(self.db.psql(pids).split()) - old) == 2, 10, 0.05), "reconnected")
+        r = get(self.b, game, None, {"If-None-Match": etag})
+        self.assertEqual(r.status, 200, "B does not answer from what it held before")
+        self.assertEqual(r.json()["version"], version + 1)
+
     def test_token_taken_away(self):
         game, ann, ben = self.start("Ann", "Ben")
         etag = get(self.a, game, ann).headers["etag"]
