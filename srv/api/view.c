@@ -121,11 +121,12 @@ unchanged_cached(struct wp_ctx *ctx, int64_t id, int64_t wait, uint64_t gen, int
 	int token;
 	enum wp_err err;
 
+	/* A token that is not one is refused first, as before the cache. */
 	*answered = 0;
-	if (!wp_request_header(ctx->req, "If-None-Match"))
-		return WP_OK;
 	if ((err = wp_auth_token(ctx, hash, &token)))
 		return err;
+	if (!wp_request_header(ctx->req, "If-None-Match"))
+		return WP_OK;
 	if ((token && !wp_cache_player(hash, &who)) || !wp_cache_head(id, who.id, &h))
 		return WP_OK;
 	*answered = 1;
@@ -179,8 +180,8 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
 	struct wp_sight sight;
-	if ((err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
-	    (err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	if ((err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	    (err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
 	    (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK && at > sight.upto)
 		/* A spectator held behind may not see a later post (issue 14):
 		 * told as of a post not made yet. */
