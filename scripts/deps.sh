@@ -62,8 +62,11 @@ TEST_PKGS=(
     python3-aiosmtpd
 )
 
+# nodejs and npm: the boardgame.io baseline (tests/bench, npm ci there).
 BENCH_PKGS=(
     wrk
+    nodejs
+    npm
 )
 
 # The browser tests (tests/e2e) drive Debian's chromium with playwright-core

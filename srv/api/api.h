@@ -168,6 +168,10 @@ enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const str
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
                                     int seat, json_object **out);
 enum wp_err wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn);
+/* The same, first trying the match and the player from the cache and the
+ * post in one round trip (issue 17); for fns that only read the database
+ * and write through wp_post_store. */
+enum wp_err wp_mutate_one_trip(struct wp_ctx *ctx, wp_mutate_fn fn);
 
 /* --- watch.c: what a caller may see of a match (issue 14, "Spectators") --- */
 /* Holds the request until the match changes or until_ns (the front serves

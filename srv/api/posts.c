@@ -71,7 +71,7 @@ wp_api_games_turn(struct wp_ctx *ctx)
 	for (size_t i = 0; i < n; i++)
 		if (!json_object_is_type(json_object_array_get_idx(actions, i), json_type_object))
 			return wp_fail(ctx, WP_ERR_INVALID, "actions[%zu]: must be an object", i);
-	return wp_mutate(ctx, do_turn);
+	return wp_mutate_one_trip(ctx, do_turn);
 }
 
 static unsigned

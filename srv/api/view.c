@@ -85,48 +85,55 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you,
 	return o;
 }
 
-/* The ETag comes from the game row alone: a 304 loads no snapshot, and
- * costs one round trip with the token checked in it. *answered is 1 when
- * the request is answered (304, or held for a long-poll), 0 when the full
- * view is wanted. */
-static enum wp_err
-head(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int64_t wait, uint64_t gen,
-     struct wp_player *who, int *answered)
+/* With If-None-Match naming the current ETag: 304, or with ?wait the
+ * request held until the match changes. 1 when so answered. */
+static int
+unchanged(struct wp_ctx *ctx, int64_t id, int64_t wait, uint64_t gen, const char *etag)
 {
-	unsigned char hash[32];
-	struct wp_game_head h;
-	char etag[64];
-	int token;
-	enum wp_err err;
-
-	*answered = 0;
-	if ((err = wp_auth_token(ctx, hash, &token)))
-		return err;
-	err = wp_db_game_head(c, id, token ? hash : NULL, &h);
-	if (err == WP_ERR_NOT_FOUND)
-		return wp_fail(ctx, WP_ERR_GAME_NOT_FOUND, "there is no match %lld", (long long)id);
-	if (err)
-		return wp_fail_store(ctx, err);
-	if (token && !h.known)
-		return wp_auth_unknown(ctx);
-	if (token)
-		*who = h.who;
-	struct wp_sight sight;
-	if ((err = wp_sight_of(ctx, id, h.watch, h.delay, h.seq, h.status, h.seat, &sight)))
-		return err;
-	etag_sight(etag, sizeof(etag), id, h.version, &sight);
 	if (!etag_matches(wp_request_header(ctx->req, "If-None-Match"), etag))
-		return WP_OK;
+		return 0;
 	int64_t now = wp_now_ns();
 	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;
 	wp_response_header(ctx->res, "ETag", etag);
 	wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
-	if (wait > 0 && ctx->req->can_wait && now < until) {
+	if (wait > 0 && ctx->req->can_wait && now < until)
 		wp_hold(ctx, id, gen, until);
-	} else {
+	else
 		ctx->res->status = 304;
-	}
+	return 1;
+}
+
+/* The conditional GET from memory (issue 17): the player from the token
+ * cache, the match's head from the match cache (store/cache.c), the
+ * sight and the ETag exactly as from the database (wp_sight_of: a private
+ * match is not found by whoever is not seated, a spectator held behind
+ * gets the tag of the post it sees). *answered is 1 when the request is
+ * answered (304, held, or refused); 0 when the cache does not know the
+ * token or the match, or the tag differs: the database decides. */
+static enum wp_err
+unchanged_cached(struct wp_ctx *ctx, int64_t id, int64_t wait, uint64_t gen, int *answered)
+{
+	unsigned char hash[32];
+	struct wp_player who = {0};
+	struct wp_game_head h;
+	struct wp_sight sight;
+	char etag[64];
+	int token;
+	enum wp_err err;
+
+	/* A token that is not one is refused first, as before the cache. */
+	*answered = 0;
+	if ((err = wp_auth_token(ctx, hash, &token)))
+		return err;
+	if (!wp_request_header(ctx->req, "If-None-Match"))
+		return WP_OK;
+	if ((token && !wp_cache_player(hash, &who)) || !wp_cache_head(id, who.id, &h))
+		return WP_OK;
 	*answered = 1;
+	if ((err = wp_sight_of(ctx, id, h.watch, h.delay, h.seq, h.status, h.seat, &sight)))
+		return err;
+	etag_sight(etag, sizeof(etag), id, h.version, &sight);
+	*answered = unchanged(ctx, id, wait, gen, etag);
 	return WP_OK;
 }
 
@@ -239,12 +246,13 @@ wp_api_games_get(struct wp_ctx *ctx)
 	struct wp_player who = {0};
 	struct wp_game g = {0};
 	struct wp_game_clock gc = {0};
+	struct wp_sight sight;
 	int64_t id, wait = 0, at;
 	enum wp_err err;
 	char etag[64];
 	void *state = NULL;
 	struct wp_conn *c;
-	int answered;
+	int answered = 0;
 
 	if ((err = wp_game_id(ctx, &id)) ||
 	    (err = wp_query_int(ctx, "wait", 0, WP_WAIT_MAX, 0, &wait)) ||
@@ -252,13 +260,22 @@ wp_api_games_get(struct wp_ctx *ctx)
 		return err;
 	if (at)
 		return games_get_at(ctx, id, at);
-	/* Read the generation before the database, so that a change committed
-	 * after our read still wakes us (wait.h). */
+	/* Read the generation before the cache or the database, so that a
+	 * change committed after our read still wakes us (wait.h). */
 	uint64_t gen = wp_wait_gen(id);
+	if ((err = unchanged_cached(ctx, id, wait, gen, &answered)) || answered)
+		return err;
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
-	if ((err = head(ctx, c, id, wait, gen, &who, &answered)) == WP_OK && !answered)
-		err = wp_game_get(ctx, c, id, 0, &g);
+	/* The match loaded whole (which the cache learns from), then the
+	 * player: a match that does not exist is told first, as it was
+	 * before the cache. Then the same conditional answer as from memory. */
+	if ((err = wp_game_get(ctx, c, id, 0, &g)) == WP_OK &&
+	    (err = wp_auth_optional(ctx, c, &who)) == WP_OK &&
+	    (err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK) {
+		etag_sight(etag, sizeof(etag), id, g.version, &sight);
+		answered = unchanged(ctx, id, wait, gen, etag);
+	}
 	if (err == WP_OK && !answered &&
 	    (err = wp_clock_load(c, id, g.seq, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
 		err = wp_fail_store(ctx, err);
@@ -267,16 +284,14 @@ wp_api_games_get(struct wp_ctx *ctx)
 		wp_game_free(&g);
 		return err;
 	}
-	struct wp_sight sight;
-	if ((err = wp_game_sight(ctx, &g, who.id, &sight)) == WP_OK && sight.delayed)
+	if (sight.delayed)
 		err = delayed_state(ctx, &g, sight.upto, &state);
-	else if (err == WP_OK && g.state && !(state = wp_game_state(&g)))
+	else if (g.state && !(state = wp_game_state(&g)))
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
 	if (err == WP_OK) {
 		/* A spectator held behind sees no clock: it would tell that
 		 * posts were made after the position shown. */
 		const struct wp_game_clock no_clock = {0};
-		etag_sight(etag, sizeof(etag), id, g.version, &sight);
 		json_object *o = game_json(&g, state, sight.viewer, sight.seat,
 		                           sight.delayed ? &no_clock : &gc);
 		wp_response_header(ctx->res, "ETag", etag);

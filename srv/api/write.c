@@ -16,6 +16,76 @@ text_of(json_object *o)
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 }
 
+#define ANSWER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* A turn made from the cache (issue 17): wp_post_store writes it in one
+ * round trip guarded by the version it was made from (wp_db_post_commit)
+ * instead of inside a transaction. Set by mutate_fast for this thread. */
+struct fast {
+	struct wp_post_guard guard;
+	int committed;           /* written: the answer stands */
+	int unavailable;         /* the database went away: outcome unknown */
+};
+static __thread struct fast *fast;
+
+/* The transaction path: the match after its post, kept in the cache once
+ * the transaction committed (wp_mutate), so the next turn is one round
+ * trip. Only while wp_mutate asks for it. */
+static __thread int want_after, posts_written;
+static __thread struct wp_game *after;
+
+/* The match after a post; borrows from g, w and result. */
+static void
+after_of(struct wp_game *a, const struct wp_game *g, const struct wp_post_write *w,
+         json_object *result)
+{
+	*a = *g;
+	a->status = w->status;
+	a->seq = w->seq;
+	a->version = w->version;
+	a->state = (char *)w->state;
+	a->draws = w->draws;
+	a->awaiting = w->awaiting;
+	a->draw_offers = w->draw_offers;
+	a->result = result;
+	snprintf(a->updated_at, sizeof(a->updated_at), "%s", w->updated_at);
+}
+
+/* Once written: at once when the post committed alone, at the commit of
+ * its transaction otherwise (cache.c refuses it when something newer was
+ * heard of meanwhile). */
+static void
+keep_after(const struct wp_game *g, const struct wp_post_write *w, json_object *result)
+{
+	struct wp_game a;
+
+	after_of(&a, g, w, result);
+	if (fast) {
+		wp_cache_game_written(&a);
+		return;
+	}
+	if (!want_after || posts_written++ || !(after = malloc(sizeof(*after))))
+		return;
+	*after = a;
+	after->state = w->state ? strdup(w->state) : NULL;
+	after->options = json_object_get(g->options);
+	after->result = json_object_get(result);
+}
+
+static void
+kept_after_commit(int committed)
+{
+	/* One post, one new version: otherwise nothing is kept. */
+	if (after && committed && posts_written == 1)
+		wp_cache_game_written(after);
+	if (after) {
+		wp_game_free(after);
+		free(after);
+	}
+	after = NULL;
+	want_after = posts_written = 0;
+}
+
 enum wp_err
 wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const void *state,
               const struct wp_post *p, struct wr_rng *rng, struct wr_events *ev,
@@ -56,19 +126,31 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		.result = result ? text_of(result) : NULL,
 		.client = g->client, .client_len = g->client_len,
 	};
-	if ((err = wp_db_post_write(c, &w)) != WP_OK) {
-		err = wp_fail_store(ctx, err);
+	/* The poster's answer shows what the poster may see (G5). */
+	int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
+	*out = json_object_new_object();
+	json_object_object_add(*out, "game", json_object_new_int64(g->id));
+	json_object_object_add(*out, "seq", json_object_new_int(g->seq + 1));
+	json_object_object_add(*out, "version", json_object_new_int(g->version + 1));
+	json_object_object_add(*out, "status", json_object_new_string(wp_status_str(status)));
+	json_object_object_add(*out, "awaiting", wp_json_seats(awaiting, g->nseats));
+	json_object_object_add(*out, "events", wp_events_visible(events, viewer));
+	json_object_object_add(*out, "result", json_object_get(result));
+	if (fast) {
+		/* The answer kept for the key is written with the post. */
+		fast->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
+		err = wp_db_post_commit(c, &w, &fast->guard);
+		fast->committed = err == WP_OK;
+		fast->unavailable = err == WP_ERR_DB_UNAVAILABLE;
 	} else {
-		/* The poster's answer shows what the poster may see (G5). */
-		int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
-		*out = json_object_new_object();
-		json_object_object_add(*out, "game", json_object_new_int64(g->id));
-		json_object_object_add(*out, "seq", json_object_new_int(g->seq + 1));
-		json_object_object_add(*out, "version", json_object_new_int(g->version + 1));
-		json_object_object_add(*out, "status", json_object_new_string(wp_status_str(status)));
-		json_object_object_add(*out, "awaiting", wp_json_seats(awaiting, g->nseats));
-		json_object_object_add(*out, "events", wp_events_visible(events, viewer));
-		json_object_object_add(*out, "result", json_object_get(result));
+		err = wp_db_post_write(c, &w);
+	}
+	if (err == WP_OK) {
+		keep_after(g, &w, result);
+	} else {
+		err = wp_fail_store(ctx, err);
+		json_object_put(*out);
+		*out = NULL;
 	}
 	json_object_put(events);
 	json_object_put(rolls);
@@ -198,8 +280,7 @@ mutate_tx(struct wp_conn *c, void *arg)
 	}
 	if ((err = m->fn(m->ctx, c, &g, seat, &m->out)))
 		goto out;
-	m->text = json_object_to_json_string_ext(m->out, JSON_C_TO_STRING_PLAIN |
-	                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+	m->text = json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
 	if (m->key && (err = wp_db_idem_put(c, m->id, m->who.id, m->key, m->reqhash, 200, m->text)))
 		err = wp_fail_store(m->ctx, err);
 out:
@@ -207,8 +288,50 @@ out:
 	return err;
 }
 
-enum wp_err
-wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
+/* The common case in one round trip: the player known by the token
+ * cache, the match by the match cache, the post written guarded by the
+ * version and the token (wp_db_post_commit). 1: answered (m->text, or
+ * *err when the database went away with the outcome unknown, as a failed
+ * COMMIT is); 0: anything else, every refusal included, is decided again
+ * by the transaction, from the database. */
+static int
+mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err *err)
+{
+	struct fast f = {0};
+	struct wp_game g;
+	struct wp_conn *c;
+
+	if (!wp_cache_game(m->id, &g))
+		return 0;
+	int seat = wp_game_seat_of(&g, m->who.id);
+	if (seat < 0 || !(c = wp_store_get(m->ctx->store))) {
+		wp_game_free(&g);
+		return 0;
+	}
+	f.guard = (struct wp_post_guard){.version = g.version, .player = m->who.id,
+	                                 .token_hash = token_hash, .key = m->key,
+	                                 .request_hash = m->reqhash};
+	fast = &f;
+	*err = m->fn(m->ctx, c, &g, seat, &m->out);
+	fast = NULL;
+	wp_store_put(m->ctx->store, c);
+	wp_game_free(&g);
+	/* Written (or perhaps written): never written again. */
+	if (f.committed || f.unavailable) {
+		if (*err == WP_OK)
+			m->text = json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
+		return 1;
+	}
+	json_object_put(m->out);
+	m->out = NULL;
+	m->ctx->detail[0] = '\0';
+	json_object_put(m->ctx->extra);
+	m->ctx->extra = NULL;
+	return 0;
+}
+
+static enum wp_err
+mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
 {
 	struct mutation m = {.ctx = ctx, .fn = fn};
 	const struct wp_request *req = ctx->req;
@@ -226,9 +349,29 @@ wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
 	if (req->body_len)
 		crypto_hash_sha256_update(&hs, (const unsigned char *)req->body, req->body_len);
 	crypto_hash_sha256_final(&hs, m.reqhash);
-	err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
+	unsigned char token[32];
+	int present = 0;
+	if (one_trip && (err = wp_auth_token(ctx, token, &present)))
+		return err;
+	if (!present || !wp_cache_player(token, &m.who) || !mutate_fast(&m, token, &err)) {
+		want_after = 1;
+		err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
+		kept_after_commit(err == WP_OK && !m.replayed);
+	}
 	if (err == WP_OK && !m.replayed)
 		wp_response_json(ctx->res, 200, m.text);
 	json_object_put(m.out);
 	return err;
+}
+
+enum wp_err
+wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn)
+{
+	return mutate(ctx, fn, 0);
+}
+
+enum wp_err
+wp_mutate_one_trip(struct wp_ctx *ctx, wp_mutate_fn fn)
+{
+	return mutate(ctx, fn, 1);
 }

@@ -73,6 +73,9 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	struct wp_params p = {0};
 	PGresult *r;
 	enum wp_err err;
+	/* Taken before the read: what is read is not kept in the cache if a
+	 * change was heard of meanwhile (cache.c). */
+	uint64_t ticket = wp_cache_ticket(id);
 
 	memset(g, 0, sizeof(*g));
 	wp_p_int(&p, id);
@@ -102,41 +105,10 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 		wp_col_str(r, i, SC_CLIENT_SEED, s->client_seed, sizeof(s->client_seed));
 	}
 	PQclear(r);
-	return WP_OK;
-}
-
-enum wp_err
-wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
-                struct wp_game_head *h)
-{
-	struct wp_params p = {0};
-	PGresult *r;
-	enum wp_err err;
-
-	memset(h, 0, sizeof(*h));
-	wp_p_int(&p, id);
-	if (token_hash)
-		wp_p_bytes(&p, token_hash, 32);
-	else
-		wp_p_text(&p, NULL);
-	if ((err = wp_sql_run(c, WP_STMT_GAME_HEAD, &p, &r)) != WP_OK)
-		return err;
-	if (PQntuples(r) == 0) {
-		PQclear(r);
-		return WP_ERR_NOT_FOUND;
-	}
-	h->version = (int)wp_col_int(r, 0, HC_VERSION);
-	h->status = wp_status_parse(PQgetvalue(r, 0, HC_STATUS));
-	h->seat = wp_col_null(r, 0, HC_SEAT) ? -1 : (int)wp_col_int(r, 0, HC_SEAT);
-	h->known = !wp_col_null(r, 0, HC_PLAYER);
-	if (h->known) {
-		h->who.id = wp_col_int(r, 0, HC_PLAYER);
-		wp_col_str(r, 0, HC_NAME, h->who.name, sizeof(h->who.name));
-	}
-	h->seq = (int)wp_col_int(r, 0, HC_SEQ);
-	h->watch = wp_watch_parse(PQgetvalue(r, 0, HC_SPECTATORS));
-	h->delay = (int)wp_col_int(r, 0, HC_DELAY);
-	PQclear(r);
+	/* Only what is committed: never a read inside a transaction, which
+	 * may see its own changes. */
+	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+		wp_cache_game_put(g, ticket);
 	return WP_OK;
 }
 
@@ -172,11 +144,24 @@ enum wp_err
 wp_db_game_bump(struct wp_conn *c, int64_t game)
 {
 	struct wp_params p = {0};
+	int64_t version;
 	enum wp_err err;
 
 	wp_p_int(&p, game);
-	if ((err = wp_sql_run(c, WP_STMT_GAME_BUMP, &p, NULL)) != WP_OK)
+	if ((err = wp_sql_one(c, WP_STMT_GAME_BUMP, &p, &version)) != WP_OK)
 		return err;
+	return wp_db_notify(c, game, version);
+}
+
+enum wp_err
+wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
+{
+	struct wp_params p = {0};
+	char payload[48];
+
+	/* 'id:version': listen.c reads the id, the cache both (cache.c). */
+	snprintf(payload, sizeof(payload), "%lld:%lld", (long long)game, (long long)version);
+	wp_p_text(&p, payload);
 	return wp_sql_run(c, WP_STMT_NOTIFY, &p, NULL);
 }
 

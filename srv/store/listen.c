@@ -12,7 +12,12 @@
 #include <libpq-fe.h>
 
 #include "notify_store.h"
+#include "store_priv.h"
 #include "wait.h"
+
+/* The most a query on the LISTEN connection may take (pool.c's deadlines:
+ * never a wait on the database without one). */
+#define LISTEN_QUERY_MS 2000
 
 static pthread_t listener;
 static int running;
@@ -36,8 +41,11 @@ outbox_wake(void)
 static PGconn *
 listen_connect(void)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", NULL};
+	/* Keepalives: a connection lost without a word must be noticed, for
+	 * the cache trusts it to hear every change (cache.c). */
+	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
+	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {conninfo, "5", "warpostd-listen", "1", "5", "2", "2", NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	PGresult *r;
 
@@ -45,7 +53,7 @@ listen_connect(void)
 		PQfinish(c);
 		return NULL;
 	}
-	r = PQexec(c, "LISTEN wp_game; LISTEN wp_outbox");
+	r = wp_pg_exec_within(c, "LISTEN wp_game; LISTEN wp_outbox", 0, NULL, LISTEN_QUERY_MS);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -56,8 +64,9 @@ listen_connect(void)
 }
 
 /* Wakes the players seated in the matches heard of (wait.h: key -id),
- * for GET /api/me/events. games: "1,2,3". */
-static void
+ * for GET /api/me/events. games: "1,2,3". 0, or -1 when the connection
+ * broke or did not answer in time. */
+static int
 wake_players(PGconn *c, const char *games)
 {
 	char list[4100];
@@ -65,12 +74,15 @@ wake_players(PGconn *c, const char *games)
 	PGresult *r;
 
 	snprintf(list, sizeof(list), "{%s}", games);
-	r = PQexecParams(c, "SELECT DISTINCT player_id FROM seats WHERE game_id = ANY($1::bigint[])"
-	                    " AND player_id IS NOT NULL", 1, NULL, vals, NULL, NULL, 0);
+	r = wp_pg_exec_within(c, "SELECT DISTINCT player_id FROM seats WHERE game_id ="
+	                         " ANY($1::bigint[]) AND player_id IS NOT NULL", 1, vals,
+	                      LISTEN_QUERY_MS);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK)
 		for (int i = 0; i < PQntuples(r); i++)
 			wp_wait_notify(-strtoll(PQgetvalue(r, i, 0), NULL, 10));
+	int ok = r != NULL;
 	PQclear(r);
+	return ok ? 0 : -1;
 }
 
 static void *
@@ -87,7 +99,8 @@ listen_main(void *arg)
 				continue;
 			}
 			/* Notifications may have been missed while disconnected:
-			 * every waiter looks again. */
+			 * the cache starts from empty, every waiter looks again. */
+			wp_cache_online(1);
 			wp_wait_all();
 			outbox_wake();
 		}
@@ -95,6 +108,7 @@ listen_main(void *arg)
 		int rc = poll(&pfd, 1, 200);
 		if (rc > 0 && PQconsumeInput(c) == 0) {
 			wp_log("listen: connection lost: %s", PQerrorMessage(c));
+			wp_cache_online(0);
 			PQfinish(c);
 			c = NULL;
 			continue;
@@ -103,10 +117,15 @@ listen_main(void *arg)
 		char games[4096];
 		size_t used = 0;
 		while ((n = PQnotifies(c)) != NULL) {
-			int64_t game = strtoll(n->extra, NULL, 10);
+			/* 'id:version' (store/games.c), or 'id' alone. */
+			char *end;
+			int64_t game = strtoll(n->extra, &end, 10);
+			int version = *end == ':' ? (int)strtol(end + 1, NULL, 10) : -1;
 			if (strcmp(n->relname, "wp_outbox") == 0) {
 				outbox_wake();
 			} else if (game > 0) {
+				/* The cache first: a woken long-poll reads it. */
+				wp_cache_notify(game, version);
 				wp_wait_notify(game);
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,
@@ -114,10 +133,17 @@ listen_main(void *arg)
 			}
 			PQfreemem(n);
 		}
-		if (used && wp_wait_players() > 0)
-			wake_players(c, games);
+		if (used && wp_wait_players() > 0 && wake_players(c, games) != 0) {
+			wp_log("listen: connection lost or not answering");
+			wp_cache_online(0);
+			PQfinish(c);
+			c = NULL;
+			continue;
+		}
 		wp_wait_sweep(wp_now_ns());
+		wp_cache_alive();
 	}
+	wp_cache_online(0);
 	PQfinish(c);
 	return NULL;
 }

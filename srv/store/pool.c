@@ -102,23 +102,51 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 /* Flushes what was sent and reads every result of it: the first failed
  * one, else the last. NULL when the deadline passed, the breaker tripped
  * or the connection broke; the connection is then marked broken. */
+/* Everything sent on pg is flushed: 0, or -1 (deadline, breaker, error).
+ * c: the pooled connection whose breaker counts, or NULL. */
+static int
+flush_out(const struct wp_conn *c, PGconn *pg, int64_t deadline)
+{
+	int f;
+
+	while ((f = PQflush(pg)) == 1) {
+		if (wait_socket(c, pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(pg))
+			return -1;
+	}
+	return f < 0 ? -1 : 0;
+}
+
+/* The next PQgetResult on pg will not block: 0, or -1 as flush_out. */
+static int
+until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
+{
+	while (PQisBusy(pg)) {
+		if (wait_socket(c, pg, POLLIN, deadline) <= 0 || !PQconsumeInput(pg))
+			return -1;
+	}
+	return 0;
+}
+
+static void
+dropped(struct wp_conn *c)
+{
+	wp_log("database: %s; the connection is dropped",
+	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
+	       : overtaken(c)                   ? "the database was found down"
+	                                        : "no answer in time");
+	c->broken = 1;
+}
+
 static PGresult *
 await_result(struct wp_conn *c, int64_t deadline)
 {
 	PGresult *keep = NULL, *r;
-	int f;
 
-	while ((f = PQflush(c->pg)) == 1) {
-		if (wait_socket(c, c->pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(c->pg))
-			goto broke;
-	}
-	if (f < 0)
+	if (flush_out(c, c->pg, deadline) != 0)
 		goto broke;
 	for (;;) {
-		while (PQisBusy(c->pg)) {
-			if (wait_socket(c, c->pg, POLLIN, deadline) <= 0 || !PQconsumeInput(c->pg))
-				goto broke;
-		}
+		if (until_ready(c, c->pg, deadline) != 0)
+			goto broke;
 		if (!(r = PQgetResult(c->pg)))
 			break;
 		ExecStatusType s = PQresultStatus(r);
@@ -134,11 +162,7 @@ await_result(struct wp_conn *c, int64_t deadline)
 	return keep;
 broke:
 	PQclear(keep);
-	wp_log("database: %s; the connection is dropped",
-	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
-	       : overtaken(c)                   ? "the database was found down"
-	                                        : "no answer in time");
-	c->broken = 1;
+	dropped(c);
 	return NULL;
 }
 
@@ -431,11 +455,40 @@ wp_store_get(struct wp_store *st)
 	return c->pg ? c : NULL;
 }
 
+/* ---------------------------------------------------------------- cache */
+
+/* The matches a statement is about to change are forgotten now (loads
+ * under way are refused) and again when the transaction ends (cache.c):
+ * nothing read before the commit outlives it in this instance. */
+static void
+touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
+{
+	if (st == WP_STMT_VACATION_INSERT || (st == WP_STMT_NOTIFY && c->ntouched == 8)) {
+		c->touched_all = 1;
+		wp_cache_forget_all();
+	} else if (st == WP_STMT_NOTIFY && p && p->n > 0 && p->values[0]) {
+		int64_t id = strtoll(p->values[0], NULL, 10);
+		c->touched[c->ntouched++] = id;
+		wp_cache_forget(id);
+	}
+}
+
+static void
+touched_end(struct wp_conn *c)
+{
+	if (c->touched_all)
+		wp_cache_forget_all();
+	for (int i = 0; !c->touched_all && i < c->ntouched; i++)
+		wp_cache_forget(c->touched[i]);
+	c->ntouched = c->touched_all = 0;
+}
+
 void
 wp_store_put(struct wp_store *st, struct wp_conn *conn)
 {
 	if (!conn)
 		return;
+	touched_end(conn);
 	pthread_mutex_lock(&st->lock);
 	unsigned i = (unsigned)(conn - st->conns);
 	/* A connection that missed a deadline, broke, or was left inside a
@@ -597,9 +650,12 @@ wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg)
 	err = fn(c, arg);
 	if (err != WP_OK) {
 		command(c, "ROLLBACK");
+		touched_end(c);
 		return err;
 	}
-	return command(c, "COMMIT");
+	err = command(c, "COMMIT");
+	touched_end(c);
+	return err;
 }
 
 static void
@@ -639,12 +695,15 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 {
 	PGresult *r = NULL;
 
+	touch(c, st, p);
 	if (!c->broken && PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0,
 	                                      p ? p->values : NULL, p ? p->lengths : NULL,
 	                                      p ? p->formats : NULL, 0))
 		r = await_result(c, statement_deadline(c));
 	ExecStatusType s = PQresultStatus(r);
 
+	if (c->ntouched + c->touched_all && PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+		touched_end(c);    /* committed on its own */
 	wp_metric_add(WP_METRIC_DB_QUERIES, 1);
 	if (s == PGRES_TUPLES_OK)
 		wp_metric_add(WP_METRIC_DB_ROWS, (uint64_t)PQntuples(r));
@@ -660,6 +719,80 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	else
 		PQclear(r);
 	return WP_OK;
+}
+
+PGresult *
+wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values, unsigned ms)
+{
+	struct wp_conn c = {.pg = pg};   /* no breaker: not the pool's */
+
+	if (PQsetnonblocking(pg, 1) != 0 ||
+	    !(n ? PQsendQueryParams(pg, sql, n, NULL, values, NULL, NULL, 0) : PQsendQuery(pg, sql)))
+		return NULL;
+	return await_result(&c, deadline_in(ms));
+}
+
+enum wp_err
+wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresult **first,
+             char sqlstate[6])
+{
+	int64_t deadline = statement_deadline(c);
+	int failed = 0, nulls = 0, sent = 1;
+	PGresult *r;
+
+	sqlstate[0] = '\0';
+	*first = NULL;
+	if (c->broken || PQenterPipelineMode(c->pg) != 1)
+		return lost_or_internal(c, NULL);
+	for (int i = 0; i < n && sent; i++)
+		sent = PQsendQueryPrepared(c->pg, wp_sql[items[i].st].name, items[i].p->n,
+		                           items[i].p->values, items[i].p->lengths,
+		                           items[i].p->formats, 0) == 1;
+	wp_metric_add(WP_METRIC_DB_QUERIES, (uint64_t)n);
+	if (!sent || PQpipelineSync(c->pg) != 1 || flush_out(c, c->pg, deadline) != 0)
+		goto broke;
+	/* Each statement's results end with a NULL, the batch with the sync's
+	 * result; after a failure the rest are PGRES_PIPELINE_ABORTED. */
+	for (;;) {
+		if (until_ready(c, c->pg, deadline) != 0)
+			goto broke;
+		if (!(r = PQgetResult(c->pg))) {
+			if (++nulls > n)
+				goto broke;
+			continue;
+		}
+		ExecStatusType st = PQresultStatus(r);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(r);
+			break;
+		}
+		if (st == PGRES_FATAL_ERROR && !failed) {
+			const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+			snprintf(sqlstate, 6, "%s", code ? code : "");
+			failed = 1;
+			/* A guard's refusal (division_by_zero) is no news. */
+			if (strcmp(sqlstate, "22012") != 0)
+				wp_log("database: batch: %s", PQresultErrorMessage(r));
+		}
+		if (st == PGRES_TUPLES_OK && !*first)
+			*first = r;
+		else
+			PQclear(r);
+	}
+	if (PQexitPipelineMode(c->pg) != 1)
+		goto broke;
+	if (!failed)
+		return WP_OK;
+	PQclear(*first);
+	*first = NULL;
+	if (strcmp(sqlstate, "57014") == 0 || strcmp(sqlstate, "55P03") == 0)
+		return WP_ERR_DB_UNAVAILABLE;
+	return WP_ERR_INTERNAL;
+broke:
+	PQclear(*first);
+	*first = NULL;
+	dropped(c);
+	return WP_ERR_DB_UNAVAILABLE;
 }
 
 enum wp_err

@@ -1,50 +1,109 @@
 /* The post log, and the answers kept for Idempotency-Key, in the store. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store_priv.h"
 
+/* The post's parameters (POST_INSERT) and the match's after it
+ * (GAME_UPDATE, and GAME_GUARD's first ten). */
+static void
+post_params(const struct wp_post_write *w, struct wp_params *post, struct wp_params *game)
+{
+	/* One time for the post and the match: a view of the match as of
+	 * this post (?at=) shows the time the live view showed. */
+	int64_t now = wp_clock_now();
+
+	wp_p_int(post, w->game);
+	wp_p_int(post, w->seq);
+	if (w->seat >= 0)
+		wp_p_int(post, w->seat);
+	else
+		wp_p_text(post, NULL);
+	wp_p_text(post, wp_post_kind_str(w->kind));
+	wp_p_text(post, w->actions);
+	wp_p_text(post, w->comment);
+	wp_p_text(post, w->comment_hidden ? "true" : "false");
+	wp_p_text(post, w->events);
+	wp_p_int(post, w->draws_from);
+	wp_p_text(post, w->rolls);
+	wp_p_int(post, w->awaiting);     /* the clocks derive from these two */
+	wp_p_int(post, now);
+
+	wp_p_int(game, w->game);
+	wp_p_text(game, wp_status_str(w->status));
+	wp_p_int(game, w->seq);
+	wp_p_text(game, w->state);
+	wp_p_int(game, w->draws);
+	wp_p_int(game, w->awaiting);
+	wp_p_int(game, w->draw_offers);
+	wp_p_text(game, w->result);
+	wp_p_bytes(game, w->client, w->client_len);
+	wp_p_int(game, now);
+}
+
 enum wp_err
-wp_db_post_write(struct wp_conn *c, const struct wp_post_write *w)
+wp_db_post_write(struct wp_conn *c, struct wp_post_write *w)
 {
 	struct wp_params post = {0}, game = {0};
-	/* The post's time is the match's: one reading, not the database's
-	 * now() beside the server's (they may fall in different seconds). */
-	int64_t now = wp_clock_now();
+	PGresult *r;
 	enum wp_err err;
 
-	wp_p_int(&post, w->game);
-	wp_p_int(&post, w->seq);
-	if (w->seat >= 0)
-		wp_p_int(&post, w->seat);
-	else
-		wp_p_text(&post, NULL);
-	wp_p_text(&post, wp_post_kind_str(w->kind));
-	wp_p_text(&post, w->actions);
-	wp_p_text(&post, w->comment);
-	wp_p_text(&post, w->comment_hidden ? "true" : "false");
-	wp_p_text(&post, w->events);
-	wp_p_int(&post, w->draws_from);
-	wp_p_text(&post, w->rolls);
-	wp_p_int(&post, w->awaiting);     /* the clocks derive from these two */
-	wp_p_int(&post, now);
-
-	wp_p_int(&game, w->game);
-	wp_p_text(&game, wp_status_str(w->status));
-	wp_p_int(&game, w->seq);
-	wp_p_text(&game, w->state);
-	wp_p_int(&game, w->draws);
-	wp_p_int(&game, w->awaiting);
-	wp_p_int(&game, w->draw_offers);
-	wp_p_text(&game, w->result);
-	wp_p_bytes(&game, w->client, w->client_len);
-	wp_p_int(&game, now);
-
+	post_params(w, &post, &game);
 	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
-	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, NULL)) != WP_OK)
+	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, &r)) != WP_OK)
 		return err;
-	game.n = 1;
-	return wp_sql_run(c, WP_STMT_NOTIFY, &game, NULL);
+	if (PQntuples(r) != 1) {
+		PQclear(r);
+		return WP_ERR_INTERNAL;
+	}
+	w->version = (int)wp_col_int(r, 0, 0);
+	wp_col_str(r, 0, 1, w->updated_at, sizeof(w->updated_at));
+	PQclear(r);
+	return wp_db_notify(c, w->game, w->version);
+}
+
+enum wp_err
+wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_post_guard *g)
+{
+	struct wp_params post = {0}, game = {0}, idem = {0}, note = {0};
+	struct wp_batch_item items[4];
+	char payload[48], sqlstate[6];
+	PGresult *r;
+	int n = 0;
+	enum wp_err err;
+
+	post_params(w, &post, &game);
+	wp_p_int(&game, g->version);
+	wp_p_int(&game, g->player);
+	wp_p_bytes(&game, g->token_hash, 32);
+	items[n++] = (struct wp_batch_item){WP_STMT_GAME_GUARD, &game};
+	items[n++] = (struct wp_batch_item){WP_STMT_POST_INSERT, &post};
+	if (g->key) {
+		wp_p_int(&idem, w->game);
+		wp_p_int(&idem, g->player);
+		wp_p_text(&idem, g->key);
+		wp_p_bytes(&idem, g->request_hash, 32);
+		wp_p_int(&idem, 200);
+		wp_p_text(&idem, g->answer);
+		items[n++] = (struct wp_batch_item){WP_STMT_IDEM_PUT, &idem};
+	}
+	snprintf(payload, sizeof(payload), "%lld:%d", (long long)w->game, g->version + 1);
+	wp_p_text(&note, payload);
+	items[n++] = (struct wp_batch_item){WP_STMT_NOTIFY, &note};
+	/* Nothing read of the match before this moment is kept after it. */
+	wp_cache_forget(w->game);
+	err = wp_sql_batch(c, items, n, &r, sqlstate);
+	if (err == WP_ERR_INTERNAL &&
+	    (strcmp(sqlstate, "22012") == 0 || strcmp(sqlstate, "23505") == 0))
+		return WP_ERR_NOT_FOUND;
+	if (err != WP_OK)
+		return err;
+	w->version = g->version + 1;
+	if (PQntuples(r) == 1)
+		wp_col_str(r, 0, 1, w->updated_at, sizeof(w->updated_at));
+	PQclear(r);
+	return WP_OK;
 }
 
 enum wp_err

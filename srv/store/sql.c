@@ -26,9 +26,6 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() END)"},
 	[WP_STMT_GAME_GET] = {"game_get", GAME_GET},
 	[WP_STMT_GAME_LOCK] = {"game_lock", GAME_GET " FOR UPDATE"},
-	[WP_STMT_GAME_HEAD] = {"game_head",
-		"SELECT " COLS(WP_HEAD_COLUMNS)
-		" FROM games g LEFT JOIN players p ON p.token_hash = $2 WHERE g.id = $1"},
 	[WP_STMT_SEATS_GET] = {"seats_get",
 		"SELECT " COLS(WP_SEAT_COLUMNS) " FROM seats s"
 		" LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = $1 ORDER BY s.seat"},
@@ -40,9 +37,21 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_GAME_UPDATE] = {"game_update",
 		"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
 		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb,"
-		" client_seeds = $9, updated_at = to_timestamp($10) WHERE id = $1"},
+		" client_seeds = $9, updated_at = to_timestamp($10) WHERE id = $1"
+		" RETURNING version, " WP_SQL_TIME("updated_at")},
+	/* The same, only if the match is still at version $11 and token $13
+	 * still belongs to player $12; otherwise 1 / 0 fails the statement and
+	 * its batch (division_by_zero, 22012: wp_db_post_commit's "decide
+	 * again"). */
+	[WP_STMT_GAME_GUARD] = {"game_guard",
+		"WITH u AS (UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
+		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9,"
+		" updated_at = to_timestamp($10) WHERE id = $1 AND version = $11 AND EXISTS"
+		" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at)"
+		" SELECT 1 / count(*), min(" WP_SQL_TIME("updated_at") ") FROM u"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
-		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"},
+		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"
+		" RETURNING version"},
 	[WP_STMT_POST_INSERT] = {"post_insert",
 		"INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"
 		" events, draws_from, rolls, awaiting, created_at)"

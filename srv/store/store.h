@@ -84,20 +84,15 @@ enum wp_err wp_db_seat_insert(struct wp_conn *c, int64_t game, int seat, int64_t
  * match whose ruleset this server does not offer is WP_ERR_INTERNAL. */
 enum wp_err wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g);
 
-/* What a conditional GET needs, in one round trip. */
+/* What a conditional GET needs (the cache holds it, cache.c). */
 struct wp_game_head {
 	int version;
 	enum wp_status status;
-	int seat;                /* the token's seat in the match, or -1 */
-	int known;               /* a token was given and belongs to `who` */
-	struct wp_player who;
+	int seat;                /* the viewer's seat in the match, or -1 */
 	int seq;                 /* posts in the log */
 	enum wp_watch watch;     /* who may watch, and how far behind */
 	int delay;
 };
-/* token_hash may be NULL. */
-enum wp_err wp_db_game_head(struct wp_conn *c, int64_t id, const unsigned char *token_hash,
-                            struct wp_game_head *h);
 enum wp_err wp_db_seat_by_invite(struct wp_conn *c, int64_t game,
                                  const unsigned char invite_hash[32], int *seat);
 enum wp_err wp_db_seat_join(struct wp_conn *c, int64_t game, int seat, int64_t player,
@@ -137,9 +132,28 @@ struct wp_post_write {
 	const char *result;      /* JSON text or NULL */
 	const unsigned char *client;
 	size_t client_len;
+	int version;                    /* out: the match's, once written */
+	char updated_at[WP_TIME_MAX];
 };
 /* Inserts the post, updates the match (a new version) and NOTIFYs. */
-enum wp_err wp_db_post_write(struct wp_conn *c, const struct wp_post_write *p);
+enum wp_err wp_db_post_write(struct wp_conn *c, struct wp_post_write *p);
+
+/* What a post written in one round trip stands on (issue 17). */
+struct wp_post_guard {
+	int version;             /* the match's version the post was made from */
+	int64_t player;
+	const unsigned char *token_hash;
+	const char *key;         /* Idempotency-Key, or NULL */
+	const unsigned char *request_hash;
+	const char *answer;      /* the answer kept for the key */
+};
+/* The match's update, the post, the Idempotency-Key's answer and the
+ * NOTIFY in one round trip and one transaction (libpq pipeline mode, one
+ * deadline), only if the match is still at guard->version and the token
+ * still belongs to guard->player. WP_ERR_NOT_FOUND: it is not, or the key
+ * was used: nothing was written; decide again in a transaction. */
+enum wp_err wp_db_post_commit(struct wp_conn *c, struct wp_post_write *p,
+                              const struct wp_post_guard *guard);
 
 /* One post as read. */
 struct wp_post_row {
@@ -208,6 +222,35 @@ struct wp_undo_tail {
 /* Up to `cap` of them; *n is how many. `seat` is the one asking. */
 enum wp_err wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *out,
                             int cap, int *n);
+
+/* --- cache.c: what a turn and a conditional GET need, in memory (issue 17) --- */
+/* The LISTEN connection is up (1: from empty) or lost (0: serve nothing);
+ * its thread says it is alive at each turn of its loop. */
+void wp_cache_online(int on);
+void wp_cache_alive(void);
+/* NOTIFY wp_game 'id:version' was heard (version -1: not said). */
+void wp_cache_notify(int64_t game, int version);
+/* This instance is about to change the match (its slot now speaks of it,
+ * holding nothing), or many matches. */
+void wp_cache_forget(int64_t game);
+void wp_cache_forget_all(void);
+/* Taken before a match is read; wp_cache_game_put keeps what was read
+ * only if nothing was heard of the match since (wp_db_game_load). */
+uint64_t wp_cache_ticket(int64_t game);
+void wp_cache_game_put(const struct wp_game *g, uint64_t ticket);
+/* The match as this instance's commit left it (forgotten before the
+ * write): kept unless a newer version was heard of or held meanwhile. */
+void wp_cache_game_written(const struct wp_game *g);
+/* 1 and a copy (wp_game_free it) when the match is held. */
+int wp_cache_game(int64_t game, struct wp_game *g);
+/* 1 and the version, seq, status, spectators, delay and the player's
+ * seat (player 0: none; seat -1) when the match is held. */
+int wp_cache_head(int64_t game, int64_t player, struct wp_game_head *h);
+/* Players by token hash, for a few seconds (wp_db_player_by_token keeps
+ * them); reads only, never writes. */
+int wp_cache_player(const unsigned char hash[32], struct wp_player *who);
+void wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who);
+void wp_cache_player_drop(const unsigned char hash[32]);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

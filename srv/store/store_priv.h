@@ -15,6 +15,10 @@ struct wp_conn {
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
 	int broken;              /* a deadline passed: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
+	/* Matches this connection changed (NOTIFY sent) in its current
+	 * transaction: forgotten by the cache again when it ends (cache.c). */
+	int64_t touched[8];
+	int ntouched, touched_all;
 };
 
 /* Every statement the service runs, prepared on each new connection
@@ -28,11 +32,11 @@ enum wp_stmt {
 	WP_STMT_SEAT_INSERT,
 	WP_STMT_GAME_GET,
 	WP_STMT_GAME_LOCK,
-	WP_STMT_GAME_HEAD,
 	WP_STMT_SEATS_GET,
 	WP_STMT_SEAT_BY_INVITE,
 	WP_STMT_SEAT_JOIN,
 	WP_STMT_GAME_UPDATE,
+	WP_STMT_GAME_GUARD,
 	WP_STMT_GAME_BUMP,
 	WP_STMT_POST_INSERT,
 	WP_STMT_POSTS_PAGE,
@@ -78,14 +82,6 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_TIME_CONTROL, "time_control::text") \
 	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
 
-/* A conditional GET in one round trip: the match's version and status,
- * the token's player, if any, and the player's seat in it. */
-#define WP_HEAD_COLUMNS(X)                                                                       \
-	X(HC_VERSION, "g.version") X(HC_STATUS, "g.status")                                      \
-	X(HC_SEAT, "(SELECT s.seat FROM seats s WHERE s.game_id = g.id AND s.player_id = p.id)") \
-	X(HC_PLAYER, "p.id") X(HC_NAME, "p.name")                                               \
-	X(HC_SEQ, "g.seq") X(HC_SPECTATORS, "g.spectators") X(HC_DELAY, "g.spectator_delay")
-
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
 	X(SC_CLIENT_SEED, "s.client_seed")
@@ -121,7 +117,6 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 /* A select list ends with this constant column, after the last comma. */
 #define WP_COLUMNS_END "0"
 enum { WP_GAME_COLUMNS(WP_COLUMN_ENUM) };
-enum { WP_HEAD_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_SEAT_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_POST_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_MY_GAME_COLUMNS(WP_COLUMN_ENUM) };
@@ -131,7 +126,7 @@ enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
-#define WP_SQL_MAX_PARAMS 12
+#define WP_SQL_MAX_PARAMS 16
 struct wp_params {
 	int n;
 	const char *values[WP_SQL_MAX_PARAMS];
@@ -167,5 +162,29 @@ json_object *wp_col_json(const PGresult *r, int row, int col);
 void wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc);
 /* bytea in text form ("\\x0a1b...") to bytes; the length or -1. */
 long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
+
+/* One round trip (issue 17): the statements sent in libpq's pipeline
+ * mode, within one deadline, run in one implicit transaction committed at
+ * its end, or none is. The first rows returned go to *first (PQclear it);
+ * when a statement fails, *sqlstate says why (WP_ERR_INTERNAL, or
+ * WP_ERR_DB_UNAVAILABLE for the server's timeouts); when the connection
+ * fails or the deadline passes the outcome is unknown
+ * (WP_ERR_DB_UNAVAILABLE, sqlstate "", the connection dropped). */
+struct wp_batch_item {
+	enum wp_stmt st;
+	const struct wp_params *p;
+};
+enum wp_err wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n,
+                         PGresult **first, char sqlstate[6]);
+
+/* One query (n parameters, or several statements when n is 0) on a
+ * connection outside the pool (listen.c), answered within ms: the first
+ * failed result, else the last; NULL when it could not be sent, the
+ * deadline passed or the connection broke (then close it). */
+PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
+                            unsigned ms);
+
+/* NOTIFY wp_game 'id:version' (games.c). */
+enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);
 
 #endif

@@ -1,0 +1,350 @@
+/* What a turn and a conditional GET need, kept in memory (issue 17,
+ * "Performance"): each match (version, seq, status, snapshot, seats, dice
+ * counters, who may watch) by match id, and players by token hash. Both
+ * are fixed tables of direct-mapped slots, so the cache is bounded by
+ * construction: WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of
+ * snapshots in all, WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL_NS.
+ *
+ * Freshness. Every commit that changes a match sends NOTIFY wp_game
+ * 'id:version' (or 'id'); the LISTEN thread hands it to wp_cache_notify()
+ * before it wakes the long-polls, so a match held is never older than the
+ * last notification heard, whichever instance wrote. A load races with
+ * the notifications: it takes a ticket before it reads the database and
+ * what it read is kept only if nothing was heard of that slot since. This
+ * instance's own writes forget the match before they are sent (the slot
+ * then speaks of that match: the versions heard of it are remembered) and
+ * again when the connection's transaction ends (pool.c); the writer then
+ * keeps the match as its commit left it unless a newer version was heard
+ * of or held meanwhile (wp_cache_game_written). So no answer given after
+ * a commit is acknowledged is older than the commit. Nothing is served
+ * without a live LISTEN connection (lost, or its thread not seen for
+ * WP_CACHE_STALE_NS), and each reconnection starts from empty, since
+ * notifications may have been missed. Writes never trust the cache: the
+ * one-round-trip turn is guarded by the version and the token hash in its
+ * SQL (posts.c), and every refusal made from it is decided again from the
+ * database (api/write.c).
+ *
+ * Tokens change only by an operator's hand (no API revokes one): a player
+ * is kept for a few seconds after the database last said the token was
+ * theirs; a write whose token the database no longer knows drops it. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_priv.h"
+
+#define WP_CACHE_GAMES 8192
+#define WP_CACHE_BYTES (32u << 20)
+#define WP_CACHE_TOKENS 8192
+#define WP_CACHE_TOKEN_TTL_NS (5 * 1000000000LL)
+#define WP_CACHE_STALE_NS (2 * 1000000000LL)
+#define WP_CACHE_STRIPES 64
+
+struct game_slot {
+	int64_t id;              /* the match the slot is about; 0: none */
+	uint32_t gen;            /* moves whenever something is heard of the slot */
+	int floor;               /* the highest version of id heard of, -1: none */
+	struct wp_game *g;       /* NULL: nothing held; options and result NULL: */
+	char *options, *result;  /* kept as text */
+	size_t bytes;
+};
+
+struct token_slot {
+	unsigned char hash[32];
+	struct wp_player who;
+	int64_t until_ns;        /* 0: empty */
+};
+
+static struct game_slot games[WP_CACHE_GAMES];
+static struct token_slot tokens[WP_CACHE_TOKENS];
+static pthread_mutex_t stripes[WP_CACHE_STRIPES];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static atomic_uint epoch;        /* moves at each change of the LISTEN connection */
+static atomic_int online;
+static atomic_llong alive_ns;    /* the LISTEN thread was last seen then */
+static atomic_size_t bytes;
+
+static void
+init(void)
+{
+	for (int i = 0; i < WP_CACHE_STRIPES; i++)
+		pthread_mutex_init(&stripes[i], NULL);
+}
+
+static struct game_slot *
+game_lock(int64_t id)
+{
+	size_t i = (size_t)((uint64_t)id % WP_CACHE_GAMES);
+
+	pthread_once(&once, init);
+	pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
+	return &games[i];
+}
+
+static void
+game_unlock(const struct game_slot *s)
+{
+	pthread_mutex_unlock(&stripes[(size_t)(s - games) % WP_CACHE_STRIPES]);
+}
+
+static int
+serving(void)
+{
+	return atomic_load(&online) && wp_now_ns() - atomic_load(&alive_ns) < WP_CACHE_STALE_NS;
+}
+
+static void
+drop(struct game_slot *s)
+{
+	if (!s->g)
+		return;
+	free(s->g->state);
+	free(s->g);
+	free(s->options);
+	free(s->result);
+	atomic_fetch_sub(&bytes, s->bytes);
+	s->g = NULL;
+	s->options = s->result = NULL;
+	s->bytes = 0;
+}
+
+/* The slot now speaks of id (what it knew of another match is lost). */
+static void
+claim(struct game_slot *s, int64_t id)
+{
+	if (s->id != id) {
+		drop(s);
+		s->id = id;
+		s->floor = -1;
+	}
+}
+
+void
+wp_cache_online(int on)
+{
+	atomic_store(&online, 0);
+	atomic_fetch_add(&epoch, 1);
+	wp_cache_forget_all();
+	atomic_store(&alive_ns, wp_now_ns());
+	atomic_store(&online, on);
+}
+
+void
+wp_cache_alive(void)
+{
+	atomic_store(&alive_ns, wp_now_ns());
+}
+
+void
+wp_cache_forget_all(void)
+{
+	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
+		struct game_slot *s = game_lock(i);
+		drop(s);
+		s->id = 0;
+		s->gen++;
+		game_unlock(s);
+	}
+}
+
+void
+wp_cache_notify(int64_t id, int version)
+{
+	struct game_slot *s = game_lock(id);
+
+	/* A version already held (loaded or written after that commit) stays. */
+	if (s->id == id) {
+		if (version > s->floor)
+			s->floor = version;
+		if (s->g && (version < 0 || s->g->version < version))
+			drop(s);
+	}
+	s->gen++;
+	game_unlock(s);
+}
+
+void
+wp_cache_forget(int64_t id)
+{
+	struct game_slot *s = game_lock(id);
+
+	claim(s, id);
+	drop(s);
+	s->gen++;
+	game_unlock(s);
+}
+
+uint64_t
+wp_cache_ticket(int64_t id)
+{
+	struct game_slot *s = game_lock(id);
+	uint64_t t = (uint64_t)atomic_load(&epoch) << 32 | s->gen;
+
+	game_unlock(s);
+	return t;
+}
+
+/* Keeps a copy of g in the slot, or forgets the slot's match. */
+static void
+keep(struct game_slot *s, const struct wp_game *g)
+{
+	size_t n = (g->state ? strlen(g->state) : 0) + sizeof(*g);
+	const char *o = g->options ? json_object_to_json_string(g->options) : NULL;
+	const char *r = g->result ? json_object_to_json_string(g->result) : NULL;
+	struct wp_game *copy = malloc(sizeof(*copy));
+	char *state = g->state ? strdup(g->state) : NULL;
+	char *options = o ? strdup(o) : NULL, *result = r ? strdup(r) : NULL;
+
+	claim(s, g->id);
+	drop(s);
+	if (!copy || (g->state && !state) || (o && !options) || (r && !result) ||
+	    atomic_load(&bytes) + n > WP_CACHE_BYTES) {
+		free(copy);
+		free(state);
+		free(options);
+		free(result);
+		return;
+	}
+	*copy = *g;
+	copy->options = copy->result = NULL;
+	copy->state = state;
+	s->g = copy;
+	s->options = options;
+	s->result = result;
+	s->bytes = n;
+	atomic_fetch_add(&bytes, n);
+}
+
+void
+wp_cache_game_put(const struct wp_game *g, uint64_t ticket)
+{
+	struct game_slot *s;
+
+	if (!g->rs || !serving() || ticket >> 32 != atomic_load(&epoch))
+		return;
+	s = game_lock(g->id);
+	if ((uint32_t)ticket == s->gen && (s->id != g->id || g->version >= s->floor))
+		keep(s, g);
+	game_unlock(s);
+}
+
+void
+wp_cache_game_written(const struct wp_game *g)
+{
+	struct game_slot *s;
+
+	if (!g->rs || !serving())
+		return;
+	s = game_lock(g->id);
+	/* The slot was claimed for the match before the write (forget): it
+	 * still speaks of it, nothing newer was heard, nothing newer held. */
+	if (s->id == g->id && g->version >= s->floor && (!s->g || s->g->version < g->version))
+		keep(s, g);
+	game_unlock(s);
+}
+
+static struct game_slot *
+held(int64_t id)
+{
+	struct game_slot *s;
+
+	if (!serving())
+		return NULL;
+	s = game_lock(id);
+	if (s->id == id && s->g)
+		return s;
+	game_unlock(s);
+	return NULL;
+}
+
+int
+wp_cache_game(int64_t id, struct wp_game *g)
+{
+	struct game_slot *s = held(id);
+
+	if (!s)
+		return 0;
+	*g = *s->g;
+	g->state = s->g->state ? strdup(s->g->state) : NULL;
+	g->options = s->options ? json_tokener_parse(s->options) : NULL;
+	g->result = s->result ? json_tokener_parse(s->result) : NULL;
+	int bad = (s->g->state && !g->state) || (s->options && !g->options) ||
+	          (s->result && !g->result);
+	game_unlock(s);
+	if (bad) {
+		wp_game_free(g);
+		return 0;
+	}
+	return 1;
+}
+
+int
+wp_cache_head(int64_t id, int64_t player, struct wp_game_head *h)
+{
+	struct game_slot *s = held(id);
+
+	if (!s)
+		return 0;
+	memset(h, 0, sizeof(*h));
+	h->version = s->g->version;
+	h->seq = s->g->seq;
+	h->status = s->g->status;
+	h->watch = s->g->watch;
+	h->delay = s->g->delay;
+	h->seat = player ? wp_game_seat_of(s->g, player) : -1;
+	game_unlock(s);
+	return 1;
+}
+
+/* ------------------------------------------------------------- tokens */
+
+static struct token_slot *
+token_lock(const unsigned char hash[32])
+{
+	size_t i = ((size_t)hash[0] | (size_t)hash[1] << 8 | (size_t)hash[2] << 16) %
+	           WP_CACHE_TOKENS;
+
+	pthread_once(&once, init);
+	pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
+	return &tokens[i];
+}
+
+static void
+token_unlock(const struct token_slot *s)
+{
+	pthread_mutex_unlock(&stripes[(size_t)(s - tokens) % WP_CACHE_STRIPES]);
+}
+
+int
+wp_cache_player(const unsigned char hash[32], struct wp_player *who)
+{
+	struct token_slot *s = token_lock(hash);
+	int hit = s->until_ns > wp_now_ns() && memcmp(s->hash, hash, 32) == 0;
+
+	if (hit)
+		*who = s->who;
+	token_unlock(s);
+	return hit;
+}
+
+void
+wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who)
+{
+	struct token_slot *s = token_lock(hash);
+
+	memcpy(s->hash, hash, 32);
+	s->who = *who;
+	s->until_ns = wp_now_ns() + WP_CACHE_TOKEN_TTL_NS;
+	token_unlock(s);
+}
+
+void
+wp_cache_player_drop(const unsigned char hash[32])
+{
+	struct token_slot *s = token_lock(hash);
+
+	if (memcmp(s->hash, hash, 32) == 0)
+		s->until_ns = 0;
+	token_unlock(s);
+}

@@ -1,0 +1,269 @@
+"""Issue 17 "Performance": the conditional GET from memory and the turn in
+one round trip (srv/store/cache.c, wp_db_post_commit).
+
+Two warpostd on one database. A GET /api/games/{id} whose If-None-Match
+names the current ETag is answered 304 with no statement run
+(warpost_db_queries_total does not move), for a seat and for a spectator;
+the tag and the refusals are those the database would give: a private
+match is "not found" to whoever is not seated, a spectator held behind
+gets the tag of the post it sees, and no viewer is answered from another
+viewer's tag (RULINGS.md G5). A write through one instance is seen at once
+by that instance (its own commit forgets the match) and by the other once
+its NOTIFY arrives (the long-poll it wakes reads the new version). A token
+unknown is refused at once; a token taken away in the database is refused
+by every write at once (which asks the database, and drops it from the
+token cache), and by reads at the latest when its short lifetime ends.
+
+A turn made from a warm cache is one pipelined batch (guarded update,
+post, notify; the Idempotency-Key's answer with them); when another
+instance moved first its guard fails and the transaction decides from the
+database: each turn is written once, a retry through either instance gets
+the first answer."""
+import re
+import secrets
+import threading
+import unittest
+
+import matchlib as ml
+from matchlib import wp
+
+
+def queries(server):
+    r = server.request("GET", "/metrics")
+    assert r.status == 200, r
+    return int(re.search(r"^warpost_db_queries_total (\d+)$", r.body.decode(), re.M).group(1))
+
+
+def get(server, game, who=None, headers=None):
+    h = dict(headers or {})
+    if who is not None:
+        h.update(ml.auth(who.token))
+    return server.request("GET", "/api/games/%d" % game, headers=h)
+
+
+def from_memory(server, game, etag, who=None):
+    """A 304 with no statement run: the match and the player are held (the
+    first conditional GET may load them; each try is one GET)."""
+    def warm():
+        before = queries(server)
+        r = get(server, game, who, {"If-None-Match": etag})
+        assert r.status == 304, r
+        assert r.headers["etag"] == etag, r
+        return queries(server) == before
+    return wp.wait_until(warm, 10, 0.05)
+
+
+class CacheTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = wp.PgCluster.shared()
+        cls.db = cls.pg.create_database()
+        cls.addClassCleanup(cls.db.drop)
+        cls.a = wp.Server(cls.db.url).start()
+        cls.addClassCleanup(cls.a.stop)
+        cls.b = wp.Server(cls.db.url).start()
+        cls.addClassCleanup(cls.b.stop)
+
+    def start(self, *names, **watch):
+        players = [ml.Client(self.a, n) for n in names]
+        body = {"ruleset": ml.RULESET, "seats": len(players), "seat": 0}
+        body.update(watch)
+        r = players[0].req("POST", "/api/games", body)
+        self.assertEqual(r.status, 201, r)
+        g = r.json()
+        for p, inv in zip(players[1:], g["invitations"]):
+            self.assertEqual(p.join(g["id"], inv["code"]).status, 200)
+        return [g["id"]] + players
+
+    def play(self, player, game):
+        acts = player.actions(game)
+        r = player.turn(game, acts["seq"], [acts["actions"][0]])
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+    def test_304_from_memory_and_own_write_seen_at_once(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann), "a seat's 304 ran no statement")
+        spect = get(self.a, game).headers["etag"]
+        self.assertNotEqual(spect, etag)
+        self.assertTrue(from_memory(self.a, game, spect), "a spectator's 304 ran no statement")
+        # Ann's turn through A: A's next conditional GET sees it, with no
+        # wait for the NOTIFY (the commit forgot the match).
+        turn = self.play(ann, game)
+        r = get(self.a, game, ann, {"If-None-Match": etag})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json()["version"], turn["version"])
+        self.assertEqual(get(self.a, game, None, {"If-None-Match": spect}).status, 200)
+
+    def test_another_instances_write_wakes_and_invalidates(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        # A spectator waits on B: only the NOTIFY can tell B its copy is old.
+        etag = get(self.b, game).headers["etag"]
+        self.assertTrue(from_memory(self.b, game, etag), "B holds the match")
+        got = {}
+
+        def waiter():
+            got["r"] = self.b.request("GET", "/api/games/%d?wait=20" % game,
+                                      headers={"If-None-Match": etag}, timeout=30)
+        t = threading.Thread(target=waiter)
+        t.start()
+        turn = self.play(ann, game)
+        t.join(25)
+        self.assertEqual(got["r"].status, 200, "B's long-poll woke and was not held from memory")
+        self.assertEqual(got["r"].json()["version"], turn["version"])
+        new = got["r"].headers["etag"]
+        self.assertTrue(from_memory(self.b, game, new))
+        self.assertEqual(get(self.b, game, None, {"If-None-Match": etag}).status, 200)
+        # Ben, through B, sees Ann's turn and his own at once.
+        ben_etag = get(self.b, game, ben).headers["etag"]
+        self.assertTrue(from_memory(self.b, game, ben_etag, ben))
+        b_ben = ml.Client.__new__(ml.Client)
+        b_ben.__dict__.update(ben.__dict__, server=self.b)
+        self.play(b_ben, game)
+        self.assertEqual(get(self.b, game, ben, {"If-None-Match": ben_etag}).status, 200)
+
+    def test_private_and_delayed_as_from_the_database(self):
+        game, ann, ben = self.start("Ann", "Ben", spectators="private")
+        cid = ml.Client(self.a, "Cid")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        self.assertEqual(get(self.a, game, cid).status, 404)   # Cid's token now known
+        none = get(self.a, 99999999).json()
+        for who in (cid, None):
+            for _ in range(2):
+                before = queries(self.a)
+                r = get(self.a, game, who, {"If-None-Match": etag})
+                wp.assert_problem(r, 404, "game-not-found")
+                self.assertEqual(r.json()["detail"].replace(str(game), "N"),
+                                 none["detail"].replace("99999999", "N"))
+            self.assertEqual(queries(self.a), before, "refused from memory")
+        # Held three posts behind: the spectator's tag is the post it sees,
+        # the same from memory as from the database, and a post it may not
+        # see yet changes nothing it is told.
+        game, ann, ben = self.start("Ann", "Ben", spectators="open", spectator_delay=3)
+        first = get(self.a, game)
+        self.assertEqual(first.json()["seq"], 1)
+        self.assertTrue(from_memory(self.a, game, first.headers["etag"]))
+        self.play(ann, game)
+        self.assertTrue(from_memory(self.a, game, first.headers["etag"]),
+                        "a later post it may not see: still 304, the same tag")
+        self.assertEqual(get(self.b, game).headers["etag"], first.headers["etag"])
+
+    def test_no_viewer_answered_from_another_viewers_tag(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        cid = ml.Client(self.a, "Cid")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        unknown = {"Authorization": "Bearer " + secrets.token_hex(32), "If-None-Match": etag}
+        wp.assert_problem(get(self.a, game, None, unknown), 401, "unauthorized")
+        wp.assert_problem(get(self.a, game, None, {"Authorization": "Bearer x",
+                                                  "If-None-Match": etag}), 401, "unauthorized")
+        for who in (ben, cid, None):
+            get(self.a, game, who)     # each viewer known to the caches
+            r = get(self.a, game, who, {"If-None-Match": etag})
+            self.assertEqual(r.status, 200, "another viewer's ETag is not theirs")
+            self.assertNotEqual(r.headers["etag"], etag)
+
+    def test_warm_turn_is_one_batch(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        acts = ann.actions(game)
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        before = queries(self.a)
+        r = ann.turn(game, acts["seq"], [acts["actions"][0]])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(queries(self.a) - before, 3, "guarded update, post and notify")
+        # The match after it stays held: Ben's turn is one batch too, with
+        # its key's answer in it, and the views agree with the answers.
+        acts = ben.actions(game)
+        before = queries(self.a)
+        r2 = ben.turn(game, acts["seq"], [acts["actions"][0]], key="k-" + secrets.token_hex(4))
+        self.assertEqual(r2.status, 200, r2)
+        self.assertEqual(queries(self.a) - before, 4, "and the Idempotency-Key's answer")
+        view = get(self.a, game, ann).json()
+        self.assertEqual((view["seq"], view["version"]), (r2.json()["seq"], r2.json()["version"]))
+        self.assertEqual(get(self.b, game, ben).json()["version"], r2.json()["version"])
+        # A change the cache cannot hear of (no NOTIFY): the guard fails,
+        # nothing of the batch is written, the transaction decides.
+        acts = ann.actions(game)
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        before = queries(self.a)
+        r3 = ann.turn(game, acts["seq"], [acts["actions"][0]])
+        self.assertEqual(r3.status, 200, r3)
+        self.assertGreater(queries(self.a) - before, 3, "the batch, then the transaction")
+        self.assertEqual(r3.json()["version"], r2.json()["version"] + 2)
+        self.assertEqual(get(self.b, game, ben).json()["version"], r3.json()["version"])
+        posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d" % game)
+        self.assertEqual(int(posts), r3.json()["seq"], "each post written once")
+
+    def test_turns_through_both_instances_written_once(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        b_ben = ml.Client.__new__(ml.Client)
+        b_ben.__dict__.update(ben.__dict__, server=self.b)
+        b_ann = ml.Client.__new__(ml.Client)
+        b_ann.__dict__.update(ann.__dict__, server=self.b)
+        for who, server in ((ann, self.a), (ben, self.b), (ann, self.b)):
+            etag = get(server, game, who).headers["etag"]
+            self.assertTrue(from_memory(server, game, etag, who))
+        r1 = self.play(ann, game)
+        # Ben through B, then Ann through A at once: A holds the match as
+        # its own turn left it and may not have heard of Ben's yet.
+        r2 = self.play(b_ben, game)
+        acts = ann.actions(game)
+        self.assertEqual(acts["seq"], r2["seq"])
+        stale = ann.turn(game, r1["seq"], [acts["actions"][0]])
+        self.assertEqual(stale.status, 409, stale)
+        key = "k-" + secrets.token_hex(4)
+        r3 = ann.turn(game, acts["seq"], [acts["actions"][0]], key=key)
+        self.assertEqual(r3.status, 200, r3)
+        self.assertEqual(r3.json()["version"], r2["version"] + 1)
+        for who in (ann, b_ann):
+            again = who.turn(game, acts["seq"], [acts["actions"][0]], key=key)
+            self.assertEqual((again.status, again.body), (200, r3.body))
+            self.assertEqual(again.headers.get("idempotent-replayed"), "true")
+        view = get(self.b, game, ben).json()
+        self.assertEqual((view["seq"], view["version"]), (r3.json()["seq"], r3.json()["version"]))
+        posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d AND kind = 'turn'"
+                             % game)
+        self.assertEqual(posts.strip(), "3", "each turn written once")
+
+    def test_listen_lost_starts_empty(self):
+        """Notifications sent while B's LISTEN connection was down are lost:
+        B forgets everything and reads the database again."""
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.b, game).headers["etag"]
+        self.assertTrue(from_memory(self.b, game, etag))
+        sql = ("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'warpostd-listen'"
+               " AND datname = current_database()")
+        self.assertEqual(self.db.psql(sql).strip(), "2", "A's and B's LISTEN connections")
+        pids = "SELECT pid FROM pg_stat_activity WHERE application_name = 'warpostd-listen'" \
+               " AND datname = current_database()"
+        old = set(self.db.psql(pids).split())
+        # A change whose notification B never hears (as if sent while it
+        # was away), then both lose their LISTEN connection.
+        version = get(self.a, game).json()["version"]
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        self.db.psql("SELECT pg_terminate_backend(pid) FROM (%s) x" % pids)
+        self.assertTrue(wp.wait_until(
+            lambda: len(set(self.db.psql(pids).split()) - old) == 2, 10, 0.05), "reconnected")
+        r = get(self.b, game, None, {"If-None-Match": etag})
+        self.assertEqual(r.status, 200, "B does not answer from what it held before")
+        self.assertEqual(r.json()["version"], version + 1)
+
+    def test_token_taken_away(self):
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        self.db.psql("UPDATE players SET token_hash = sha256(token_hash) WHERE id = %d" % ann.id)
+        acts = ben.actions(game)
+        r = ann.turn(game, 1, [{"type": "pass"}])
+        wp.assert_problem(r, 401, "unauthorized")
+        wp.assert_problem(get(self.a, game, ann, {"If-None-Match": etag}), 401, "unauthorized")
+        self.assertEqual(ben.actions(game)["seq"], acts["seq"], "nothing changed")
+
+
+if __name__ == "__main__":
+    wp.main()
