@@ -891,6 +891,8 @@ phases(void)
 			ok &= st->queue[k] == want[k];
 		CHECK(ok && st->nqueue == 10 && script.pos == 12 && !script.exhausted,
 		      R "B3 (ties by a d6 roll-off, high first; equal rolls re-rolled, G2)");
+		CHECK(st->turn_limit == 0,
+		      T "THE OBJECT OF THE GAME (it ends when a King is eliminated: no turn limit by default)");
 		bc_ruleset.free(st);
 	}
 }
