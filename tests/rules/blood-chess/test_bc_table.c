@@ -864,6 +864,36 @@ phases(void)
 	      R "B4 (Recovery: up to the sheet's STUN)");
 	bc_ruleset.free(st);
 
+	/* B8: no range modifier: the martial artist (OCV 9) throws at the
+	 * blaster (DCV 7) seven squares away and needs 11 + 9 - 7 = 13 */
+	{
+		static const unsigned miss[] = {6, 6, 6};
+		st = position("0Ke1 1Ke8 0Ra1 1Qa8", "0R");
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"a8\",\"attack\":1}", miss, 3,
+		           &ev) == 0,
+		      R "B8");
+		CHECK_STR(event_text(&ev, "attack"), "to-hit roll 18 needed 13 or less: miss",
+		          R "B8 (no range modifier: 11 + OCV - DCV at seven squares)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
+	/* THE OBJECT OF THE GAME: "A perfect score, then, would be 51 to 0"
+	 * (King 20, four characters 5 each, eleven decoys 1 each) */
+	{
+		struct wr_list l;
+		uint64_t s;
+		struct wr_rng rng;
+		wr_list_init(&l, sizeof(struct bc_event));
+		wr_rng_seeded(&rng, &s, 1);
+		st = bc_match(NULL, NULL, NULL, &rng, NULL);
+		for (int i = BC_PER_SIDE; i < 2 * BC_PER_SIDE; i++)
+			bc_remove_piece(st, i, &l);
+		CHECK(st->scores[0] == 51 && st->scores[1] == 0, T "THE OBJECT OF THE GAME (a perfect score is 51 to 0)");
+		wr_list_free(&l);
+		bc_ruleset.free(st);
+	}
+
 	/* B8: killing STUN = BODY x max(1, d6 - 1): a 6 multiplies by 5 */
 	{
 		struct bc_attack killing = {"k", 2, 1, 0, 0, 0};
