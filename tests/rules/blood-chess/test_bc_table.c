@@ -927,6 +927,47 @@ phases(void)
 	}
 }
 
+/* B2: sheets given at creation are offered by name next to the templates
+ * and are public; a sheet outside the stated shape is refused. */
+static void
+sheets_given(void)
+{
+	static const char glass[] =
+		"{\"sheets\":{\"Glass Cannon\":{\"dex\":30,\"spd\":8,\"ocv\":12,\"dcv\":3,\"con\":10,"
+		"\"body\":5,\"stun\":12,\"rec\":3,\"pd\":2,\"ed\":2,\"rpd\":%d,\"red\":0,\"attacks\":"
+		"[{\"name\":\"Knife\",\"dice\":2,\"killing\":true}]}}}";
+	char opts[512];
+	uint64_t s;
+	struct wr_rng rng;
+	struct wr_error err;
+	void *m = NULL;
+	json_object *o;
+
+	wr_rng_seeded(&rng, &s, 9);
+	snprintf(opts, sizeof(opts), glass, 0);
+	o = bc_j(opts);
+	CHECK(bc_ruleset.create(o, 2, &rng, &m, &err) == 0, R "B2 (sheets given at creation)");
+	json_object_put(o);
+	CHECK(bc_do(m, 0, "{\"type\":\"sheet\",\"role\":\"king\",\"template\":\"Glass Cannon\"}", &rng,
+	            NULL, &err) == 0,
+	      R "B2 (a given sheet is picked by name)");
+	{
+		json_object *v = bc_ruleset.view(m, 1);
+		CHECK(strstr(json_object_to_json_string(v), "Glass Cannon") != NULL,
+		      R "B2 (the sheet is public: the other side sees it)");
+		json_object_put(v);
+	}
+	bc_ruleset.free(m);
+	m = NULL;
+	snprintf(opts, sizeof(opts), glass, 3);
+	o = bc_j(opts);
+	CHECK(bc_ruleset.create(o, 2, &rng, &m, &err) != 0 && strcmp(err.code, "bad-sheet") == 0,
+	      R "B2 (resistant PD at most PD)");
+	json_object_put(o);
+	if (m)
+		bc_ruleset.free(m);
+}
+
 int
 main(void)
 {
@@ -942,6 +983,7 @@ main(void)
 	decoy_cases();
 	help_and_area();
 	phases();
+	sheets_given();
 	printf("%zu table rows\n", sizeof(rows) / sizeof(rows[0]));
 	return check_done("bc_table");
 }
