@@ -801,6 +801,23 @@ static const struct row rows[] = {
 	R(T "IX. Races, Undead with VIII: the rank closest to seat 2 is file a",
 	  "seats=3 0K@e1 0Q@d1 1K@h8 1P@h7 2K@a5 2P@d4 2P@a1 race2=undead live2=always",
 	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}", "6 1", "ok await=4 n2=6"),
+	R(T "VII. Spells: Fireball, Combat 3 exactly (3+2 against a Pawn's 1+4 is a draw: no effect)",
+	  "0K@e1 0B@c1/fireball/hurt 1K@h8 1P@c7 1P@h7",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"fireball\",\"target\":\"c7\"}", "2 4",
+	  "ok c7=1P c1=0B spells:c1=1"),
+	R(T "VII. Spells: Judgement, Combat 2 exactly (2+1 against 1+2: no effect)",
+	  "0K@e1 0B@d4/judgement/hurt 1K@h8 1P@d5 1P@h7",
+	  "0 {\"type\":\"cast\",\"from\":\"d4\",\"spell\":\"judgement\"}", "1 2", "ok d5=1P d4=0B"),
+	R(T "VII. Spells: Judgement, Combat 2 exactly (2+2 against 1+2: removed)",
+	  "0K@e1 0B@d4/judgement/hurt 1K@h8 1P@d5 1P@h7",
+	  "0 {\"type\":\"cast\",\"from\":\"d4\",\"spell\":\"judgement\"}", "2 2", "ok d5=. d4=0B"),
+	R(T "VII. Spells: Hurt, Combat 4 exactly (4+1 against a Pawn's 1+4: no effect; 4+2: removed)",
+	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"};"
+	  "1 {\"type\":\"move\",\"from\":\"h7\",\"to\":\"h6\"};1 {\"type\":\"move\",\"from\":\"h8\",\"to\":\"g8\"};"
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"}",
+	  "1 4 2 4", "ok c3=. spells:c1=0"),
 	R(T "VII. Spells: a spell is cast on an enemy piece only",
 	  "0K@e1 0B@c1/hurt/hurt 0P@c3 1K@h8 1P@h7",
 	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"}", "",

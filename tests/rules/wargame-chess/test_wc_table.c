@@ -476,20 +476,20 @@ test_teams(void)
 	wr_rng_script(&rng, &sc);
 	st = fresh("seat0", &rng);
 	/* Building a team: exactly 14 points, quantities (1), (0-n). */
-	CHECK(wc_ruleset.to_act(st) == 3, "Building a team: both seats build at once");
+	CHECK(wc_ruleset.to_act(st) == 3, T "Building a team: both seats build at once");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':8}}",
 	              &rng, &err) != 0 && strcmp(err.code, "not-14-points") == 0,
-	      "Building a team: exactly 14 points (10 refused)");
+	      T "Building a team: exactly 14 points (10 refused)");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'queen':1,'rook':2,'bishop':2,'knight':1,'pawn':1}}",
 	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
-	      "Quantity (1): the King must be taken");
+	      T "Quantity (1): the King must be taken");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'rook':3,'pawn':6}}",
 	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
-	      "Quantity (0-2): no third Rook");
+	      T "Quantity (0-2): no third Rook");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':9,'joker':1,'queen':1}}",
-	              &rng, &err) != 0, "Quantity (0-8): no ninth Pawn");
+	              &rng, &err) != 0, T "Quantity (0-8): no ninth Pawn");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'nobody','pieces':{}}", &rng, &err) != 0 &&
-	          strcmp(err.code, "unknown-faction") == 0, "W1: only shipped factions");
+	          strcmp(err.code, "unknown-faction") == 0, W "W1: only shipped factions");
 	/* Every legal Standard list, counted by brute force. */
 	for (int q = 0; q <= 1; q++)
 		for (int r = 0; r <= 2; r++)
@@ -498,7 +498,7 @@ test_teams(void)
 					for (int j = 0; j <= 2; j++)
 						for (int p = 0; p <= 8; p++)
 							legal += 2 + 3 * q + 2 * (r + b + n + j) + p == 14;
-	CHECK(wc_count(st, 0, NULL, NULL) == legal, "Building a team: every legal list offered");
+	CHECK(wc_count(st, 0, NULL, NULL) == legal, T "Building a team: every legal list offered");
 	{
 		int found;
 		char *j = quotes(TEAM_A);
@@ -544,20 +544,20 @@ test_setup(void)
 	st = fresh("seat0", &rng);
 	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) == 0, "team A");
 	CHECK(apply_q(st, 1, TEAM_B, &rng, &err) == 0, "team B");
-	CHECK(st->phase == WC_PH_TREES && st->ntrees == 3, "Tree Setup: three Trees");
+	CHECK(st->phase == WC_PH_TREES && st->ntrees == 3, T "Tree Setup: three Trees");
 	CHECK(st->trees[0] == sq("a1") && st->trees[1] == sq("c2") && st->trees[2] == sq("h4"),
-	      "Tree Setup: D4 rank in the near half, D8 file; a taken square re-rolled");
+	      T "Tree Setup: D4 rank in the near half, D8 file; a taken square re-rolled");
 	CHECK(ev_has("\"rerolled\":true"), "the re-roll is shown");
-	CHECK(wc_to_act(st) == 2, "W2: the second seat's Tree choice is pending");
-	CHECK(wc_count(st, 1, NULL, NULL) == 3, "Tree Setup: mirror, mirror_flip, random");
+	CHECK(wc_to_act(st) == 2, W "W2: the second seat's Tree choice is pending");
+	CHECK(wc_count(st, 1, NULL, NULL) == 3, T "Tree Setup: mirror, mirror_flip, random");
 	{
 		struct wc_state *m = wc_clone(st), *f = wc_clone(st);
 		CHECK(apply_q(m, 1, "{'type':'trees','choice':'mirror'}", &rng, &err) == 0, "mirror");
 		CHECK(m->trees[3] == sq("a8") && m->trees[4] == sq("c7") && m->trees[5] == sq("h5"),
-		      "Tree Setup: mirrored in the other half");
+		      T "Tree Setup: mirrored in the other half");
 		CHECK(apply_q(f, 1, "{'type':'trees','choice':'mirror_flip'}", &rng, &err) == 0, "flip");
 		CHECK(f->trees[3] == sq("h8") && f->trees[4] == sq("f7") && f->trees[5] == sq("a5"),
-		      "Tree Setup: mirrored and flipped horizontally");
+		      T "Tree Setup: mirrored and flipped horizontally");
 		wc_ruleset.free(m);
 		wc_ruleset.free(f);
 	}
@@ -568,16 +568,16 @@ test_setup(void)
 		wr_rng_script(&r2, &s2);
 		CHECK(apply_q(st, 1, "{'type':'trees','choice':'random'}", &r2, &err) == 0, "random");
 		CHECK(st->trees[3] == sq("b8") && st->trees[4] == sq("b7") && st->trees[5] == sq("e5"),
-		      "Tree Setup: random in the second seat's own half (D4 counted from its side)");
+		      T "Tree Setup: random in the second seat's own half (D4 counted from its side)");
 	}
 	/* Piece Setup: the second Tree seat deploys its whole team first. */
-	CHECK(st->phase == WC_PH_DEPLOY && wc_to_act(st) == 2, "W2: seat 1 deploys first");
+	CHECK(st->phase == WC_PH_DEPLOY && wc_to_act(st) == 2, W "W2: seat 1 deploys first");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'e4'}", &rng, &err) != 0 &&
-	          strcmp(err.code, "outside-zone") == 0, "Piece Setup: the two nearest ranks");
+	          strcmp(err.code, "outside-zone") == 0, T "Piece Setup: the two nearest ranks");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'b8'}", &rng, &err) != 0 &&
-	          strcmp(err.code, "square-taken") == 0, "Piece Setup: not on a Tree");
+	          strcmp(err.code, "square-taken") == 0, T "Piece Setup: not on a Tree");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'queen','square':'e8'}", &rng, &err) != 0,
-	      "Piece Setup: only pieces of the team");
+	      T "Piece Setup: only pieces of the team");
 	{
 		/* 16 squares of the zone minus the Tree at b8 and b7. */
 		CHECK(wc_count(st, 1, NULL, NULL) == 5 * 14, "deploy: options x free squares");
@@ -609,7 +609,7 @@ test_setup(void)
 		}
 	}
 	CHECK(st->phase == WC_PH_PLAY && st->turn == 1, "the game begins with Turn 1");
-	CHECK(st->active == 1 && wc_to_act(st) == 2, "W2: the first deployer Activates first");
+	CHECK(st->active == 1 && wc_to_act(st) == 2, W "W2: the first deployer Activates first");
 	{
 		struct wr_result res;
 		wc_ruleset.result(st, &res);
