@@ -790,6 +790,20 @@ help_and_area(void)
 	wr_events_free(&ev);
 	bc_ruleset.free(st);
 
+	/* text COMBAT 7: no attacks do knockback: a hit target stays on its
+	 * square (12d6 of 2s: 24 STUN, 12 BODY; ED 12: 12 STUN taken) */
+	{
+		static const unsigned twos[] = {3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+		st = position("0Ke1 1Ke8 0Qd1 1Bd6", "0Q");
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", twos, 15,
+		           &ev) == 0,
+		      T "COMBAT 7");
+		CHECK(st->ch[1][BC_BISHOP].stun == 40 - 12 && piece_at(st, 1, SQ("d6")) >= 0,
+		      T "COMBAT 7 (no knockback: the target stays on its square)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
 	/* text COMBAT 10, B9: an Area Effect that hits affects everyone on the
 	 * target square, the teammate too, each with its own defenses. The
 	 * grenadier (OCV 6) against DCV 3 needs 14; 3+3+3 hits; 8d6 of 3s:
