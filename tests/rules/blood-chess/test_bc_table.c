@@ -42,9 +42,10 @@ kind_of(char c)
 	}
 }
 
-/* Builds the position; `acting` is "<seat><K|Q|R|B|N>". */
+/* Builds the position; `acting` is "<seat><K|Q|R|B|N>"; `sheets` as
+ * bc_match's (NULL: the defaults above). */
 static struct bc_state *
-position(const char *pos, const char *acting)
+position_with(const char *pos, const char *acting, const char *const *sheets)
 {
 	uint64_t s;
 	struct wr_rng rng;
@@ -53,7 +54,7 @@ position(const char *pos, const char *acting)
 	int used[BC_PIECES] = {0};
 
 	wr_rng_seeded(&rng, &s, 1);
-	st = bc_match(NULL, NULL, NULL, &rng, NULL);
+	st = bc_match(NULL, NULL, NULL, &rng, sheets);
 	for (int i = 0; i < BC_PIECES; i++) {
 		st->p[i].sq = -1;
 		st->p[i].engaged = -1;
@@ -92,6 +93,12 @@ position(const char *pos, const char *acting)
 	return st;
 }
 
+static struct bc_state *
+position(const char *pos, const char *acting)
+{
+	return position_with(pos, acting, NULL);
+}
+
 struct row {
 	const char *rule;
 	const char *pos;
@@ -128,6 +135,19 @@ static const struct row rows[] = {
 	{T "COMBAT 8 (no two of a team on a square)", "0Ke1 1Ke8 0Ra1 0Pa4", "0R", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"}", "own-piece"},
 	{T "COMBAT 8 (own piece on the square)", "0Ke1 1Ke8 0Nb1 0Pc3", "0N", "{\"type\":\"move\",\"from\":\"b1\",\"to\":\"c3\",\"attack\":0}", "own-piece"},
 	{R "B5 (unconscious pieces block movement)", "0Ke1 1Ke8 0Ra1 1Qa4u", "0R", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a6\"}", "illegal-move"},
+	{T "KING RULES (Kings freely move into check)", "0Ke1 1Ke8 1Qd3", "0K", "{\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}", "ok"},
+	{T "KING RULES (a King may attack into check)", "0Ke1 1Ke8 1Qd3 1Pe2", "0K", "{\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\",\"attack\":0}", "ok"},
+	{T "THE BOARD AND THE PIECES, PAWN (two first, not over a piece)", "0Ke1 1Ke8 0Pe2 1Pe3", "0K", "{\"type\":\"move\",\"from\":\"e2\",\"to\":\"e4\"}", "illegal-move"},
+	{T "THE BOARD AND THE PIECES, PAWN (two first, not onto a piece)", "0Ke1 1Ke8 0Pe2 1Pe4", "0K", "{\"type\":\"move\",\"from\":\"e2\",\"to\":\"e4\"}", "illegal-move"},
+	{R "B5 (no en passant)", "0Ke1 1Ke8 0Pe5 1Pd5", "0K", "{\"type\":\"move\",\"from\":\"e5\",\"to\":\"d6\"}", "illegal-move"},
+	{R "B5 (Pawns engage diagonally forward, never back)", "0Ke1 1Ke8 0Pe3 1Pd2", "0K", "{\"type\":\"move\",\"from\":\"e3\",\"to\":\"d2\"}", "illegal-move"},
+	{R "B5 (seat 1 engages diagonally down the board, G1)", "0Ke1 1Ke8 1Pe6 0Pd5", "1K", "{\"type\":\"move\",\"from\":\"e6\",\"to\":\"d5\"}", "ok"},
+	{R "B5 (no promotion: a Pawn on the last rank has no move)", "0Ke1 1Ke8 0Pa8", "0K", "{\"type\":\"move\",\"from\":\"a8\",\"to\":\"a7\"}", "illegal-move"},
+	{T "COMBAT 3 (attack at the end of a move, whatever the distance)", "0Ke1 1Ke8 0Qa1 1Bh8", "0Q", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"h8\",\"attack\":1}", "ok"},
+	{T "COMBAT 3 (no half moves: a move onto an empty square is no attack)", "0Ke1 1Ke8 0Qa1", "0Q", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\",\"attack\":1}", "no-target"},
+	{T "COMBAT 5 (a Rook fires along its lines)", "0Ke1 1Ke8 0Ra1 1Qa7", "0R", "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"a7\",\"attack\":1}", "ok"},
+	{T "COMBAT 5 (a Rook fires not diagonally)", "0Ke1 1Ke8 0Ra1 1Qc3", "0R", "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"c3\",\"attack\":1}", "out-of-range"},
+	{T "COMBAT 5 (a Mirror fires as its character)", "0Ke1 1Ke8 0Ra1m 0Rh1 1Qa7", "0R", "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"a7\",\"attack\":1}", "ok"},
 	/* HTH and fire */
 	{T "COMBAT 3 (moving onto an opponent is HTH)", "0Ke1 1Ke8 0Ra1 1Ba5", "0R", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\",\"attack\":0}", "ok"},
 	{T "COMBAT 3 (HTH needs a hand-to-hand attack)", "0Ke1 1Ke8 0Ra1 1Ba5", "0R", "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\",\"attack\":1}", "not-hth"},
@@ -135,7 +155,8 @@ static const struct row rows[] = {
 	{T "COMBAT 5 (fire at a square the piece could move to)", "0Ke1 1Ke8 0Qd1 1Bd6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", "ok"},
 	{T "COMBAT 5 (not at a square it could not move to)", "0Ke1 1Ke8 0Qd1 1Be6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"e6\",\"attack\":0}", "out-of-range"},
 	{T "COMBAT 5 (not through pieces)", "0Ke1 1Ke8 0Qd1 0Pd3 1Bd6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", "out-of-range"},
-	{T "COMBAT 5 (Knights fire over pieces)", "0Ke1 1Ke8 0Rb1 1Qa3 0Pb2", "0R", "{\"type\":\"shoot\",\"from\":\"b1\",\"to\":\"b8\",\"attack\":1}", "no-target"},
+	{T "COMBAT 5 (only Knights fire over pieces: a Rook cannot)", "0Ke1 1Ke8 0Rb1 0Pb2 1Qb8", "0R", "{\"type\":\"shoot\",\"from\":\"b1\",\"to\":\"b8\",\"attack\":1}", "out-of-range"},
+	{T "COMBAT 5 (fire needs an enemy on the square)", "0Ke1 1Ke8 0Rb1 1Qa3", "0R", "{\"type\":\"shoot\",\"from\":\"b1\",\"to\":\"b8\",\"attack\":1}", "no-target"},
 	{T "COMBAT 6 (fire over unconscious players)", "0Ke1 1Ke8 0Qd1 1Rd3u 1Bd6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", "ok"},
 	{R "B12 (a Mirror of an unconscious character looks unconscious)", "0Ke1 1Ke8 0Qd1 1Rd3mu 1Rh8 1Bd6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", "ok"},
 	{T "COMBAT 5 (a hand-to-hand attack is no shot)", "0Ke1 1Ke8 0Qd1 1Bd6", "0Q", "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":1}", "not-ranged"},
@@ -676,6 +697,292 @@ referee(void)
 	bc_ruleset.free(st);
 }
 
+/* Plays one action of the acting seat with the seeded dice of `seed`. */
+static int
+do_seeded(struct bc_state *st, int seat, const char *json, uint64_t seed, struct wr_events *ev)
+{
+	uint64_t s;
+	struct wr_rng rng;
+	struct wr_error err;
+	int rc;
+	wr_rng_seeded(&rng, &s, seed);
+	rc = bc_do(st, seat, json, &rng, ev, &err);
+	if (rc)
+		fprintf(stderr, "  %s: %s %s\n", json, err.code, err.message);
+	return rc;
+}
+
+/* Two pieces engaged on one square (B7). */
+static void
+engage(struct bc_state *st, int a, int d)
+{
+	st->p[a].sq = st->p[d].sq;
+	st->p[a].engaged = d;
+	st->p[d].engaged = a;
+}
+
+static void
+decoy_cases(void)
+{
+	struct bc_state *st;
+	struct wr_events ev = {0};
+	static const unsigned none[1] = {1};
+	int r;
+
+	/* text DECOYS: a real attacker moving onto a Mirror: the Mirror goes,
+	 * no combat, the attacker takes the square */
+	st = position("0Ke1 1Ke8 0Rh5 1Bc5m 1Bf8", "0R");
+	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"h5\",\"to\":\"c5\",\"attack\":0}", none, 0, &ev) == 0 &&
+	      script.pos == 0, T "DECOYS (yes: no combat, no dice)");
+	r = piece_at(st, 0, SQ("c5"));
+	CHECK(r >= 0 && !st->p[r].decoy && st->p[r].engaged < 0 && piece_at(st, 1, SQ("c5")) < 0 &&
+	      st->scores[0] == 1 && !st->ch[1][BC_BISHOP].removed,
+	      T "DECOYS (a real attacker removes a Mirror and takes its square; 1 point)");
+	CHECK(count_events(&ev, "attack", WR_SPECTATOR) == 0, T "DECOYS (no attack is rolled on a decoy)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* a decoy attacking a decoy: "whether the attacker is a decoy or not" */
+	st = position("0Ke1 1Ke8 0Pe3 1Bd4m 1Bf8", "0K");
+	CHECK(do_s(st, 0, "{\"type\":\"move\",\"from\":\"e3\",\"to\":\"d4\"}", none, 0, &ev) == 0, T "DECOYS");
+	CHECK(piece_at(st, 0, SQ("d4")) >= 0 && piece_at(st, 1, SQ("d4")) < 0 && st->scores[0] == 1,
+	      T "DECOYS (a Pawn removes a Mirror: the defender goes whether the attacker is a decoy or not)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* a shot at a Mirror removes it; the shooter stays (COMBAT 5) */
+	st = position("0Ke1 1Ke8 0Qd1 1Rd6m 1Rh8", "0Q");
+	CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", none, 0, &ev) == 0,
+	      T "DECOYS");
+	CHECK(piece_at(st, 1, SQ("d6")) < 0 && piece_at(st, 0, SQ("d1")) >= 0 &&
+	      piece_at(st, 0, SQ("d6")) < 0 && st->scores[0] == 1 && !st->ch[1][BC_ROOK].removed,
+	      T "DECOYS (a shot at a Mirror removes it; COMBAT 5: the shooter does not take the square)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* a Mirror firing at a real piece is removed (DECOYS, "no and the
+	 * attacker is a decoy"); the target is untouched */
+	st = position("0Ke1 1Ke8 0Ra1m 0Rh1 1Qa7", "0R");
+	CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"a7\",\"attack\":1}", none, 0, &ev) == 0,
+	      T "DECOYS");
+	CHECK(piece_at(st, 0, SQ("a1")) < 0 && st->ch[1][BC_QUEEN].stun == 40 && st->scores[1] == 1 &&
+	      !st->ch[0][BC_ROOK].removed,
+	      T "DECOYS (a Mirror firing at a real piece is removed, the target unhurt)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+}
+
+static void
+help_and_area(void)
+{
+	struct bc_state *st;
+	struct wr_events ev = {0};
+	/* 3+3+3 = 9 hits; 12d6 of 3s: 36 STUN, 12 BODY against the
+	 * slasher's ED 12: 24 STUN, 0 BODY */
+	static const unsigned f[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+	/* text COMBAT 9: firing at a teammate's HTH combat hits the enemy
+	 * there, not the teammate */
+	st = position("0Ke1 1Ke8 0Qd1 0Rh1 1Bd5", "0Q");
+	engage(st, bc_real_piece(st, 0, BC_ROOK), bc_real_piece(st, 1, BC_BISHOP));
+	CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d5\",\"attack\":0}", f, 15, &ev) == 0,
+	      T "COMBAT 9 (fire to help a teammate in HTH combat)");
+	CHECK(st->ch[1][BC_BISHOP].stun == 40 - 24 && st->ch[0][BC_ROOK].stun == 35,
+	      T "COMBAT 9 (the enemy in the fight is hit, the teammate is not)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* text COMBAT 7: no attacks do knockback: a hit target stays on its
+	 * square (12d6 of 2s: 24 STUN, 12 BODY; ED 12: 12 STUN taken) */
+	{
+		static const unsigned twos[] = {3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+		st = position("0Ke1 1Ke8 0Qd1 1Bd6", "0Q");
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", twos, 15,
+		           &ev) == 0,
+		      T "COMBAT 7");
+		CHECK(st->ch[1][BC_BISHOP].stun == 40 - 12 && piece_at(st, 1, SQ("d6")) >= 0,
+		      T "COMBAT 7 (no knockback: the target stays on its square)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
+	/* text COMBAT 10, B9: an Area Effect that hits affects everyone on the
+	 * target square, the teammate too, each with its own defenses. The
+	 * grenadier (OCV 6) against DCV 3 needs 14; 3+3+3 hits; 8d6 of 3s:
+	 * 24 STUN, 8 BODY against PD: martial artist PD 12 -> 12 STUN,
+	 * slasher PD 15 -> 9 STUN */
+	{
+		static const char *const sheets[] = {"brick", "grenadier", "martial-artist", "slasher", "speedster",
+		                                     "brick", "blaster", "martial-artist", "slasher", "speedster"};
+		st = position_with("0Ke1 1Ke8 0Qd1 0Rh1 1Bd5", "0Q", sheets);
+		engage(st, bc_real_piece(st, 0, BC_ROOK), bc_real_piece(st, 1, BC_BISHOP));
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d5\",\"attack\":0}", f, 11, &ev) == 0,
+		      T "COMBAT 10");
+		CHECK(st->ch[0][BC_ROOK].stun == 35 - 12 && st->ch[1][BC_BISHOP].stun == 40 - 9 &&
+		      st->ch[0][BC_QUEEN].stun == 30,
+		      T "COMBAT 10 (an Area Effect affects the whole target square, B9: the teammate too)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+
+		/* text COMBAT 5: Knights fire over intervening pieces (the
+		 * marksman's Rifle as the Knight's ranged attack) */
+		static const char *const rifle[] = {"brick", "blaster", "martial-artist", "slasher", "marksman",
+		                                    "brick", "blaster", "martial-artist", "slasher", "speedster"};
+		st = position_with("0Ke1 1Ke8 0Ng1 0Pf2 0Pg2 0Ph2 0Pf1 1Qf3", "0N", rifle);
+		CHECK(do_seeded(st, 0, "{\"type\":\"shoot\",\"from\":\"g1\",\"to\":\"f3\",\"attack\":0}", 2,
+		                NULL) == 0,
+		      T "COMBAT 5 (Knights fire over intervening pieces)");
+		bc_ruleset.free(st);
+	}
+}
+
+static void
+phases(void)
+{
+	struct bc_state *st;
+	struct wr_events ev = {0};
+
+	/* B8: STUN taken above CON: Stunned, the next phase is lost (only
+	 * that one: the martial artist, SPD 6, acts again in Segment 2) */
+	st = position("0Ke1 1Ke8 0Qd1 1Rd6", "0Q");
+	st->nqueue = 2;
+	st->queue[1] = 1 * BC_ROLES + BC_ROOK;
+	st->ch[1][BC_ROOK].stunned = 1;
+	CHECK(do_seeded(st, 0, "{\"type\":\"dodge\"}", 1, &ev) == 0, R "B8");
+	CHECK(count_events(&ev, "lost_phase", WR_SPECTATOR) == 1 && !st->ch[1][BC_ROOK].stunned &&
+	      st->segment == 2 && bc_acting_char(st) == 1 * BC_ROLES + BC_ROOK,
+	      R "B8 (Stunned: the next phase is lost, then the character acts again)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* B8: unconscious, the character recovers REC on its phase instead of
+	 * acting (martial artist REC 8: -1 -> 7, awake) */
+	st = position("0Ke1 1Ke8 0Qd1 1Rd6u", "0Q");
+	st->nqueue = 2;
+	st->queue[1] = 1 * BC_ROLES + BC_ROOK;
+	CHECK(do_seeded(st, 0, "{\"type\":\"dodge\"}", 1, &ev) == 0, R "B8");
+	CHECK(count_events(&ev, "wake", WR_SPECTATOR) == 1 && st->ch[1][BC_ROOK].stun == 7 &&
+	      !st->ch[1][BC_ROOK].unconscious && count_events(&ev, "phase", WR_SPECTATOR) == 1 &&
+	      st->segment == 2 && bc_acting_char(st) == 1 * BC_ROLES + BC_ROOK,
+	      R "B8 (unconscious: REC STUN on the phase instead of acting)");
+	wr_events_free(&ev);
+	bc_ruleset.free(st);
+
+	/* B4: a Recovery regains REC STUN, never above the sheet's STUN */
+	st = position("0Ke1 1Ke8 0Rd4", "0R");
+	st->ch[0][BC_ROOK].stun = 10;
+	CHECK(do_seeded(st, 0, "{\"type\":\"recover\"}", 1, NULL) == 0 && st->ch[0][BC_ROOK].stun == 18,
+	      R "B4 (Recovery: REC STUN back)");
+	bc_ruleset.free(st);
+	st = position("0Ke1 1Ke8 0Rd4", "0R");
+	st->ch[0][BC_ROOK].stun = 30;
+	CHECK(do_seeded(st, 0, "{\"type\":\"recover\"}", 1, NULL) == 0 && st->ch[0][BC_ROOK].stun == 35,
+	      R "B4 (Recovery: up to the sheet's STUN)");
+	bc_ruleset.free(st);
+
+	/* B8: no range modifier: the martial artist (OCV 9) throws at the
+	 * blaster (DCV 7) seven squares away and needs 11 + 9 - 7 = 13 */
+	{
+		static const unsigned miss[] = {6, 6, 6};
+		st = position("0Ke1 1Ke8 0Ra1 1Qa8", "0R");
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"a1\",\"to\":\"a8\",\"attack\":1}", miss, 3,
+		           &ev) == 0,
+		      R "B8");
+		CHECK_STR(event_text(&ev, "attack"), "to-hit roll 18 needed 13 or less: miss",
+		          R "B8 (no range modifier: 11 + OCV - DCV at seven squares)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
+	/* THE OBJECT OF THE GAME: "A perfect score, then, would be 51 to 0"
+	 * (King 20, four characters 5 each, eleven decoys 1 each) */
+	{
+		struct wr_list l;
+		uint64_t s;
+		struct wr_rng rng;
+		wr_list_init(&l, sizeof(struct bc_event));
+		wr_rng_seeded(&rng, &s, 1);
+		st = bc_match(NULL, NULL, NULL, &rng, NULL);
+		for (int i = BC_PER_SIDE; i < 2 * BC_PER_SIDE; i++)
+			bc_remove_piece(st, i, &l);
+		CHECK(st->scores[0] == 51 && st->scores[1] == 0, T "THE OBJECT OF THE GAME (a perfect score is 51 to 0)");
+		wr_list_free(&l);
+		bc_ruleset.free(st);
+	}
+
+	/* B8: killing STUN = BODY x max(1, d6 - 1): a 6 multiplies by 5 */
+	{
+		struct bc_attack killing = {"k", 2, 1, 0, 0, 0};
+		static const unsigned fk[] = {4, 5, 6};
+		int dd[20], stun, body, mult;
+		dice(fk, 3);
+		bc_roll_damage(&killing, &scripted, dd, &stun, &body, &mult);
+		CHECK(body == 9 && mult == 5 && stun == 45, R "B8 (killing: STUN multiplier d6 - 1)");
+	}
+
+	/* B3: DEX ties rolled off on a d6, high first; equal rolls re-roll.
+	 * Both sides have the same sheets, so each role ties: round one
+	 * (queue order seat 0 K Q R B N, seat 1 K Q R B N) has seat 1 win
+	 * every pair but the Rooks (3 and 3), who roll again (6 against 2). */
+	{
+		static const unsigned f[] = {1, 1, 3, 1, 1, 6, 6, 3, 6, 6, 6, 2};
+		static const int want[10] = {0 * 5 + BC_ROOK, 1 * 5 + BC_ROOK,   1 * 5 + BC_KNIGHT,
+		                             0 * 5 + BC_KNIGHT, 1 * 5 + BC_BISHOP, 0 * 5 + BC_BISHOP,
+		                             1 * 5 + BC_QUEEN, 0 * 5 + BC_QUEEN, 1 * 5 + BC_KING,
+		                             0 * 5 + BC_KING};
+		int ok = 1;
+		dice(f, 12);
+		st = bc_match(NULL, NULL, NULL, &scripted, NULL);
+		for (int k = 0; k < 10; k++)
+			ok &= st->queue[k] == want[k];
+		CHECK(ok && st->nqueue == 10 && script.pos == 12 && !script.exhausted,
+		      R "B3 (ties by a d6 roll-off, high first; equal rolls re-rolled, G2)");
+		CHECK(st->turn_limit == 0,
+		      T "THE OBJECT OF THE GAME (it ends when a King is eliminated: no turn limit by default)");
+		bc_ruleset.free(st);
+	}
+}
+
+/* B2: sheets given at creation are offered by name next to the templates
+ * and are public; a sheet outside the stated shape is refused. */
+static void
+sheets_given(void)
+{
+	static const char glass[] =
+		"{\"sheets\":{\"Glass Cannon\":{\"dex\":30,\"spd\":8,\"ocv\":12,\"dcv\":3,\"con\":10,"
+		"\"body\":5,\"stun\":12,\"rec\":3,\"pd\":2,\"ed\":2,\"rpd\":%d,\"red\":0,\"attacks\":"
+		"[{\"name\":\"Knife\",\"dice\":2,\"killing\":true}]}}}";
+	char opts[512];
+	uint64_t s;
+	struct wr_rng rng;
+	struct wr_error err;
+	void *m = NULL;
+	json_object *o;
+
+	wr_rng_seeded(&rng, &s, 9);
+	snprintf(opts, sizeof(opts), glass, 0);
+	o = bc_j(opts);
+	CHECK(bc_ruleset.create(o, 2, &rng, &m, &err) == 0, R "B2 (sheets given at creation)");
+	json_object_put(o);
+	CHECK(bc_do(m, 0, "{\"type\":\"sheet\",\"role\":\"king\",\"template\":\"Glass Cannon\"}", &rng,
+	            NULL, &err) == 0,
+	      R "B2 (a given sheet is picked by name)");
+	{
+		json_object *v = bc_ruleset.view(m, 1);
+		CHECK(strstr(json_object_to_json_string(v), "Glass Cannon") != NULL,
+		      R "B2 (the sheet is public: the other side sees it)");
+		json_object_put(v);
+	}
+	bc_ruleset.free(m);
+	m = NULL;
+	snprintf(opts, sizeof(opts), glass, 3);
+	o = bc_j(opts);
+	CHECK(bc_ruleset.create(o, 2, &rng, &m, &err) != 0 && strcmp(err.code, "bad-sheet") == 0,
+	      R "B2 (resistant PD at most PD)");
+	json_object_put(o);
+	if (m)
+		bc_ruleset.free(m);
+}
+
 int
 main(void)
 {
@@ -688,6 +995,10 @@ main(void)
 	speed_chart();
 	end_and_setup();
 	referee();
+	decoy_cases();
+	help_and_area();
+	phases();
+	sheets_given();
 	printf("%zu table rows\n", sizeof(rows) / sizeof(rows[0]));
 	return check_done("bc_table");
 }

@@ -28,241 +28,254 @@ struct row {
 	const char *rule, *pos, *acts, *dice, *expect;
 };
 
+#define T "000_fd193abe0e5c92ac.txt, "
+#define W "RULINGS.md, Wargame Chess "
+
 #define FILL0 " 0Kh1"
 #define FILL1 " 1Kh8 1Pa8:e"
 
 static const struct row rows[] = {
 	/* ---- Moves and Attacks: paths of every piece type ---- */
-	{"Pawn: Move 1 square vertically or horizontally", "0Pd4:e" FILL0 FILL1, ACT("d4"), "",
+	{T "Pawn: Move 1 square vertically or horizontally", "0Pd4:e" FILL0 FILL1, ACT("d4"), "",
 	 "stage=act n=4 has={'type':'move','to':'d5'} has={'type':'move','to':'c4'} "
 	 "has={'type':'move','to':'d3'} !has={'type':'move','to':'e5'}"},
-	{"Pawn: Attack 1 square diagonally", "0Pd4:e 1Pe5:e 1Pc5:e" FILL0 FILL1, ACT("d4"), "",
+	{T "Pawn: Attack 1 square diagonally", "0Pd4:e 1Pe5:e 1Pc5:e" FILL0 FILL1, ACT("d4"), "",
 	 "n=6 has={'type':'attack','to':'e5'} has={'type':'attack','to':'c5'}"},
-	{"Pawn: no orthogonal Attack", "0Pd4:e 1Pd5:e" FILL0 FILL1, ACT("d4"), "",
+	{T "Pawn: Attack 1 square diagonally, backwards too", "0Pd4:e 1Pc3:e 1Pe3:e" FILL0 FILL1,
+	 ACT("d4"), "", "has={'type':'attack','to':'c3'} has={'type':'attack','to':'e3'}"},
+	{T "Pawn: no orthogonal Attack", "0Pd4:e 1Pd5:e" FILL0 FILL1, ACT("d4"), "",
 	 "n=3 !has={'type':'attack','to':'d5'}"},
-	{"Rook: Move 1 to 8 squares vertically or horizontally (+ Castle)", "0Ra1 0Kh1 1Kh8 1Pc8:e",
+	{T "Rook: Move 1 to 8 squares vertically or horizontally (+ Castle)", "0Ra1 0Kh1 1Kh8 1Pc8:e",
 	 ACT("a1"), "", "n=14 has={'type':'move','to':'a8'} has={'type':'move','to':'g1','castle':'h1'}"},
-	{"Rook: Attack 1 to 8 squares, the first piece on the line", "0Ra1 1Pa5:e 1Pa7:e" FILL0 FILL1,
+	{T "Rook: Attack 1 to 8 squares, the first piece on the line", "0Ra1 1Pa5:e 1Pa7:e" FILL0 FILL1,
 	 ACT("a1"), "", "has={'type':'attack','to':'a5'} !has={'type':'attack','to':'a7'} "
 	 "!has={'type':'move','to':'a6'}"},
-	{"Move: cannot end in or pass through squares occupied by pieces",
+	{T "Move: cannot end in or pass through squares occupied by pieces",
 	 "0Ra1 0Pa3:e 1Pa6:e" FILL0 FILL1, ACT("a1"), "",
 	 "!has={'type':'attack','to':'a6'} !has={'type':'move','to':'a4'} has={'type':'move','to':'a2'}"},
-	{"Move: Trees block Moves", "0Ra1 T:a3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
+	{T "Move: Trees block Moves", "0Ra1 T:a3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
 	 "has={'type':'move','to':'a2'} !has={'type':'move','to':'a3'} !has={'type':'move','to':'a4'}"},
-	{"Attack path: Trees block Attacks (decision)", "0Ra1 T:a3 1Pa5:e" FILL0 FILL1, ACT("a1"), "",
+	{T "Attack path: Trees block Attacks (decision)", "0Ra1 T:a3 1Pa5:e" FILL0 FILL1, ACT("a1"), "",
 	 "!has={'type':'attack','to':'a5'}"},
-	{"Knight: jumps over pieces and terrain, not into Trees",
+	{T "Knight: jumps over pieces and terrain, not into Trees",
 	 "0Nb1 0Pa2:e 0Pb2:e 0Pc2:e T:c3" FILL0 FILL1, ACT("b1"), "",
 	 "n=2 has={'type':'move','to':'a3'} has={'type':'move','to':'d2'} !has={'type':'move','to':'c3'}"},
-	{"Knight: Attacks this way as well", "0Nb1 1Pc3:e" FILL0 FILL1, ACT("b1"), "",
+	{T "Knight: Attacks this way as well", "0Nb1 1Pc3:e" FILL0 FILL1, ACT("b1"), "",
 	 "has={'type':'attack','to':'c3'}"},
-	{"Bishop: Move 1 to 8 squares diagonally", "0Bc1" FILL0 FILL1, ACT("c1"), "",
+	{T "Bishop: Move 1 to 8 squares diagonally", "0Bc1" FILL0 FILL1, ACT("c1"), "",
 	 "n=7 has={'type':'move','to':'h6'} has={'type':'move','to':'a3'}"},
-	{"Queen: vertically, horizontally or diagonally", "0Qd1" FILL0 FILL1, ACT("d1"), "",
+	{T "Queen: vertically, horizontally or diagonally", "0Qd1" FILL0 FILL1, ACT("d1"), "",
 	 "n=20 has={'type':'move','to':'d8'} has={'type':'move','to':'h5'}"},
-	{"King: Move 1 square in any direction", "0Kd4 0Pa1:e" FILL1, ACT("d4"), "",
+	{T "King: Move 1 square in any direction", "0Kd4 0Pa1:e" FILL1, ACT("d4"), "",
 	 "n=8 has={'type':'move','to':'e5'}"},
-	{"Joker: 1, 2 or 3 squares through unoccupied squares; W3 end square differs",
+	{T "Joker: 1, 2 or 3 squares through unoccupied squares; W3 end square differs",
 	 "0Ja1" FILL0 FILL1, ACT("a1"), "",
 	 "n=15 has={'type':'move','to':'d4'} !has={'type':'move','to':'a1'} "
 	 "!has={'type':'move','to':'e1'}"},
-	{"Joker: Jokers cannot Attack", "0Ja1 1Pb2:e" FILL0 FILL1, ACT("a1"), "",
+	{T "Joker: Jokers cannot Attack", "0Ja1 1Pb2:e" FILL0 FILL1, ACT("a1"), "",
 	 "n=13 !has={'type':'attack','to':'b2'} !has={'type':'move','to':'d4'}"},
-	{"Move: at least 1 square if possible, else fewer (W3: stay, taken by the server, G3)",
+	{T "Move: at least 1 square if possible, else fewer (W3: stay, taken by the server, G3)",
 	 "0Ja1 T:a2 T:b2 T:b1" FILL0 FILL1, ACT("a1"), "", "ev='type':'stay' active=1 stage=activate"},
-	{"W3: a piece with a legal Move cannot stay", "0Kd4 0Pa1:e" FILL1,
+	{W "W3: a piece with a legal Move cannot stay", "0Kd4 0Pa1:e" FILL1,
 	 ACT("d4") "0:{'type':'stay'}", "", "err=must-move"},
-	{"W3: boxed-in Rook stays", "0Ra1 0Pa2:e 0Pb1:e" FILL0 FILL1, ACT("a1"), "",
+	{W "W3: no legal Move but a legal Attack: no stay (the only action is taken, G3)",
+	 "0Pa1:e 0Pa2:e 0Pb1:e 1Pb2:e" FILL0 FILL1, ACT("a1"), "1 1 4 4",
+	 "stage=combat_move ev='type':'attack' !ev='type':'stay'"},
+	{W "W3: boxed-in Rook stays", "0Ra1 0Pa2:e 0Pb1:e" FILL0 FILL1, ACT("a1"), "",
 	 "ev='type':'stay' active=1"},
-	{"Move: cannot end in a square occupied by other pieces", "0Kd4 0Pd5:e 0Pa1:e" FILL1,
+	{T "Move: cannot end in a square occupied by other pieces", "0Kd4 0Pd5:e 0Pa1:e" FILL1,
 	 ACT("d4") MV("d5"), "", "err=not-a-move"},
 
-	{"Attack: only into a square occupied by an enemy piece", "0Pd4:e" FILL0 FILL1,
+	{T "Attack: only into a square occupied by an enemy piece", "0Pd4:e" FILL0 FILL1,
 	 ACT("d4") AT("e5"), "", "err=not-an-attack"},
-	{"Attack: not an ally", "0Pd4:e 0Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "",
+	{T "Attack: not an ally", "0Pd4:e 0Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "",
 	 "err=not-an-attack"},
 
 	/* ---- Attack resolution ---- */
-	{"Attack: greater total slays; W4 attacker stands in the target's square",
+	{T "Attack: greater total slays; W4 attacker stands in the target's square",
 	 "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "3 4 1 2",
 	 "P@e5=0P P@d4=- W#1=slain ev='type':'slain' ev='faces':[3,4] active=1 stage=activate"},
-	{"Attack: equal total, the defender does Combat Movement (W5 pending)",
+	{T "Attack: equal total, the defender does Combat Movement (W5 pending)",
 	 "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "2 2 3 1",
 	 "stage=combat_move toact=2 n=16 has={'type':'combat_move','option':'push','square':'d4'} "
 	 "has={'type':'combat_move','option':'retreat','square':'f6'}"},
-	{"Combat Movement: place the Attacker aside with a Disadvantage token",
+	{T "Combat Movement: place the Attacker aside with a Disadvantage token",
 	 "0Pd4:e 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'f6'}", "2 2 3 1",
 	 "P@f6=0P D@f6=1 P@e5=1P active=1 stage=activate"},
-	{"Combat Movement: the defender steps aside and gains an Advantage token",
+	{T "Combat Movement: the defender steps aside and gains an Advantage token",
 	 "0Pd4:e 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'retreat','square':'f6'}", "2 2 3 1",
 	 "P@f6=1P A@f6=1 P@e5=0P"},
-	{"Combat Movement: only to an unoccupied adjacent square", "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	{T "Combat Movement: only to an unoccupied adjacent square", "0Pd4:e 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'a1'}", "2 2 3 1",
 	 "err=not-adjacent-free"},
-	{"Attack: a greater Defence total also wins", "0Pd4:e 1Pe5:e" FILL0 FILL1,
+	{T "Attack: a greater Defence total also wins", "0Pd4:e 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5"), "1 1 2 2", "stage=combat_move"},
-	{"W5: no unoccupied adjacent square: the attacker returns with a Disadvantage token",
+	{W "W5: no unoccupied adjacent square: the attacker returns with a Disadvantage token",
 	 "0Nc7 0Pd1:e 1Pa8 1Pa7:e 1Pb7:e 1Pb8:e" FILL0 " 1Kh8", "0:{'type':'activate','square':'c7'};"
 	 AT("a8"), "1 1 4 4", "P@c7=0N D@c7=1 P@a8=1P ev='option':'return'"},
-	{"Tokens: an Advantage token may be spent (W4: part of the attack action)",
+	{T "Tokens: an Advantage token may be spent (W4: part of the attack action)",
 	 "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4"), "",
 	 "n=6 has={'type':'attack','to':'e5'} has={'type':'attack','to':'e5','advantage':true}"},
-	{"Advantage: double the higher die", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"),
+	{T "Advantage: double the higher die", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"),
 	 "1 3 2 3", "P@e5=0P A@e5=0 ev='mode':'advantage' ev='total':6"},
-	{"Advantage token kept when not spent", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"),
+	{T "Advantage token kept when not spent", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"),
 	 "1 3 2 3", "stage=combat_move A#0=1 ev='total':4"},
-	{"No Advantage token, no spending", "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"), "",
+	{T "No Advantage token, no spending", "0Pd4:e 1Pe5:e" FILL0 FILL1, ACT("d4") ATA("e5"), "",
 	 "err=no-advantage-token"},
-	{"Disadvantage token: must be spent; double the lower die", "0Pd4:e:D2 1Pe5:e" FILL0 FILL1,
+	{T "Disadvantage token: must be spent; double the lower die", "0Pd4:e:D2 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5"), "4 1 1 1", "stage=combat_move D#0=1 ev='mode':'disadvantage' ev='total':2"},
-	{"Disadvantage token of the defender spent without asking (W4)",
+	{T "Disadvantage token of the defender spent without asking (W4)",
 	 "0Pd4:e 1Pe5:e:D1" FILL0 FILL1, ACT("d4") AT("e5"), "1 2 4 1",
 	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'disadvantage'"},
-	{"W4: the defender's Advantage token is a reaction; the server asks (G3)",
+	{W "W4: the defender's Advantage token is a reaction; the server asks (G3)",
 	 "0Pd4:e 1Pe5:e:A1" FILL0 FILL1, ACT("d4") AT("e5"), "",
 	 "stage=defend toact=2 n=2 has={'type':'defend','advantage':true}"},
-	{"W4: the defender spends its Advantage token", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	{W "W4: the defender spends its Advantage token", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
 	 ACT("d4") AT("e5") "1:{'type':'defend','advantage':true}", "3 3 1 2",
 	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'advantage','role':'defence'"},
-	{"W4/G3: standing order always", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	{W "W4/G3: standing order always", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
 	 "O1:{'defend_advantage':'always'};" ACT("d4") AT("e5"), "3 3 1 2",
 	 "P@e5=0P ev='type':'token_spent','piece':1,'kind':'advantage','role':'defence'"},
-	{"W4/G3: standing order never", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
+	{W "W4/G3: standing order never", "0Pd4:e 1Pe5:e:A1" FILL0 FILL1,
 	 "O1:{'defend_advantage':'never'};" ACT("d4") AT("e5"), "3 3 1 2",
 	 "P@e5=0P !ev='type':'token_spent'"},
-	{"Knight Mounted Advantage: another enemy adjacent to the shared square",
+	{T "Knight Mounted Advantage: another enemy adjacent to the shared square",
 	 "0Nc3 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") AT("d5"), "1 4 4 3",
 	 "P@d5=0N ev='mode':'advantage'"},
-	{"Mounted Advantage: no other enemy, no Advantage", "0Nc3 1Pd5:e" FILL0 FILL1,
+	{T "Mounted Advantage: no other enemy, no Advantage", "0Nc3 1Pd5:e" FILL0 FILL1,
 	 ACT("c3") AT("d5"), "1 4 4 3", "stage=combat_move ev='mode':'normal'"},
-	{"Mounted Advantage: not against a Knight", "0Nc3 1Nd5 1Pe5:e" FILL0 " 1Kh8",
+	{T "Mounted Advantage: not against a Knight", "0Nc3 1Nd5 1Pe5:e" FILL0 " 1Kh8",
 	 ACT("c3") AT("d5"), "1 4 4 3", "stage=combat_move ev='mode':'normal'"},
-	{"Advantage and Disadvantage cancel (Mounted Advantage vs a Disadvantage token)",
+	{T "Advantage and Disadvantage cancel (Mounted Advantage vs a Disadvantage token)",
 	 "0Nc3:D1 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") AT("d5"), "1 4 1 1",
 	 "P@d5=0N ev='mode':'normal' ev='total':5"},
-	{"Example interaction: Mounted Advantage and a spent token, still Advantage",
+	{T "Example interaction: Mounted Advantage and a spent token, still Advantage",
 	 "0Nc3:A1 1Pd5:e 1Pe5:e" FILL0 " 1Kh8", ACT("c3") ATA("d5"), "1 4 4 3",
 	 "P@d5=0N ev='mode':'advantage','advantages':2"},
-	{"Dis/Advantage and Jokers: 1d20, tokens not spent (W4)", "0Pd4:e 1Je5:A1" FILL0 FILL1,
+	{T "Dis/Advantage and Jokers: 1d20, tokens not spent (W4)", "0Pd4:e 1Je5:A1" FILL0 FILL1,
 	 ACT("d4") AT("e5"), "2 2 10", "stage=combat_move A#1=1 ev='dice':'1d20'"},
-	{"Dis/Advantage and Jokers: a Disadvantage token is not spent either",
+	{T "Dis/Advantage and Jokers: a Disadvantage token is not spent either",
 	 "0Pd4:e 1Je5:D1" FILL0 FILL1, ACT("d4") AT("e5"), "2 2 3",
 	 "P@e5=0P !ev='type':'token_spent'"},
-	{"Tokens cancel on receipt", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1,
+	{T "Tokens cancel on receipt", "0Pd4:e:A1 1Pe5:e" FILL0 FILL1,
 	 ACT("d4") AT("e5") "1:{'type':'combat_move','option':'push','square':'f6'}", "1 1 2 2",
 	 "A@f6=0 D@f6=0 ev='cancelled':1"},
-	{"Dice: Kings 2D10", "0Kd4 1Pe5:e 0Pa1:e" FILL1, ACT("d4") AT("e5"), "10 9 1 1",
+	{T "Dice: Kings 2D10", "0Kd4 1Pe5:e 0Pa1:e" FILL1, ACT("d4") AT("e5"), "10 9 1 1",
 	 "ev='dice':'2d10' ev='total':19"},
-	{"Dice: Queens 2D8", "0Qd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "8 7 1 1",
+	{T "Dice: Queens 2D8", "0Qd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "8 7 1 1",
 	 "ev='dice':'2d8' ev='total':15"},
-	{"Dice: Rooks 2D6", "0Rd4 1Pd5:e" FILL0 FILL1, ACT("d4") AT("d5"), "6 5 1 1",
+	{T "Dice: Rooks 2D6", "0Rd4 1Pd5:e" FILL0 FILL1, ACT("d4") AT("d5"), "6 5 1 1",
 	 "ev='dice':'2d6' ev='total':11"},
-	{"Dice: Bishops 2D6, Pawns 2D4", "0Bd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "6 6 4 4",
+	{T "Dice: Bishops 2D6, Pawns 2D4", "0Bd4 1Pe5:e" FILL0 FILL1, ACT("d4") AT("e5"), "6 6 4 4",
 	 "ev='dice':'2d6' ev='dice':'2d4' ev='total':12"},
 
 	/* ---- Turn structure, Activations and Reactivation ---- */
-	{"Activations alternate", "0Kd4 0Pa1:e" FILL1, ACT("d4") MV("d5"), "",
+	{T "Activations alternate", "0Kd4 0Pa1:e" FILL1, ACT("d4") MV("d5"), "",
 	 "active=1 stage=activate turn=1"},
-	{"Reactivation: all own pieces Activated, the opponent has some left",
+	{T "Reactivation: all own pieces Activated, the opponent has some left",
 	 "0Kd4:x 0Pa1:x 1Kh8 1Ph7:e", "", "", "n=2 has={'type':'activate','square':'d4'}"},
-	{"Reactivation: give a Disadvantage token if it has none", "0Kd4:x 0Pa1:x 1Kh8 1Ph7:e",
+	{T "Reactivation: give a Disadvantage token if it has none", "0Kd4:x 0Pa1:x 1Kh8 1Ph7:e",
 	 ACT("d4"), "", "D#0=1 ev='reactivation':true"},
-	{"Reactivation: no second token when it has one", "0Kd4:x:D1 0Pa1:x 1Kh8 1Ph7:e", ACT("d4"),
+	{T "Reactivation: no second token when it has one", "0Kd4:x:D1 0Pa1:x 1Kh8 1Ph7:e", ACT("d4"),
 	 "", "D#0=1"},
-	{"Reactivation: the token cancels an Advantage token", "0Kd4:x:A1 0Pa1:x 1Kh8 1Ph7:e",
+	{T "Reactivation: the token cancels an Advantage token", "0Kd4:x:A1 0Pa1:x 1Kh8 1Ph7:e",
 	 ACT("d4"), "", "D#0=0 A#0=0"},
-	{"Reactivation: pieces already Reactivated this turn may Reactivate again",
+	{T "Reactivation: pieces already Reactivated this turn may Reactivate again",
 	 "0Kd4:x:r:D1 0Pa1:x 1Kh8 1Ph7:e", ACT("d4"), "", "ev='reactivation':true stage=act D#0=1"},
-	{"Activation: a piece that has not Activated yet this turn", "0Kd4:x 0Pa1:e 1Kh8 1Ph7:e",
+	{T "Activation: a piece that has not Activated yet this turn", "0Kd4:x 0Pa1:e 1Kh8 1Ph7:e",
 	 ACT("d4"), "", "err=already-activated"},
-	{"End of turn: no unactivated pieces; the seat without the last Activation starts",
+	{T "End of turn: no unactivated pieces; the seat without the last Activation starts",
 	 "0Kd4 0Pa2:x 1Kh8:x 1Ph7:x", ACT("d4") MV("d5"), "", "turn=2 active=1 ev='type':'turn_end'"},
-	{"Fool's Endeavour: Joker tokens removed at the end of the turn",
+	{T "Fool's Endeavour: Joker tokens removed at the end of the turn",
 	 "0Kd4 0Ja2:x:A2 1Kh8:x 1Ph7:x", ACT("d4") MV("d5"), "", "A#1=0 ev='type':'tokens_cleared'"},
-	{"Joker tokens stay during the turn", "0Kd4 0Ja2:x:A2 1Kh8 1Ph7:e", ACT("d4") MV("d5"), "",
+	{T "Joker tokens stay during the turn", "0Kd4 0Ja2:x:A2 1Kh8 1Ph7:e", ACT("d4") MV("d5"), "",
 	 "turn=1 A#1=2"},
-	{"Objective: no pieces left, the other player wins", "0Pd4:e 1Pe5:e 0Kh1",
+	{T "Objective: no pieces left, the other player wins", "0Pd4:e 1Pe5:e 0Kh1",
 	 ACT("d4") AT("e5"), "3 4 1 2", "over=1 win=1 ev=no~pieces~left~on~the~board toact=0 n=0"},
-	{"Faction Leader: King slain, its player loses immediately", "0Pd4:e 1Ke5 1Pa8:e 0Kh1",
+	{T "Faction Leader: King slain, its player loses immediately", "0Pd4:e 1Ke5 1Pa8:e 0Kh1",
 	 ACT("d4") AT("e5"), "4 4 1 1", "over=1 win=1 ev=Faction~Leader~slain"},
-	{"Fool's Endeavour: only Jokers left, that player loses", "0Pd4:e 1Pe5:e 1Ja8 0Kh1",
+	{T "Fool's Endeavour: only Jokers left, that player loses", "0Pd4:e 1Pe5:e 1Ja8 0Kh1",
 	 ACT("d4") AT("e5"), "3 4 1 2", "over=1 win=1 ev=Endeavour"},
-	{"W7: after Turn 10, points on the board decide", "turn:10 0Qd4 0Pa2:x 1Kh8:x",
+	{W "W7: after Turn 10, points on the board decide", "turn:10 0Qd4 0Pa2:x 1Kh8:x",
 	 ACT("d4") MV("d5"), "", "over=1 win=1 ev='points':[4,2]"},
-	{"W7: equal points after Turn 10 is a draw", "turn:10 0Kd4 1Kh8:x", ACT("d4") MV("d5"), "",
+	{W "W7: equal points after Turn 10 is a draw", "turn:10 0Kd4 1Kh8:x", ACT("d4") MV("d5"), "",
 	 "over=1 win=0 ev='winners':[]"},
-	{"Turn 9 ends, Turn 10 is played", "turn:9 0Kd4 1Kh8:x 1Pa8:x", ACT("d4") MV("d5"), "",
+	{T "Turn 9 ends, Turn 10 is played", "turn:9 0Kd4 1Kh8:x 1Pa8:x", ACT("d4") MV("d5"), "",
 	 "over=0 turn=10"},
 
 	/* ---- Pawn: En Passant and Promotion ---- */
-	{"En Passant: first Activation, the Pawn may Move twice", "0Pd2" FILL0 FILL1,
+	{T "En Passant: first Activation, the Pawn may Move twice", "0Pd2" FILL0 FILL1,
 	 ACT("d2") MV("d3"), "", "stage=en_passant n=5 has={'type':'end'}"},
-	{"En Passant: the second Move", "0Pd2" FILL0 FILL1, ACT("d2") MV("d3") MV("d4"), "",
+	{T "En Passant: the second Move", "0Pd2" FILL0 FILL1, ACT("d2") MV("d3") MV("d4"), "",
 	 "P@d4=0P active=1"},
-	{"En Passant: the second Move is optional", "0Pd2" FILL0 FILL1,
+	{T "En Passant: the second Move is optional", "0Pd2" FILL0 FILL1,
 	 ACT("d2") MV("d3") "0:{'type':'end'}", "", "P@d3=0P active=1"},
-	{"En Passant: Moves only, no Attack", "0Pd2 1Pe4:e" FILL0 FILL1, ACT("d2") MV("d3"), "",
+	{T "En Passant: Moves only, no Attack", "0Pd2 1Pe4:e" FILL0 FILL1, ACT("d2") MV("d3"), "",
 	 "stage=en_passant !has={'type':'attack','to':'e4'}"},
-	{"En Passant: only the first Activation of the game", "0Pd2:e" FILL0 FILL1,
+	{T "En Passant: only the first Activation of the game", "0Pd2:e" FILL0 FILL1,
 	 ACT("d2") MV("d3"), "", "active=1 stage=activate"},
-	{"Promotion: in the opponent's deployment zone, a slain positional", "0Pd7:e 0Qa1:S" FILL0
+	{T "Promotion: in the opponent's deployment zone, a slain positional", "0Pd7:e 0Qa1:S" FILL0
 	 " 1Kh8 1Pa8:e", ACT("d7"), "", "n=5 has={'type':'promote','piece':1}"},
-	{"Promotion + W6: the Pawn's Activation ends; the positional may Activate",
+	{T "Promotion + W6: the Pawn's Activation ends; the positional may Activate",
 	 "0Pd7:e 0Qa1:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
 	 "P@d7=0Q W#0=removed act#1=0 active=1"},
-	{"Promotion: counts as Activated if it Activated earlier this turn",
+	{T "Promotion: counts as Activated if it Activated earlier this turn",
 	 "0Pd7:e 0Qa1:S:x" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
 	 "P@d7=0Q act#1=1"},
-	{"Promotion: not outside the opponent's deployment zone", "0Pd6:e 0Qa1:S" FILL0 FILL1,
+	{T "Promotion: at the start of a Reactivation too",
+	 "0Pd7:e:x 0Qa1:S 0Kh1:x 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
+	 "P@d7=0Q W#0=removed ev='reactivation':true"},
+	{T "Promotion: a slain positional only (not one on the board)",
+	 "0Pd7:e 0Qa1" FILL0 " 1Kh8 1Pa8:e", ACT("d7"), "", "!has={'type':'promote','piece':1}"},
+	{T "Promotion: not outside the opponent's deployment zone", "0Pd6:e 0Qa1:S" FILL0 FILL1,
 	 ACT("d6") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
-	{"Promotion: a positional, not a Pawn", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
+	{T "Promotion: a positional, not a Pawn", "0Pd7:e 0Pa2:S 0Ja3:S" FILL0
 	 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "", "err=cannot-promote"},
-	{"RULINGS.md, Wargame Chess W6: a Pawn may promote into a slain Joker",
+	{W "W6: a Pawn may promote into a slain Joker",
 	 "0Pd7:e 0Pa2:S 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7"), "",
 	 "has={'type':'promote','piece':2} !has={'type':'promote','piece':1}"},
-	{"RULINGS.md, Wargame Chess W6: the Joker is placed, the Pawn's Activation ends; "
+	{W "W6: the Joker is placed, the Pawn's Activation ends; "
 	 "the Joker may still Activate this turn",
 	 "0Pd7:e 0Ja3:S" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
 	 "P@d7=0J W#0=removed W#1=board act#1=0 active=1 ev='type':'promote','pawn':0,'piece':1"},
-	{"RULINGS.md, Wargame Chess W6: a Joker that Activated earlier this turn counts as Activated",
+	{W "W6: a Joker that Activated earlier this turn counts as Activated",
 	 "0Pd7:e 0Ja3:S:x" FILL0 " 1Kh8 1Pa8:e", ACT("d7") "0:{'type':'promote','piece':1}", "",
 	 "P@d7=0J act#1=1 ev='activated':true"},
-	{"RULINGS.md, Wargame Chess W6: with a Joker on the board, "
+	{W "W6: with a Joker on the board, "
 	 "two slain Jokers are both offered", "0Pd7:e 0Ja3:S 0Jb3:S 0Ja4 " FILL0 " 1Kh8 1Pa8:e",
 	 ACT("d7"), "", "has={'type':'promote','piece':1} has={'type':'promote','piece':2}"},
 
 	/* ---- Rook: Castle ---- */
-	{"Castle: a lower-ranked ally gains an Advantage token", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
+	{T "Castle: a lower-ranked ally gains an Advantage token", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
 	 ACT("a1") "0:{'type':'move','to':'a3','castle':'b3'}", "", "P@b3=0R P@a3=0P A@a3=1"},
-	{"Castle: a higher-ranked ally loses a Disadvantage token", "0Ra1 0Kb3:D2 1Kh8 1Pc8:e",
+	{T "Castle: a higher-ranked ally loses a Disadvantage token", "0Ra1 0Kb3:D2 1Kh8 1Pc8:e",
 	 ACT("a1") "0:{'type':'move','to':'a3','castle':'b3'}", "", "P@b3=0R P@a3=0K D@a3=1"},
-	{"Castle: only with a non-Rook ally", "0Ra1 0Rb3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
+	{T "Castle: only with a non-Rook ally", "0Ra1 0Rb3 0Kh1 1Kh8 1Pc8:e", ACT("a1"), "",
 	 "!has={'type':'move','to':'a3','castle':'b3'}"},
-	{"Castle: only with an ally adjacent to where the Move ends", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
+	{T "Castle: only with an ally adjacent to where the Move ends", "0Ra1 0Pb3:e 0Kh1 1Kh8 1Pc8:e",
 	 ACT("a1") "0:{'type':'move','to':'a6','castle':'b3'}", "", "err=not-a-castle"},
 
 	/* ---- Blessed / Cursed through the rules ---- */
-	{"Blessed: an ally gains an Advantage token, Blessed allies gain one",
+	{T "Blessed: an ally gains an Advantage token, Blessed allies gain one",
 	 "0Pd4:e 1Pe5:e 1Pa7:B 1Kh8", ACT("d4") AT("e5")
 	 "1:{'type':'combat_move','option':'retreat','square':'f6'}", "2 2 3 1", "A#2=1 A#1=1"},
-	{"Cursed: Reactivation's Disadvantage token reaches Cursed allies",
+	{T "Cursed: Reactivation's Disadvantage token reaches Cursed allies",
 	 "0Kd4:x 0Pa1:x:C 1Kh8 1Ph7:e", ACT("d4"), "", "D#0=1 D#1=1"},
 
 	/* ---- Refusals (G5: nothing hidden in them) ---- */
-	{"Turn order: not this seat's turn", "0Kd4 0Pa1:e" FILL1,
+	{T "Turn order: not this seat's turn", "0Kd4 0Pa1:e" FILL1,
 	 "1:{'type':'activate','square':'h8'}", "", "err=not-awaited"},
-	{"Activation: only your own pieces", "0Kd4 0Pa1:e" FILL1, ACT("h8"), "", "err=not-your-piece"},
-	{"Activation: a piece must be there", "0Kd4 0Pa1:e" FILL1, ACT("e4"), "", "err=no-piece"},
-	{"Actions by phase", "0Kd4 0Pa1:e" FILL1,
+	{T "Activation: only your own pieces", "0Kd4 0Pa1:e" FILL1, ACT("h8"), "", "err=not-your-piece"},
+	{T "Activation: a piece must be there", "0Kd4 0Pa1:e" FILL1, ACT("e4"), "", "err=no-piece"},
+	{T "Actions by phase", "0Kd4 0Pa1:e" FILL1,
 	 "0:{'type':'team','faction':'standard','pieces':{'king':1}};", "", "err=wrong-phase"},
-	{"Actions by step", "0Kd4 0Pa1:e" FILL1, AT("e5"), "", "err=wrong-step"},
-	{"Unknown action", "0Kd4 0Pa1:e" FILL1, "0:{'type':'fly'};", "", "err=unknown-action"},
-	{"Unknown field", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'d4','x':1};", "",
+	{T "Actions by step", "0Kd4 0Pa1:e" FILL1, AT("e5"), "", "err=wrong-step"},
+	{T "Unknown action", "0Kd4 0Pa1:e" FILL1, "0:{'type':'fly'};", "", "err=unknown-action"},
+	{T "Unknown field", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'d4','x':1};", "",
 	 "err=unknown-field"},
-	{"Squares a1..h8 (G1)", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'z9'};", "",
+	{T "Squares a1..h8 (G1)", "0Kd4 0Pa1:e" FILL1, "0:{'type':'activate','square':'z9'};", "",
 	 "err=not-a-square"},
 };
 
@@ -466,20 +479,20 @@ test_teams(void)
 	wr_rng_script(&rng, &sc);
 	st = fresh("seat0", &rng);
 	/* Building a team: exactly 14 points, quantities (1), (0-n). */
-	CHECK(wc_ruleset.to_act(st) == 3, "Building a team: both seats build at once");
+	CHECK(wc_ruleset.to_act(st) == 3, T "Building a team: both seats build at once");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':8}}",
 	              &rng, &err) != 0 && strcmp(err.code, "not-14-points") == 0,
-	      "Building a team: exactly 14 points (10 refused)");
+	      T "Building a team: exactly 14 points (10 refused)");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'queen':1,'rook':2,'bishop':2,'knight':1,'pawn':1}}",
 	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
-	      "Quantity (1): the King must be taken");
+	      T "Quantity (1): the King must be taken");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'rook':3,'pawn':6}}",
 	              &rng, &err) != 0 && strcmp(err.code, "quantity-out-of-range") == 0,
-	      "Quantity (0-2): no third Rook");
+	      T "Quantity (0-2): no third Rook");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'standard','pieces':{'king':1,'pawn':9,'joker':1,'queen':1}}",
-	              &rng, &err) != 0, "Quantity (0-8): no ninth Pawn");
+	              &rng, &err) != 0, T "Quantity (0-8): no ninth Pawn");
 	CHECK(apply_q(st, 0, "{'type':'team','faction':'nobody','pieces':{}}", &rng, &err) != 0 &&
-	          strcmp(err.code, "unknown-faction") == 0, "W1: only shipped factions");
+	          strcmp(err.code, "unknown-faction") == 0, W "W1: only shipped factions");
 	/* Every legal Standard list, counted by brute force. */
 	for (int q = 0; q <= 1; q++)
 		for (int r = 0; r <= 2; r++)
@@ -488,7 +501,7 @@ test_teams(void)
 					for (int j = 0; j <= 2; j++)
 						for (int p = 0; p <= 8; p++)
 							legal += 2 + 3 * q + 2 * (r + b + n + j) + p == 14;
-	CHECK(wc_count(st, 0, NULL, NULL) == legal, "Building a team: every legal list offered");
+	CHECK(wc_count(st, 0, NULL, NULL) == legal, T "Building a team: every legal list offered");
 	{
 		int found;
 		char *j = quotes(TEAM_A);
@@ -534,20 +547,20 @@ test_setup(void)
 	st = fresh("seat0", &rng);
 	CHECK(apply_q(st, 0, TEAM_A, &rng, &err) == 0, "team A");
 	CHECK(apply_q(st, 1, TEAM_B, &rng, &err) == 0, "team B");
-	CHECK(st->phase == WC_PH_TREES && st->ntrees == 3, "Tree Setup: three Trees");
+	CHECK(st->phase == WC_PH_TREES && st->ntrees == 3, T "Tree Setup: three Trees");
 	CHECK(st->trees[0] == sq("a1") && st->trees[1] == sq("c2") && st->trees[2] == sq("h4"),
-	      "Tree Setup: D4 rank in the near half, D8 file; a taken square re-rolled");
+	      T "Tree Setup: D4 rank in the near half, D8 file; a taken square re-rolled");
 	CHECK(ev_has("\"rerolled\":true"), "the re-roll is shown");
-	CHECK(wc_to_act(st) == 2, "W2: the second seat's Tree choice is pending");
-	CHECK(wc_count(st, 1, NULL, NULL) == 3, "Tree Setup: mirror, mirror_flip, random");
+	CHECK(wc_to_act(st) == 2, W "W2: the second seat's Tree choice is pending");
+	CHECK(wc_count(st, 1, NULL, NULL) == 3, T "Tree Setup: mirror, mirror_flip, random");
 	{
 		struct wc_state *m = wc_clone(st), *f = wc_clone(st);
 		CHECK(apply_q(m, 1, "{'type':'trees','choice':'mirror'}", &rng, &err) == 0, "mirror");
 		CHECK(m->trees[3] == sq("a8") && m->trees[4] == sq("c7") && m->trees[5] == sq("h5"),
-		      "Tree Setup: mirrored in the other half");
+		      T "Tree Setup: mirrored in the other half");
 		CHECK(apply_q(f, 1, "{'type':'trees','choice':'mirror_flip'}", &rng, &err) == 0, "flip");
 		CHECK(f->trees[3] == sq("h8") && f->trees[4] == sq("f7") && f->trees[5] == sq("a5"),
-		      "Tree Setup: mirrored and flipped horizontally");
+		      T "Tree Setup: mirrored and flipped horizontally");
 		wc_ruleset.free(m);
 		wc_ruleset.free(f);
 	}
@@ -558,16 +571,16 @@ test_setup(void)
 		wr_rng_script(&r2, &s2);
 		CHECK(apply_q(st, 1, "{'type':'trees','choice':'random'}", &r2, &err) == 0, "random");
 		CHECK(st->trees[3] == sq("b8") && st->trees[4] == sq("b7") && st->trees[5] == sq("e5"),
-		      "Tree Setup: random in the second seat's own half (D4 counted from its side)");
+		      T "Tree Setup: random in the second seat's own half (D4 counted from its side)");
 	}
 	/* Piece Setup: the second Tree seat deploys its whole team first. */
-	CHECK(st->phase == WC_PH_DEPLOY && wc_to_act(st) == 2, "W2: seat 1 deploys first");
+	CHECK(st->phase == WC_PH_DEPLOY && wc_to_act(st) == 2, W "W2: seat 1 deploys first");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'e4'}", &rng, &err) != 0 &&
-	          strcmp(err.code, "outside-zone") == 0, "Piece Setup: the two nearest ranks");
+	          strcmp(err.code, "outside-zone") == 0, T "Piece Setup: the two nearest ranks");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'king','square':'b8'}", &rng, &err) != 0 &&
-	          strcmp(err.code, "square-taken") == 0, "Piece Setup: not on a Tree");
+	          strcmp(err.code, "square-taken") == 0, T "Piece Setup: not on a Tree");
 	CHECK(apply_q(st, 1, "{'type':'deploy','piece':'queen','square':'e8'}", &rng, &err) != 0,
-	      "Piece Setup: only pieces of the team");
+	      T "Piece Setup: only pieces of the team");
 	{
 		/* 16 squares of the zone minus the Tree at b8 and b7. */
 		CHECK(wc_count(st, 1, NULL, NULL) == 5 * 14, "deploy: options x free squares");
@@ -599,7 +612,7 @@ test_setup(void)
 		}
 	}
 	CHECK(st->phase == WC_PH_PLAY && st->turn == 1, "the game begins with Turn 1");
-	CHECK(st->active == 1 && wc_to_act(st) == 2, "W2: the first deployer Activates first");
+	CHECK(st->active == 1 && wc_to_act(st) == 2, W "W2: the first deployer Activates first");
 	{
 		struct wr_result res;
 		wc_ruleset.result(st, &res);
