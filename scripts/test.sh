@@ -9,15 +9,17 @@
 #   1. Debian packages (scripts/deps.sh build test e2e), then the npm
 #      packages of tests/e2e (npm ci when node_modules is stale)
 #   2. build/      RelWithDebInfo, warnings are errors, then all ctest tests
-#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors
-#                  (compiled while stage 2's tests run), then the unit, api
-#                  and fuzz tests
+#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
+#                  then the unit, api and fuzz tests: in the background,
+#                  beside stage 2's tests (output in test-output/)
 # Each ctest run's output is also kept in test-output/ctest-<build dir>.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
 # Environment:
 #   WP_JOBS        parallel build jobs (default 2, the CI machine's cores)
 #   WP_TEST_JOBS   parallel ctest jobs (default 2 * WP_JOBS + 1)
+#   WP_SAN_JOBS    parallel ctest jobs of the sanitizer stage, beside them
+#                  (default WP_JOBS + 1)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
 #   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (4;
 #                  scripts/fuzz.sh runs long campaigns)
@@ -31,6 +33,8 @@ JOBS=${WP_JOBS:-2}
 # they compute: measured, three tests at a time on 2 cores kept them busy
 # about half the time (254 s of CPU in 250 s), so twice the cores plus one.
 TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
+# The sanitizer tests run beside them (see start_sanitizers).
+SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 1))}
 QUICK=0
 
 # One line per finished stage, repeated at the end as a summary.
@@ -76,6 +80,7 @@ stage() {
     SUMMARY+=("$line")
     log "$line"
     if (( status != 0 )); then
+        stop_sanitizers
         print_summary
         exit "$status"
     fi
@@ -177,27 +182,55 @@ count_tests() {
     TESTS_FAILED=$((TESTS_FAILED + failed))
 }
 
-# The ASan+UBSan build, in the background: Debug keeps the sanitizer stack
-# traces exact (the optimised build already covers the warnings that only
-# appear with -O2); clang, so that the same build also links the fuzz
-# targets with libFuzzer (short runs here; WP_FUZZ_SECONDS for longer
-# ones). Its output goes to test-output/build-asan.log, printed when it
-# fails.
-ASAN_PID=
-start_asan_build() {
+# The sanitizer stage runs in the background, beside stage 2's tests
+# (measured, those keep the 2 cores busy only about two thirds of the
+# time): the ASan+UBSan build, then its unit, api and fuzz tests. Debug
+# keeps the sanitizer stack traces exact (the optimised build already
+# covers the warnings that only appear with -O2); clang, so that the same
+# build also links the fuzz targets with libFuzzer (short runs here;
+# WP_FUZZ_SECONDS for longer ones). Its output goes to
+# test-output/sanitizers.log and is printed when the stage is waited for.
+SAN_PID=
+SAN_LOG=$LOG_DIR/sanitizers.log
+start_sanitizers() {
     mkdir -p "$LOG_DIR"
-    with_cc clang configure_and_build "$ROOT/build-asan" \
-        -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
-        -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-4}" >"$LOG_DIR/build-asan.log" 2>&1 &
-    ASAN_PID=$!
+    (
+        # Sanitizer reports must fail the test that triggers them: UBSan
+        # only prints and carries on unless told to halt. Values already in
+        # the environment win, so a developer can tune them.
+        export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
+        export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+        # The same playout code runs under the sanitizers, with fewer
+        # seeds: every configuration and rule path is still played, 10x
+        # less often.
+        export WR_PLAYOUTS=${WR_PLAYOUTS:-100}
+        with_cc clang configure_and_build "$ROOT/build-asan" \
+            -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
+            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-4}" || exit 90
+        ctest --test-dir "$ROOT/build-asan" --output-on-failure --no-tests=error \
+            -j "$SAN_JOBS" -L 'unit|api|fuzz'
+    ) >"$SAN_LOG" 2>&1 &
+    SAN_PID=$!
 }
 
-finish_asan_build() {
-    local status=0
-    wait "$ASAN_PID" || status=$?
-    if (( status != 0 )); then
-        cat "$LOG_DIR/build-asan.log" >&2
+# A failed stage ends the script: the background stage goes with it.
+stop_sanitizers() {
+    if [[ -n "$SAN_PID" ]] && kill -0 "$SAN_PID" 2>/dev/null; then
+        pkill -TERM -P "$SAN_PID" 2>/dev/null || true
+        kill "$SAN_PID" 2>/dev/null || true
     fi
+}
+
+# Waits for the background stage, prints its output and counts its tests.
+finish_sanitizers() {
+    local status=0
+    wait "$SAN_PID" || status=$?
+    cat "$SAN_LOG"
+    if (( status == 90 )); then
+        log "the ASan+UBSan build failed"
+        return 1
+    fi
+    count_tests "$SAN_LOG"
     return "$status"
 }
 
@@ -208,26 +241,14 @@ main() {
 
     stage "deps" install_deps
     stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    # The sanitizer build compiles while the tests above run (they leave a
-    # core idle much of the time); its stage below waits for it.
-    if (( ! QUICK )); then
-        start_asan_build
+    if (( QUICK )); then
+        log "--quick: skipping the ASan+UBSan build and its tests"
+    else
+        start_sanitizers
     fi
     stage "ctest (all)" run_ctest "$ROOT/build"
-
-    if (( QUICK )); then
-        log "--quick: skipping the ASan+UBSan build"
-    else
-        # Sanitizer reports must fail the test that triggers them: UBSan only
-        # prints and carries on unless told to halt. Values already in the
-        # environment win, so a developer can tune them.
-        export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
-        export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-        stage "build-asan" finish_asan_build
-        # The same playout code runs under the sanitizers, with fewer seeds:
-        # every configuration and rule path is still played, 10x less often.
-        export WR_PLAYOUTS=${WR_PLAYOUTS:-100}
-        stage "ctest asan (unit|api|fuzz)" run_ctest "$ROOT/build-asan" -L 'unit|api|fuzz'
+    if (( ! QUICK )); then
+        stage "asan+ubsan (unit|api|fuzz)" finish_sanitizers
     fi
 
     SUMMARY+=("$(printf '%-22s ok      %4ds' "total" $((SECONDS - total_start)))")

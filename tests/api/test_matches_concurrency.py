@@ -182,12 +182,18 @@ class ConcurrencyTest(wp.ServerTestCase):
         work = {}
         for name, game in (("small", small), ("big", big)):
             self.a.view(game)  # warm: connection and prepared statements exist
-            before = metrics(self.server)
-            r = self.a.view(game)
-            after = metrics(self.server)
-            self.assertEqual(r.status, 200, r)
-            work[name] = {k: after[k] - before.get(k, 0) for k in after
-                          if not k.startswith("warpost_http")}
+            # The least of three GETs: what a GET needs, not what the
+            # caches (a token's lifetime, a new pooled connection) add
+            # now and then, whatever the match's length.
+            runs = []
+            for _ in range(3):
+                before = metrics(self.server)
+                r = self.a.view(game)
+                after = metrics(self.server)
+                self.assertEqual(r.status, 200, r)
+                runs.append({k: after[k] - before.get(k, 0) for k in after
+                             if not k.startswith("warpost_http")})
+            work[name] = {k: min(run[k] for run in runs) for k in runs[0]}
         self.assertEqual(work["small"], work["big"])
         self.assertEqual(work["big"]["warpost_rules_applies_total"], 0)
         self.assertEqual(work["big"]["warpost_rules_state_loads_total"], 1)

@@ -2,6 +2,7 @@
 seeded random choices from GET .../actions, then audited by GET .../verify.
 (Issues "Confrontation ruleset" and "Wargame Chess ruleset": a whole match
 through HTTP.) Runs the product binary: the test ruleset is not offered."""
+import concurrent.futures
 import os
 import random
 import unittest
@@ -59,10 +60,15 @@ class PlayEveryRulesetTest(wp.ServerTestCase):
         self.assertNotIn(ml.RULESET, [r["id"] for r in rulesets],
                          "the test ruleset is never offered by the product")
         self.assertTrue(rulesets, "the product offers at least one ruleset")
-        for rs in rulesets:
-            for seats in range(rs["min_seats"], rs["max_seats"] + 1):
-                with self.subTest(ruleset=rs["id"], seats=seats):
-                    self.play(rs["id"], seats, seed=seats)
+        # Every match on a thread of its own (each with its own players):
+        # the server plays them side by side, as it would for real players.
+        games = [(rs["id"], seats) for rs in rulesets
+                 for seats in range(rs["min_seats"], rs["max_seats"] + 1)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            done = {g: pool.submit(self.play, g[0], g[1], seed=g[1]) for g in games}
+        for (ruleset, seats), future in done.items():
+            with self.subTest(ruleset=ruleset, seats=seats):
+                future.result()
 
 
 if __name__ == "__main__":
