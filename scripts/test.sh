@@ -20,7 +20,7 @@
 #   WP_JOBS        parallel build jobs (default 2, the CI machine's cores)
 #   WP_TEST_JOBS   parallel ctest jobs (default 2 * WP_JOBS + 1)
 #   WP_SAN_JOBS    parallel ctest jobs of the sanitizer stage, beside them
-#                  (default WP_JOBS + 1)
+#                  (default WP_JOBS + 2)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
 #   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (2;
 #                  scripts/fuzz.sh runs long campaigns)
@@ -37,7 +37,7 @@ JOBS=${WP_JOBS:-2}
 # about half the time (254 s of CPU in 250 s), so twice the cores plus one.
 TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
 # The sanitizer tests run beside them (see start_sanitizers).
-SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 1))}
+SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 2))}
 QUICK=0
 
 # One line per finished stage, repeated at the end as a summary.
