@@ -52,7 +52,9 @@ enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* One post as a viewer may see it (RULINGS.md G5). */
-json_object *wp_post_json(const struct wp_post_row *w, int viewer);
+/* A post as `viewer` may see it, who sees the log up to post `upto` (a
+ * spectator held behind): an undo made after that is not shown. */
+json_object *wp_post_json(const struct wp_post_row *w, int viewer, int upto);
 
 /* --- request.c: validate at the edge (STYLE.md) --- */
 /* Every field of the body is one of known (NULL-terminated). */

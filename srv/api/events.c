@@ -94,14 +94,15 @@ put(char **buf, size_t *len, size_t *cap, const char *s)
 }
 
 static enum wp_err
-reply_stream(struct wp_ctx *ctx, const struct wp_post_row *rows, int n, int viewer, int64_t last)
+reply_stream(struct wp_ctx *ctx, const struct wp_post_row *rows, int n, int viewer, int upto,
+             int64_t last)
 {
 	char *buf = NULL, line[64];
 	size_t len = 0, cap = 0;
 	int bad = put(&buf, &len, &cap, "retry: " WP_EVENTS_RETRY_MS "\n");
 
 	for (int i = 0; i < n && !bad; i++) {
-		json_object *p = wp_post_json(&rows[i], viewer);
+		json_object *p = wp_post_json(&rows[i], viewer, upto);
 		snprintf(line, sizeof(line), "id: %d\nevent: post\ndata: ", rows[i].seq);
 		bad = put(&buf, &len, &cap, line) ||
 		      put(&buf, &len, &cap, json_object_to_json_string_ext(
@@ -166,7 +167,7 @@ wp_api_games_events(struct wp_ctx *ctx)
 		} else if (!stream && shown == 0 && wait > 0 && ctx->req->can_wait && now < until) {
 			wp_hold(ctx, id, gen, until);
 		} else {
-			err = reply_stream(ctx, rows, shown, sight.viewer, after);
+			err = reply_stream(ctx, rows, shown, sight.viewer, sight.upto, after);
 			/* A full batch may have more behind it, and after the
 			 * end the stream is to be closed: a generation already
 			 * past makes the front come back at once. */

@@ -1,5 +1,6 @@
 /* Auditing: GET /api/games/{id}/export (the whole match with the revealed
  * seed, after the end) and GET /api/games/{id}/verify (its replay). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "api.h"
@@ -25,7 +26,7 @@ export_json(const struct wp_game *g, const struct wp_post_row *rows, int n)
 	json_object_object_add(o, "result", json_object_get(g->result));
 	/* Only after the end: everything is revealed (G5). */
 	for (int i = 0; i < n; i++) {
-		json_object *p = wp_post_json(&rows[i], WR_EVERYONE);
+		json_object *p = wp_post_json(&rows[i], WR_EVERYONE, INT_MAX);
 		json_object_object_add(p, "draws_from", json_object_new_int64(rows[i].draws_from));
 		json_object_array_add(posts, p);
 	}

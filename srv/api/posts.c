@@ -284,7 +284,7 @@ wp_api_games_abort(struct wp_ctx *ctx)
 /* ------------------------------------------------------------- the log */
 
 json_object *
-wp_post_json(const struct wp_post_row *w, int viewer)
+wp_post_json(const struct wp_post_row *w, int viewer, int upto)
 {
 	json_object *o = json_object_new_object();
 	/* A post's actions and standing orders are its seat's; a hidden
@@ -303,7 +303,8 @@ wp_post_json(const struct wp_post_row *w, int viewer)
 	if (viewer == WR_EVERYONE)
 		json_object_object_add(o, "rolls", json_object_get(w->rolls));
 	/* Taken back by that undo post (issue 14); still in the log. */
-	json_object_object_add(o, "undone_by", w->undone_by ? json_object_new_int(w->undone_by) : NULL);
+	json_object_object_add(o, "undone_by", w->undone_by && w->undone_by <= upto
+	                                       ? json_object_new_int(w->undone_by) : NULL);
 	return o;
 }
 
@@ -336,7 +337,7 @@ wp_api_games_posts(struct wp_ctx *ctx)
 		g.seq = sight.upto;
 		json_object *o = json_object_new_object(), *list = json_object_new_array();
 		for (int i = 0; i < shown; i++)
-			json_object_array_add(list, wp_post_json(&rows[i], sight.viewer));
+			json_object_array_add(list, wp_post_json(&rows[i], sight.viewer, sight.upto));
 		int last = shown ? rows[shown - 1].seq : -1;
 		json_object_object_add(o, "game", json_object_new_int64(id));
 		json_object_object_add(o, "seq", json_object_new_int(g.seq));

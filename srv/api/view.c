@@ -196,7 +196,9 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		posts[i] = (struct wp_past_post){.seat = rows[i].seat, .kind = rows[i].kind,
 		                                   .actions = rows[i].actions,
 		                                   .draws_from = rows[i].draws_from,
-		                                   .undone_by = rows[i].undone_by};
+		                                   /* as it was: later undos not yet made */
+		                                   .undone_by = rows[i].undone_by <= at
+		                                                ? rows[i].undone_by : 0};
 	if (err == WP_OK && wp_replay_past_at(&g, posts, n, &past) != 0)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
 		              (long long)at);
@@ -204,12 +206,14 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		int seat = sight.seat;
 		int viewer = sight.viewer;
 		char etag[80];
-		/* The tag of the view now, and the post. */
+		int last = at == g.seq;
+		/* The version after that post: the version now less the posts
+		 * since (a vacation since counts too, README). Not the version
+		 * now: that would tell a spectator held behind how many posts it
+		 * may not see yet. */
+		g.version -= g.seq - (int)at;
 		etag_for(etag, sizeof(etag) - 24, id, g.version, viewer);
 		snprintf(etag + strlen(etag) - 1, 24, "-a%lld\"", (long long)at);
-		int last = at == g.seq;
-		/* Only posts change a started match's version (store/sql.c). */
-		g.version -= g.seq - (int)at;
 		g.seq = (int)at;
 		g.status = past.status;
 		g.awaiting = past.awaiting;

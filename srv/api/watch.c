@@ -98,7 +98,7 @@ wp_state_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int 
 	for (int i = 0; steps && i < n; i++)
 		steps[i] = (struct wp_replay_step){rows[i].seq, rows[i].seat, rows[i].kind,
 		                                   rows[i].actions, rows[i].draws_from,
-		                                   rows[i].undone_by};
+		                                   rows[i].undone_by <= at ? rows[i].undone_by : 0};
 	if (steps)
 		*state = wp_replay_at(g->rs, g->options, g->nseats, g->seed, g->client, g->client_len,
 		                      steps, n, at);

@@ -116,6 +116,7 @@ listen_main(void *arg)
 		PGnotify *n;
 		char games[4096];
 		size_t used = 0;
+		int overflow = 0;   /* more matches than the list holds */
 		while ((n = PQnotifies(c)) != NULL) {
 			/* 'id:version' (store/games.c), or 'id' alone. */
 			char *end;
@@ -130,9 +131,15 @@ listen_main(void *arg)
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,
 					                         "%s%lld", used ? "," : "", (long long)game);
+				else
+					overflow = 1;
 			}
 			PQfreemem(n);
 		}
+		/* Players waiting on matches left off the list are woken all
+		 * the same: every waiter, rather than one missed. */
+		if (overflow)
+			wp_wait_all();
 		if (used && wp_wait_players() > 0 && wake_players(c, games) != 0) {
 			wp_log("listen: connection lost or not answering");
 			wp_cache_online(0);

@@ -76,14 +76,23 @@ class UndoTest(wp.ServerTestCase):
         self.assertEqual(r.status, 200, r)
         return r.json()["posts"]
 
-    def to_confrontation_play(self):
-        self.match("confrontation")
+    def to_confrontation_play(self, delay=0):
+        if delay:
+            r = self.a.req("POST", "/api/games", {"ruleset": "confrontation", "seats": 2,
+                                                  "seat": 0, "spectator_delay": delay})
+            self.assertEqual(r.status, 201, r)
+            g = r.json()
+            self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+            self.game = g["id"]
+        else:
+            self.match("confrontation")
         for seat in (0, 1):
             self.post(seat, {"type": "ready"})
-        while self.view()["state"]["phase"] != "play":
-            s = self.view()["awaiting"][0]
+        # (through a seat: a spectator may be held behind)
+        while self.view(self.a)["state"]["phase"] != "play":
+            s = self.view(self.a)["awaiting"][0]
             self.post(s, self.who[s].actions(self.game)["actions"][0])
-        return self.view()["awaiting"][0]
+        return self.view(self.a)["awaiting"][0]
 
     def test_confrontation_move_taken_back_and_nothing_leaks(self):
         me = self.to_confrontation_play()
@@ -158,6 +167,27 @@ class UndoTest(wp.ServerTestCase):
             back = [x for x in acts if x.get("piece") not in (None, "pawn")
                     and rank(x["square"]) != front]
             self.post(s, (pawns or back or acts)[0])
+
+    def test_a_spectator_held_behind_sees_no_later_undo(self):
+        """G5 and issue 14 (spectator delay): a spectator one post behind
+        sees the move as it was made, not that an undo it may not see
+        yet took it back, in the log and in the position."""
+        me = self.to_confrontation_play(delay=1)
+        moved = self.post(me, self.who[me].actions(self.game)["actions"][0])
+        u = self.undo(me)
+        self.assertEqual(u.status, 200, u)
+        # Now the spectator sees up to the move (one post behind the undo).
+        log = self.server.request("GET", "/api/games/%d/turns?after=0&limit=500" % self.game)
+        posts = {p["seq"]: p for p in log.json()["posts"]}
+        self.assertEqual(max(posts), moved["seq"])
+        self.assertIsNone(posts[moved["seq"]]["undone_by"], "the undo is not shown early")
+        self.assertEqual(self.log(self.who[me])[moved["seq"] - 1]["undone_by"], u.json()["seq"])
+        spectator_at_move = self.view()["state"]
+        self.assertEqual(spectator_at_move, self.server.request(
+            "GET", "/api/games/%d?at=%d" % (self.game, moved["seq"])).json()["state"])
+        before = self.server.request("GET", "/api/games/%d?at=%d" % (self.game, moved["seq"] - 1))
+        self.assertNotEqual(spectator_at_move, before.json()["state"],
+                            "the position shows the move as it was made")
 
     def test_wargame_chess_pawn_move_taken_back(self):
         self.match("wargame-chess")
