@@ -166,8 +166,9 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 		}
 	} else if (is_api_path(path)) {
 		/* Every API request counts per IP, once (a long-poll is served
-		 * again when it wakes), but health checks. */
-		if (strcmp(path, "/api/health") == 0 || req->wait_until_ns ||
+		 * again when it wakes, an event stream for each part), but
+		 * health checks. */
+		if (strcmp(path, "/api/health") == 0 || req->again ||
 		    (err = wp_rate_check_ip(&ctx, WP_RATE_REQUESTS)) == WP_OK)
 			err = serve_api(&ctx, path);
 		if (err == WP_OK && !wp_response_get_header(res, "Cache-Control"))

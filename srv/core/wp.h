@@ -100,6 +100,8 @@ struct wp_request {
 	int64_t start_ns;        /* when the front first saw the request */
 	int can_wait;            /* the front can hold the request (long-poll) */
 	int64_t wait_until_ns;   /* set once the request has started waiting */
+	int again;               /* served again: a woken long-poll, a stream's
+	                          * next part (counted once by the rate limits) */
 	int can_stream;          /* the front can keep an event stream open (HTTP) */
 };
 
@@ -221,6 +223,9 @@ int64_t wp_now_ns(void);
 
 /* One line per request to stderr; errors with context. */
 void wp_log_request(const struct wp_request *req, int status);
+/* The status logged for a request whose client left before its answer
+ * (nginx's own code for it); nothing is sent. */
+#define WP_STATUS_CLIENT_LEFT 499
 void wp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Silences both (fuzzing, where sanitizer reports must stay visible). */
 void wp_log_quiet(int on);

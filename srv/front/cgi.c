@@ -206,8 +206,6 @@ serve_env(char **envp, size_t max_body, read_fn rd, write_fn wr, void *io)
  * FCGI_QUEUE_TIMEOUT (nginx's WARPOST_QUEUED_AT says when it was sent) is
  * answered 503 overloaded, unworked. */
 
-#define WP_STATUS_CLIENT_LEFT 499
-
 struct fcgi_job {
 	FCGX_Request r;
 	struct wp_request req;
@@ -301,6 +299,7 @@ job_serve(struct wp_fcgi *f, struct fcgi_job *job)
 		return;
 	}
 	job->req.wait_until_ns = res.wait_until_ns;
+	job->req.again = 1;
 	job->w = (struct wp_waiter){.game = res.wait_game, .gen_seen = res.wait_gen,
 	                            .deadline_ns = res.wait_until_ns, .wake = job_woken,
 	                            .arg = job, .fd = job->r.ipcFd, .watch_fd = 1};

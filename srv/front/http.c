@@ -198,6 +198,7 @@ suspend_for(struct MHD_Connection *c, struct conn_ctx *cc, const struct wp_respo
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
 	cc->req.wait_until_ns = res->wait_until_ns;
+	cc->req.again = 1;
 	cc->conn = c;
 	cc->waiter = (struct wp_waiter){.game = res->wait_game, .gen_seen = res->wait_gen,
 	                                .deadline_ns = res->wait_until_ns, .wake = wake,
@@ -406,6 +407,7 @@ sse_next(struct conn_ctx *cc)
 	req->headers[i].value = cc->sse->last_id;
 	req->can_wait = 0;
 	req->can_stream = !wp_wait_stopping();
+	req->again = 1;
 	wp_serve(req, &res);
 	sse_take(cc->sse, &res);
 	wp_response_free(&res);
@@ -487,7 +489,13 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	if (!cc->req.query)
 		cc->req.query = strdup("");
 	clock_set(c, 0);
-	cc->req.can_wait = !wp_wait_stopping() && !cc->waiter.gone;
+	/* A long-poll whose client hung up: no work for an answer no one
+	 * reads (the FastCGI front drops it alike). */
+	if (cc->waiter.gone) {
+		wp_log_request(&cc->req, WP_STATUS_CLIENT_LEFT);
+		return MHD_NO;
+	}
+	cc->req.can_wait = !wp_wait_stopping();
 	/* Open streams take at most half the connections; past that an
 	 * EventSource gets finite answers (it reconnects) like FastCGI. */
 	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
