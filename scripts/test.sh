@@ -13,7 +13,8 @@
 #   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
 #                  then the unit, api and fuzz tests: in the background,
 #                  beside stage 2 from its build on (output in test-output/)
-# Each ctest run's output is also kept in test-output/ctest-<build dir>.log.
+# Stage 2's ctest output is also kept in test-output/ctest-build.log, stage
+# 3's (build and tests) in test-output/sanitizers.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
 # Environment:

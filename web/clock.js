@@ -26,12 +26,6 @@ function when(iso) {
   return new Date(iso).toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-export function timeControlWords(tc) {
-  if (!tc) return 'No time limit';
-  const inc = tc.increment_days ? `, +${tc.increment_days} per move, at most ${tc.max_bank_days}` : tc.max_bank_days > tc.days_per_move ? `, at most ${tc.max_bank_days}` : '';
-  return `${tc.days_per_move} day${tc.days_per_move === 1 ? '' : 's'} per move${inc}${tc.skip_weekends ? ', weekends not counted' : ''}`;
-}
-
 // A deadline's text, kept fresh by tickClocks.
 function deadlineText(el) {
   const left = new Date(el.dataset.deadline).getTime() - Date.now();

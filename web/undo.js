@@ -6,10 +6,6 @@
 // information-revealed). The log's `undo` posts read with undoText().
 import { post, randomHex } from './api.js';
 
-export function canUndo(actions) {
-  return Boolean(actions && actions.can_undo);
-}
-
 // A retry of the same undo (a network failure) reuses its key, so it is
 // answered again rather than applied twice.
 export function undoLast(gameId, seq, count = 1, key = randomHex(16)) {

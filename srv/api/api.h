@@ -36,9 +36,8 @@ enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
 enum wp_err wp_api_games_board_png(struct wp_ctx *ctx);     /* board_svg.c */
 enum wp_err wp_api_me_events(struct wp_ctx *ctx);
-/* The document of GET /api/me/games for one page (players.c). */
 /* The player's matches, one page of them with their clocks, as
- * GET /api/me/games answers them; *out is NULL on an error. */
+ * GET /api/me/games answers them (players.c); *out is NULL on an error. */
 enum wp_err wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t limit,
                             int64_t offset, int with_state, json_object **out);
 enum wp_err wp_api_webhooks_create(struct wp_ctx *ctx);   /* webhooks.c */
