@@ -153,18 +153,6 @@ wp_db_game_bump(struct wp_conn *c, int64_t game)
 	return wp_db_notify(c, game, version);
 }
 
-enum wp_err
-wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
-{
-	struct wp_params p = {0};
-	char payload[48];
-
-	/* 'id:version': listen.c reads the id, the cache both (cache.c). */
-	snprintf(payload, sizeof(payload), "%lld:%lld", (long long)game, (long long)version);
-	wp_p_text(&p, payload);
-	return wp_sql_run(c, WP_STMT_NOTIFY, &p, NULL);
-}
-
 /* --- who may watch (issue 14, "Spectators") --- */
 
 enum wp_err

@@ -468,9 +468,52 @@ touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
 		wp_cache_forget_all();
 	} else if (st == WP_STMT_NOTIFY && p && p->n > 0 && p->values[0]) {
 		int64_t id = strtoll(p->values[0], NULL, 10);
+		c->versions[c->ntouched] = -1;     /* told inside the transaction */
 		c->touched[c->ntouched++] = id;
 		wp_cache_forget(id);
 	}
+}
+
+/* NOTIFY wp_game 'id:version' ($1; listen.c reads the id, the cache
+ * both: cache.c), and for WP_STMT_NOTIFY_AFTER the match and version. */
+struct note {
+	struct wp_params p;
+	char payload[48];
+};
+
+static const struct wp_params *
+note_params(struct note *n, int64_t game, int64_t version, int after)
+{
+	n->p = (struct wp_params){0};
+	snprintf(n->payload, sizeof(n->payload), "%lld:%lld", (long long)game, (long long)version);
+	wp_p_text(&n->p, n->payload);
+	if (after) {
+		wp_p_int(&n->p, game);
+		wp_p_int(&n->p, version);
+	}
+	return &n->p;
+}
+
+/* Tells every instance of a change to a match. Inside a transaction the
+ * NOTIFY is sent after the COMMIT, in the same round trip, in a
+ * transaction of its own (WP_STMT_NOTIFY_AFTER in sql.c says why); beyond
+ * eight matches in one transaction, inside it; outside one, at once. */
+enum wp_err
+wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
+{
+	struct note n;
+	int in_tx = PQtransactionStatus(c->pg) == PQTRANS_INTRANS;
+
+	if (in_tx && c->ntouched < 8 && !c->touched_all) {
+		c->versions[c->ntouched] = (int)version;
+		c->touched[c->ntouched++] = game;
+		wp_cache_forget(game);
+		return WP_OK;
+	}
+	if (in_tx)
+		return wp_sql_run(c, WP_STMT_NOTIFY, note_params(&n, game, version, 0), NULL);
+	wp_cache_forget(game);
+	return wp_sql_run(c, WP_STMT_NOTIFY_AFTER, note_params(&n, game, version, 1), NULL);
 }
 
 static void
@@ -640,6 +683,31 @@ command(struct wp_conn *c, const char *sql)
 	return err;
 }
 
+/* COMMIT, then the notifications wp_db_notify left for after it, in one
+ * round trip. */
+static enum wp_err
+commit(struct wp_conn *c)
+{
+	static const struct wp_params none;
+	struct note notes[8];
+	struct wp_batch_item items[9] = {{.st = WP_STMT_COMMIT, .p = &none, .sync = 1}};
+	PGresult *r;
+	char sqlstate[6];
+	int n = 1;
+	enum wp_err err;
+
+	for (int i = 0; !c->touched_all && i < c->ntouched; i++)
+		if (c->versions[i] >= 0)
+			items[n++] = (struct wp_batch_item){
+				.st = WP_STMT_NOTIFY_AFTER,
+				.p = note_params(&notes[n - 1], c->touched[i], c->versions[i], 1)};
+	if (n == 1)
+		return command(c, "COMMIT");
+	err = wp_sql_batch(c, items, n, &r, sqlstate);
+	PQclear(r);
+	return err;
+}
+
 enum wp_err
 wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg)
 {
@@ -653,7 +721,7 @@ wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg)
 		touched_end(c);
 		return err;
 	}
-	err = command(c, "COMMIT");
+	err = commit(c);
 	touched_end(c);
 	return err;
 }
@@ -737,23 +805,29 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
              char sqlstate[6])
 {
 	int64_t deadline = statement_deadline(c);
-	int failed = 0, nulls = 0, sent = 1;
+	int failed = 0, nulls = 0, sent = 1, syncs = 0, group = 0;
 	PGresult *r;
 
 	sqlstate[0] = '\0';
 	*first = NULL;
 	if (c->broken || PQenterPipelineMode(c->pg) != 1)
 		return lost_or_internal(c, NULL);
-	for (int i = 0; i < n && sent; i++)
+	for (int i = 0; i < n && sent; i++) {
 		sent = PQsendQueryPrepared(c->pg, wp_sql[items[i].st].name, items[i].p->n,
 		                           items[i].p->values, items[i].p->lengths,
 		                           items[i].p->formats, 0) == 1;
+		if (sent && (items[i].sync || i == n - 1)) {
+			sent = PQpipelineSync(c->pg) == 1;
+			syncs++;
+		}
+	}
 	wp_metric_add(WP_METRIC_DB_QUERIES, (uint64_t)n);
-	if (!sent || PQpipelineSync(c->pg) != 1 || flush_out(c, c->pg, deadline) != 0)
+	if (!sent || flush_out(c, c->pg, deadline) != 0)
 		goto broke;
-	/* Each statement's results end with a NULL, the batch with the sync's
-	 * result; after a failure the rest are PGRES_PIPELINE_ABORTED. */
-	for (;;) {
+	/* Each statement's results end with a NULL, each transaction with its
+	 * sync's result; after a failure the rest of that transaction's are
+	 * PGRES_PIPELINE_ABORTED. */
+	while (group < syncs) {
 		if (until_ready(c, c->pg, deadline) != 0)
 			goto broke;
 		if (!(r = PQgetResult(c->pg))) {
@@ -764,9 +838,12 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
 		ExecStatusType st = PQresultStatus(r);
 		if (st == PGRES_PIPELINE_SYNC) {
 			PQclear(r);
-			break;
+			group++;
+			continue;
 		}
-		if (st == PGRES_FATAL_ERROR && !failed) {
+		if (st == PGRES_FATAL_ERROR && group > 0)
+			wp_log("database: after the commit: %s", PQresultErrorMessage(r));
+		else if (st == PGRES_FATAL_ERROR && !failed) {
 			const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 			snprintf(sqlstate, 6, "%s", code ? code : "");
 			failed = 1;
@@ -774,7 +851,7 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
 			if (strcmp(sqlstate, "22012") != 0)
 				wp_log("database: batch: %s", PQresultErrorMessage(r));
 		}
-		if (st == PGRES_TUPLES_OK && !*first)
+		if (st == PGRES_TUPLES_OK && group == 0 && !*first)
 			*first = r;
 		else
 			PQclear(r);
@@ -789,9 +866,11 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
 		return WP_ERR_DB_UNAVAILABLE;
 	return WP_ERR_INTERNAL;
 broke:
+	dropped(c);
+	if (group > 0 && !failed)
+		return WP_OK;      /* committed; only what follows is lost */
 	PQclear(*first);
 	*first = NULL;
-	dropped(c);
 	return WP_ERR_DB_UNAVAILABLE;
 }
 

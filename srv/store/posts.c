@@ -77,8 +77,8 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 	wp_p_int(&game, g->version);
 	wp_p_int(&game, g->player);
 	wp_p_bytes(&game, g->token_hash, 32);
-	items[n++] = (struct wp_batch_item){WP_STMT_GAME_GUARD, &game};
-	items[n++] = (struct wp_batch_item){WP_STMT_POST_INSERT, &post};
+	items[n++] = (struct wp_batch_item){.st = WP_STMT_GAME_GUARD, .p = &game};
+	items[n++] = (struct wp_batch_item){.st = WP_STMT_POST_INSERT, .p = &post};
 	if (g->key) {
 		wp_p_int(&idem, w->game);
 		wp_p_int(&idem, g->player);
@@ -86,11 +86,14 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 		wp_p_bytes(&idem, g->request_hash, 32);
 		wp_p_int(&idem, 200);
 		wp_p_text(&idem, g->answer);
-		items[n++] = (struct wp_batch_item){WP_STMT_IDEM_PUT, &idem};
+		items[n++] = (struct wp_batch_item){.st = WP_STMT_IDEM_PUT, .p = &idem};
 	}
+	items[n - 1].sync = 1;
 	snprintf(payload, sizeof(payload), "%lld:%d", (long long)w->game, g->version + 1);
 	wp_p_text(&note, payload);
-	items[n++] = (struct wp_batch_item){WP_STMT_NOTIFY, &note};
+	wp_p_int(&note, w->game);
+	wp_p_int(&note, g->version + 1);
+	items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER, .p = &note};
 	/* Nothing read of the match before this moment is kept after it. */
 	wp_cache_forget(w->game);
 	err = wp_sql_batch(c, items, n, &r, sqlstate);

@@ -68,6 +68,17 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"INSERT INTO idempotency (game_id, player_id, key, request_hash, status, body)"
 		" VALUES ($1, $2, $3, $4, $5, $6)"},
 	[WP_STMT_NOTIFY] = {"notify", "SELECT pg_notify('wp_game', $1)"},
+	/* NOTIFY in a transaction of its own after the one it tells of
+	 * (wp_db_post_commit), if that one left the match at the version told:
+	 * PostgreSQL orders notifying commits by a lock held until each has
+	 * reached the disk, so a NOTIFY inside a turn would make every turn
+	 * wait for the flushes of all others. This one commits without waiting
+	 * for the disk: a notification lives no longer than the server anyway,
+	 * and a restart empties every cache that listens (listen.c). */
+	[WP_STMT_NOTIFY_AFTER] = {"notify_after",
+		"SELECT set_config('synchronous_commit', 'off', true), pg_notify('wp_game', $1)"
+		" FROM games WHERE id = $2 AND version = $3"},
+	[WP_STMT_COMMIT] = {"commit", "COMMIT"},
 	[WP_STMT_ME_GAMES] = {"me_games",
 		"SELECT " COLS(WP_MY_GAME_COLUMNS)
 		" FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1"

@@ -15,9 +15,11 @@ struct wp_conn {
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
 	int broken;              /* a deadline passed: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
-	/* Matches this connection changed (NOTIFY sent) in its current
-	 * transaction: forgotten by the cache again when it ends (cache.c). */
+	/* Matches this connection changed in its current transaction:
+	 * forgotten by the cache again when it ends (cache.c), and told of
+	 * (NOTIFY 'id:version') once it has committed (wp_db_notify). */
 	int64_t touched[8];
+	int versions[8];
 	int ntouched, touched_all;
 };
 
@@ -44,6 +46,8 @@ enum wp_stmt {
 	WP_STMT_IDEM_GET,
 	WP_STMT_IDEM_PUT,
 	WP_STMT_NOTIFY,
+	WP_STMT_NOTIFY_AFTER,
+	WP_STMT_COMMIT,
 	WP_STMT_ME_GAMES,
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
@@ -164,15 +168,20 @@ void wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc);
 long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
 
 /* One round trip (issue 17): the statements sent in libpq's pipeline
- * mode, within one deadline, run in one implicit transaction committed at
- * its end, or none is. The first rows returned go to *first (PQclear it);
- * when a statement fails, *sqlstate says why (WP_ERR_INTERNAL, or
- * WP_ERR_DB_UNAVAILABLE for the server's timeouts); when the connection
- * fails or the deadline passes the outcome is unknown
+ * mode, within one deadline. The statements up to the first item marked
+ * `sync` (or all) run in one implicit transaction committed at its end, or
+ * none is; the outcome is that transaction's. Statements after it run in
+ * transactions of their own once it has committed, for work that must not
+ * hold its commit back (the NOTIFY after a turn: posts.c); their failures
+ * are logged, not returned. The first rows returned go to *first (PQclear
+ * it); when a statement of the first transaction fails, *sqlstate says why
+ * (WP_ERR_INTERNAL, or WP_ERR_DB_UNAVAILABLE for the server's timeouts);
+ * when the connection fails or the deadline passes the outcome is unknown
  * (WP_ERR_DB_UNAVAILABLE, sqlstate "", the connection dropped). */
 struct wp_batch_item {
 	enum wp_stmt st;
 	const struct wp_params *p;
+	int sync;      /* the transaction ends after this statement */
 };
 enum wp_err wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n,
                          PGresult **first, char sqlstate[6]);
