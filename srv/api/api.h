@@ -151,10 +151,11 @@ struct wp_game_clock {
 	struct wp_interval last_vac[WR_MAX_SEATS];
 	int has_vac[WR_MAX_SEATS];
 };
-/* Each seat's clock at now, derived from the store. */
-enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, int seq, const struct wp_tc *tc,
-                          enum wp_status status, int nseats, int64_t now,
-                          struct wp_game_clock *gc);
+/* Each seat's clock at now, derived from the store, or from the cache
+ * when it holds the match at `version` (-1: never). */
+enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, int seq, int version,
+                          const struct wp_tc *tc, enum wp_status status, int nseats,
+                          int64_t now, struct wp_game_clock *gc);
 /* The view's "clock" member (NULL when gc->on is 0): deadlines, not
  * countdowns, so it changes only with the match's version. */
 json_object *wp_clock_json(const struct wp_game *g, const struct wp_game_clock *gc);

@@ -25,7 +25,7 @@ wp_time_control(struct wp_ctx *ctx, struct wp_tc *tc)
 }
 
 enum wp_err
-wp_clock_load(struct wp_conn *c, int64_t game, int seq, const struct wp_tc *tc,
+wp_clock_load(struct wp_conn *c, int64_t game, int seq, int version, const struct wp_tc *tc,
               enum wp_status status, int nseats, int64_t now, struct wp_game_clock *gc)
 {
 	struct wp_clock_input in;
@@ -34,8 +34,12 @@ wp_clock_load(struct wp_conn *c, int64_t game, int seq, const struct wp_tc *tc,
 	memset(gc, 0, sizeof(*gc));
 	if (!tc->on || status == WP_STATUS_OPEN)
 		return WP_OK;
-	if ((err = wp_db_clock_load(c, game, seq, &in)) != WP_OK)
-		return err;
+	if (version < 0 || !wp_cache_clock(game, version, &in)) {
+		if ((err = wp_db_clock_load(c, game, seq, &in)) != WP_OK)
+			return err;
+		if (version >= 0)
+			wp_cache_clock_put(game, version, &in);
+	}
 	const struct wp_interval *vac[WR_MAX_SEATS];
 	for (int s = 0; s < WR_MAX_SEATS; s++) {
 		vac[s] = in.vac[s];
@@ -115,7 +119,7 @@ wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game 
 
 	if (!g->tc.on)
 		return WP_OK;
-	if ((err = wp_clock_load(c, g->id, g->seq, &g->tc, g->status, g->nseats, wp_clock_now(), &gc)))
+	if ((err = wp_clock_load(c, g->id, g->seq, g->version, &g->tc, g->status, g->nseats, wp_clock_now(), &gc)))
 		return wp_fail_store(ctx, err);
 	if (gc.on && gc.seat[seat].flagged)
 		return wp_fail(ctx, WP_ERR_TIME_EXPIRED,
@@ -144,7 +148,7 @@ do_claim(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, jso
 		return err;
 	if (!g->tc.on)
 		return wp_fail(ctx, WP_ERR_TIME_NOT_EXPIRED, "this match has no time control");
-	if ((err = wp_clock_load(c, g->id, g->seq, &g->tc, g->status, g->nseats, wp_clock_now(), &gc)))
+	if ((err = wp_clock_load(c, g->id, g->seq, g->version, &g->tc, g->status, g->nseats, wp_clock_now(), &gc)))
 		return wp_fail_store(ctx, err);
 	if (gc.seat[seat].flagged)
 		return wp_fail(ctx, WP_ERR_TIME_EXPIRED, "your own time ran out");

@@ -281,7 +281,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 		answered = unchanged(ctx, id, wait, gen, etag);
 	}
 	if (err == WP_OK && !answered &&
-	    (err = wp_clock_load(c, id, g.seq, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
+	    (err = wp_clock_load(c, id, g.seq, g.version, &g.tc, g.status, g.nseats, wp_clock_now(), &gc)))
 		err = wp_fail_store(ctx, err);
 	wp_store_put(ctx->store, c);
 	if (err || answered) {

@@ -33,6 +33,9 @@ static __thread struct fast *fast;
  * trip. Only while wp_mutate asks for it. */
 static __thread int want_after, posts_written;
 static __thread struct wp_game *after;
+static __thread struct wp_clock_input after_clock;
+static __thread int have_after_clock;
+
 
 /* The match after a post; borrows from g, w and result. */
 static void
@@ -53,19 +56,31 @@ after_of(struct wp_game *a, const struct wp_game *g, const struct wp_post_write 
 
 /* Once written: at once when the post committed alone, at the commit of
  * its transaction otherwise (cache.c refuses it when something newer was
- * heard of meanwhile). */
+ * heard of meanwhile). A timed match's clock input goes with it: the
+ * cache's before the post and the post's mark (issue 17: a timed turn
+ * reads its clocks from memory and stays one round trip). */
 static void
-keep_after(const struct wp_game *g, const struct wp_post_write *w, json_object *result)
+keep_after(const struct wp_game *g, const struct wp_post_write *w, json_object *result,
+           struct wp_clock_input *clk, int have_clk)
 {
 	struct wp_game a;
 
 	after_of(&a, g, w, result);
+	if (have_clk)
+		clk->marks[clk->nmarks++] = (struct wp_clock_mark){.at = w->at, .awaiting = w->awaiting};
 	if (fast) {
 		wp_cache_game_written(&a);
+		if (have_clk)
+			wp_cache_clock_put(a.id, a.version, clk);
 		return;
 	}
 	if (!want_after || posts_written++ || !(after = malloc(sizeof(*after))))
 		return;
+	if (have_clk) {
+		after_clock = *clk;
+		have_after_clock = 1;
+		memset(clk, 0, sizeof(*clk));
+	}
 	*after = a;
 	after->state = w->state ? strdup(w->state) : NULL;
 	after->options = json_object_get(g->options);
@@ -76,8 +91,14 @@ static void
 kept_after_commit(int committed)
 {
 	/* One post, one new version: otherwise nothing is kept. */
-	if (after && committed && posts_written == 1)
+	if (after && committed && posts_written == 1) {
 		wp_cache_game_written(after);
+		if (have_after_clock)
+			wp_cache_clock_put(after->id, after->version, &after_clock);
+	}
+	if (have_after_clock)
+		wp_clock_input_free(&after_clock);
+	have_after_clock = 0;
 	if (after) {
 		wp_game_free(after);
 		free(after);
@@ -126,6 +147,9 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		.result = result ? text_of(result) : NULL,
 		.client = g->client, .client_len = g->client_len,
 	};
+	/* Before the write, which forgets the match's cached clock input. */
+	struct wp_clock_input clk;
+	int have_clk = g->tc.on && wp_cache_clock(g->id, g->version, &clk);
 	/* The poster's answer shows what the poster may see (G5). */
 	int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
 	*out = json_object_new_object();
@@ -146,12 +170,14 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		err = wp_db_post_write(c, &w);
 	}
 	if (err == WP_OK) {
-		keep_after(g, &w, result);
+		keep_after(g, &w, result, &clk, have_clk);
 	} else {
 		err = wp_fail_store(ctx, err);
 		json_object_put(*out);
 		*out = NULL;
 	}
+	if (have_clk)
+		wp_clock_input_free(&clk);
 	json_object_put(events);
 	json_object_put(rolls);
 	if (result != p->result)

@@ -1,6 +1,7 @@
 /* What a turn and a conditional GET need, kept in memory (issue 17,
  * "Performance"): each match (version, seq, status, snapshot, seats, dice
- * counters, who may watch) by match id, and players by token hash. Both
+ * counters, who may watch; for a timed match, once read, what its clocks
+ * derive from) by match id, and players by token hash. Both
  * are fixed tables of direct-mapped slots, so the cache is bounded by
  * construction: WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of
  * snapshots in all, WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL_NS.
@@ -47,6 +48,7 @@ struct game_slot {
 	int floor;               /* the highest version of id heard of, -1: none */
 	struct wp_game *g;       /* NULL: nothing held; options and result NULL: */
 	char *options, *result;  /* kept as text */
+	struct wp_clock_input *clock;  /* g's clock input, or NULL */
 	size_t bytes;
 };
 
@@ -103,6 +105,11 @@ drop(struct game_slot *s)
 	free(s->g);
 	free(s->options);
 	free(s->result);
+	if (s->clock) {
+		wp_clock_input_free(s->clock);
+		free(s->clock);
+		s->clock = NULL;
+	}
 	atomic_fetch_sub(&bytes, s->bytes);
 	s->g = NULL;
 	s->options = s->result = NULL;
@@ -185,6 +192,16 @@ wp_cache_ticket(int64_t id)
 	return t;
 }
 
+static size_t
+clock_bytes(const struct wp_clock_input *in)
+{
+	size_t n = sizeof(*in) + (size_t)in->nmarks * sizeof(*in->marks);
+
+	for (int i = 0; i < WR_MAX_SEATS; i++)
+		n += (size_t)in->nvac[i] * sizeof(*in->vac[i]);
+	return n;
+}
+
 /* Keeps a copy of g in the slot, or forgets the slot's match. */
 static void
 keep(struct game_slot *s, const struct wp_game *g)
@@ -196,6 +213,16 @@ keep(struct game_slot *s, const struct wp_game *g)
 	char *state = g->state ? strdup(g->state) : NULL;
 	char *options = o ? strdup(o) : NULL, *result = r ? strdup(r) : NULL;
 
+	/* The same version again: its clock input stays. */
+	struct wp_clock_input *clock = NULL;
+	size_t clock_n = 0;
+	if (s->id == g->id && s->g && s->g->version == g->version && s->clock) {
+		clock = s->clock;
+		clock_n = clock_bytes(clock);
+		s->clock = NULL;
+		s->bytes -= clock_n;
+		atomic_fetch_sub(&bytes, clock_n);
+	}
 	claim(s, g->id);
 	drop(s);
 	if (!copy || (g->state && !state) || (o && !options) || (r && !result) ||
@@ -204,6 +231,10 @@ keep(struct game_slot *s, const struct wp_game *g)
 		free(state);
 		free(options);
 		free(result);
+		if (clock) {
+			wp_clock_input_free(clock);
+			free(clock);
+		}
 		return;
 	}
 	*copy = *g;
@@ -212,8 +243,9 @@ keep(struct game_slot *s, const struct wp_game *g)
 	s->g = copy;
 	s->options = options;
 	s->result = result;
-	s->bytes = n;
-	atomic_fetch_add(&bytes, n);
+	s->bytes = n + clock_n;
+	s->clock = clock;
+	atomic_fetch_add(&bytes, n + clock_n);
 }
 
 void
@@ -277,6 +309,41 @@ wp_cache_game(int64_t id, struct wp_game *g)
 		return 0;
 	}
 	return 1;
+}
+
+int
+wp_cache_clock(int64_t id, int version, struct wp_clock_input *in)
+{
+	struct game_slot *s = held(id);
+	int hit;
+
+	if (!s)
+		return 0;
+	hit = s->clock && s->g->version == version && wp_clock_input_copy(in, s->clock, 1) == 0;
+	game_unlock(s);
+	return hit;
+}
+
+void
+wp_cache_clock_put(int64_t id, int version, const struct wp_clock_input *in)
+{
+	struct game_slot *s = held(id);
+	struct wp_clock_input *copy;
+	size_t n = clock_bytes(in);
+
+	if (!s)
+		return;
+	if (!s->clock && s->g->version == version && atomic_load(&bytes) + n <= WP_CACHE_BYTES &&
+	    (copy = malloc(sizeof(*copy)))) {
+		if (wp_clock_input_copy(copy, in, 0) == 0) {
+			s->clock = copy;
+			s->bytes += n;
+			atomic_fetch_add(&bytes, n);
+		} else {
+			free(copy);
+		}
+	}
+	game_unlock(s);
 }
 
 int

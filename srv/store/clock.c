@@ -28,6 +28,29 @@ wp_clock_input_free(struct wp_clock_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+int
+wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src, int extra)
+{
+	int bad;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->marks = malloc(((size_t)src->nmarks + (size_t)extra + 1) * sizeof(*dst->marks));
+	bad = !dst->marks;
+	if (!bad && src->nmarks)
+		memcpy(dst->marks, src->marks, (size_t)src->nmarks * sizeof(*dst->marks));
+	dst->nmarks = src->nmarks;
+	for (int s = 0; !bad && s < WR_MAX_SEATS; s++) {
+		dst->vac[s] = malloc(((size_t)src->nvac[s] + 1) * sizeof(*dst->vac[s]));
+		bad = !dst->vac[s];
+		if (!bad && src->nvac[s])
+			memcpy(dst->vac[s], src->vac[s], (size_t)src->nvac[s] * sizeof(*dst->vac[s]));
+		dst->nvac[s] = src->nvac[s];
+	}
+	if (bad)
+		wp_clock_input_free(dst);
+	return bad ? -1 : 0;
+}
+
 enum wp_err
 wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
 {

@@ -8,11 +8,11 @@
 /* The post's parameters (POST_INSERT) and the match's after it
  * (GAME_UPDATE, and GAME_GUARD's first ten). */
 static void
-post_params(const struct wp_post_write *w, struct wp_params *post, struct wp_params *game)
+post_params(struct wp_post_write *w, struct wp_params *post, struct wp_params *game)
 {
 	/* One time for the post and the match: a view of the match as of
 	 * this post (?at=) shows the time the live view showed. */
-	int64_t now = wp_clock_now();
+	int64_t now = w->at = wp_clock_now();
 
 	wp_p_int(post, w->game);
 	wp_p_int(post, w->seq);

@@ -134,6 +134,7 @@ struct wp_post_write {
 	size_t client_len;
 	int version;                    /* out: the match's, once written */
 	char updated_at[WP_TIME_MAX];
+	int64_t at;                     /* out: the post's time (clock.h) */
 };
 /* Inserts the post, updates the match (a new version) and NOTIFYs. */
 enum wp_err wp_db_post_write(struct wp_conn *c, struct wp_post_write *p);
@@ -200,6 +201,8 @@ struct wp_clock_input {
 /* The posts up to seq (the match's version as read), and the vacations. */
 enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
 void wp_clock_input_free(struct wp_clock_input *in);
+/* A copy of src with room for `extra` more marks; -1 out of memory. */
+int wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src, int extra);
 /* A player's vacations (sorted) and when the account was created. */
 enum wp_err wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interval **out,
                             int *n, int64_t *created);
@@ -243,6 +246,13 @@ void wp_cache_game_put(const struct wp_game *g, uint64_t ticket);
 void wp_cache_game_written(const struct wp_game *g);
 /* 1 and a copy (wp_game_free it) when the match is held. */
 int wp_cache_game(int64_t game, struct wp_game *g);
+/* What a match's clocks derive from (wp_db_clock_load), kept with the
+ * match while the cache holds it at `version`: a copy with room for one
+ * more mark, 1; 0 if not held.
+ * Every change of a post's time or of a seat's vacations gives the match
+ * a new version, so the version names the input. */
+int wp_cache_clock(int64_t game, int version, struct wp_clock_input *in);
+void wp_cache_clock_put(int64_t game, int version, const struct wp_clock_input *in);
 /* 1 and the version, seq, status, spectators, delay and the player's
  * seat (player 0: none; seat -1) when the match is held. */
 int wp_cache_head(int64_t game, int64_t player, struct wp_game_head *h);

@@ -199,6 +199,40 @@ class CacheTest(unittest.TestCase):
         posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d" % game)
         self.assertEqual(int(posts), r3.json()["seq"], "each post written once")
 
+    def test_timed_turn_reads_its_clocks_from_memory(self):
+        """A timed match's clocks derive from every post's time and the
+        seats' vacations: kept with the match at its version, and after a
+        turn its own mark added, so a warm timed turn is one batch as well,
+        also right after the other seat's; the clocks shown from memory are
+        those the other instance derives from the database."""
+        ann, ben = ml.Client(self.a, "Ann"), ml.Client(self.a, "Ben")
+        r = ann.req("POST", "/api/games", {"ruleset": ml.RULESET, "seats": 2, "seat": 0,
+                                           "time_control": {"days_per_move": 3}})
+        self.assertEqual(r.status, 201, r)
+        game = r.json()["id"]
+        self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        for who in (ann, ben, ann):
+            acts = who.actions(game)
+            before = queries(self.a)
+            r = who.turn(game, acts["seq"], [acts["actions"][0]])
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(queries(self.a) - before, 3, "guarded update, post and notify")
+
+        def clocks(server):
+            c = get(server, game, ann).json()["clock"]
+            for seat in c["seats"]:
+                seat.pop("seconds_left", None)
+            return c
+        before = queries(self.a)
+        mine = clocks(self.a)
+        self.assertIsNotNone(mine)
+        self.assertEqual(mine, clocks(self.b))
+        self.assertEqual(mine, clocks(self.a))
+        # A view loads the match and its posts, not the clocks' input.
+        self.assertGreater(queries(self.a), before)
+
     def test_turns_through_both_instances_written_once(self):
         game, ann, ben = self.start("Ann", "Ben")
         b_ben = ml.Client.__new__(ml.Client)
