@@ -18,24 +18,26 @@ text_of(json_object *o)
 
 #define ANSWER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* A turn made from the cache (issue 17): wp_post_store writes it in one
- * round trip guarded by the version it was made from (wp_db_post_commit)
- * instead of inside a transaction. Set by mutate_fast for this thread. */
-struct fast {
+/* How mutate() has wp_post_store write a post (ctx->write; NULL: in the
+ * caller's transaction, nothing kept).
+ *
+ * A turn made from the cache (issue 17, fast set): written in one round
+ * trip guarded by the version it was made from (wp_db_post_commit) instead
+ * of inside a transaction.
+ *
+ * The transaction path (want_after): the match after its post, kept in
+ * the cache once the transaction committed, so the next turn is one round
+ * trip. */
+struct wp_write {
+	int fast;
 	struct wp_post_guard guard;
 	int committed;           /* written: the answer stands */
 	int unavailable;         /* the database went away: outcome unknown */
+	int want_after, posts_written;
+	struct wp_game *after;
+	struct wp_clock_input after_clock;
+	int have_after_clock;
 };
-static __thread struct fast *fast;
-
-/* The transaction path: the match after its post, kept in the cache once
- * the transaction committed (wp_mutate), so the next turn is one round
- * trip. Only while wp_mutate asks for it. */
-static __thread int want_after, posts_written;
-static __thread struct wp_game *after;
-static __thread struct wp_clock_input after_clock;
-static __thread int have_after_clock;
-
 
 /* The match after a post; borrows from g, w and result. */
 static void
@@ -60,51 +62,50 @@ after_of(struct wp_game *a, const struct wp_game *g, const struct wp_post_write 
  * cache's before the post and the post's mark (issue 17: a timed turn
  * reads its clocks from memory and stays one round trip). */
 static void
-keep_after(const struct wp_game *g, const struct wp_post_write *w, json_object *result,
-           struct wp_clock_input *clk, int have_clk)
+keep_after(struct wp_write *wr, const struct wp_game *g, const struct wp_post_write *w,
+           json_object *result, struct wp_clock_input *clk, int have_clk)
 {
 	struct wp_game a;
 
+	if (!wr)
+		return;
 	after_of(&a, g, w, result);
 	if (have_clk)
 		clk->marks[clk->nmarks++] = (struct wp_clock_mark){.at = w->at, .awaiting = w->awaiting};
-	if (fast) {
+	if (wr->fast) {
 		wp_cache_game_written(&a);
 		if (have_clk)
 			wp_cache_clock_put(a.id, a.version, clk);
 		return;
 	}
-	if (!want_after || posts_written++ || !(after = malloc(sizeof(*after))))
+	if (!wr->want_after || wr->posts_written++ || !(wr->after = malloc(sizeof(*wr->after))))
 		return;
 	if (have_clk) {
-		after_clock = *clk;
-		have_after_clock = 1;
+		wr->after_clock = *clk;
+		wr->have_after_clock = 1;
 		memset(clk, 0, sizeof(*clk));
 	}
-	*after = a;
-	after->state = w->state ? strdup(w->state) : NULL;
-	after->options = json_object_get(g->options);
-	after->result = json_object_get(result);
+	*wr->after = a;
+	wr->after->state = w->state ? strdup(w->state) : NULL;
+	wr->after->options = json_object_get(g->options);
+	wr->after->result = json_object_get(result);
 }
 
 static void
-kept_after_commit(int committed)
+kept_after_commit(struct wp_write *wr, int committed)
 {
 	/* One post, one new version: otherwise nothing is kept. */
-	if (after && committed && posts_written == 1) {
-		wp_cache_game_written(after);
-		if (have_after_clock)
-			wp_cache_clock_put(after->id, after->version, &after_clock);
+	if (wr->after && committed && wr->posts_written == 1) {
+		wp_cache_game_written(wr->after);
+		if (wr->have_after_clock)
+			wp_cache_clock_put(wr->after->id, wr->after->version, &wr->after_clock);
 	}
-	if (have_after_clock)
-		wp_clock_input_free(&after_clock);
-	have_after_clock = 0;
-	if (after) {
-		wp_game_free(after);
-		free(after);
+	if (wr->have_after_clock)
+		wp_clock_input_free(&wr->after_clock);
+	if (wr->after) {
+		wp_game_free(wr->after);
+		free(wr->after);
 	}
-	after = NULL;
-	want_after = posts_written = 0;
 }
 
 enum wp_err
@@ -160,17 +161,18 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	json_object_object_add(*out, "awaiting", wp_json_seats(awaiting, g->nseats));
 	json_object_object_add(*out, "events", wp_events_visible(events, viewer));
 	json_object_object_add(*out, "result", json_object_get(result));
-	if (fast) {
+	struct wp_write *wr = ctx->write;
+	if (wr && wr->fast) {
 		/* The answer kept for the key is written with the post. */
-		fast->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
-		err = wp_db_post_commit(c, &w, &fast->guard);
-		fast->committed = err == WP_OK;
-		fast->unavailable = err == WP_ERR_DB_UNAVAILABLE;
+		wr->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
+		err = wp_db_post_commit(c, &w, &wr->guard);
+		wr->committed = err == WP_OK;
+		wr->unavailable = err == WP_ERR_DB_UNAVAILABLE;
 	} else {
 		err = wp_db_post_write(c, &w);
 	}
 	if (err == WP_OK) {
-		keep_after(g, &w, result, &clk, have_clk);
+		keep_after(wr, g, &w, result, &clk, have_clk);
 	} else {
 		err = wp_fail_store(ctx, err);
 		json_object_put(*out);
@@ -323,7 +325,7 @@ out:
 static int
 mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err *err)
 {
-	struct fast f = {0};
+	struct wp_write f = {.fast = 1};
 	struct wp_game g;
 	struct wp_conn *c;
 
@@ -337,9 +339,9 @@ mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err 
 	f.guard = (struct wp_post_guard){.version = g.version, .player = m->who.id,
 	                                 .token_hash = token_hash, .key = m->key,
 	                                 .request_hash = m->reqhash};
-	fast = &f;
+	m->ctx->write = &f;
 	*err = m->fn(m->ctx, c, &g, seat, &m->out);
-	fast = NULL;
+	m->ctx->write = NULL;
 	wp_store_put(m->ctx->store, c);
 	wp_game_free(&g);
 	/* Written (or perhaps written): never written again. */
@@ -380,9 +382,11 @@ mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
 	if (one_trip && (err = wp_auth_token(ctx, token, &present)))
 		return err;
 	if (!present || !wp_cache_player(token, &m.who) || !mutate_fast(&m, token, &err)) {
-		want_after = 1;
+		struct wp_write wr = {.want_after = 1};
+		ctx->write = &wr;
 		err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
-		kept_after_commit(err == WP_OK && !m.replayed);
+		ctx->write = NULL;
+		kept_after_commit(&wr, err == WP_OK && !m.replayed);
 	}
 	if (err == WP_OK && !m.replayed)
 		wp_response_json(ctx->res, 200, m.text);

@@ -88,6 +88,7 @@ struct wp_ctx {
 	struct wp_store *store;  /* opaque: handlers call the typed store */
 	char detail[256];        /* detail for the problem when a handler fails */
 	json_object *extra;      /* extra problem members, owned, or NULL */
+	struct wp_write *write;  /* api/write.c: how a post is written, or NULL */
 };
 
 /* Replies with a JSON document; takes ownership of obj. */
