@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "match.h"
+#include "replay.h"
 #include "store.h"
 
 /* --- the handlers, one file per resource --- */
@@ -197,10 +198,16 @@ enum wp_err wp_sight_of(struct wp_ctx *ctx, int64_t id, enum wp_watch watch, int
                         enum wp_status status, int seat, struct wp_sight *out);
 enum wp_err wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player,
                           struct wp_sight *out);
-/* The ruleset state after post `at` (1..g->seq): the snapshot for the
- * last post, else replayed (wp_replay_at); NULL while open. at_time (may
- * be NULL) gets the time of post `at`. */
-enum wp_err wp_state_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
-                        void **state, char at_time[WP_TIME_MAX]);
+/* The match after post `at` (1..g->seq) as it was then, replayed from
+ * the stored posts with the match's own dice (wp_replay_past_at; undos
+ * made later not yet made); for the last post, when its time is not
+ * asked for, the match as stored.
+ * One replay for GET ?at=, the spectator delay and the board image. The
+ * state (NULL while open) holds every secret: show it only through
+ * rs->view (G5). Free with wp_past_free. at_time (may be NULL) gets the
+ * time of post `at`. */
+enum wp_err wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
+                       struct wp_past *past, char at_time[WP_TIME_MAX]);
+void wp_past_free(const struct wp_game *g, struct wp_past *past);
 
 #endif

@@ -390,7 +390,7 @@ board(struct wp_ctx *ctx, int png)
 	struct wp_sight sight;
 	struct board b;
 	int64_t id, at;
-	void *state = NULL;
+	struct wp_past past = {0};
 	json_object *events = NULL;
 	enum wp_err err;
 	struct wp_conn *c;
@@ -421,7 +421,7 @@ board(struct wp_ctx *ctx, int png)
 			memcpy(etag + n - 1, "-png\"", 6);
 		const char *inm = wp_request_header(ctx->req, "If-None-Match");
 		fresh = inm && (strstr(inm, etag) || strcmp(inm, "*") == 0);
-		if (!fresh && at > 0 && (err = wp_state_at(ctx, c, &g, (int)at, &state, NULL)) == WP_OK)
+		if (!fresh && at > 0 && (err = wp_past_at(ctx, c, &g, (int)at, &past, NULL)) == WP_OK)
 			events = post_events(c, id, (int)at, sight.viewer);
 	}
 	wp_store_put(ctx->store, c);
@@ -433,7 +433,7 @@ board(struct wp_ctx *ctx, int png)
 	if (err == WP_OK && fresh) {
 		ctx->res->status = 304;
 	} else if (err == WP_OK) {
-		json_object *view = state ? g.rs->view(state, sight.viewer) : NULL;
+		json_object *view = past.state ? g.rs->view(past.state, sight.viewer) : NULL;
 		read_view(&b, view);
 		event_squares(&b, events);
 		json_object_put(view);
@@ -453,8 +453,8 @@ board(struct wp_ctx *ctx, int png)
 		else if ((err = to_png(ctx, svg, &len, &svg)) == WP_OK)
 			err = wp_reply_bytes(ctx, 200, "image/png", svg, len);
 	}
-	if (state)
-		g.rs->free(state);
+	if (g.rs)
+		wp_past_free(&g, &past);
 	json_object_put(events);
 	wp_game_free(&g);
 	return err;

@@ -144,18 +144,22 @@ static enum wp_err
 delayed_state(struct wp_ctx *ctx, struct wp_game *g, int upto, void **state)
 {
 	char at[WP_TIME_MAX] = "";
+	struct wp_past past;
 	struct wp_conn *c;
 	enum wp_err err;
 
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
-	err = wp_state_at(ctx, c, g, upto, state, at);
+	err = wp_past_at(ctx, c, g, upto, &past, at);
 	wp_store_put(ctx->store, c);
 	if (err)
 		return err;
 	g->seq = g->version = upto;
-	g->awaiting = *state ? g->rs->to_act(*state) : 0;
-	g->draw_offers = 0;
+	g->awaiting = past.awaiting;
+	g->draw_offers = past.draw_offers;
+	*state = past.state;
+	past.state = NULL;
+	wp_past_free(g, &past);
 	snprintf(g->updated_at, sizeof(g->updated_at), "%s", at);
 	return WP_OK;
 }
@@ -170,11 +174,9 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 {
 	struct wp_player who;
 	struct wp_game g = {0};
-	struct wp_post_row *rows = NULL;
-	struct wp_past_post *posts = NULL;
-	struct wp_past past;
+	struct wp_past past = {0};
 	struct wp_conn *c;
-	int n = 0;
+	char at_time[WP_TIME_MAX];
 	enum wp_err err;
 
 	if ((err = wp_conn_get(ctx, &c)))
@@ -187,26 +189,13 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		 * told as of a post not made yet. */
 		err = wp_fail(ctx, WP_ERR_NOT_FOUND, "match %lld has %d posts, not %lld",
 		              (long long)id, sight.upto, (long long)at);
-	if (err == WP_OK && (err = wp_db_posts(c, id, 0, at, &rows, &n)) != WP_OK)
-		err = wp_fail_store(ctx, err);
+	if (err == WP_OK)
+		err = wp_past_at(ctx, c, &g, (int)at, &past, at_time);
 	wp_store_put(ctx->store, c);
-	if (err == WP_OK && (n != at || !(posts = calloc((size_t)n, sizeof(*posts)))))
-		err = wp_fail(ctx, WP_ERR_INTERNAL, "the posts of the match could not be read");
-	for (int i = 0; err == WP_OK && i < n; i++)
-		posts[i] = (struct wp_past_post){.seat = rows[i].seat, .kind = rows[i].kind,
-		                                   .actions = rows[i].actions,
-		                                   .draws_from = rows[i].draws_from,
-		                                   /* as it was: later undos not yet made */
-		                                   .undone_by = rows[i].undone_by <= at
-		                                                ? rows[i].undone_by : 0};
-	if (err == WP_OK && wp_replay_past_at(&g, posts, n, &past) != 0)
-		err = wp_fail(ctx, WP_ERR_INTERNAL, "post %lld of the match does not replay",
-		              (long long)at);
 	if (err == WP_OK) {
 		int seat = sight.seat;
 		int viewer = sight.viewer;
 		char etag[80];
-		int last = at == g.seq;
 		/* The version after that post: the version now less the posts
 		 * since (a vacation since counts too, README). Not the version
 		 * now: that would tell a spectator held behind how many posts it
@@ -214,19 +203,17 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		g.version -= g.seq - (int)at;
 		etag_for(etag, sizeof(etag) - 24, id, g.version, viewer);
 		snprintf(etag + strlen(etag) - 1, 24, "-a%lld\"", (long long)at);
-		g.seq = (int)at;
 		g.status = past.status;
 		g.awaiting = past.awaiting;
 		g.draw_offers = past.draw_offers;
 		/* The last post's result as stored (its members in the
 		 * database's order), as the live view gives it. */
-		if (last) {
-			json_object_put(past.result);
-		} else {
+		if (at != g.seq) {
 			json_object_put(g.result);
-			g.result = past.result;
+			g.result = json_object_get(past.result);
 		}
-		snprintf(g.updated_at, sizeof(g.updated_at), "%s", rows[n - 1].at);
+		g.seq = (int)at;
+		snprintf(g.updated_at, sizeof(g.updated_at), "%s", at_time);
 		/* A past position shows no running clock: clocks are the
 		 * present's (time_control stays, clock is null). */
 		const struct wp_game_clock no_clock = {0};
@@ -235,11 +222,9 @@ games_get_at(struct wp_ctx *ctx, int64_t id, int64_t at)
 		wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
 		wp_response_header(ctx->res, "Vary", "Authorization");
 		err = wp_reply_json(ctx, 200, o);
-		if (past.state)
-			g.rs->free(past.state);
 	}
-	free(posts);
-	wp_post_rows_free(rows, n);
+	if (g.rs)
+		wp_past_free(&g, &past);
 	wp_game_free(&g);
 	return err;
 }

@@ -3,7 +3,7 @@
  * is no such match); a spectator of a match being played sees it as it was
  * spectator_delay posts ago: the view, the post log, the event stream and
  * the board image all stop at the same post (wp_sight). Past positions
- * are replayed (match/replay.c, wp_replay_at) and shown through the
+ * are replayed (wp_past_at, match/replay.c) and shown through the
  * ruleset's view for the caller (RULINGS.md G5). GET /api/games lists the
  * matches open to watch. */
 #include <stdio.h>
@@ -76,42 +76,53 @@ wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player, struc
 }
 
 enum wp_err
-wp_state_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at, void **state,
-            char at_time[WP_TIME_MAX])
+wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
+           struct wp_past *past, char at_time[WP_TIME_MAX])
 {
 	struct wp_post_row *rows = NULL;
-	struct wp_replay_step *steps = NULL;
-	int n = 0;
+	struct wp_past_post *posts = NULL;
+	int n = 0, rc = -1;
 	enum wp_err err;
 
-	*state = NULL;
-	if (at == g->seq) {
-		if (at_time)
-			snprintf(at_time, WP_TIME_MAX, "%s", g->updated_at);
-		if (!(*state = wp_game_state(g)) && g->state)
+	memset(past, 0, sizeof(*past));
+	if (at == g->seq && !at_time) {
+		if (!(past->state = wp_game_state(g)) && g->state)
 			return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
+		past->status = g->status;
+		past->awaiting = g->awaiting;
+		past->draw_offers = g->draw_offers;
+		past->result = json_object_get(g->result);
 		return WP_OK;
 	}
 	if ((err = wp_db_posts(c, g->id, 0, at, &rows, &n)) != WP_OK)
 		return wp_fail_store(ctx, err);
-	steps = calloc(n ? (size_t)n : 1, sizeof(*steps));
-	for (int i = 0; steps && i < n; i++)
-		steps[i] = (struct wp_replay_step){rows[i].seq, rows[i].seat, rows[i].kind,
-		                                   rows[i].actions, rows[i].draws_from,
-		                                   rows[i].undone_by <= at ? rows[i].undone_by : 0};
-	if (steps)
-		*state = wp_replay_at(g->rs, g->options, g->nseats, g->seed, g->client, g->client_len,
-		                      steps, n, at);
+	if (n == at && (posts = calloc((size_t)n + 1, sizeof(*posts))))
+		for (int i = 0; i < n; i++)
+			posts[i] = (struct wp_past_post){
+				.seat = rows[i].seat, .kind = rows[i].kind, .actions = rows[i].actions,
+				.draws_from = rows[i].draws_from,
+				/* as it was: later undos not yet made */
+				.undone_by = rows[i].undone_by <= at ? rows[i].undone_by : 0};
+	if (posts)
+		rc = wp_replay_past_at(g, posts, n, past);
 	if (at_time && n > 0)
 		snprintf(at_time, WP_TIME_MAX, "%s", rows[n - 1].at);
-	err = WP_OK;
-	if (!*state && n >= at && at > 0) {
-		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
-		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's past position could not be replayed");
-	}
-	free(steps);
+	free(posts);
 	wp_post_rows_free(rows, n);
-	return err;
+	if (rc != 0) {
+		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
+		return wp_fail(ctx, WP_ERR_INTERNAL, "post %d of the match does not replay", at);
+	}
+	return WP_OK;
+}
+
+void
+wp_past_free(const struct wp_game *g, struct wp_past *past)
+{
+	if (past->state)
+		g->rs->free(past->state);
+	json_object_put(past->result);
+	memset(past, 0, sizeof(*past));
 }
 
 /* GET /api/games: the matches open to watch, newest first. No time of

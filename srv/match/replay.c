@@ -453,26 +453,12 @@ wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int
 			continue;
 		struct wr_rng rng;
 		struct wr_events ev = {0};
-		struct wr_error e;
-		int bad;
 
-		wr_rng_hmac(&rng, &hs, (uint64_t)p->draws_from);
 		/* Draw offers as api/posts.c keeps them: a turn, a resignation
 		 * or a refusal clears them, standing orders keep them. */
 		if (p->kind != WP_POST_ORDERS)
 			offers = 0;
 		switch (p->kind) {
-		case WP_POST_START:
-			rc = out->state ? -1 : rs->create(g->options, g->nseats, &rng, &out->state, &e);
-			break;
-		case WP_POST_TURN:
-		case WP_POST_ORDERS:
-		case WP_POST_RESIGN:
-		case WP_POST_CLAIM:      /* a seat out of time leaves as by resigning */
-			rc = !out->state ? -1
-			     : wp_apply_post(rs, out->state, p->seat, p->kind, p->actions, &rng, &ev,
-			                     &e, &bad);
-			break;
 		case WP_POST_DRAW_OFFER:
 		case WP_POST_DRAW_ACCEPT: {
 			unsigned in = out->state && rs->seats_in ? rs->seats_in(out->state) & all : all;
@@ -490,7 +476,10 @@ wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int
 			aborted = 1;
 			given = result_by("aborted", 0);
 			break;
-		default:
+		default:                 /* the start, and the posts that move */
+			rc = wp_replay_one(rs, g->options, g->nseats, &hs, &out->state, p->kind,
+			                   p->seat, p->actions, p->draws_from, &rng, &ev);
+			wr_rng_record_free(&rng);
 			break;
 		}
 		out->draw_offers = offers;
@@ -512,34 +501,4 @@ wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int
 	out->status = aborted ? WP_STATUS_ABORTED : out->result ? WP_STATUS_OVER : WP_STATUS_ACTIVE;
 	out->awaiting = out->result || !out->state ? 0 : rs->to_act(out->state);
 	return 0;
-}
-
-/* The ruleset state alone after post `at` (the board image, the spectator
- * delay): the same replay as wp_replay_past_at, so there is one. */
-void *
-wp_replay_at(const struct wr_ruleset *rs, json_object *options, int nseats,
-             const unsigned char seed[32], const unsigned char *client, size_t client_len,
-             const struct wp_replay_step *steps, int n, int at)
-{
-	struct wp_game g = {.rs = rs, .options = options, .nseats = nseats};
-	struct wp_past_post *posts;
-	struct wp_past past;
-
-	if (!rs || at < 1 || at > n || client_len > sizeof(g.client) ||
-	    !(posts = calloc((size_t)at, sizeof(*posts))))
-		return NULL;
-	memcpy(g.seed, seed, 32);
-	memcpy(g.client, client, client_len);
-	g.client_len = client_len;
-	for (int i = 0; i < at; i++)
-		posts[i] = (struct wp_past_post){.seat = steps[i].seat, .kind = steps[i].kind,
-		                                 .actions = steps[i].actions,
-		                                 .draws_from = steps[i].draws_from,
-		                                 .undone_by = steps[i].undone_by};
-	int rc = wp_replay_past_at(&g, posts, at, &past);
-	free(posts);
-	if (rc != 0)
-		return NULL;
-	json_object_put(past.result);
-	return past.state;
 }

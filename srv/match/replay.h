@@ -31,32 +31,12 @@ struct wp_past {
 	json_object *result;     /* owned, NULL while playing */
 };
 /* The match after its first n posts (posts 1..n, in order), replayed from
- * the start with its own dice (GET /api/games/{id}?at=). 0, or -1 when a
- * post does not replay. */
+ * the start with its own dice (seed and client material: the server's
+ * secret, so this runs server side only): GET /api/games/{id}?at=, the
+ * spectator delay and the board image (api/watch.c, wp_past_at). 0, or -1
+ * when a post does not replay. */
 int wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
                      struct wp_past *out);
-
-/* One post of the log as a replay needs it (the store's post rows hold
- * these members; the match layer does not know the store). */
-struct wp_replay_step {
-	int seq, seat;
-	enum wp_post_kind kind;
-	json_object *actions;    /* borrowed */
-	int64_t draws_from;
-	int undone_by;           /* the undo post that took it back, 0: none */
-};
-
-/* wp_replay_at: the ruleset state after post `at` of a live or finished
- * match, replayed from its start post with the match's own dice (seed and
- * client material: the server's secret, so this runs server side only).
- * steps are the posts 1..n in order. NULL when `at` is before the start
- * post, beyond the log, or a post does not replay. The state holds every
- * secret: show it only through rs->view for one viewer (RULINGS.md G5).
- * Shared by the board image (?at=seq), the spectator delay and the past
- * position of GET /api/games/{id}?at=seq. */
-void *wp_replay_at(const struct wr_ruleset *rs, json_object *options, int nseats,
-                   const unsigned char seed[32], const unsigned char *client, size_t client_len,
-                   const struct wp_replay_step *steps, int n, int at);
 
 /* Replays one post onto *state (a start creates it) with the match's
  * dice from the post's first draw `from`: turns, standing orders and

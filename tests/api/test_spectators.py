@@ -137,6 +137,29 @@ class SpectatorsTest(wp.ServerTestCase):
         sv = self.get("/api/games/%d" % game).json()
         self.assertEqual((sv["seq"], sv["status"]), (final["seq"], "over"))
 
+    def test_a_spectator_held_behind_sees_the_draw_offers_of_then(self):
+        """A spectator held behind sees the match as it was after the post
+        it may see: the draw offers standing then too, and none made
+        after it (issue 14, Spectators)."""
+        r = self.a.req("POST", "/api/games", {"ruleset": ml.RULESET, "seats": 3, "seat": 0,
+                                              "spectator_delay": 1})
+        self.assertEqual(r.status, 201, r)
+        g = r.json()
+        for p, inv in zip((self.b, self.c), g["invitations"]):
+            self.assertEqual(p.join(g["id"], inv["code"]).status, 200)
+        game = g["id"]
+        for who in (self.a, self.b):
+            r = who.req("POST", "/api/games/%d/draw" % game, {"action": "offer"})
+            self.assertEqual(r.status, 200, r)
+        live = self.b.view(game).json()
+        self.assertEqual(live["draw_offers"], [0, 1])
+        spec = self.get("/api/games/%d" % game).json()
+        self.assertEqual(spec["seq"], live["seq"] - 1)
+        self.assertEqual(spec["draw_offers"], [0])
+        self.assertEqual(spec["draw_offers"],
+                         self.b.req("GET", "/api/games/%d?at=%d" % (game, spec["seq"]))
+                         .json()["draw_offers"])
+
 
 if __name__ == "__main__":
     wp.main()
