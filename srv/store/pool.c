@@ -474,15 +474,8 @@ touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
 	}
 }
 
-/* NOTIFY wp_game 'id:version' ($1; listen.c reads the id, the cache
- * both: cache.c), and for WP_STMT_NOTIFY_AFTER the match and version. */
-struct note {
-	struct wp_params p;
-	char payload[48];
-};
-
-static const struct wp_params *
-note_params(struct note *n, int64_t game, int64_t version, int after)
+const struct wp_params *
+wp_note_params(struct wp_note *n, int64_t game, int64_t version, int after)
 {
 	n->p = (struct wp_params){0};
 	snprintf(n->payload, sizeof(n->payload), "%lld:%lld", (long long)game, (long long)version);
@@ -501,7 +494,7 @@ note_params(struct note *n, int64_t game, int64_t version, int after)
 enum wp_err
 wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
 {
-	struct note n;
+	struct wp_note n;
 	int in_tx = PQtransactionStatus(c->pg) == PQTRANS_INTRANS;
 
 	if (in_tx && c->ntouched < 8 && !c->touched_all) {
@@ -511,9 +504,9 @@ wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
 		return WP_OK;
 	}
 	if (in_tx)
-		return wp_sql_run(c, WP_STMT_NOTIFY, note_params(&n, game, version, 0), NULL);
+		return wp_sql_run(c, WP_STMT_NOTIFY, wp_note_params(&n, game, version, 0), NULL);
 	wp_cache_forget(game);
-	return wp_sql_run(c, WP_STMT_NOTIFY_AFTER, note_params(&n, game, version, 1), NULL);
+	return wp_sql_run(c, WP_STMT_NOTIFY_AFTER, wp_note_params(&n, game, version, 1), NULL);
 }
 
 static void
@@ -689,7 +682,7 @@ static enum wp_err
 commit(struct wp_conn *c)
 {
 	static const struct wp_params none;
-	struct note notes[8];
+	struct wp_note notes[8];
 	struct wp_batch_item items[9] = {{.st = WP_STMT_COMMIT, .p = &none, .sync = 1}};
 	PGresult *r;
 	char sqlstate[6];
@@ -700,7 +693,7 @@ commit(struct wp_conn *c)
 		if (c->versions[i] >= 0)
 			items[n++] = (struct wp_batch_item){
 				.st = WP_STMT_NOTIFY_AFTER,
-				.p = note_params(&notes[n - 1], c->touched[i], c->versions[i], 1)};
+				.p = wp_note_params(&notes[n - 1], c->touched[i], c->versions[i], 1)};
 	if (n == 1)
 		return command(c, "COMMIT");
 	err = wp_sql_batch(c, items, n, &r, sqlstate);

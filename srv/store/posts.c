@@ -66,9 +66,10 @@ wp_db_post_write(struct wp_conn *c, struct wp_post_write *w)
 enum wp_err
 wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_post_guard *g)
 {
-	struct wp_params post = {0}, game = {0}, idem = {0}, note = {0};
+	struct wp_params post = {0}, game = {0}, idem = {0};
+	struct wp_note note;
 	struct wp_batch_item items[4];
-	char payload[48], sqlstate[6];
+	char sqlstate[6];
 	PGresult *r;
 	int n = 0;
 	enum wp_err err;
@@ -89,11 +90,8 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 		items[n++] = (struct wp_batch_item){.st = WP_STMT_IDEM_PUT, .p = &idem};
 	}
 	items[n - 1].sync = 1;
-	snprintf(payload, sizeof(payload), "%lld:%d", (long long)w->game, g->version + 1);
-	wp_p_text(&note, payload);
-	wp_p_int(&note, w->game);
-	wp_p_int(&note, g->version + 1);
-	items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER, .p = &note};
+	items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER,
+	                                    .p = wp_note_params(&note, w->game, g->version + 1, 1)};
 	/* Nothing read of the match before this moment is kept after it. */
 	wp_cache_forget(w->game);
 	err = wp_sql_batch(c, items, n, &r, sqlstate);

@@ -4,6 +4,11 @@
 
 #define COLS(list) list(WP_COLUMN_SQL) WP_COLUMNS_END
 #define GAME_GET "SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"
+/* The match after a post (posts.c, post_params). */
+#define GAME_AFTER_POST                                                                     \
+	"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"         \
+	" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9," \
+	" updated_at = to_timestamp($10) WHERE id = $1"
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
@@ -35,18 +40,13 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"UPDATE seats SET player_id = $3, client_seed = $4, joined_at = now()"
 		" WHERE game_id = $1 AND seat = $2 AND player_id IS NULL"},
 	[WP_STMT_GAME_UPDATE] = {"game_update",
-		"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
-		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb,"
-		" client_seeds = $9, updated_at = to_timestamp($10) WHERE id = $1"
-		" RETURNING version, " WP_SQL_TIME("updated_at")},
+		GAME_AFTER_POST " RETURNING version, " WP_SQL_TIME("updated_at")},
 	/* The same, only if the match is still at version $11 and token $13
 	 * still belongs to player $12; otherwise 1 / 0 fails the statement and
 	 * its batch (division_by_zero, 22012: wp_db_post_commit's "decide
 	 * again"). */
 	[WP_STMT_GAME_GUARD] = {"game_guard",
-		"WITH u AS (UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"
-		" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9,"
-		" updated_at = to_timestamp($10) WHERE id = $1 AND version = $11 AND EXISTS"
+		"WITH u AS (" GAME_AFTER_POST " AND version = $11 AND EXISTS"
 		" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at)"
 		" SELECT 1 / count(*), min(" WP_SQL_TIME("updated_at") ") FROM u"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",

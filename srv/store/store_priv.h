@@ -195,5 +195,14 @@ PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *cons
 
 /* NOTIFY wp_game 'id:version' (games.c). */
 enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);
+/* NOTIFY wp_game 'id:version' ($1; listen.c reads the id, the cache both:
+ * cache.c), and for WP_STMT_NOTIFY_AFTER (after: 1) the match and
+ * version it was left at. */
+struct wp_note {
+	struct wp_params p;
+	char payload[48];
+};
+const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t version,
+                                       int after);
 
 #endif
