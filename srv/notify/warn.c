@@ -60,14 +60,18 @@ warn_game(struct wp_store *st, const struct wp_timed_game *g, int64_t now)
 	struct wp_clock_input in;
 	struct wp_seat_clock sc[WR_MAX_SEATS];
 	const struct wp_interval *vac[WR_MAX_SEATS];
-	struct wp_conn *c = wp_store_get(st);
-	enum wp_err err;
+	struct wp_conn *c;
+	enum wp_err err = WP_OK;
 	int nseats = g->seats < WR_MAX_SEATS ? g->seats : WR_MAX_SEATS;
 
-	if (!c)
-		return;
-	err = wp_db_clock_load(c, g->id, g->seq, &in);
-	wp_store_put(st, c);
+	/* The clocks' input from memory when the cache holds the match at
+	 * this version (store/cache.c), else from the database. */
+	if (!wp_cache_clock(g->id, g->version, &in)) {
+		if (!(c = wp_store_get(st)))
+			return;
+		err = wp_db_clock_load(c, g->id, g->seq, &in);
+		wp_store_put(st, c);
+	}
 	if (err != WP_OK)
 		return;
 	for (int s = 0; s < WR_MAX_SEATS; s++)
