@@ -151,7 +151,7 @@ my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_game *
 		return wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
 	for (int i = 0; err == WP_OK && i < n; i++)
 		if (games[i].status == WP_STATUS_ACTIVE &&
-		    (err = wp_clock_load(c, games[i].id, games[i].seq, -1, &games[i].tc, games[i].status,
+		    (err = wp_clock_load(c, games[i].id, games[i].seq, games[i].version, &games[i].tc, games[i].status,
 		                         games[i].nseats, now, &(*out)[i])))
 			err = wp_fail_store(ctx, err);
 	return err;

@@ -75,6 +75,7 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		wp_col_str(r, i, MC_RULESET, g->ruleset, sizeof(g->ruleset));
 		g->status = wp_status_parse(PQgetvalue(r, i, MC_STATUS));
 		g->seq = (int)wp_col_int(r, i, MC_SEQ);
+		g->version = (int)wp_col_int(r, i, MC_VERSION);
 		g->nseats = (int)wp_col_int(r, i, MC_SEATS);
 		g->seat = (int)wp_col_int(r, i, MC_SEAT);
 		g->awaiting_me = wp_col_bool(r, i, MC_AWAITING_ME);

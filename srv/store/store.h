@@ -53,7 +53,7 @@ struct wp_my_game {
 	int64_t id;
 	char ruleset[64];
 	enum wp_status status;
-	int seq, nseats, seat;
+	int seq, version, nseats, seat;
 	int awaiting_me;         /* the seat's bit is set in the match's awaiting */
 	char updated_at[WP_TIME_MAX];
 	struct wp_tc tc;         /* the match's time control */

@@ -98,6 +98,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 
 #define WP_MY_GAME_COLUMNS(X)                                                                    \
 	X(MC_ID, "g.id") X(MC_RULESET, "g.ruleset") X(MC_STATUS, "g.status") X(MC_SEQ, "g.seq")  \
+	X(MC_VERSION, "g.version")                                                                \
 	X(MC_SEATS, "g.seats") X(MC_SEAT, "s.seat")                                              \
 	X(MC_AWAITING_ME, "((g.awaiting >> s.seat) & 1) = 1 AS awaiting_me")                     \
 	X(MC_UPDATED_AT, WP_SQL_TIME("g.updated_at")) X(MC_COUNT, "count(*) OVER ()")            \
