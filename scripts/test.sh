@@ -218,10 +218,19 @@ start_sanitizers() {
 }
 
 # A failed stage ends the script: the background stage goes with it.
+# The whole tree: ctest, its tests, and the servers and clusters they
+# started, children first so that none is left to finish on its own.
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1" 2>/dev/null); do
+        kill_tree "$child"
+    done
+    kill -TERM "$1" 2>/dev/null || true
+}
+
 stop_sanitizers() {
     if [[ -n "$SAN_PID" ]] && kill -0 "$SAN_PID" 2>/dev/null; then
-        pkill -TERM -P "$SAN_PID" 2>/dev/null || true
-        kill "$SAN_PID" 2>/dev/null || true
+        kill_tree "$SAN_PID"
     fi
 }
 
