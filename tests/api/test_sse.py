@@ -34,14 +34,14 @@ def parse_sse(body):
     return events, last_id
 
 
-def open_stream(test, game, who, query=""):
+def open_stream(test, game, who, query="", headers=None):
     """Sends an EventSource's request (Last-Event-ID 1) on a raw socket:
     the answer's headers and a function reading its next chunk."""
     sock = wp.raw_connect(test.server.port, timeout=20)
     test.addCleanup(sock.close)
-    sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events%s" % (game, query), {
+    sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events%s" % (game, query), dict({
         "Host": "x", "Accept": "text/event-stream", "Last-Event-ID": "1",
-        "Authorization": "Bearer " + who.token}))
+        "Authorization": "Bearer " + who.token}, **(headers or {}))))
     f = sock.makefile("rb")
     test.addCleanup(f.close)
     test.assertIn(b" 200 ", f.readline())
@@ -275,6 +275,40 @@ class StreamCapTest(wp.ServerTestCase):
         self.assertEqual(r.status, 200, r)
         self.assertNotIn("transfer-encoding", r.headers)
         self.assertEqual(parse_sse(r.body), ([], "1"))
+
+
+class StreamRateTest(wp.ServerTestCase):
+    """An open stream is one request to the rate limit, however many
+    parts it sends (README, "Rate limits"): its parts are the same answer
+    served again, not requests of their own."""
+
+    server_env = {"RATE_LIMITS": "on", "TRUST_X_FORWARDED_FOR": "1",
+                  "RATE_LIMIT_REQUESTS": "3/3600", "RATE_LIMIT_WRITES": "off",
+                  "RATE_LIMIT_PLAYERS": "off", "RATE_LIMIT_GAMES": "off"}
+
+    def test_a_stream_counts_once(self):
+        a, b = ml.Client(self.server, "Ann"), ml.Client(self.server, "Ben")
+        addresses = ("10.0.8.%d" % i for i in range(1, 250))
+        for p in (a, b):
+            p.via = {"X-Forwarded-For": next(addresses)}
+        game = ml.start_match([a, b])
+        headers, part = open_stream(self, game, b, headers={"X-Forwarded-For": "10.0.9.1"})
+        self.assertEqual(headers.get("transfer-encoding"), "chunked")
+        self.assertEqual(parse_sse(part()), ([], "1"))
+        got = []
+        rng = random.Random(5)
+        while len(got) < 6:
+            # The players' own requests come from fresh addresses.
+            for p in (a, b):
+                p.via = {"X-Forwarded-For": next(addresses)}
+            ml.play_random([a, b], game, 1, rng)
+            evs, _ = parse_sse(part())
+            got += [e[0] for e in evs]
+        self.assertEqual(got, list(range(2, 8)), "six parts, more than the limit of 3")
+        # The stream's address has spent one request: two are left.
+        via = {"X-Forwarded-For": "10.0.9.1"}
+        self.assertEqual([b.req("GET", "/api/rulesets", headers=via).status for _ in range(3)],
+                         [200, 200, 429])
 
 
 if __name__ == "__main__":
