@@ -75,12 +75,54 @@ wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player, struc
 	                   wp_game_seat_of(g, player), out);
 }
 
+/* A past position replayed is kept as text (store/cache.c): the
+ * spectators held behind all ask for the same one. */
+static void
+keep_past(const struct wp_game *g, int at, const struct wp_past *past, const char *at_time)
+{
+	struct wp_past_text t = {.at = at, .status = past->status, .awaiting = past->awaiting,
+	                         .draw_offers = past->draw_offers};
+	json_object *snap = past->state ? g->rs->save(past->state) : NULL;
+	const char *result = past->result ? json_object_to_json_string(past->result) : NULL;
+
+	t.state = snap ? (char *)json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN) : NULL;
+	t.result = (char *)result;
+	snprintf(t.at_time, sizeof(t.at_time), "%s", at_time);
+	wp_cache_past_put(g->id, &t);
+	json_object_put(snap);
+}
+
+static enum wp_err
+past_from_text(struct wp_ctx *ctx, const struct wp_game *g, struct wp_past_text *t,
+               struct wp_past *past, char at_time[WP_TIME_MAX])
+{
+	struct wp_game then = *g;
+
+	then.state = t->state;
+	past->state = t->state ? wp_game_state(&then) : NULL;
+	past->status = t->status;
+	past->awaiting = t->awaiting;
+	past->draw_offers = t->draw_offers;
+	past->result = t->result ? json_tokener_parse(t->result) : NULL;
+	if (at_time)
+		snprintf(at_time, WP_TIME_MAX, "%s", t->at_time);
+	int bad = (t->state && !past->state) || (t->result && !past->result);
+	wp_past_text_free(t);
+	if (bad) {
+		wp_past_free(g, past);
+		return wp_fail(ctx, WP_ERR_INTERNAL, "the match's past position could not be read");
+	}
+	return WP_OK;
+}
+
 enum wp_err
 wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
            struct wp_past *past, char at_time[WP_TIME_MAX])
 {
 	struct wp_post_row *rows = NULL;
 	struct wp_past_post *posts = NULL;
+	struct wp_past_text kept;
+	char rows_time[WP_TIME_MAX] = "";
 	int n = 0, rc = -1;
 	enum wp_err err;
 
@@ -94,6 +136,8 @@ wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int a
 		past->result = json_object_get(g->result);
 		return WP_OK;
 	}
+	if (wp_cache_past(g->id, at, &kept))
+		return past_from_text(ctx, g, &kept, past, at_time);
 	if ((err = wp_db_posts(c, g->id, 0, at, &rows, &n)) != WP_OK)
 		return wp_fail_store(ctx, err);
 	if (n == at && (posts = calloc((size_t)n + 1, sizeof(*posts))))
@@ -105,14 +149,17 @@ wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int a
 				.undone_by = rows[i].undone_by <= at ? rows[i].undone_by : 0};
 	if (posts)
 		rc = wp_replay_past_at(g, posts, n, past);
-	if (at_time && n > 0)
-		snprintf(at_time, WP_TIME_MAX, "%s", rows[n - 1].at);
+	if (n > 0)
+		snprintf(rows_time, sizeof(rows_time), "%s", rows[n - 1].at);
 	free(posts);
 	wp_post_rows_free(rows, n);
 	if (rc != 0) {
 		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
 		return wp_fail(ctx, WP_ERR_INTERNAL, "post %d of the match does not replay", at);
 	}
+	keep_past(g, at, past, rows_time);
+	if (at_time)
+		snprintf(at_time, WP_TIME_MAX, "%s", rows_time);
 	return WP_OK;
 }
 

@@ -1,7 +1,8 @@
 /* What a turn and a conditional GET need, kept in memory (issue 17,
  * "Performance"): each match (version, seq, status, snapshot, seats, dice
  * counters, who may watch; for a timed match, once read, what its clocks
- * derive from) by match id, and players by token hash. Both
+ * derive from; the last past position replayed) by match id, and players
+ * by token hash. Both
  * are fixed tables of direct-mapped slots, so the cache is bounded by
  * construction: WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of
  * snapshots in all, WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL_NS.
@@ -50,6 +51,8 @@ struct game_slot {
 	char *options, *result;  /* kept as text */
 	struct wp_clock_input *clock;  /* g's clock input, or NULL */
 	size_t bytes;
+	struct wp_past_text past;  /* at 0: none; outlives g (never stale) */
+	size_t past_bytes;
 };
 
 struct token_slot {
@@ -116,12 +119,21 @@ drop(struct game_slot *s)
 	s->bytes = 0;
 }
 
+static void
+drop_past(struct game_slot *s)
+{
+	wp_past_text_free(&s->past);
+	atomic_fetch_sub(&bytes, s->past_bytes);
+	s->past_bytes = 0;
+}
+
 /* The slot now speaks of id (what it knew of another match is lost). */
 static void
 claim(struct game_slot *s, int64_t id)
 {
 	if (s->id != id) {
 		drop(s);
+		drop_past(s);
 		s->id = id;
 		s->floor = -1;
 	}
@@ -149,6 +161,7 @@ wp_cache_forget_all(void)
 	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
 		struct game_slot *s = game_lock(i);
 		drop(s);
+		drop_past(s);
 		s->id = 0;
 		s->gen++;
 		game_unlock(s);
@@ -342,6 +355,56 @@ wp_cache_clock_put(int64_t id, int version, const struct wp_clock_input *in)
 		} else {
 			free(copy);
 		}
+	}
+	game_unlock(s);
+}
+
+void
+wp_past_text_free(struct wp_past_text *p)
+{
+	free(p->state);
+	free(p->result);
+	memset(p, 0, sizeof(*p));
+}
+
+static int
+past_copy(struct wp_past_text *dst, const struct wp_past_text *src)
+{
+	*dst = *src;
+	dst->state = src->state ? strdup(src->state) : NULL;
+	dst->result = src->result ? strdup(src->result) : NULL;
+	if ((src->state && !dst->state) || (src->result && !dst->result)) {
+		wp_past_text_free(dst);
+		return -1;
+	}
+	return 0;
+}
+
+int
+wp_cache_past(int64_t id, int at, struct wp_past_text *out)
+{
+	struct game_slot *s = game_lock(id);
+	int hit = s->id == id && s->past.at == at && at > 0 && past_copy(out, &s->past) == 0;
+
+	game_unlock(s);
+	return hit;
+}
+
+void
+wp_cache_past_put(int64_t id, const struct wp_past_text *in)
+{
+	size_t n = sizeof(*in) + (in->state ? strlen(in->state) : 0) +
+	           (in->result ? strlen(in->result) : 0);
+	struct game_slot *s;
+
+	if (in->at < 1 || !serving())
+		return;
+	s = game_lock(id);
+	claim(s, id);
+	drop_past(s);
+	if (atomic_load(&bytes) + n <= WP_CACHE_BYTES && past_copy(&s->past, in) == 0) {
+		s->past_bytes = n;
+		atomic_fetch_add(&bytes, n);
 	}
 	game_unlock(s);
 }

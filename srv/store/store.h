@@ -253,6 +253,20 @@ int wp_cache_game(int64_t game, struct wp_game *g);
  * a new version, so the version names the input. */
 int wp_cache_clock(int64_t game, int version, struct wp_clock_input *in);
 void wp_cache_clock_put(int64_t game, int version, const struct wp_clock_input *in);
+/* A match as it was after post `at` (api/watch.c, wp_past_at), its state
+ * as snapshot text. A past position never changes (undos made later are
+ * not yet made in it), so one is kept per match, whatever its version,
+ * for the spectators held behind who all ask for the same post. */
+struct wp_past_text {
+	int at;
+	enum wp_status status;
+	unsigned awaiting, draw_offers;
+	char *state, *result;    /* owned; NULL: none */
+	char at_time[WP_TIME_MAX];
+};
+int wp_cache_past(int64_t game, int at, struct wp_past_text *out);
+void wp_cache_past_put(int64_t game, const struct wp_past_text *in);
+void wp_past_text_free(struct wp_past_text *p);
 /* 1 and the version, seq, status, spectators, delay and the player's
  * seat (player 0: none; seat -1) when the match is held. */
 int wp_cache_head(int64_t game, int64_t player, struct wp_game_head *h);

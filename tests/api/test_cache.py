@@ -213,6 +213,10 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
         etag = get(self.a, game, ann).headers["etag"]
         self.assertTrue(from_memory(self.a, game, etag, ann))
+        # The match is held: a view now keeps the clocks' input with it (the
+        # first view's may have been read while the join's NOTIFY was on its
+        # way, and then was not kept).
+        self.assertEqual(get(self.a, game, ann).status, 200)
         for who in (ann, ben, ann):
             acts = who.actions(game)
             before = queries(self.a)
@@ -232,6 +236,26 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(mine, clocks(self.a))
         # A view loads the match and its posts, not the clocks' input.
         self.assertGreater(queries(self.a), before)
+
+    def test_spectators_held_behind_share_one_replay(self):
+        """A spectator held behind sees the match replayed up to the post it
+        may see; that past position never changes, so it is kept: the next
+        spectator's view reads no posts, and says what a fresh replay on
+        the other instance says."""
+        game, ann, ben = self.start("Ann", "Ben", spectators="open", spectator_delay=2)
+        for who in (ann, ben, ann, ben):
+            self.play(who, game)
+        views = []
+        for _ in range(2):
+            before = queries(self.a)
+            r = get(self.a, game)
+            self.assertEqual(r.status, 200, r)
+            views.append((r.json(), queries(self.a) - before))
+        (first, cold), (second, warm) = views
+        self.assertEqual(first["seq"], 3)
+        self.assertEqual(second, first)
+        self.assertEqual(warm, cold - 1, "the same view without reading the posts")
+        self.assertEqual(get(self.b, game).json(), first)
 
     def test_turns_through_both_instances_written_once(self):
         game, ann, ben = self.start("Ann", "Ben")
