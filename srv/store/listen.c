@@ -85,10 +85,13 @@ wake_players(PGconn *c, const char *games)
 	return ok ? 0 : -1;
 }
 
+#define SWEEP_NS (100 * 1000000LL)
+
 static void *
 listen_main(void *arg)
 {
 	PGconn *c = NULL;
+	int64_t swept = 0;
 
 	while (!wp_wait_stopping()) {
 		if (!c) {
@@ -147,7 +150,14 @@ listen_main(void *arg)
 			c = NULL;
 			continue;
 		}
-		wp_wait_sweep(wp_now_ns());
+		/* Long-polls past their deadline: a sweep looks at every waiter,
+		 * so not after every batch of notifications (a busy server hears
+		 * thousands a second), at most every SWEEP_NS. */
+		int64_t now = wp_now_ns();
+		if (now - swept >= SWEEP_NS) {
+			wp_wait_sweep(now);
+			swept = now;
+		}
 		wp_cache_alive();
 	}
 	wp_cache_online(0);
