@@ -689,11 +689,13 @@ commit(struct wp_conn *c)
 	int n = 1;
 	enum wp_err err;
 
-	for (int i = 0; !c->touched_all && i < c->ntouched; i++)
-		if (c->versions[i] >= 0)
-			items[n++] = (struct wp_batch_item){
-				.st = WP_STMT_NOTIFY_AFTER,
-				.p = wp_note_params(&notes[n - 1], c->touched[i], c->versions[i], 1)};
+	for (int i = 0; !c->touched_all && i < c->ntouched; i++) {
+		if (c->versions[i] < 0)
+			continue;
+		const struct wp_params *p = wp_note_params(&notes[n - 1], c->touched[i],
+		                                           c->versions[i], 1);
+		items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER, .p = p};
+	}
 	if (n == 1)
 		return command(c, "COMMIT");
 	err = wp_sql_batch(c, items, n, &r, sqlstate);
