@@ -33,6 +33,7 @@ struct wr_error {
 	char field[64];          /* the field concerned, "" when none */
 };
 
+/* Fills err (when not NULL) and returns -1. */
 int wr_fail(struct wr_error *err, const char *code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

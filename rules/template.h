@@ -52,7 +52,9 @@ struct wr_template {
 	 * superset, in a stable order), pushed onto `out`. */
 	void (*candidates)(const void *state, int seat, struct wr_list *out);
 	/* rules: the one legality check. 0 when legal, else -1 and err. The
-	 * error may not depend on what the seat cannot see (G5). */
+	 * error may not depend on what the seat cannot see (G5). err may be
+	 * NULL (listing needs no reasons): it is only ever passed on to
+	 * wr_fail(). */
 	int (*legal)(const void *state, int seat, const void *action, struct wr_error *err);
 	/* rules: applies a legal action; events (plain structs) onto `ev`. */
 	void (*apply)(void *state, int seat, const void *action, struct wr_rng *rng,
