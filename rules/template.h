@@ -31,9 +31,15 @@
 struct wr_list {
 	unsigned char *items;
 	size_t len, cap, size;
+	unsigned char *first;    /* the caller's buffer it starts in, or NULL */
 };
 
 void wr_list_init(struct wr_list *l, size_t size);
+/* The same, starting in the caller's buffer (suitably aligned, `bytes`
+ * long, outliving the list): nothing is allocated while it holds the list
+ * (issue 17: a large allocation per listing made every later one slower).
+ * It moves to the heap when it outgrows the buffer. */
+void wr_list_init_in(struct wr_list *l, size_t size, void *buf, size_t bytes);
 /* A new zeroed slot at the end, or NULL when memory runs out. */
 void *wr_list_push(struct wr_list *l);
 void *wr_list_at(const struct wr_list *l, size_t i);
