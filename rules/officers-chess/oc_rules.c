@@ -28,6 +28,22 @@ ntiles(const struct oc_state *st)
 	return st->files * st->ranks;
 }
 
+/* Marks the tiles within `radius` of sq (oc_dist), row by row: only the
+ * diamond is visited, not the whole map (issue 17). */
+static void
+mark_within(const struct oc_state *st, int sq, int radius, unsigned char *seen)
+{
+	int x = sq % st->files, y = sq / st->files;
+
+	for (int dy = -radius; dy <= radius; dy++) {
+		int ty = y + dy, w = radius - abs(dy);
+		if (ty < 0 || ty >= st->ranks)
+			continue;
+		for (int tx = x - w > 0 ? x - w : 0; tx <= x + w && tx < st->files; tx++)
+			seen[ty * st->files + tx] = 1;
+	}
+}
+
 void
 oc_sight(const struct oc_state *st, int seat, unsigned char *seen)
 {
@@ -42,19 +58,12 @@ oc_sight(const struct oc_state *st, int seat, unsigned char *seen)
 		return;
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
-		if (u->seat != seat || u->where != OC_W_MAP)
-			continue;
-		for (int t = 0; t < n; t++)
-			if (oc_dist(st, u->sq, t) <= OC_SIGHT)
-				seen[t] = 1;
+		if (u->seat == seat && u->where == OC_W_MAP)
+			mark_within(st, u->sq, OC_SIGHT, seen);
 	}
-	for (int k = 0; k < st->ntorch; k++) {
-		if (st->torch[k].seat != seat)
-			continue;
-		for (int t = 0; t < n; t++)
-			if (oc_dist(st, st->torch[k].sq, t) <= st->torch[k].radius)
-				seen[t] = 1;
-	}
+	for (int k = 0; k < st->ntorch; k++)
+		if (st->torch[k].seat == seat)
+			mark_within(st, st->torch[k].sq, st->torch[k].radius, seen);
 }
 
 unsigned
