@@ -1,6 +1,5 @@
 /* Board geometry shared by every ruleset: squares, directions, rays,
  * knight jumps, distances and line of sight. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "rules.h"
@@ -57,7 +56,15 @@ wr_square_name(const struct wr_board *b, int sq, char buf[8])
 		buf[0] = '\0';
 		return buf;
 	}
-	snprintf(buf, 8, "%c%u", 'a' + wr_file(b, sq) % 26, (unsigned)(wr_rank(b, sq) + 1) % 100u);
+	/* By hand, not snprintf: action lists name thousands of squares
+	 * (issue 17). A file letter, then the rank 1..99. */
+	unsigned rank = (unsigned)(wr_rank(b, sq) + 1) % 100u;
+	char *p = buf;
+	*p++ = (char)('a' + wr_file(b, sq) % 26);
+	if (rank >= 10)
+		*p++ = (char)('0' + rank / 10);
+	*p++ = (char)('0' + rank % 10);
+	*p = '\0';
 	return buf;
 }
 

@@ -133,6 +133,12 @@ wr_json_square_new(const struct wr_board *b, int sq)
 	return json_object_new_string(wr_square_name(b, sq, buf));
 }
 
+void
+wr_json_put(json_object *obj, const char *static_key, json_object *take_value)
+{
+	json_object_object_add_ex(obj, static_key, take_value, JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
 json_object *
 wr_json_ints(const int *v, int n)
 {

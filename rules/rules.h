@@ -33,6 +33,7 @@ struct wr_error {
 	char field[64];          /* the field concerned, "" when none */
 };
 
+/* Fills err (when not NULL) and returns -1. */
 int wr_fail(struct wr_error *err, const char *code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -175,6 +176,10 @@ int wr_json_square(json_object *obj, const char *key, const struct wr_board *b, 
 /* Fails when obj has a key outside `known` (NULL-terminated). */
 int wr_json_only(json_object *obj, const char *const *known, struct wr_error *err);
 json_object *wr_json_square_new(const struct wr_board *b, int sq);
+/* obj[key] = take_value for a key with static storage (a literal, or a
+ * const table's): the key is kept, not copied (legal-action lists add
+ * thousands, issue 17). */
+void wr_json_put(json_object *obj, const char *static_key, json_object *take_value);
 /* Snapshots: an int array as JSON, and back -- obj[key] must be an array
  * of min_n..max_n whole numbers in lo..hi (err names the key, code
  * "bad-snapshot"). Returns how many were read, or -1. */

@@ -31,9 +31,15 @@
 struct wr_list {
 	unsigned char *items;
 	size_t len, cap, size;
+	unsigned char *first;    /* the caller's buffer it starts in, or NULL */
 };
 
 void wr_list_init(struct wr_list *l, size_t size);
+/* The same, starting in the caller's buffer (suitably aligned, `bytes`
+ * long, outliving the list): nothing is allocated while it holds the list
+ * (issue 17: a large allocation per listing made every later one slower).
+ * It moves to the heap when it outgrows the buffer. */
+void wr_list_init_in(struct wr_list *l, size_t size, void *buf, size_t bytes);
 /* A new zeroed slot at the end, or NULL when memory runs out. */
 void *wr_list_push(struct wr_list *l);
 void *wr_list_at(const struct wr_list *l, size_t i);
@@ -52,7 +58,9 @@ struct wr_template {
 	 * superset, in a stable order), pushed onto `out`. */
 	void (*candidates)(const void *state, int seat, struct wr_list *out);
 	/* rules: the one legality check. 0 when legal, else -1 and err. The
-	 * error may not depend on what the seat cannot see (G5). */
+	 * error may not depend on what the seat cannot see (G5). err may be
+	 * NULL (listing needs no reasons): it is only ever passed on to
+	 * wr_fail(). */
 	int (*legal)(const void *state, int seat, const void *action, struct wr_error *err);
 	/* rules: applies a legal action; events (plain structs) onto `ev`. */
 	void (*apply)(void *state, int seat, const void *action, struct wr_rng *rng,

@@ -212,11 +212,10 @@ cf_move_check(const struct cf_state *st, int seat, int from, int to, int enemy_o
 int
 cf_any_move(const struct cf_state *st, int seat, int from, int enemy_only)
 {
-	struct wr_error err;
 	for (int d = 0; d < WR_DIRS; d++) {
 		int ray[8], n = wr_ray(CF_B8, from, d, 7, ray);
 		for (int k = 0; k < n; k++)
-			if (cf_move_check(st, seat, from, ray[k], enemy_only, &err) == 0)
+			if (cf_move_check(st, seat, from, ray[k], enemy_only, NULL) == 0)
 				return 1;
 	}
 	return 0;

@@ -15,19 +15,19 @@
 void
 cf_j_int(json_object *o, const char *key, int v)
 {
-	json_object_object_add(o, key, json_object_new_int(v));
+	wr_json_put(o, key, json_object_new_int(v));
 }
 
 void
 cf_j_str(json_object *o, const char *key, const char *v)
 {
-	json_object_object_add(o, key, json_object_new_string(v));
+	wr_json_put(o, key, json_object_new_string(v));
 }
 
 void
 cf_j_sq(json_object *o, const char *key, int sq)
 {
-	json_object_object_add(o, key, sq < 0 ? NULL : wr_json_square_new(CF_B8, sq));
+	wr_json_put(o, key, sq < 0 ? NULL : wr_json_square_new(CF_B8, sq));
 }
 
 json_object *
@@ -280,10 +280,10 @@ cf_action_json(const void *vst, const void *va)
 		break;
 	case CF_A_HTL:
 	case CF_A_LUCK:
-		json_object_object_add(o, "use", json_object_new_boolean(a->use));
+		wr_json_put(o, "use", json_object_new_boolean(a->use));
 		break;
 	case CF_A_LIVE:
-		json_object_object_add(o, "use", json_object_new_boolean(a->use));
+		wr_json_put(o, "use", json_object_new_boolean(a->use));
 		if (a->use)
 			cf_j_sq(o, "square", a->square);
 		break;

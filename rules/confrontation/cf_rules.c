@@ -91,7 +91,6 @@ int
 cf_has_legal(const struct cf_state *st, int seat, int real_only)
 {
 	struct wr_list cand;
-	struct wr_error err;
 	int found = 0;
 	wr_list_init(&cand, sizeof(struct cf_action));
 	for (int part = 0; !found && cf_candidates_part(st, seat, part, &cand); part++) {
@@ -100,7 +99,7 @@ cf_has_legal(const struct cf_state *st, int seat, int real_only)
 			if (a->type == CF_A_END_TURN ||
 			    (real_only && a->type != CF_A_MOVE && a->type != CF_A_CAST))
 				continue;
-			found = cf_legal(st, seat, a, &err) == 0;
+			found = cf_legal(st, seat, a, NULL) == 0;
 		}
 		cand.len = 0;
 	}

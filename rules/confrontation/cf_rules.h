@@ -323,6 +323,7 @@ json_object *cf_save(const void *st);
 int cf_load(json_object *snap, void **out, struct wr_error *err);
 json_object *cf_view(const void *st, int viewer);
 json_object *cf_piece_ref(const struct cf_state *st, int seat, int id);
+/* o[key] = v; key has static storage (wr_json_put). */
 void cf_j_int(json_object *o, const char *key, int v);
 void cf_j_str(json_object *o, const char *key, const char *v);
 void cf_j_sq(json_object *o, const char *key, int sq);

@@ -79,7 +79,8 @@ cast_candidates(const struct cf_state *st, int seat, const struct cf_piece *p,
 /* In a stable order: each piece's moves, rises and spells; staying put
  * after a rise; Swift Movement; Battle Fury; Leadership; ending the turn.
  * A superset pruned only by what every legal one has (within Move, an
- * empty square to rise to, a piece to target, a piece that may act). In
+ * empty square to rise to, a piece to target, a piece that may act, a
+ * Queen for Leadership). In
  * parts, so that "is anything legal?" can stop early: part i < n is piece
  * i's, part n the rest; returns 0 past the last part. */
 int
@@ -113,7 +114,8 @@ cf_turn_candidates(const struct cf_state *st, int seat, int part, struct wr_list
 	for (int i = 0; i < s->n && st->fury; i++)
 		if (s->p[i].status == CF_ON)
 			ray_candidates(st, CF_A_FURY, s->p[i].sq, out);
-	for (int i = 0; i < s->n && !st->leadership_used && st->risen < 0; i++)
+	int leads = !st->leadership_used && st->risen < 0 && cf_queen_on(st, seat);
+	for (int i = 0; i < s->n && leads; i++)
 		for (int j = 0; j < s->n; j++)
 			if (i != j && s->p[i].status == CF_ON && s->p[j].status == CF_ON) {
 				struct cf_action *a = cf_cand(out, CF_A_LEADERSHIP);

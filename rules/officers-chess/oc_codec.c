@@ -74,16 +74,17 @@ sqj(int sq)
 	return sq >= 0 ? wr_json_square_new(&wr_board8, sq) : NULL;
 }
 
+/* o[k] = v; k has static storage (wr_json_put). */
 static void
 put(json_object *o, const char *k, int v)
 {
-	json_object_object_add(o, k, json_object_new_int(v));
+	wr_json_put(o, k, json_object_new_int(v));
 }
 
 static void
 puts_(json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+	wr_json_put(o, k, v ? json_object_new_string(v) : NULL);
 }
 
 /* ---------------------------------------------------------- options */
@@ -568,25 +569,25 @@ oc_action_json(const void *state, const void *action)
 		json_object *us = json_object_new_array();
 		for (int k = 0; k < a->nrec; k++)
 			json_object_array_add(us, recruit_json(&a->rec[k], NULL));
-		json_object_object_add(o, "units", us);
+		wr_json_put(o, "units", us);
 		return o;
 	}
 	case OC_A_DEPLOY:
 		puts_(o, "unit", a->unit);
-		json_object_object_add(o, "to", sqj(a->to));
+		wr_json_put(o, "to", sqj(a->to));
 		return o;
 	case OC_A_ACTIVATE:
 	case OC_A_GUARD:
-		json_object_object_add(o, "at", sqj(a->at));
+		wr_json_put(o, "at", sqj(a->at));
 		return o;
 	case OC_A_NO_GUARD:
 		return o;
 	default:
 		break;
 	}
-	json_object_object_add(o, "from", sqj(a->at));
+	wr_json_put(o, "from", sqj(a->at));
 	if (a->type == OC_A_TRADE) {
-		json_object_object_add(o, "target", sqj(a->with));
+		wr_json_put(o, "target", sqj(a->with));
 		if (a->give >= 0)
 			put(o, "give", a->give);
 		if (a->take >= 0)
@@ -596,9 +597,9 @@ oc_action_json(const void *state, const void *action)
 	if (a->slot >= 0)
 		put(o, "slot", a->slot);
 	if (a->target >= 0)
-		json_object_object_add(o, "target", sqj(a->target));
+		wr_json_put(o, "target", sqj(a->target));
 	if (a->to >= 0)
-		json_object_object_add(o, "to", sqj(a->to));
+		wr_json_put(o, "to", sqj(a->to));
 	if (a->type == OC_A_ATTACK && st->active >= 0) {
 		/* The forecast players expect, from the code that resolves it;
 		 * parse() accepts and ignores it. */
@@ -606,7 +607,7 @@ oc_action_json(const void *state, const void *action)
 		if (t >= 0) {
 			struct oc_forecast f;
 			oc_forecast(st, st->active, t, a->slot, &f);
-			json_object_object_add(o, "forecast", forecast_json(&f));
+			wr_json_put(o, "forecast", forecast_json(&f));
 		}
 	}
 	if (a->type == OC_A_STAFF && st->active >= 0) {
@@ -614,7 +615,7 @@ oc_action_json(const void *state, const void *action)
 		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
 			json_object *f = json_object_new_object();
 			put(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
-			json_object_object_add(o, "forecast", f);
+			wr_json_put(o, "forecast", f);
 		}
 	}
 	return o;
@@ -1173,7 +1174,8 @@ oc_view(const void *state, int viewer)
 	for (int t = 0; t < 64; t++)
 		if (st->tile_dmg[t]) {
 			char b[8];
-			put(td, wr_square_name(&wr_board8, t, b), st->tile_dmg[t]);
+			json_object_object_add(td, wr_square_name(&wr_board8, t, b),
+			                       json_object_new_int(st->tile_dmg[t]));
 		}
 	json_object_object_add(o, "tile_damage", td);
 	if (st->fog && !everyone) {

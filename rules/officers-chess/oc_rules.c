@@ -28,6 +28,22 @@ ntiles(const struct oc_state *st)
 	return st->files * st->ranks;
 }
 
+/* Marks the tiles within `radius` of sq (oc_dist), row by row: only the
+ * diamond is visited, not the whole map (issue 17). */
+static void
+mark_within(const struct oc_state *st, int sq, int radius, unsigned char *seen)
+{
+	int x = sq % st->files, y = sq / st->files;
+
+	for (int dy = -radius; dy <= radius; dy++) {
+		int ty = y + dy, w = radius - abs(dy);
+		if (ty < 0 || ty >= st->ranks)
+			continue;
+		for (int tx = x - w > 0 ? x - w : 0; tx <= x + w && tx < st->files; tx++)
+			seen[ty * st->files + tx] = 1;
+	}
+}
+
 void
 oc_sight(const struct oc_state *st, int seat, unsigned char *seen)
 {
@@ -42,19 +58,12 @@ oc_sight(const struct oc_state *st, int seat, unsigned char *seen)
 		return;
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
-		if (u->seat != seat || u->where != OC_W_MAP)
-			continue;
-		for (int t = 0; t < n; t++)
-			if (oc_dist(st, u->sq, t) <= OC_SIGHT)
-				seen[t] = 1;
+		if (u->seat == seat && u->where == OC_W_MAP)
+			mark_within(st, u->sq, OC_SIGHT, seen);
 	}
-	for (int k = 0; k < st->ntorch; k++) {
-		if (st->torch[k].seat != seat)
-			continue;
-		for (int t = 0; t < n; t++)
-			if (oc_dist(st, st->torch[k].sq, t) <= st->torch[k].radius)
-				seen[t] = 1;
-	}
+	for (int k = 0; k < st->ntorch; k++)
+		if (st->torch[k].seat == seat)
+			mark_within(st, st->torch[k].sq, st->torch[k].radius, seen);
 }
 
 unsigned
@@ -161,12 +170,16 @@ passable(const struct oc_state *st, int sq)
 /* Movement costs from the unit's square as its seat knows the map (O7):
  * steps in 4 directions paying each tile's Move (Flying 1), through
  * allies and unseen tiles, never through a known enemy. prev[] gives a
- * path; ties go to the lower square index so paths are deterministic. */
+ * path; ties go to the lower square index so paths are deterministic.
+ * Every tile below `limit` is expanded, in buckets of equal cost (Dial):
+ * a step costs at least 1 (oc_tiles), so the tiles at cost c are final
+ * once the cheaper ones are expanded; no tile is searched for (issue 17). */
 static void
 reach(const struct oc_state *st, int i, int limit, int *cost, int *prev)
 {
+	static const int dx[4] = {0, 1, 0, -1}, dy[4] = {1, 0, -1, 0};
 	const struct oc_unit *u = &st->u[i];
-	int n = ntiles(st), done[OC_MAX_TILES];
+	int n = ntiles(st);
 	int fly = oc_classes[u->cls].tags & OC_T_FLYING;
 	unsigned char seen[OC_MAX_TILES], enemy[OC_MAX_TILES];
 
@@ -178,32 +191,25 @@ reach(const struct oc_state *st, int i, int limit, int *cost, int *prev)
 	for (int t = 0; t < n; t++) {
 		cost[t] = 1 << 20;
 		prev[t] = -1;
-		done[t] = 0;
 	}
 	cost[u->sq] = 0;
-	for (;;) {
-		int best = -1;
-		for (int t = 0; t < n; t++)
-			if (!done[t] && cost[t] < (1 << 20) && (best < 0 || cost[t] < cost[best]))
-				best = t;
-		if (best < 0 || cost[best] >= limit)
-			break;
-		done[best] = 1;
-		static const int dx[4] = {0, 1, 0, -1}, dy[4] = {1, 0, -1, 0};
-		int x = best % st->files, y = best / st->files;
-		for (int d = 0; d < 4; d++) {
-			int nx = x + dx[d], ny = y + dy[d];
-			if (nx < 0 || ny < 0 || nx >= st->files || ny >= st->ranks)
+	for (int c = 0; c < limit; c++) {
+		for (int from = 0; from < n; from++) {
+			if (cost[from] != c)
 				continue;
-			int t = ny * st->files + nx;
-			if (!passable(st, t))
-				continue;
-			if (enemy[t])
-				continue;
-			int c = cost[best] + (fly ? 1 : oc_tiles[st->terrain[t]].move);
-			if (c < cost[t] || (c == cost[t] && best < prev[t])) {
-				cost[t] = c;
-				prev[t] = best;
+			int x = from % st->files, y = from / st->files;
+			for (int d = 0; d < 4; d++) {
+				int nx = x + dx[d], ny = y + dy[d];
+				if (nx < 0 || ny < 0 || nx >= st->files || ny >= st->ranks)
+					continue;
+				int t = ny * st->files + nx;
+				if (!passable(st, t) || enemy[t])
+					continue;
+				int step = fly ? 1 : oc_tiles[st->terrain[t]].move;
+				if (c + step < cost[t] || (c + step == cost[t] && from < prev[t])) {
+					cost[t] = c + step;
+					prev[t] = from;
+				}
 			}
 		}
 	}

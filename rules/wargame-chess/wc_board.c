@@ -67,6 +67,20 @@ wc_free(const struct wc_state *st, int sq)
 	return sq >= 0 && sq < 64 && !wc_is_tree(st, sq) && wc_piece_at(st, sq) < 0;
 }
 
+/* wc_free() of every square, in one pass over the trees and pieces rather
+ * than one per square (issue 17: a Joker's search asks dozens). */
+static void
+free_squares(const struct wc_state *st, unsigned char open[64])
+{
+	memset(open, 1, 64);
+	for (int i = 0; i < st->ntrees; i++)
+		if (st->trees[i] >= 0 && st->trees[i] < 64)
+			open[st->trees[i]] = 0;
+	for (int i = 0; i < st->npieces; i++)
+		if (st->pieces[i].where == WC_ON && st->pieces[i].sq >= 0 && st->pieces[i].sq < 64)
+			open[st->pieces[i].sq] = 0;
+}
+
 /* Deployment zone: "the two ranks on the board closest to the player". */
 int
 wc_zone(int seat, int sq)
@@ -243,7 +257,9 @@ static int
 joker_moves(const struct wc_state *st, int from, int *mv)
 {
 	int dist[64], queue[64], qh = 0, qt = 0, n = 0;
+	unsigned char open[64];
 
+	free_squares(st, open);
 	for (int s = 0; s < 64; s++)
 		dist[s] = -1;
 	dist[from] = 0;
@@ -254,7 +270,7 @@ joker_moves(const struct wc_state *st, int from, int *mv)
 			continue;
 		for (int d = 0; d < WR_DIRS; d++) {
 			int t = wr_step(B, s, d);
-			if (t == WR_NO_SQUARE || dist[t] >= 0 || !wc_free(st, t))
+			if (t == WR_NO_SQUARE || dist[t] >= 0 || !open[t])
 				continue;
 			dist[t] = dist[s] + 1;
 			queue[qt++] = t;

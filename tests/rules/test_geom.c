@@ -44,6 +44,15 @@ main(void)
 	struct wr_board big = {16, 16};
 	CHECK(wr_square_parse(&big, "p16") == 255, "a 16x16 board (RULINGS.md C11)");
 	CHECK_STR(wr_square_name(&big, 255, buf), "p16", "name on a 16x16 board");
+	/* The name is written by hand (issue 17): every square of the largest
+	 * board named reads back as itself; off the board it is empty. */
+	struct wr_board widest = {26, 99};
+	int round_trip = 1;
+	for (int s = 0; s < 26 * 99; s++)
+		round_trip &= wr_square_parse(&widest, wr_square_name(&widest, s, buf)) == s;
+	CHECK(round_trip, "every square of a 26x99 board named and parsed back");
+	CHECK_STR(wr_square_name(&widest, 26 * 99, buf), "", "no name off the board");
+	CHECK_STR(wr_square_name(&widest, 26 * 98 + 25, buf), "z99", "the last square");
 
 	CHECK(wr_step(B, sq("e4"), 0) == sq("e5"), "north is up the ranks");
 	CHECK(wr_step(B, sq("h4"), 2) == WR_NO_SQUARE, "east off the board");

@@ -42,6 +42,19 @@ toy_candidates(const void *st, int seat, struct wr_list *out)
 	}
 }
 
+/* More candidates than the listing's stack buffer holds (issue 17):
+ * by = i % 7 for 20000 of them. */
+static void
+toy_many_candidates(const void *st, int seat, struct wr_list *out)
+{
+	for (int i = 0; i < 20000; i++) {
+		struct toy_action *a = wr_list_push(out);
+		if (!a)
+			return;
+		a->by = i % 7;
+	}
+}
+
 static int
 toy_legal(const void *vst, int seat, const void *vact, struct wr_error *err)
 {
@@ -108,6 +121,34 @@ main(void)
 	json_object_put(list);
 	list = wr_tpl_actions(&toy, &st, 1);
 	CHECK(json_object_array_length(list) == 0, "a seat not awaited gets an empty list");
+	json_object_put(list);
+
+	/* A list that starts in the caller's buffer keeps its items when it
+	 * moves to the heap, and never frees the buffer (ASan would say). */
+	int buf[4], kept = 1;
+	struct wr_list l;
+	wr_list_init_in(&l, sizeof(int), buf, sizeof(buf));
+	for (int i = 0; i < 100; i++)
+		*(int *)wr_list_push(&l) = i;
+	for (int i = 0; i < 100; i++)
+		kept &= *(int *)wr_list_at(&l, (size_t)i) == i;
+	CHECK(kept && l.items != (unsigned char *)buf, "a list outgrows its buffer, items kept");
+	wr_list_free(&l);
+	wr_list_init_in(&l, sizeof(int), buf, sizeof(buf));
+	*(int *)wr_list_push(&l) = 7;
+	CHECK(l.items == (unsigned char *)buf && buf[0] == 7, "within the buffer: nothing allocated");
+	wr_list_free(&l);
+
+	struct wr_template many = toy;
+	many.candidates = toy_many_candidates;
+	list = wr_tpl_actions(&many, &st, 0);
+	int in_order = json_object_array_length(list) == 20000 / 7 * 2 + (20000 % 7 > 2 ? 2 : 0);
+	for (size_t i = 0; in_order && i < json_object_array_length(list); i++) {
+		json_object *by;
+		json_object_object_get_ex(json_object_array_get_idx(list, i), "by", &by);
+		in_order = json_object_get_int(by) == (int)(i % 2) + 1;
+	}
+	CHECK(in_order, "20000 candidates (past the stack buffer): the legal ones, in order");
 	json_object_put(list);
 
 	bad = json_tokener_parse("{\"type\":\"raise\",\"by\":3}");

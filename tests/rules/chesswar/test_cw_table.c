@@ -16,7 +16,7 @@
 #define R "RULINGS.md, ChessWar "
 
 static int rows;
-static struct wr_list sink = {NULL, 0, 0, sizeof(struct cw_event)};
+static struct wr_list sink = {.size = sizeof(struct cw_event)};
 static const char *row_name;
 
 static void

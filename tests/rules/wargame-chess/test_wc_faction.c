@@ -446,7 +446,7 @@ static void
 test_state(void)
 {
 	static struct wc_state st;
-	struct wr_list ev = {NULL, 0, 0, sizeof(struct wc_event)};
+	struct wr_list ev = {.size = sizeof(struct wc_event)};
 	json_object *snap, *v;
 	void *back = NULL;
 	struct wr_error err;

@@ -302,7 +302,7 @@ typed_game(int g)
 {
 	static struct typed_step steps[MAX_STEPS];
 	static struct wc_state copy, before;
-	struct wr_list ev = {NULL, 0, 0, sizeof(struct wc_event)};
+	struct wr_list ev = {.size = sizeof(struct wc_event)};
 	uint64_t rs, cs;
 	struct wr_rng rng, crng;
 	void *st = NULL;

@@ -14,7 +14,7 @@
 static struct wr_events test_ev;
 /* Plain events of direct calls into the rules (wc_ctx), turned into
  * test_ev by flush_plain(). */
-static struct wr_list test_plain = {NULL, 0, 0, sizeof(struct wc_event)};
+static struct wr_list test_plain = {.size = sizeof(struct wc_event)};
 
 static inline void
 flush_plain(const struct wc_state *st)
