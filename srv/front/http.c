@@ -2,6 +2,7 @@
  * It collects a request (headers, body up to the cap), hands it to
  * wp_serve() and queues the answer. No libmicrohttpd type leaves this file. */
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,8 +35,13 @@ struct wp_http {
 	int stopping;
 };
 
+struct parked;
+
 struct conn_ctx {
-	struct wp_request req;
+	/* The request; NULL while a long-poll waits, its fields then in
+	 * parked (park()). */
+	struct wp_request *req;
+	struct parked *parked;
 	struct wp_http *http;
 	const char *raw_uri;     /* the request target as libmicrohttpd split it */
 	size_t raw_uri_len;
@@ -191,14 +197,74 @@ wake(struct wp_waiter *w)
 	MHD_resume_connection(cc->conn);
 }
 
+/* A waiting long-poll keeps only what serving it again needs (issue 17,
+ * long-poll memory): struct wp_request is 1.2 KiB, most of it 64 header
+ * slots, where a poll has a few headers. park() moves the request's
+ * fields into a parked copy with just its headers and frees the request;
+ * unpark() makes it again. The bytes before and after the header slots
+ * are moved as they are, so a field added to struct wp_request is kept
+ * without a change here. */
+#define REQ_HEAD offsetof(struct wp_request, headers)
+#define REQ_TAIL offsetof(struct wp_request, nheaders)
+
+struct parked {
+	unsigned char head[REQ_HEAD];
+	unsigned char tail[sizeof(struct wp_request) - REQ_TAIL];
+	struct wp_header headers[];
+};
+
+static void
+park(struct conn_ctx *cc)
+{
+	struct wp_request *req = cc->req;
+	struct parked *p = malloc(sizeof(*p) + req->nheaders * sizeof(p->headers[0]));
+
+	if (!p)
+		return; /* it waits whole */
+	memcpy(p->head, req, REQ_HEAD);
+	memcpy(p->tail, (char *)req + REQ_TAIL, sizeof(p->tail));
+	memcpy(p->headers, req->headers, req->nheaders * sizeof(p->headers[0]));
+	free(req);
+	cc->req = NULL;
+	cc->parked = p;
+}
+
+/* Puts a parked request back into req (zeroed first) and frees p. */
+static void
+unpark_into(struct parked *p, struct wp_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	memcpy(req, p->head, REQ_HEAD);
+	memcpy((char *)req + REQ_TAIL, p->tail, sizeof(p->tail));
+	memcpy(req->headers, p->headers, req->nheaders * sizeof(p->headers[0]));
+	free(p);
+}
+
+/* The parked request, whole again; -1 without memory. */
+static int
+unpark(struct conn_ctx *cc)
+{
+	struct wp_request *req;
+
+	if (!cc->parked)
+		return 0;
+	if (!(req = malloc(sizeof(*req))))
+		return -1;
+	unpark_into(cc->parked, req);
+	cc->parked = NULL;
+	cc->req = req;
+	return 0;
+}
+
 static void
 suspend_for(struct MHD_Connection *c, struct conn_ctx *cc, const struct wp_response *res)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-	cc->req.wait_until_ns = res->wait_until_ns;
-	cc->req.again = 1;
+	cc->req->wait_until_ns = res->wait_until_ns;
+	cc->req->again = 1;
+	park(cc);
 	cc->conn = c;
 	cc->waiter = (struct wp_waiter){.game = res->wait_game, .gen_seen = res->wait_gen,
 	                                .deadline_ns = res->wait_until_ns, .wake = wake,
@@ -228,6 +294,10 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	struct conn_ctx *cc = calloc(1, sizeof(*cc));
 
+	if (cc && !(cc->req = calloc(1, sizeof(*cc->req)))) {
+		free(cc);
+		cc = NULL;
+	}
 	if (cc) {
 		cc->http = cls;
 		cc->raw_uri = uri;
@@ -388,7 +458,7 @@ static void
 sse_next(struct conn_ctx *cc)
 {
 	static char last_event_id[] = "Last-Event-ID";
-	struct wp_request *req = &cc->req;
+	struct wp_request *req = cc->req;
 	struct wp_response res = {0};
 	size_t i;
 
@@ -480,27 +550,27 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	enum MHD_Result ret;
 	struct query_buf q = {0};
 
-	if (!cc->req.query && !cc->req.body_too_large) {
+	if (!cc->req->query && !cc->req->body_too_large) {
 		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
-		cc->req.query = q.failed ? NULL : q.s;
+		cc->req->query = q.failed ? NULL : q.s;
 		if (q.failed)
 			free(q.s);
 	}
-	if (!cc->req.query)
-		cc->req.query = strdup("");
+	if (!cc->req->query)
+		cc->req->query = strdup("");
 	clock_set(c, 0);
 	/* A long-poll whose client hung up: no work for an answer no one
 	 * reads (the FastCGI front drops it alike). */
 	if (cc->waiter.gone) {
-		wp_log_request(&cc->req, WP_STATUS_CLIENT_LEFT);
+		wp_log_request(cc->req, WP_STATUS_CLIENT_LEFT);
 		return MHD_NO;
 	}
-	cc->req.can_wait = !wp_wait_stopping();
+	cc->req->can_wait = !wp_wait_stopping();
 	/* Open streams take at most half the connections; past that an
 	 * EventSource gets finite answers (it reconnects) like FastCGI. */
-	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
+	cc->req->can_stream = cc->req->can_wait && __atomic_load_n(&cc->http->streams,
 	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
-	wp_serve(&cc->req, &res);
+	wp_serve(cc->req, &res);
 	if (res.status == 200 && res.stream)
 		return sse_start(c, cc, &res);
 	if (res.status == 0 && res.wait_game) {
@@ -533,26 +603,26 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	struct wp_http *h = cls;
 	struct conn_ctx *cc = *con_cls;
 
-	if (!cc)
+	if (!cc || unpark(cc) != 0)
 		return MHD_NO;
-	if (!cc->req.method) {
+	if (!cc->req->method) {
 		const char *cl;
 		/* From here the request is in flight: a stop waits for it. */
 		__atomic_add_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
-		cc->req.start_ns = wp_now_ns();
-		cc->req.method = strdup(method);
-		cc->req.path = strdup(url);
-		peer_of(c, cc->req.peer, sizeof(cc->req.peer));
-		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, &cc->req);
+		cc->req->start_ns = wp_now_ns();
+		cc->req->method = strdup(method);
+		cc->req->path = strdup(url);
+		peer_of(c, cc->req->peer, sizeof(cc->req->peer));
+		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, cc->req);
 		/* The target ends one space before the version; a shorter
 		 * string means a NUL byte inside it. Checked only while the
 		 * buffer is the one the target was read into. */
 		if (cc->raw_uri == url && version > url &&
 		    (size_t)(version - url) - 1 > cc->raw_uri_len) {
-			free(cc->req.path);
-			cc->req.path = strdup("%00");
+			free(cc->req->path);
+			cc->req->path = strdup("%00");
 		}
-		if ((cc->req.bad_framing = framing_problem(&cc->req)) != NULL)
+		if ((cc->req->bad_framing = framing_problem(cc->req)) != NULL)
 			return answer(c, cc);
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		if (cl) {
@@ -560,7 +630,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 			unsigned long long n = strtoull(cl, &end, 10);
 			if (*end || n > h->max_body) {
 				/* RFC 9110, 15.5.14: refuse before reading the body. */
-				cc->req.body_too_large = 1;
+				cc->req->body_too_large = 1;
 				return answer(c, cc);
 			}
 		}
@@ -569,32 +639,32 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	if (*upload_size) {
 		size_t n = *upload_size;
 		*upload_size = 0;
-		if (cc->req.body_too_large) {
+		if (cc->req->body_too_large) {
 			cc->discarded += n;
 			return cc->discarded > WP_DISCARD_LIMIT ? MHD_NO : MHD_YES;
 		}
-		if (cc->req.body_len + n > h->max_body) {
-			cc->req.body_too_large = 1;
-			free(cc->req.body);
-			cc->req.body = NULL;
-			cc->req.body_len = 0;
+		if (cc->req->body_len + n > h->max_body) {
+			cc->req->body_too_large = 1;
+			free(cc->req->body);
+			cc->req->body = NULL;
+			cc->req->body_len = 0;
 			cc->discarded = n;
 			return MHD_YES;
 		}
-		if (cc->req.body_len + n > cc->cap) {
-			size_t cap = cc->req.body_len + n;
+		if (cc->req->body_len + n > cc->cap) {
+			size_t cap = cc->req->body_len + n;
 			char *p;
 			cap = cap < 1024 ? 1024 : cap * 2;
 			if (cap > h->max_body)
 				cap = h->max_body;
-			p = realloc(cc->req.body, cap);
+			p = realloc(cc->req->body, cap);
 			if (!p)
 				return MHD_NO;
-			cc->req.body = p;
+			cc->req->body = p;
 			cc->cap = cap;
 		}
-		memcpy(cc->req.body + cc->req.body_len, upload_data, n);
-		cc->req.body_len += n;
+		memcpy(cc->req->body + cc->req->body_len, upload_data, n);
+		cc->req->body_len += n;
 		return MHD_YES;
 	}
 	return answer(c, cc);
@@ -616,10 +686,19 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		__atomic_sub_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
 	}
 	free(cc->sse);
-	if (cc->req.method)
+	if (cc->parked) {
+		struct wp_request req;
+		unpark_into(cc->parked, &req);
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
-	cc->req.nheaders = 0;    /* borrowed (add_header) */
-	wp_request_free(&cc->req);
+		req.nheaders = 0; /* borrowed (add_header) */
+		wp_request_free(&req);
+	} else {
+		if (cc->req->method)
+			__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
+		cc->req->nheaders = 0; /* borrowed (add_header) */
+		wp_request_free(cc->req);
+		free(cc->req);
+	}
 	free(cc);
 	*con_cls = NULL;
 }
