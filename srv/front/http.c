@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <stddef.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,16 +54,19 @@ struct conn_ctx {
 };
 
 /* --- Slow requests (issue 16, item 1) ---
- * Each connection has a clock, started when it opens and again when an
- * answer has been sent: its next request must arrive whole (line, headers
- * and body) within REQUEST_TIMEOUT. libmicrohttpd's CONNECTION_TIMEOUT is
+ * Each connection has a clock, started when it opens and again when the
+ * first byte of a next request follows an answer (idle_look()): the
+ * request must arrive whole (line, headers and body) within
+ * REQUEST_TIMEOUT. libmicrohttpd's CONNECTION_TIMEOUT is
  * an idle timeout, which a client sending a byte every few seconds never
  * meets. A watchdog thread shuts the socket of a late connection down;
  * libmicrohttpd then reads its end and closes it as usual (the clock
  * leaves the list, under the lock, before the socket is closed). */
 struct conn_clock {
 	int fd;
-	int64_t since_ns;        /* 0: not receiving (answering or waiting) */
+	/* > 0: receiving a request since then; < 0: answered, and no byte
+	 * of the next request seen since -since_ns; 0: answering or waiting */
+	int64_t since_ns;
 	struct conn_clock *prev, *next;
 };
 
@@ -101,7 +105,7 @@ on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 	}
 }
 
-/* Starts (now) or stops (0) the connection's request clock. */
+/* Sets the connection's request clock (see since_ns). */
 static void
 clock_set(struct MHD_Connection *c, int64_t since_ns)
 {
@@ -113,6 +117,26 @@ clock_set(struct MHD_Connection *c, int64_t since_ns)
 		__atomic_store_n(&k->since_ns, since_ns, __ATOMIC_RELAXED);
 }
 
+/* An idle keep-alive connection is not late: its clock moves up to each
+ * look of the watchdog until a byte arrives after it (the kernel says
+ * when data last came), so the next request gets REQUEST_TIMEOUT from at
+ * most a second before its first byte, and a connection that stays idle
+ * is left to CONNECTION_TIMEOUT, closed quietly by libmicrohttpd. */
+static void
+idle_look(struct conn_clock *k, int64_t since, int64_t now_ns)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int64_t next = -now_ns;
+
+	if (getsockopt(k->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+	    now_ns - (int64_t)ti.tcpi_last_data_recv * 1000000 > -since)
+		next = -since; /* a request started: its clock runs */
+	/* unless an answer or a request changed the clock meanwhile */
+	__atomic_compare_exchange_n(&k->since_ns, &since, next, 0, __ATOMIC_RELAXED,
+	                            __ATOMIC_RELAXED);
+}
+
 /* Shuts down the connections whose request is late; returns how many. */
 static unsigned
 cut_late(struct wp_http *h, int64_t now_ns)
@@ -122,7 +146,10 @@ cut_late(struct wp_http *h, int64_t now_ns)
 	pthread_mutex_lock(&h->clocks_lock);
 	for (struct conn_clock *k = h->clocks; k; k = k->next) {
 		int64_t since = __atomic_load_n(&k->since_ns, __ATOMIC_RELAXED);
-		if (since && now_ns - since > h->request_timeout_ns) {
+		if (since < 0)
+			idle_look(k, since, now_ns);
+		since = __atomic_load_n(&k->since_ns, __ATOMIC_RELAXED);
+		if (since > 0 && now_ns - since > h->request_timeout_ns) {
 			__atomic_store_n(&k->since_ns, 0, __ATOMIC_RELAXED);
 			shutdown(k->fd, SHUT_RDWR);
 			n++;
@@ -784,8 +811,8 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	if (!cc)
 		return;
-	/* The answer is out: the clock of the next request starts. */
-	clock_set(c, wp_now_ns());
+	/* The answer is out: the connection is idle until the next request. */
+	clock_set(c, -wp_now_ns());
 	wp_wait_remove(&cc->waiter);
 	if (cc->sse) {
 		free(cc->sse->buf);
