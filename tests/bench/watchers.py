@@ -10,12 +10,14 @@ With --sse the watchers hold open Server-Sent Events streams instead
 turn is then posted to count the streams that receive its event.
 
 Usage: tests/bench/watchers.py [--build build] [--watchers 10000]
-                               [--connection-memory BYTES] [--sse]
-                               [--stage idle|request-line|poll]
+                               [--connection-memory BYTES] [--sse] [--mappings]
+                               [--stage idle|request-line|poll|second-poll]
 
 --stage shows where the memory goes: connections that only connect (idle),
 that send a request line and one header but never finish (request-line),
-or whole long-polls (poll, the default).
+whole long-polls (poll, the default), or long-polls sent on a keep-alive
+connection after a first request was answered (second-poll), as a board
+tab does.
 """
 import argparse
 import os
@@ -102,7 +104,8 @@ def main():
                     help="hold event streams instead of long-polls")
     ap.add_argument("--mappings", action="store_true",
                     help="also list the largest resident mappings with the watchers")
-    ap.add_argument("--stage", choices=("idle", "request-line", "poll"), default="poll")
+    ap.add_argument("--stage", choices=("idle", "request-line", "poll", "second-poll"),
+                    default="poll")
     args = ap.parse_args()
     need = args.watchers + 256
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -145,9 +148,14 @@ def main():
             req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                    f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
         sent = {"idle": b"", "request-line": req[:req.index(b"\r\n", req.index(b"Host")) + 2],
-                "poll": req}[args.stage]
+                "poll": req, "second-poll": req}[args.stage]
         for _ in range(args.watchers):
             s = socket.create_connection(("127.0.0.1", port))
+            if args.stage == "second-poll":
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                got = b""
+                while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"}"):
+                    got += s.recv(4096)
             if sent:
                 s.sendall(sent)
             socks.append(s)
