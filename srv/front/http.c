@@ -699,7 +699,7 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 			wp_response_free(&res);
 			return ret;
 		}
-		/* Released meanwhile: made again, whole (logged twice). */
+		/* Released meanwhile: made again, whole. */
 		wp_response_free(&res);
 		cc->req->has_fixed = NULL;
 		wp_serve(cc->req, &res);
