@@ -159,7 +159,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("MAX_CONNECTIONS", 1024, 4, 100000, &conns, err, errlen) ||
 	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
 	    env_uint("THREADS", 4, 1, 256, &threads, err, errlen) ||
-	    env_uint("CONNECTION_MEMORY", 65536, 8192, 16 * 1024 * 1024, &mem, err, errlen) ||
+	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
 	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
 	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
 	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen) ||

@@ -3,11 +3,13 @@
  * must stay inside the web root, so neither "..", encoded dots nor a
  * symlink can reach a file outside it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <pthread.h>
 #include <zlib.h>
@@ -111,34 +113,42 @@ etag_matches(const char *header, const char *etag)
 }
 
 static char *
-slurp(const char *path, size_t size)
+slurp(int fd, size_t size)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
+	char *buf = malloc(size ? size : 1);
+	size_t got = 0;
 
-	if (!f)
-		return NULL;
-	buf = malloc(size ? size : 1);
-	if (buf && fread(buf, 1, size, f) != size) {
-		free(buf);
-		buf = NULL;
+	while (buf && got < size) {
+		ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+		if (n <= 0) {
+			free(buf);
+			buf = NULL;
+		} else {
+			got += (size_t)n;
+		}
 	}
-	fclose(f);
 	return buf;
 }
 
 /* ------------------------------------------------------------ in memory */
 
 /* Files of up to WP_STATIC_KEEP bytes are kept in memory with their ETag
- * and, for text, a gzip copy made once (issue "Performance"); a stat() of
- * the resolved path per request keeps them true to the disk. */
+ * and, for text, a gzip copy made once (issue "Performance"). The file
+ * stays open: an fstat() per request (no path to walk) sees it written in
+ * place or replaced (renamed over or deleted: no link left), and a stat()
+ * of the resolved path at most every WP_STATIC_RECHECK_NS sees another
+ * file put at that path otherwise (a swapped directory). */
 #define WP_STATIC_KEEP (1u << 20)
 #define WP_STATIC_SLOTS 256
+#define WP_STATIC_RECHECK_NS 1000000000LL
 
 struct kept {
 	char *key;               /* the request's path */
 	char real[PATH_MAX];
 	struct stat sb;
+	int fd;                  /* the file, open (-1: none) */
+	int64_t checked_ns;      /* atomic: the last stat() of real */
+	uint64_t serial;         /* names this version for fixed answers */
 	char etag[64], etag_gz[72];
 	const char *type;
 	char *body, *gz;
@@ -156,6 +166,8 @@ kept_put(struct kept *k)
 	int last = --k->refs == 0;
 	pthread_mutex_unlock(&kept_lock);
 	if (last) {
+		if (k->fd >= 0)
+			close(k->fd);
 		free(k->key);
 		free(k->body);
 		free(k->gz);
@@ -308,29 +320,54 @@ resolve(const char *path, char real[PATH_MAX], struct stat *sb)
 	return 0;
 }
 
+/* The kept file is still the one at its path (see WP_STATIC_KEEP). */
+static int
+still_same(struct kept *k)
+{
+	struct stat sb;
+	int64_t now, checked;
+
+	if (fstat(k->fd, &sb) != 0 || !same_file(&sb, &k->sb) || sb.st_nlink == 0)
+		return 0;
+	now = wp_now_ns();
+	checked = __atomic_load_n(&k->checked_ns, __ATOMIC_RELAXED);
+	if (now - checked < WP_STATIC_RECHECK_NS)
+		return 1;
+	if (stat(k->real, &sb) != 0 || !same_file(&sb, &k->sb))
+		return 0;
+	__atomic_store_n(&k->checked_ns, now, __ATOMIC_RELAXED);
+	return 1;
+}
+
 /* The file as it is on disk now, from memory when it has not changed. */
 static struct kept *
 load(const char *path, enum wp_err *err)
 {
+	static uint64_t serials;
 	struct kept *k = kept_get(path);
-	struct stat sb;
 
 	*err = WP_ERR_NOT_FOUND;
 	if (k) {
-		/* The resolved path is kept; one stat() says it is unchanged. */
-		if (stat(k->real, &sb) == 0 && same_file(&sb, &k->sb))
+		if (still_same(k))
 			return k;
 		kept_put(k);
 	}
 	if (!(k = calloc(1, sizeof(*k))))
 		return *err = WP_ERR_INTERNAL, NULL;
 	k->refs = 1;
-	if (resolve(path, k->real, &k->sb) != 0 || !(k->key = strdup(path))) {
+	k->fd = -1;
+	if (resolve(path, k->real, &k->sb) != 0 || !(k->key = strdup(path)) ||
+	    (k->fd = open(k->real, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    /* what is read is what the validators describe */
+	    fstat(k->fd, &k->sb) != 0 || !S_ISREG(k->sb.st_mode) ||
+	    (size_t)k->sb.st_size > WP_STATIC_MAX) {
 		kept_put(k);
 		return NULL;
 	}
+	k->checked_ns = wp_now_ns();
+	k->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	k->len = (size_t)k->sb.st_size;
-	if (!(k->body = slurp(k->real, k->len))) {
+	if (!(k->body = slurp(k->fd, k->len))) {
 		*err = errno == ENOMEM ? WP_ERR_INTERNAL : WP_ERR_NOT_FOUND;
 		kept_put(k);
 		return NULL;
@@ -344,6 +381,8 @@ load(const char *path, enum wp_err *err)
 	if (k->len <= WP_STATIC_KEEP) {
 		gzip_of(k);
 		kept_set(k);
+	} else {
+		k->serial = 0; /* read again each time: no fixed answer */
 	}
 	return k;
 }
@@ -354,6 +393,7 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	const char *inm;
 	enum wp_err err;
 	struct kept *k;
+	int bad = 0;             /* a header is missing: keep no fixed answer */
 
 	if (!root_len)
 		return WP_ERR_NOT_FOUND;
@@ -361,25 +401,35 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 		return err;
 	int gz = k->gz && accepts_gzip(wp_request_header(req, "Accept-Encoding"));
 	const char *etag = gz ? k->etag_gz : k->etag;
-	wp_response_header(res, "ETag", etag);
+	inm = wp_request_header(req, "If-None-Match");
+	int not_modified = inm && etag_matches(inm, etag);
+	/* Each version of a kept file has four answers: plain or gzip, 200
+	 * or 304; a front holding this one needs nothing more. */
+	uint64_t key = k->serial ? k->serial << 2 | (uint64_t)gz << 1 | (uint64_t)not_modified : 0;
+	if (key && req->has_fixed && req->has_fixed(key)) {
+		res->status = not_modified ? 304 : 200;
+		res->fixed = key;
+		kept_put(k);
+		return WP_OK;
+	}
+	bad |= wp_response_header(res, "ETag", etag);
 	/* Assets carry no version in their names: revalidate every time, and
 	 * the ETag makes that a 304 without a body. */
-	wp_response_header(res, "Cache-Control", "no-cache");
-	wp_response_header(res, "Content-Type", k->type);
+	bad |= wp_response_header(res, "Cache-Control", "no-cache");
+	bad |= wp_response_header(res, "Content-Type", k->type);
 	if (k->gz) {
-		wp_response_header(res, "Vary", "Accept-Encoding");
+		bad |= wp_response_header(res, "Vary", "Accept-Encoding");
 		if (gz)
-			wp_response_header(res, "Content-Encoding", "gzip");
+			bad |= wp_response_header(res, "Content-Encoding", "gzip");
 	}
 	/* The board loads only its own scripts and styles; its SVG sets style
 	 * attributes and the notification favicon is a data: URL, hence
 	 * 'unsafe-inline' for styles and data: for images. */
-	wp_response_header(res, "Content-Security-Policy", WP_STATIC_CSP);
-	wp_response_header(res, "Referrer-Policy", "no-referrer");
-	wp_response_header(res, "X-Frame-Options", "DENY");
-	inm = wp_request_header(req, "If-None-Match");
+	bad |= wp_response_header(res, "Content-Security-Policy", WP_STATIC_CSP);
+	bad |= wp_response_header(res, "Referrer-Policy", "no-referrer");
+	bad |= wp_response_header(res, "X-Frame-Options", "DENY");
 	err = WP_OK;
-	if (inm && etag_matches(inm, etag)) {
+	if (not_modified) {
 		res->status = 304;
 	} else {
 		size_t n = gz ? k->gzlen : k->len;
@@ -392,6 +442,8 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 			err = WP_ERR_INTERNAL;
 		}
 	}
+	if (err == WP_OK && !bad)
+		res->fixed = key;
 	kept_put(k);
 	return err;
 }

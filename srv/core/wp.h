@@ -103,6 +103,9 @@ struct wp_request {
 	int again;               /* served again: a woken long-poll, a stream's
 	                          * next part (counted once by the rate limits) */
 	int can_stream;          /* the front can keep an event stream open (HTTP) */
+	/* A front that keeps fixed answers (wp_response.fixed) says whether
+	 * it holds the one with this key; NULL: it keeps none. */
+	int (*has_fixed)(uint64_t key);
 };
 
 struct wp_response {
@@ -123,6 +126,12 @@ struct wp_response {
 	 * event_id for the next part. A 204 from a later serve ends it. */
 	int stream;
 	int64_t event_id;
+	/* Nonzero: every request given this key gets this same answer (a
+	 * static file's representation: status, headers and body), which a
+	 * front may keep and queue again without making it. When the
+	 * request's has_fixed(key) says the front holds it, only status and
+	 * fixed are set. */
+	uint64_t fixed;
 };
 
 /* Deadlines on the database, in milliseconds (issue 16, item 2). */

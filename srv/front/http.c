@@ -2,7 +2,9 @@
  * It collects a request (headers, body up to the cap), hands it to
  * wp_serve() and queues the answer. No libmicrohttpd type leaves this file. */
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +36,13 @@ struct wp_http {
 	int stopping;
 };
 
+struct parked;
+
 struct conn_ctx {
-	struct wp_request req;
+	/* The request; NULL while a long-poll waits, its fields then in
+	 * parked (park()). */
+	struct wp_request *req;
+	struct parked *parked;
 	struct wp_http *http;
 	const char *raw_uri;     /* the request target as libmicrohttpd split it */
 	size_t raw_uri_len;
@@ -47,16 +54,19 @@ struct conn_ctx {
 };
 
 /* --- Slow requests (issue 16, item 1) ---
- * Each connection has a clock, started when it opens and again when an
- * answer has been sent: its next request must arrive whole (line, headers
- * and body) within REQUEST_TIMEOUT. libmicrohttpd's CONNECTION_TIMEOUT is
+ * Each connection has a clock, started when it opens and again when the
+ * first byte of a next request follows an answer (idle_look()): the
+ * request must arrive whole (line, headers and body) within
+ * REQUEST_TIMEOUT. libmicrohttpd's CONNECTION_TIMEOUT is
  * an idle timeout, which a client sending a byte every few seconds never
  * meets. A watchdog thread shuts the socket of a late connection down;
  * libmicrohttpd then reads its end and closes it as usual (the clock
  * leaves the list, under the lock, before the socket is closed). */
 struct conn_clock {
 	int fd;
-	int64_t since_ns;        /* 0: not receiving (answering or waiting) */
+	/* > 0: receiving a request since then; < 0: answered, and no byte
+	 * of the next request seen since -since_ns; 0: answering or waiting */
+	int64_t since_ns;
 	struct conn_clock *prev, *next;
 };
 
@@ -95,7 +105,7 @@ on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 	}
 }
 
-/* Starts (now) or stops (0) the connection's request clock. */
+/* Sets the connection's request clock (see since_ns). */
 static void
 clock_set(struct MHD_Connection *c, int64_t since_ns)
 {
@@ -107,6 +117,26 @@ clock_set(struct MHD_Connection *c, int64_t since_ns)
 		__atomic_store_n(&k->since_ns, since_ns, __ATOMIC_RELAXED);
 }
 
+/* An idle keep-alive connection is not late: its clock moves up to each
+ * look of the watchdog until a byte arrives after it (the kernel says
+ * when data last came), so the next request gets REQUEST_TIMEOUT from at
+ * most a second before its first byte, and a connection that stays idle
+ * is left to CONNECTION_TIMEOUT, closed quietly by libmicrohttpd. */
+static void
+idle_look(struct conn_clock *k, int64_t since, int64_t now_ns)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int64_t next = -now_ns;
+
+	if (getsockopt(k->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+	    now_ns - (int64_t)ti.tcpi_last_data_recv * 1000000 > -since)
+		next = -since; /* a request started: its clock runs */
+	/* unless an answer or a request changed the clock meanwhile */
+	__atomic_compare_exchange_n(&k->since_ns, &since, next, 0, __ATOMIC_RELAXED,
+	                            __ATOMIC_RELAXED);
+}
+
 /* Shuts down the connections whose request is late; returns how many. */
 static unsigned
 cut_late(struct wp_http *h, int64_t now_ns)
@@ -116,7 +146,10 @@ cut_late(struct wp_http *h, int64_t now_ns)
 	pthread_mutex_lock(&h->clocks_lock);
 	for (struct conn_clock *k = h->clocks; k; k = k->next) {
 		int64_t since = __atomic_load_n(&k->since_ns, __ATOMIC_RELAXED);
-		if (since && now_ns - since > h->request_timeout_ns) {
+		if (since < 0)
+			idle_look(k, since, now_ns);
+		since = __atomic_load_n(&k->since_ns, __ATOMIC_RELAXED);
+		if (since > 0 && now_ns - since > h->request_timeout_ns) {
 			__atomic_store_n(&k->since_ns, 0, __ATOMIC_RELAXED);
 			shutdown(k->fd, SHUT_RDWR);
 			n++;
@@ -191,14 +224,74 @@ wake(struct wp_waiter *w)
 	MHD_resume_connection(cc->conn);
 }
 
+/* A waiting long-poll keeps only what serving it again needs (issue 17,
+ * long-poll memory): struct wp_request is 1.2 KiB, most of it 64 header
+ * slots, where a poll has a few headers. park() moves the request's
+ * fields into a parked copy with just its headers and frees the request;
+ * unpark() makes it again. The bytes before and after the header slots
+ * are moved as they are, so a field added to struct wp_request is kept
+ * without a change here. */
+#define REQ_HEAD offsetof(struct wp_request, headers)
+#define REQ_TAIL offsetof(struct wp_request, nheaders)
+
+struct parked {
+	unsigned char head[REQ_HEAD];
+	unsigned char tail[sizeof(struct wp_request) - REQ_TAIL];
+	struct wp_header headers[];
+};
+
+static void
+park(struct conn_ctx *cc)
+{
+	struct wp_request *req = cc->req;
+	struct parked *p = malloc(sizeof(*p) + req->nheaders * sizeof(p->headers[0]));
+
+	if (!p)
+		return; /* it waits whole */
+	memcpy(p->head, req, REQ_HEAD);
+	memcpy(p->tail, (char *)req + REQ_TAIL, sizeof(p->tail));
+	memcpy(p->headers, req->headers, req->nheaders * sizeof(p->headers[0]));
+	free(req);
+	cc->req = NULL;
+	cc->parked = p;
+}
+
+/* Puts a parked request back into req (zeroed first) and frees p. */
+static void
+unpark_into(struct parked *p, struct wp_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	memcpy(req, p->head, REQ_HEAD);
+	memcpy((char *)req + REQ_TAIL, p->tail, sizeof(p->tail));
+	memcpy(req->headers, p->headers, req->nheaders * sizeof(p->headers[0]));
+	free(p);
+}
+
+/* The parked request, whole again; -1 without memory. */
+static int
+unpark(struct conn_ctx *cc)
+{
+	struct wp_request *req;
+
+	if (!cc->parked)
+		return 0;
+	if (!(req = malloc(sizeof(*req))))
+		return -1;
+	unpark_into(cc->parked, req);
+	cc->parked = NULL;
+	cc->req = req;
+	return 0;
+}
+
 static void
 suspend_for(struct MHD_Connection *c, struct conn_ctx *cc, const struct wp_response *res)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-	cc->req.wait_until_ns = res->wait_until_ns;
-	cc->req.again = 1;
+	cc->req->wait_until_ns = res->wait_until_ns;
+	cc->req->again = 1;
+	park(cc);
 	cc->conn = c;
 	cc->waiter = (struct wp_waiter){.game = res->wait_game, .gen_seen = res->wait_gen,
 	                                .deadline_ns = res->wait_until_ns, .wake = wake,
@@ -228,6 +321,10 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	struct conn_ctx *cc = calloc(1, sizeof(*cc));
 
+	if (cc && !(cc->req = calloc(1, sizeof(*cc->req)))) {
+		free(cc);
+		cc = NULL;
+	}
 	if (cc) {
 		cc->http = cls;
 		cc->raw_uri = uri;
@@ -388,7 +485,7 @@ static void
 sse_next(struct conn_ctx *cc)
 {
 	static char last_event_id[] = "Last-Event-ID";
-	struct wp_request *req = &cc->req;
+	struct wp_request *req = cc->req;
 	struct wp_response res = {0};
 	size_t i;
 
@@ -472,6 +569,100 @@ sse_start(struct MHD_Connection *c, struct conn_ctx *cc, struct wp_response *res
 	return ret;
 }
 
+/* libmicrohttpd's response for a core answer; the body is handed over. */
+static struct MHD_Response *
+make_response(struct wp_response *res)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(res->body_len, res->body, MHD_RESPMEM_MUST_FREE);
+
+	if (!r)
+		return NULL;
+	res->body = NULL;
+	for (size_t i = 0; i < res->nheaders; i++)
+		if (MHD_add_response_header(r, res->headers[i].name, res->headers[i].value) != MHD_YES) {
+			MHD_destroy_response(r);
+			return NULL;
+		}
+	return r;
+}
+
+/* --- Fixed answers (issue 17, static files) ---
+ * A static file's answer is the same for every request with its key
+ * (wp_response.fixed): it is made into a libmicrohttpd response once and
+ * queued again as it is, as a bare server does: no copy of the body, no
+ * headers made per request. One slot per key hash; a key that takes a
+ * slot releases the answer there (connections sending it hold their own
+ * reference). */
+#define FIXED_SLOTS 64
+
+static struct {
+	pthread_mutex_t lock;
+	struct fixed_slot {
+		uint64_t key;
+		struct MHD_Response *r;
+		unsigned status;
+	} slot[FIXED_SLOTS];
+} fixed = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The key has_fixed() last said this thread holds: the core then made
+ * only the status (the core adds headers to every answer, so their
+ * number does not tell). */
+static __thread uint64_t said_held;
+
+static int
+has_fixed(uint64_t key)
+{
+	int hit;
+
+	pthread_mutex_lock(&fixed.lock);
+	hit = fixed.slot[key % FIXED_SLOTS].key == key;
+	pthread_mutex_unlock(&fixed.lock);
+	said_held = hit ? key : 0;
+	return hit;
+}
+
+/* Queues the fixed answer res names, kept first if res carries it whole;
+ * 0 when it is not held (taken out since has_fixed() said it was). */
+static int
+queue_fixed(struct MHD_Connection *c, struct wp_response *res, enum MHD_Result *ret)
+{
+	struct fixed_slot *s = &fixed.slot[res->fixed % FIXED_SLOTS];
+	int whole = said_held != res->fixed;
+	struct MHD_Response *r = whole ? make_response(res) : NULL, *old = NULL;
+	int held;
+
+	said_held = 0;
+	if (whole && !r) {
+		*ret = MHD_NO;
+		return 1;
+	}
+	pthread_mutex_lock(&fixed.lock);
+	if (r) {
+		old = s->r;
+		*s = (struct fixed_slot){.key = res->fixed, .r = r, .status = (unsigned)res->status};
+	}
+	held = s->key == res->fixed;
+	if (held)
+		*ret = MHD_queue_response(c, s->status, s->r);
+	pthread_mutex_unlock(&fixed.lock);
+	if (old)
+		MHD_destroy_response(old);
+	return held;
+}
+
+static void
+fixed_clear(void)
+{
+	pthread_mutex_lock(&fixed.lock);
+	for (size_t i = 0; i < FIXED_SLOTS; i++) {
+		if (fixed.slot[i].r)
+			MHD_destroy_response(fixed.slot[i].r);
+		fixed.slot[i] = (struct fixed_slot){0};
+	}
+	pthread_mutex_unlock(&fixed.lock);
+}
+
 static enum MHD_Result
 answer(struct MHD_Connection *c, struct conn_ctx *cc)
 {
@@ -480,27 +671,39 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	enum MHD_Result ret;
 	struct query_buf q = {0};
 
-	if (!cc->req.query && !cc->req.body_too_large) {
+	if (!cc->req->query && !cc->req->body_too_large) {
 		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
-		cc->req.query = q.failed ? NULL : q.s;
+		cc->req->query = q.failed ? NULL : q.s;
 		if (q.failed)
 			free(q.s);
 	}
-	if (!cc->req.query)
-		cc->req.query = strdup("");
+	if (!cc->req->query)
+		cc->req->query = strdup("");
 	clock_set(c, 0);
 	/* A long-poll whose client hung up: no work for an answer no one
 	 * reads (the FastCGI front drops it alike). */
 	if (cc->waiter.gone) {
-		wp_log_request(&cc->req, WP_STATUS_CLIENT_LEFT);
+		wp_log_request(cc->req, WP_STATUS_CLIENT_LEFT);
 		return MHD_NO;
 	}
-	cc->req.can_wait = !wp_wait_stopping();
+	cc->req->can_wait = !wp_wait_stopping();
 	/* Open streams take at most half the connections; past that an
 	 * EventSource gets finite answers (it reconnects) like FastCGI. */
-	cc->req.can_stream = cc->req.can_wait && __atomic_load_n(&cc->http->streams,
+	cc->req->can_stream = cc->req->can_wait && __atomic_load_n(&cc->http->streams,
 	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
-	wp_serve(&cc->req, &res);
+	cc->req->has_fixed = has_fixed;
+	said_held = 0;
+	wp_serve(cc->req, &res);
+	if (res.fixed) {
+		if (queue_fixed(c, &res, &ret)) {
+			wp_response_free(&res);
+			return ret;
+		}
+		/* Released meanwhile: made again, whole. */
+		wp_response_free(&res);
+		cc->req->has_fixed = NULL;
+		wp_serve(cc->req, &res);
+	}
 	if (res.status == 200 && res.stream)
 		return sse_start(c, cc, &res);
 	if (res.status == 0 && res.wait_game) {
@@ -508,14 +711,14 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 		wp_response_free(&res);
 		return MHD_YES;
 	}
-	r = MHD_create_response_from_buffer(res.body_len, res.body, MHD_RESPMEM_MUST_FREE);
-	if (!r) {
+	if (res.fixed && queue_fixed(c, &res, &ret)) {
+		wp_response_free(&res);
+		return ret;
+	}
+	if (!(r = make_response(&res))) {
 		wp_response_free(&res);
 		return MHD_NO;
 	}
-	res.body = NULL;
-	for (size_t i = 0; i < res.nheaders; i++)
-		MHD_add_response_header(r, res.headers[i].name, res.headers[i].value);
 	ret = MHD_queue_response(c, (unsigned)res.status, r);
 	MHD_destroy_response(r);
 	wp_response_free(&res);
@@ -533,26 +736,26 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	struct wp_http *h = cls;
 	struct conn_ctx *cc = *con_cls;
 
-	if (!cc)
+	if (!cc || unpark(cc) != 0)
 		return MHD_NO;
-	if (!cc->req.method) {
+	if (!cc->req->method) {
 		const char *cl;
 		/* From here the request is in flight: a stop waits for it. */
 		__atomic_add_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
-		cc->req.start_ns = wp_now_ns();
-		cc->req.method = strdup(method);
-		cc->req.path = strdup(url);
-		peer_of(c, cc->req.peer, sizeof(cc->req.peer));
-		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, &cc->req);
+		cc->req->start_ns = wp_now_ns();
+		cc->req->method = strdup(method);
+		cc->req->path = strdup(url);
+		peer_of(c, cc->req->peer, sizeof(cc->req->peer));
+		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, cc->req);
 		/* The target ends one space before the version; a shorter
 		 * string means a NUL byte inside it. Checked only while the
 		 * buffer is the one the target was read into. */
 		if (cc->raw_uri == url && version > url &&
 		    (size_t)(version - url) - 1 > cc->raw_uri_len) {
-			free(cc->req.path);
-			cc->req.path = strdup("%00");
+			free(cc->req->path);
+			cc->req->path = strdup("%00");
 		}
-		if ((cc->req.bad_framing = framing_problem(&cc->req)) != NULL)
+		if ((cc->req->bad_framing = framing_problem(cc->req)) != NULL)
 			return answer(c, cc);
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		if (cl) {
@@ -560,7 +763,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 			unsigned long long n = strtoull(cl, &end, 10);
 			if (*end || n > h->max_body) {
 				/* RFC 9110, 15.5.14: refuse before reading the body. */
-				cc->req.body_too_large = 1;
+				cc->req->body_too_large = 1;
 				return answer(c, cc);
 			}
 		}
@@ -569,32 +772,32 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	if (*upload_size) {
 		size_t n = *upload_size;
 		*upload_size = 0;
-		if (cc->req.body_too_large) {
+		if (cc->req->body_too_large) {
 			cc->discarded += n;
 			return cc->discarded > WP_DISCARD_LIMIT ? MHD_NO : MHD_YES;
 		}
-		if (cc->req.body_len + n > h->max_body) {
-			cc->req.body_too_large = 1;
-			free(cc->req.body);
-			cc->req.body = NULL;
-			cc->req.body_len = 0;
+		if (cc->req->body_len + n > h->max_body) {
+			cc->req->body_too_large = 1;
+			free(cc->req->body);
+			cc->req->body = NULL;
+			cc->req->body_len = 0;
 			cc->discarded = n;
 			return MHD_YES;
 		}
-		if (cc->req.body_len + n > cc->cap) {
-			size_t cap = cc->req.body_len + n;
+		if (cc->req->body_len + n > cc->cap) {
+			size_t cap = cc->req->body_len + n;
 			char *p;
 			cap = cap < 1024 ? 1024 : cap * 2;
 			if (cap > h->max_body)
 				cap = h->max_body;
-			p = realloc(cc->req.body, cap);
+			p = realloc(cc->req->body, cap);
 			if (!p)
 				return MHD_NO;
-			cc->req.body = p;
+			cc->req->body = p;
 			cc->cap = cap;
 		}
-		memcpy(cc->req.body + cc->req.body_len, upload_data, n);
-		cc->req.body_len += n;
+		memcpy(cc->req->body + cc->req->body_len, upload_data, n);
+		cc->req->body_len += n;
 		return MHD_YES;
 	}
 	return answer(c, cc);
@@ -608,18 +811,27 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	if (!cc)
 		return;
-	/* The answer is out: the clock of the next request starts. */
-	clock_set(c, wp_now_ns());
+	/* The answer is out: the connection is idle until the next request. */
+	clock_set(c, -wp_now_ns());
 	wp_wait_remove(&cc->waiter);
 	if (cc->sse) {
 		free(cc->sse->buf);
 		__atomic_sub_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
 	}
 	free(cc->sse);
-	if (cc->req.method)
+	if (cc->parked) {
+		struct wp_request req;
+		unpark_into(cc->parked, &req);
 		__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
-	cc->req.nheaders = 0;    /* borrowed (add_header) */
-	wp_request_free(&cc->req);
+		req.nheaders = 0; /* borrowed (add_header) */
+		wp_request_free(&req);
+	} else {
+		if (cc->req->method)
+			__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
+		cc->req->nheaders = 0; /* borrowed (add_header) */
+		wp_request_free(cc->req);
+		free(cc->req);
+	}
 	free(cc);
 	*con_cls = NULL;
 }
@@ -716,6 +928,7 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)
 		usleep(20000);
 	MHD_stop_daemon(h->daemon);
+	fixed_clear();
 	watchdog_stop(h);
 	free(h);
 }

@@ -115,6 +115,32 @@ class SlowRequestTest(wp.ServerTestCase):
         self.assertEqual(outcome, {i: "closed" for i in range(8)})
         self.assertEqual(self.req("GET", "/api/health").status, 200)
 
+    def test_an_idle_keep_alive_connection_is_not_a_slow_request(self):
+        """After an answer, a connection waiting for its next request is
+        idle, not slow: it outlives REQUEST_TIMEOUT (CONNECTION_TIMEOUT is
+        for it) and is not logged as late, where a connection opened after
+        it that sends nothing is cut and logged."""
+        late = "whose request took over REQUEST_TIMEOUT"
+
+        def logged_late():
+            return sum(int(l.split(" closed ")[1].split()[0])
+                       for l in self.server.log_lines() if late in l)
+
+        before = logged_late()
+        keep = connect_from(self.server.port)
+        try:
+            self.assertTrue(served(keep))
+            silent = connect_from(self.server.port)
+            try:
+                self.assertTrue(closed_by_server(silent, time.monotonic() + 30))
+            finally:
+                silent.close()
+            wp.wait_until(lambda: logged_late() > before, 5)
+            self.assertEqual(logged_late() - before, 1, self.server.stderr_text()[-2000:])
+            self.assertTrue(served(keep))
+        finally:
+            keep.close()
+
     def test_a_keep_alive_connection_serves_several_requests(self):
         s = wp.raw_connect(self.server.port)
         try:

@@ -124,6 +124,14 @@ class ConcurrencyTest(wp.ServerTestCase):
         self.assertLess(got["t"], 20, "woken by the post, not by the deadline")
         self.assertEqual(got["r"].json()["seq"], 2)
         self.assertNotEqual(got["r"].headers["etag"], etag)
+        # While it waited, the HTTP front kept only a parked copy of the
+        # request (issue 17, long-poll memory): served again, it is still
+        # B's, Authorization included, not a spectator's.
+        mine = self.b.view(game)
+        spectator = self.server.request("GET", "/api/games/%d" % game)
+        self.assertNotEqual(spectator.headers["etag"], mine.headers["etag"])
+        self.assertEqual(got["r"].headers["etag"], mine.headers["etag"])
+        self.assertEqual(got["r"].json(), mine.json())
 
     def test_long_poll_times_out_with_304(self):
         game = ml.start_match([self.a, self.b])

@@ -116,6 +116,24 @@ class StaticTest(wp.ServerTestCase):
         r3 = self.req("GET", "/changing.txt", headers={"If-None-Match": r1.headers["etag"]})
         self.assertEqual(r3.status, 200, r3)
 
+    def test_a_file_replaced_by_rename_is_served_new(self):
+        """A file kept in memory and answered from a kept response (issue
+        17) is seen replaced the way deployments replace files: a new file
+        renamed over it, or deleted and written again."""
+        path = os.path.join(self.web_root, "swapped.txt")
+        with open(path, "wb") as f:
+            f.write(b"first")
+        for _ in range(2):  # the second answer is the kept one
+            self.assertEqual(self.req("GET", "/swapped.txt").body, b"first")
+        with open(path + ".new", "wb") as f:
+            f.write(b"renamed")
+        os.replace(path + ".new", path)
+        self.assertEqual(self.req("GET", "/swapped.txt").body, b"renamed")
+        os.unlink(path)
+        with open(path, "wb") as f:
+            f.write(b"rewritten")
+        self.assertEqual(self.req("GET", "/swapped.txt").body, b"rewritten")
+
     def test_head(self):
         for name in ("index.html", "pic.png", "big.bin"):
             with self.subTest(name=name):

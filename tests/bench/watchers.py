@@ -10,12 +10,14 @@ With --sse the watchers hold open Server-Sent Events streams instead
 turn is then posted to count the streams that receive its event.
 
 Usage: tests/bench/watchers.py [--build build] [--watchers 10000]
-                               [--connection-memory BYTES] [--sse]
-                               [--stage idle|request-line|poll]
+                               [--connection-memory BYTES] [--sse] [--mappings]
+                               [--stage idle|request-line|poll|second-poll]
 
 --stage shows where the memory goes: connections that only connect (idle),
 that send a request line and one header but never finish (request-line),
-or whole long-polls (poll, the default).
+whole long-polls (poll, the default), or long-polls sent on a keep-alive
+connection after a first request was answered (second-poll), as a board
+tab does.
 """
 import argparse
 import os
@@ -31,13 +33,33 @@ sys.path.insert(0, os.path.dirname(__file__))
 from run import ROOT, call, free_port, wait_health  # noqa: E402
 
 
-def status_of(pid):
+def status_of(pid, detail=False):
     out = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             k, _, v = line.partition(":")
             out[k] = v.strip()
+    if detail:
+        return {k: int(out[k].split()[0]) for k in ("RssAnon", "RssFile", "RssShmem")}
     return int(out["VmRSS"].split()[0]), int(out["Threads"])
+
+
+def mappings(pid, top=12):
+    """The largest resident mappings of the process (its smaps): which
+    libraries and heaps the resident memory is in."""
+    rows, cur = [], None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()
+            if "-" in head[0] and not head[0].endswith(":"):
+                cur = head[5] if len(head) > 5 else "[anon]"
+            elif head[0] == "Rss:":
+                rows.append((int(head[1]), cur))
+    total = {}
+    for kib, name in rows:
+        total[name] = total.get(name, 0) + kib
+    for name, kib in sorted(total.items(), key=lambda r: -r[1])[:top]:
+        print(f"  {kib:8d} KiB  {name}")
 
 
 def report_sse(base, game, a, b, socks, rss0, rss1, threads0, threads1, pid):
@@ -80,7 +102,10 @@ def main():
                     help="CONNECTION_MEMORY for the server (0: its default)")
     ap.add_argument("--sse", action="store_true",
                     help="hold event streams instead of long-polls")
-    ap.add_argument("--stage", choices=("idle", "request-line", "poll"), default="poll")
+    ap.add_argument("--mappings", action="store_true",
+                    help="also list the largest resident mappings with the watchers")
+    ap.add_argument("--stage", choices=("idle", "request-line", "poll", "second-poll"),
+                    default="poll")
     args = ap.parse_args()
     need = args.watchers + 256
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -116,20 +141,27 @@ def main():
         etag = headers["ETag"]
         time.sleep(0.5)
         rss0, threads0 = status_of(srv.pid)
+        detail0 = status_of(srv.pid, detail=True)
         req = (f"GET /api/games/{g['id']}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                f"If-None-Match: {etag}\r\n\r\n").encode()
         if args.sse:
             req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                    f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
         sent = {"idle": b"", "request-line": req[:req.index(b"\r\n", req.index(b"Host")) + 2],
-                "poll": req}[args.stage]
+                "poll": req, "second-poll": req}[args.stage]
         for _ in range(args.watchers):
             s = socket.create_connection(("127.0.0.1", port))
+            if args.stage == "second-poll":
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                got = b""
+                while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"}"):
+                    got += s.recv(4096)
             if sent:
                 s.sendall(sent)
             socks.append(s)
         time.sleep(2)
         rss1, threads1 = status_of(srv.pid)
+        detail1 = status_of(srv.pid, detail=True)
         if args.sse:
             report_sse(base, g["id"], a, b, socks, rss0, rss1, threads0, threads1, srv.pid)
             return
@@ -147,6 +179,10 @@ def main():
               f"each); threads {threads0} -> {threads1}; of 200 sampled, {answered} answered "
               f"early (0 expected); CONNECTION_MEMORY "
               f"{args.connection_memory or 'default'}; stage {args.stage}; goal < 64 MiB in all")
+        print("  of which (KiB, before -> with them): " + ", ".join(
+            f"{k} {detail0[k]} -> {detail1[k]}" for k in detail0))
+        if args.mappings:
+            mappings(srv.pid)
     finally:
         for s in socks:
             s.close()
