@@ -21,7 +21,10 @@
  * a commit is acknowledged is older than the commit. Nothing is served
  * without a live LISTEN connection (lost, or its thread not seen for
  * WP_CACHE_STALE_NS), and each reconnection starts from empty, since
- * notifications may have been missed. Writes never trust the cache: the
+ * notifications may have been missed. A notification lost all the same
+ * (an instance killed between a commit and the NOTIFY after it) is made
+ * up for by the LISTEN thread's check of the versions held every few
+ * seconds (listen.c). Writes never trust the cache: the
  * one-round-trip turn is guarded by the version and the token hash in its
  * SQL (posts.c), and every refusal made from it is decided again from the
  * database (api/write.c).
@@ -378,6 +381,34 @@ past_copy(struct wp_past_text *dst, const struct wp_past_text *src)
 		return -1;
 	}
 	return 0;
+}
+
+int
+wp_cache_held(int64_t **out)
+{
+	int n = 0;
+
+	if (!(*out = malloc(WP_CACHE_GAMES * sizeof(**out))))
+		return -1;
+	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
+		struct game_slot *s = game_lock(i);
+		if (s->g)
+			(*out)[n++] = s->id;
+		game_unlock(s);
+	}
+	return n;
+}
+
+int
+wp_cache_behind(int64_t id, int version)
+{
+	struct game_slot *s = game_lock(id);
+	int behind = s->id == id && s->g && s->g->version < version;
+
+	game_unlock(s);
+	if (behind)
+		wp_cache_notify(id, version);
+	return behind;
 }
 
 int

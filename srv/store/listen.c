@@ -86,12 +86,50 @@ wake_players(PGconn *c, const char *games)
 }
 
 #define SWEEP_NS (100 * 1000000LL)
+#define CHECK_NS (5 * 1000000000LL)
+
+/* Every CHECK_NS, the versions of the matches the cache holds against the
+ * database's: a change whose NOTIFY never came (its instance killed
+ * between the commit and the NOTIFY sent after it) is then heard of, the
+ * cache forgets the match and its long-polls wake, within seconds rather
+ * than at the match's next change. 0, or -1 when the connection broke or
+ * did not answer in time. */
+static int
+check_held(PGconn *c)
+{
+	int64_t *held;
+	int n = wp_cache_held(&held), ok = 1;
+	size_t cap = (size_t)(n > 0 ? n : 0) * 21 + 3, used = 0;
+	char *list = n > 0 ? malloc(cap) : NULL;
+
+	if (list) {
+		list[used++] = '{';
+		for (int i = 0; i < n; i++)
+			used += (size_t)snprintf(list + used, cap - used, "%s%lld", i ? "," : "",
+			                         (long long)held[i]);
+		snprintf(list + used, cap - used, "}");
+		const char *vals[1] = {list};
+		PGresult *r = wp_pg_exec_within(c, "SELECT id, version FROM games"
+		                                   " WHERE id = ANY($1::bigint[])", 1, vals,
+		                                LISTEN_QUERY_MS);
+		for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
+			int64_t id = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+			if (wp_cache_behind(id, (int)strtol(PQgetvalue(r, i, 1), NULL, 10)))
+				wp_wait_notify(id);
+		}
+		ok = r != NULL;
+		PQclear(r);
+	}
+	free(list);
+	free(held);
+	return ok ? 0 : -1;
+}
 
 static void *
 listen_main(void *arg)
 {
 	PGconn *c = NULL;
-	int64_t swept = 0;
+	int64_t swept = 0, checked = wp_now_ns();
 
 	while (!wp_wait_stopping()) {
 		if (!c) {
@@ -157,6 +195,16 @@ listen_main(void *arg)
 		if (now - swept >= SWEEP_NS) {
 			wp_wait_sweep(now);
 			swept = now;
+		}
+		if (now - checked >= CHECK_NS) {
+			checked = now;
+			if (check_held(c) != 0) {
+				wp_log("listen: connection lost or not answering");
+				wp_cache_online(0);
+				PQfinish(c);
+				c = NULL;
+				continue;
+			}
 		}
 		wp_cache_alive();
 	}

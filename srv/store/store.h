@@ -264,6 +264,12 @@ struct wp_past_text {
 	char *state, *result;    /* owned; NULL: none */
 	char at_time[WP_TIME_MAX];
 };
+/* The matches held, for the check that no change went unheard
+ * (listen.c): their count, the ids in *out (free it), or -1. */
+int wp_cache_held(int64_t **out);
+/* The database has `version` of a match: if the cache holds an older one,
+ * it forgets it as if its NOTIFY had come; 1 then, else 0. */
+int wp_cache_behind(int64_t game, int version);
 int wp_cache_past(int64_t game, int at, struct wp_past_text *out);
 void wp_cache_past_put(int64_t game, const struct wp_past_text *in);
 void wp_past_text_free(struct wp_past_text *p);

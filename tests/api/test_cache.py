@@ -257,6 +257,31 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(warm, cold - 1, "the same view without reading the posts")
         self.assertEqual(get(self.b, game).json(), first)
 
+    def test_a_change_never_told_is_found_within_seconds(self):
+        """A change whose NOTIFY never came (an instance killed between its
+        commit and the NOTIFY after it; here, SQL by hand) is found by the
+        LISTEN thread's check of the versions held, every 5 s: the cache
+        forgets the match and the long-polls waiting on it wake."""
+        game, ann, ben = self.start("Ann", "Ben")
+        r = get(self.a, game, ann)
+        etag, version = r.headers["etag"], r.json()["version"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        got = {}
+
+        def waiter():
+            got["r"] = self.a.request("GET", "/api/games/%d?wait=60" % game,
+                                      headers=dict(ml.auth(ann.token), **{"If-None-Match": etag}),
+                                      timeout=70)
+        t = threading.Thread(target=waiter)
+        t.start()
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        # Long before the poll's own end (60 s), which would answer anyway.
+        t.join(30)
+        self.assertFalse(t.is_alive(), "the long-poll was not woken")
+        self.assertEqual(got["r"].status, 200, got["r"])
+        self.assertEqual(got["r"].json()["version"], version + 1)
+        self.assertEqual(get(self.a, game, ann, {"If-None-Match": etag}).status, 200)
+
     def test_turns_through_both_instances_written_once(self):
         game, ann, ben = self.start("Ann", "Ben")
         b_ben = ml.Client.__new__(ml.Client)
