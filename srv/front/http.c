@@ -122,6 +122,8 @@ clock_set(struct MHD_Connection *c, int64_t since_ns)
  * when data last came), so the next request gets REQUEST_TIMEOUT from at
  * most a second before its first byte, and a connection that stays idle
  * is left to CONNECTION_TIMEOUT, closed quietly by libmicrohttpd. */
+#define IDLE_SLACK_NS (100 * 1000000LL)
+
 static void
 idle_look(struct conn_clock *k, int64_t since, int64_t now_ns)
 {
@@ -129,8 +131,11 @@ idle_look(struct conn_clock *k, int64_t since, int64_t now_ns)
 	socklen_t len = sizeof(ti);
 	int64_t next = -now_ns;
 
+	/* The kernel counts in jiffies (1 to 10 ms): a byte read just before
+	 * the answer may seem to come after it; IDLE_SLACK_NS keeps the last
+	 * request's bytes from starting the next one's clock. */
 	if (getsockopt(k->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
-	    now_ns - (int64_t)ti.tcpi_last_data_recv * 1000000 > -since)
+	    now_ns - (int64_t)ti.tcpi_last_data_recv * 1000000 > -since + IDLE_SLACK_NS)
 		next = -since; /* a request started: its clock runs */
 	/* unless an answer or a request changed the clock meanwhile */
 	__atomic_compare_exchange_n(&k->since_ns, &since, next, 0, __ATOMIC_RELAXED,
