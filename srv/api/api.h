@@ -82,6 +82,10 @@ enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
+/* The same, and the match as its one post left it kept in the cache once
+ * committed (write.c), so the next turn on it is one round trip. */
+enum wp_err wp_player_tx_keeping(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn,
+                                 void *arg);
 /* Rate limits (core/ratelimit.h) by the bearer token's hash: WP_OK or
  * 429 with Retry-After (401 for a malformed Authorization); a request
  * without a token is not counted. */

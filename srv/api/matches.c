@@ -292,7 +292,9 @@ wp_api_games_join(struct wp_ctx *ctx)
 		return wp_fail(ctx, WP_ERR_INVALID, "code: required");
 	if ((err = wp_limit_token(ctx, WP_RATE_WRITES)))
 		return err;
-	if ((err = wp_player_tx(ctx, &j.who, join_tx, &j)))
+	/* The start post leaves the match kept: the first turn is one round
+	 * trip (issue 17). */
+	if ((err = wp_player_tx_keeping(ctx, &j.who, join_tx, &j)))
 		return err;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "game", json_object_new_int64(j.id));

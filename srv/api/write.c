@@ -358,6 +358,19 @@ mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err 
 	return 0;
 }
 
+enum wp_err
+wp_player_tx_keeping(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg)
+{
+	struct wp_write wr = {.want_after = 1};
+	enum wp_err err;
+
+	ctx->write = &wr;
+	err = wp_player_tx(ctx, who, fn, arg);
+	ctx->write = NULL;
+	kept_after_commit(&wr, err == WP_OK);
+	return err;
+}
+
 static enum wp_err
 mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
 {
@@ -382,11 +395,7 @@ mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
 	if (one_trip && (err = wp_auth_token(ctx, token, &present)))
 		return err;
 	if (!present || !wp_cache_player(token, &m.who) || !mutate_fast(&m, token, &err)) {
-		struct wp_write wr = {.want_after = 1};
-		ctx->write = &wr;
-		err = wp_player_tx(ctx, &m.who, mutate_tx, &m);
-		ctx->write = NULL;
-		kept_after_commit(&wr, err == WP_OK && !m.replayed);
+		err = wp_player_tx_keeping(ctx, &m.who, mutate_tx, &m);
 	}
 	if (err == WP_OK && !m.replayed)
 		wp_response_json(ctx->res, 200, m.text);

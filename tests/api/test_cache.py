@@ -171,6 +171,16 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(r.status, 200, "another viewer's ETag is not theirs")
             self.assertNotEqual(r.headers["etag"], etag)
 
+    def test_the_first_turn_after_the_start_is_one_batch(self):
+        """The join that fills the last seat writes the start post and keeps
+        the match as it left it: the first turn, with nothing read between,
+        is one batch."""
+        game, ann, ben = self.start("Ann", "Ben")
+        before = queries(self.a)
+        r = ann.turn(game, 1, [{"type": "move", "from": "d1", "to": "d2"}])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(queries(self.a) - before, 3, "guarded update, post and notify")
+
     def test_warm_turn_is_one_batch(self):
         game, ann, ben = self.start("Ann", "Ben")
         etag = get(self.a, game, ann).headers["etag"]
