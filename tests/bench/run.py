@@ -25,16 +25,16 @@ Usage: tests/bench/run.py [--build build] [--matches 1000] [--threads 32]
                           [--seconds 15]
 """
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
+import types
 import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -69,6 +69,59 @@ def wait_health(base, proc):
         except Exception:
             time.sleep(0.05)
     raise SystemExit("warpostd-test did not come up")
+
+
+@contextlib.contextmanager
+def bench_server(build, prefix, **env):
+    """warpostd-test (the test ruleset) on a private cluster, both on free
+    ports, with the limits a load generator on 127.0.0.1 would meet turned
+    off (env adds or overrides settings). Yields base (its URL), url (the
+    database's), port, srv (the process) and tmp (a directory removed after, with
+    the server's log in it); the server and the cluster stop at the end."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(tmp, 0o755)  # the cluster runs as the postgres user
+    pgdir = os.path.join(tmp, "pg")
+    srv = None
+    try:
+        url = subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "start",
+                              pgdir, str(free_port())], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        e = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
+                 WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
+                 RATE_LIMITS="off", MAX_OPEN_MATCHES="0", PER_IP_CONNECTIONS="0")
+        e.update({k: str(v) for k, v in env.items()})
+        srv = subprocess.Popen([os.path.join(build, "tests/testrules/warpostd-test")], env=e,
+                               stderr=open(os.path.join(tmp, "warpostd.log"), "w"))
+        wait_health(base, srv)
+        yield types.SimpleNamespace(base=base, port=port, url=url, srv=srv, tmp=tmp)
+    finally:
+        if srv:
+            srv.terminate()
+            srv.wait(timeout=30)
+        subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "destroy", pgdir],
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def players_and_match(base, names=("Bench A", "Bench B"), options=None):
+    """Two players and a started match of theirs: (a, b, game) as the API
+    answered them."""
+    _, _, a = call(base, "POST", "/api/players", {"name": names[0]})
+    _, _, b = call(base, "POST", "/api/players", {"name": names[1]})
+    return (a, b) + (match_of(base, a, b, options),)
+
+
+def match_of(base, a, b, options=None):
+    """A match a creates and b joins (so it starts)."""
+    body = {"ruleset": "skirmish-test"}
+    if options:
+        body["options"] = options
+    _, _, g = call(base, "POST", "/api/games", body, a["token"])
+    call(base, "POST", f"/api/games/{g['id']}/join", {"code": g["invitations"][0]["code"]},
+         b["token"])
+    return g
 
 
 def pgbench_script(nmatches, token_hash_hex, state_text):
@@ -215,33 +268,13 @@ def main():
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is missing: run scripts/deps.sh bench")
 
-    tmp = tempfile.mkdtemp(prefix="wp-bench-")
-    os.chmod(tmp, 0o755)  # the cluster runs as the postgres user
-    pgdir = os.path.join(tmp, "pg")
-    pgport = free_port()
-    url = subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "start", pgdir,
-                          str(pgport)], capture_output=True, text=True, check=True).stdout.strip()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
-               WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
-               RATE_LIMITS="off", MAX_OPEN_MATCHES="0",
-               PER_IP_CONNECTIONS="0")  # every load generator is 127.0.0.1
-    log = open(os.path.join(tmp, "warpostd.log"), "w")
-    srv = subprocess.Popen([os.path.join(args.build, "tests/testrules/warpostd-test")],
-                           env=env, stderr=log)
     rows = []
-    try:
-        wait_health(base, srv)
-        _, _, a = call(base, "POST", "/api/players", {"name": "Bench A"})
-        _, _, b = call(base, "POST", "/api/players", {"name": "Bench B"})
-        lines = []
-        for _ in range(args.matches):
-            _, _, g = call(base, "POST", "/api/games",
-                           {"ruleset": "skirmish-test", "options": {"turn_limit": 200}},
-                           a["token"])
-            call(base, "POST", f"/api/games/{g['id']}/join",
-                 {"code": g["invitations"][0]["code"]}, b["token"])
+    with bench_server(args.build, "wp-bench-") as bs:
+        url, base, port, srv, tmp = bs.url, bs.base, bs.port, bs.srv, bs.tmp
+        a, b, g = players_and_match(base, options={"turn_limit": 200})
+        lines = [f"{g['id']} 1 {a['token']} {b['token']}"]
+        for _ in range(args.matches - 1):
+            g = match_of(base, a, b, {"turn_limit": 200})
             lines.append(f"{g['id']} 1 {a['token']} {b['token']}")
         mfile = os.path.join(tmp, "matches.txt")
         with open(mfile, "w") as f:
@@ -346,12 +379,6 @@ def main():
                 rows.append((f"Ruleset {f[0]}: list legal actions ({f[4]} of them) after {f[2]} posts",
                              f"{f[6]} us", "", "goal < 50 us"))
                 rows.append((f"Ruleset {f[0]}: apply one post", f"{f[8]} us", "", ""))
-    finally:
-        srv.send_signal(signal.SIGTERM)
-        srv.wait(timeout=30)
-        subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "destroy", pgdir],
-                       capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
 
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     table = [f"Benchmark: {args.matches} matches, {args.threads} clients, {args.seconds} s, "

@@ -22,15 +22,12 @@ tab does.
 import argparse
 import os
 import resource
-import shutil
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from run import ROOT, call, free_port, wait_health  # noqa: E402
+from run import ROOT, bench_server, call, players_and_match  # noqa: E402
 
 
 def status_of(pid, detail=False):
@@ -112,85 +109,64 @@ def main():
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(need, soft), max(need, hard)))
 
-    tmp = tempfile.mkdtemp(prefix="wp-watch-")
-    os.chmod(tmp, 0o755)
-    pgdir = os.path.join(tmp, "pg")
-    url = subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "start", pgdir,
-                          str(free_port())], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, DATABASE_URL=url, PORT=str(port), BIND_ADDR="127.0.0.1",
-               WEB_ROOT=os.path.join(ROOT, "web"), MIGRATIONS_DIR=os.path.join(ROOT, "sql"),
-               MAX_CONNECTIONS=str(need), RATE_LIMITS="off", MAX_OPEN_MATCHES="0",
-               PER_IP_CONNECTIONS="0",
-               REQUEST_TIMEOUT="3600")  # the unfinished stages must stay
+    env = {"MAX_CONNECTIONS": need,
+           "REQUEST_TIMEOUT": 3600}  # the unfinished stages must stay
     if args.connection_memory:
-        env["CONNECTION_MEMORY"] = str(args.connection_memory)
-    srv = subprocess.Popen([os.path.join(args.build, "tests/testrules/warpostd-test")], env=env,
-                           stderr=open(os.path.join(tmp, "warpostd.log"), "w"))
+        env["CONNECTION_MEMORY"] = args.connection_memory
     socks = []
-    try:
-        wait_health(base, srv)
-        _, _, a = call(base, "POST", "/api/players", {"name": "Watch A"})
-        _, _, b = call(base, "POST", "/api/players", {"name": "Watch B"})
-        _, _, g = call(base, "POST", "/api/games", {"ruleset": "skirmish-test"}, a["token"])
-        call(base, "POST", f"/api/games/{g['id']}/join", {"code": g["invitations"][0]["code"]},
-             b["token"])
-        _, headers, _ = call(base, "GET", f"/api/games/{g['id']}")
-        etag = headers["ETag"]
-        time.sleep(0.5)
-        rss0, threads0 = status_of(srv.pid)
-        detail0 = status_of(srv.pid, detail=True)
-        req = (f"GET /api/games/{g['id']}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-               f"If-None-Match: {etag}\r\n\r\n").encode()
-        if args.sse:
-            req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                   f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
-        sent = {"idle": b"", "request-line": req[:req.index(b"\r\n", req.index(b"Host")) + 2],
-                "poll": req, "second-poll": req}[args.stage]
-        for _ in range(args.watchers):
-            s = socket.create_connection(("127.0.0.1", port))
-            if args.stage == "second-poll":
-                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                got = b""
-                while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"}"):
-                    got += s.recv(4096)
-            if sent:
-                s.sendall(sent)
-            socks.append(s)
-        time.sleep(2)
-        rss1, threads1 = status_of(srv.pid)
-        detail1 = status_of(srv.pid, detail=True)
-        if args.sse:
-            report_sse(base, g["id"], a, b, socks, rss0, rss1, threads0, threads1, srv.pid)
-            return
-        answered = 0
-        for s in socks[:200]:
-            s.setblocking(False)
-            try:
-                if s.recv(1):
-                    answered += 1
-            except BlockingIOError:
-                pass
-        per = (rss1 - rss0) * 1024 / max(1, args.watchers)
-        print(f"watchers {args.watchers}; RSS before {rss0 / 1024:.1f} MiB, with them "
-              f"{rss1 / 1024:.1f} MiB (+{(rss1 - rss0) / 1024:.1f} MiB, {per / 1024:.2f} KiB "
-              f"each); threads {threads0} -> {threads1}; of 200 sampled, {answered} answered "
-              f"early (0 expected); CONNECTION_MEMORY "
-              f"{args.connection_memory or 'default'}; stage {args.stage}; goal < 64 MiB in all")
-        print("  of which (KiB, before -> with them): " + ", ".join(
-            f"{k} {detail0[k]} -> {detail1[k]}" for k in detail0))
-        if args.mappings:
-            mappings(srv.pid)
-    finally:
-        for s in socks:
-            s.close()
-        srv.terminate()
-        srv.wait(timeout=30)
-        subprocess.run(["bash", os.path.join(ROOT, "scripts/pgcluster.sh"), "destroy", pgdir],
-                       capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with bench_server(args.build, "wp-watch-", **env) as bs:
+        base, port, srv = bs.base, bs.port, bs.srv
+        a, b, g = players_and_match(base, ("Watch A", "Watch B"))
+        try:
+            _, headers, _ = call(base, "GET", f"/api/games/{g['id']}")
+            etag = headers["ETag"]
+            time.sleep(0.5)
+            rss0, threads0 = status_of(srv.pid)
+            detail0 = status_of(srv.pid, detail=True)
+            req = (f"GET /api/games/{g['id']}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"If-None-Match: {etag}\r\n\r\n").encode()
+            if args.sse:
+                req = (f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       f"Accept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n").encode()
+            sent = {"idle": b"", "request-line": req[:req.index(b"\r\n", req.index(b"Host")) + 2],
+                    "poll": req, "second-poll": req}[args.stage]
+            for _ in range(args.watchers):
+                s = socket.create_connection(("127.0.0.1", port))
+                if args.stage == "second-poll":
+                    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    got = b""
+                    while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"}"):
+                        got += s.recv(4096)
+                if sent:
+                    s.sendall(sent)
+                socks.append(s)
+            time.sleep(2)
+            rss1, threads1 = status_of(srv.pid)
+            detail1 = status_of(srv.pid, detail=True)
+            if args.sse:
+                report_sse(base, g["id"], a, b, socks, rss0, rss1, threads0, threads1, srv.pid)
+                return
+            answered = 0
+            for s in socks[:200]:
+                s.setblocking(False)
+                try:
+                    if s.recv(1):
+                        answered += 1
+                except BlockingIOError:
+                    pass
+            per = (rss1 - rss0) * 1024 / max(1, args.watchers)
+            print(f"watchers {args.watchers}; RSS before {rss0 / 1024:.1f} MiB, with them "
+                  f"{rss1 / 1024:.1f} MiB (+{(rss1 - rss0) / 1024:.1f} MiB, {per / 1024:.2f} KiB "
+                  f"each); threads {threads0} -> {threads1}; of 200 sampled, {answered} answered "
+                  f"early (0 expected); CONNECTION_MEMORY "
+                  f"{args.connection_memory or 'default'}; stage {args.stage}; goal < 64 MiB in all")
+            print("  of which (KiB, before -> with them): " + ", ".join(
+                f"{k} {detail0[k]} -> {detail1[k]}" for k in detail0))
+            if args.mappings:
+                mappings(srv.pid)
+        finally:
+            for s in socks:
+                s.close()
 
 
 if __name__ == "__main__":
