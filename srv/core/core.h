@@ -103,6 +103,8 @@ void wp_fail_extra(struct wp_ctx *ctx, const char *key, json_object *take_val);
 enum wp_metric {
 	WP_METRIC_DB_QUERIES,
 	WP_METRIC_DB_ROWS,
+	WP_METRIC_CHANGES_TOLD,          /* NOTIFY wp_game (store/tell.c) */
+	WP_METRIC_TELL_STATEMENTS,
 	WP_METRIC_RULES_LOADS,
 	WP_METRIC_RULES_APPLIES,
 	WP_METRIC_LONGPOLLS,

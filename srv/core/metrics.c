@@ -14,6 +14,11 @@ static const struct {
 } info[WP_METRIC_MAX] = {
 	[WP_METRIC_DB_QUERIES] = {"warpost_db_queries_total", "Prepared statements run", "counter"},
 	[WP_METRIC_DB_ROWS] = {"warpost_db_rows_total", "Rows returned by them", "counter"},
+	[WP_METRIC_CHANGES_TOLD] = {"warpost_changes_told_total",
+	                            "Committed changes of matches told to every instance (NOTIFY)",
+	                            "counter"},
+	[WP_METRIC_TELL_STATEMENTS] = {"warpost_tell_statements_total",
+	                               "Statements that told them, many at once", "counter"},
 	[WP_METRIC_RULES_LOADS] = {"warpost_rules_state_loads_total",
 	                           "Match snapshots loaded into a ruleset", "counter"},
 	[WP_METRIC_RULES_APPLIES] = {"warpost_rules_applies_total",

@@ -1,8 +1,11 @@
 /* The LISTEN thread: its own connection hears NOTIFY wp_game '<id>' from
  * any srv instance and wakes the long-polls of that match (core/wait.h);
  * between notifications it wakes those whose deadline passed. It also
- * hears NOTIFY wp_outbox and wakes the notification worker (issue 14). */
+ * hears NOTIFY wp_outbox and wakes the notification worker (issue 14),
+ * and sends this instance's notifications of committed changes, many in
+ * one statement (tell.c). */
 #include <poll.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 
 static pthread_t listener;
 static int running;
+static int tell_fd = -1;
 static char *conninfo;
 static void (*outbox_hook)(void);
 
@@ -125,11 +129,34 @@ check_held(PGconn *c)
 	return ok ? 0 : -1;
 }
 
+/* Sends the notifications queued by this instance's writers (tell.c)
+ * when they are due; *wait_ms: how long the next poll may sleep. 0, or
+ * -1 when the connection broke or did not answer in time. */
+static int
+tell_due(PGconn *c, int64_t now, int *wait_ms)
+{
+	static char text[WP_TELL_TEXT];
+	const char *vals[1] = {text};
+	int64_t due = wp_tell_due(now, text, sizeof(text));
+
+	*wait_ms = due > 0 ? (int)((due + 999999) / 1000000) : 200;
+	if (due != 0)
+		return 0;
+	PGresult *r = wp_pg_exec_within(c, WP_TELL_SQL, 1, vals, LISTEN_QUERY_MS);
+	int ok = r != NULL;
+	if (r && PQresultStatus(r) != PGRES_TUPLES_OK)
+		wp_log("listen: notify: %s", PQresultErrorMessage(r));
+	PQclear(r);
+	*wait_ms = 0;   /* more may have come meanwhile */
+	return ok ? 0 : -1;
+}
+
 static void *
 listen_main(void *arg)
 {
 	PGconn *c = NULL;
 	int64_t swept = 0, checked = wp_now_ns();
+	int wait_ms = 200;
 
 	while (!wp_wait_stopping()) {
 		if (!c) {
@@ -145,8 +172,8 @@ listen_main(void *arg)
 			wp_wait_all();
 			outbox_wake();
 		}
-		struct pollfd pfd = {PQsocket(c), POLLIN, 0};
-		int rc = poll(&pfd, 1, 200);
+		struct pollfd pfd[2] = {{PQsocket(c), POLLIN, 0}, {tell_fd, POLLIN, 0}};
+		int rc = poll(pfd, 2, wait_ms);
 		if (rc > 0 && PQconsumeInput(c) == 0) {
 			wp_log("listen: connection lost: %s", PQerrorMessage(c));
 			wp_cache_online(0);
@@ -196,18 +223,21 @@ listen_main(void *arg)
 			wp_wait_sweep(now);
 			swept = now;
 		}
-		if (now - checked >= CHECK_NS) {
-			checked = now;
-			if (check_held(c) != 0) {
-				wp_log("listen: connection lost or not answering");
-				wp_cache_online(0);
-				PQfinish(c);
-				c = NULL;
-				continue;
-			}
+		if ((now - checked >= CHECK_NS && (checked = now, check_held(c) != 0)) ||
+		    tell_due(c, now, &wait_ms) != 0) {
+			wp_log("listen: connection lost or not answering");
+			wp_cache_online(0);
+			PQfinish(c);
+			c = NULL;
+			continue;
 		}
 		wp_cache_alive();
 	}
+	/* What writers queued last goes out before the connection closes;
+	 * from now on they send their own. */
+	wp_tell_listener(0);
+	if (c)
+		tell_due(c, INT64_MAX, &wait_ms);   /* due, however young */
 	wp_cache_online(0);
 	PQfinish(c);
 	return NULL;
@@ -218,6 +248,7 @@ wp_listen_start(const char *info)
 {
 	conninfo = strdup(info);
 	wp_wait_begin();
+	tell_fd = wp_tell_listener(1);
 	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0)
 		return -1;
 	running = 1;

@@ -475,38 +475,36 @@ touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
 }
 
 const struct wp_params *
-wp_note_params(struct wp_note *n, int64_t game, int64_t version, int after)
+wp_note_params(struct wp_note *n, int64_t game, int64_t version)
 {
 	n->p = (struct wp_params){0};
 	snprintf(n->payload, sizeof(n->payload), "%lld:%lld", (long long)game, (long long)version);
 	wp_p_text(&n->p, n->payload);
-	if (after) {
-		wp_p_int(&n->p, game);
-		wp_p_int(&n->p, version);
-	}
 	return &n->p;
 }
 
 /* Tells every instance of a change to a match. Inside a transaction the
- * NOTIFY is sent after the COMMIT, in the same round trip, in a
- * transaction of its own (WP_STMT_NOTIFY_AFTER in sql.c says why); beyond
- * eight matches in one transaction, inside it; outside one, at once. */
+ * NOTIFY is queued once it has committed, to go with other writers'
+ * (tell.c); beyond eight matches in one transaction, inside it; outside
+ * one, queued at once. */
 enum wp_err
 wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
 {
 	struct wp_note n;
-	int in_tx = PQtransactionStatus(c->pg) == PQTRANS_INTRANS;
+	int v = (int)version;
 
-	if (in_tx && c->ntouched < 8 && !c->touched_all) {
-		c->versions[c->ntouched] = (int)version;
+	if (PQtransactionStatus(c->pg) != PQTRANS_INTRANS) {
+		wp_cache_forget(game);
+		wp_tell(c, &game, &v, 1);
+		return WP_OK;
+	}
+	if (c->ntouched < 8 && !c->touched_all) {
+		c->versions[c->ntouched] = v;
 		c->touched[c->ntouched++] = game;
 		wp_cache_forget(game);
 		return WP_OK;
 	}
-	if (in_tx)
-		return wp_sql_run(c, WP_STMT_NOTIFY, wp_note_params(&n, game, version, 0), NULL);
-	wp_cache_forget(game);
-	return wp_sql_run(c, WP_STMT_NOTIFY_AFTER, wp_note_params(&n, game, version, 1), NULL);
+	return wp_sql_run(c, WP_STMT_NOTIFY, wp_note_params(&n, game, version), NULL);
 }
 
 static void
@@ -676,30 +674,22 @@ command(struct wp_conn *c, const char *sql)
 	return err;
 }
 
-/* COMMIT, then the notifications wp_db_notify left for after it, in one
- * round trip. */
+/* COMMIT, then the notifications wp_db_notify left for after it. */
 static enum wp_err
 commit(struct wp_conn *c)
 {
-	static const struct wp_params none;
-	struct wp_note notes[8];
-	struct wp_batch_item items[9] = {{.st = WP_STMT_COMMIT, .p = &none, .sync = 1}};
-	PGresult *r;
-	char sqlstate[6];
-	int n = 1;
-	enum wp_err err;
+	int64_t games[8];
+	int versions[8], n = 0;
+	enum wp_err err = command(c, "COMMIT");
 
-	for (int i = 0; !c->touched_all && i < c->ntouched; i++) {
+	for (int i = 0; err == WP_OK && !c->touched_all && i < c->ntouched; i++) {
 		if (c->versions[i] < 0)
 			continue;
-		const struct wp_params *p = wp_note_params(&notes[n - 1], c->touched[i],
-		                                           c->versions[i], 1);
-		items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER, .p = p};
+		games[n] = c->touched[i];
+		versions[n++] = c->versions[i];
 	}
-	if (n == 1)
-		return command(c, "COMMIT");
-	err = wp_sql_batch(c, items, n, &r, sqlstate);
-	PQclear(r);
+	if (n)
+		wp_tell(c, games, versions, n);
 	return err;
 }
 
@@ -842,8 +832,8 @@ wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresu
 			const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 			snprintf(sqlstate, 6, "%s", code ? code : "");
 			failed = 1;
-			/* A guard's refusal (division_by_zero) is no news. */
-			if (strcmp(sqlstate, "22012") != 0)
+			/* A key used already (unique_violation) is no news. */
+			if (strcmp(sqlstate, "23505") != 0)
 				wp_log("database: batch: %s", PQresultErrorMessage(r));
 		}
 		if (st == PGRES_TUPLES_OK && group == 0 && !*first)

@@ -5,41 +5,51 @@
 
 #include "store_priv.h"
 
-/* The post's parameters (POST_INSERT) and the match's after it
- * (GAME_UPDATE, and GAME_GUARD's first ten). */
+/* The match's parameters after the post (GAME_UPDATE; TURN_WRITE's
+ * first ten). One time for the post and the match: a view of the match as
+ * of this post (?at=) shows the time the live view showed. */
 static void
-post_params(struct wp_post_write *w, struct wp_params *post, struct wp_params *game)
+game_params(struct wp_post_write *w, struct wp_params *game)
 {
-	/* One time for the post and the match: a view of the match as of
-	 * this post (?at=) shows the time the live view showed. */
-	int64_t now = w->at = wp_clock_now();
-
-	wp_p_int(post, w->game);
-	wp_p_int(post, w->seq);
-	if (w->seat >= 0)
-		wp_p_int(post, w->seat);
-	else
-		wp_p_text(post, NULL);
-	wp_p_text(post, wp_post_kind_str(w->kind));
-	wp_p_text(post, w->actions);
-	wp_p_text(post, w->comment);
-	wp_p_text(post, w->comment_hidden ? "true" : "false");
-	wp_p_text(post, w->events);
-	wp_p_int(post, w->draws_from);
-	wp_p_text(post, w->rolls);
-	wp_p_int(post, w->awaiting);     /* the clocks derive from these two */
-	wp_p_int(post, now);
-
+	w->at = wp_clock_now();
 	wp_p_int(game, w->game);
 	wp_p_text(game, wp_status_str(w->status));
 	wp_p_int(game, w->seq);
 	wp_p_text(game, w->state);
 	wp_p_int(game, w->draws);
-	wp_p_int(game, w->awaiting);
+	wp_p_int(game, w->awaiting);     /* the clocks derive from the posts' */
 	wp_p_int(game, w->draw_offers);
 	wp_p_text(game, w->result);
 	wp_p_bytes(game, w->client, w->client_len);
-	wp_p_int(game, now);
+	wp_p_int(game, w->at);
+}
+
+/* The post's own columns (POST_INSERT's $3 to $10; TURN_WRITE's $14 on). */
+static void
+post_own_params(const struct wp_post_write *w, struct wp_params *p)
+{
+	if (w->seat >= 0)
+		wp_p_int(p, w->seat);
+	else
+		wp_p_text(p, NULL);
+	wp_p_text(p, wp_post_kind_str(w->kind));
+	wp_p_text(p, w->actions);
+	wp_p_text(p, w->comment);
+	wp_p_text(p, w->comment_hidden ? "true" : "false");
+	wp_p_text(p, w->events);
+	wp_p_int(p, w->draws_from);
+	wp_p_text(p, w->rolls);
+}
+
+/* POST_INSERT's parameters, once game_params set w->at. */
+static void
+post_params(const struct wp_post_write *w, struct wp_params *post)
+{
+	wp_p_int(post, w->game);
+	wp_p_int(post, w->seq);
+	post_own_params(w, post);
+	wp_p_int(post, w->awaiting);
+	wp_p_int(post, w->at);
 }
 
 enum wp_err
@@ -49,7 +59,8 @@ wp_db_post_write(struct wp_conn *c, struct wp_post_write *w)
 	PGresult *r;
 	enum wp_err err;
 
-	post_params(w, &post, &game);
+	game_params(w, &game);
+	post_params(w, &post);
 	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
 	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, &r)) != WP_OK)
 		return err;
@@ -66,44 +77,39 @@ wp_db_post_write(struct wp_conn *c, struct wp_post_write *w)
 enum wp_err
 wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_post_guard *g)
 {
-	struct wp_params post = {0}, game = {0}, idem = {0};
-	struct wp_note note;
-	struct wp_batch_item items[4];
+	struct wp_params p = {0};
 	char sqlstate[6];
 	PGresult *r;
-	int n = 0;
 	enum wp_err err;
 
-	post_params(w, &post, &game);
-	wp_p_int(&game, g->version);
-	wp_p_int(&game, g->player);
-	wp_p_bytes(&game, g->token_hash, 32);
-	items[n++] = (struct wp_batch_item){.st = WP_STMT_GAME_GUARD, .p = &game};
-	items[n++] = (struct wp_batch_item){.st = WP_STMT_POST_INSERT, .p = &post};
+	game_params(w, &p);
+	wp_p_int(&p, g->version);
+	wp_p_int(&p, g->player);
+	wp_p_bytes(&p, g->token_hash, 32);
+	post_own_params(w, &p);
 	if (g->key) {
-		wp_p_int(&idem, w->game);
-		wp_p_int(&idem, g->player);
-		wp_p_text(&idem, g->key);
-		wp_p_bytes(&idem, g->request_hash, 32);
-		wp_p_int(&idem, 200);
-		wp_p_text(&idem, g->answer);
-		items[n++] = (struct wp_batch_item){.st = WP_STMT_IDEM_PUT, .p = &idem};
+		wp_p_text(&p, g->key);
+		wp_p_bytes(&p, g->request_hash, 32);
+		wp_p_int(&p, 200);
+		wp_p_text(&p, g->answer);
 	}
-	items[n - 1].sync = 1;
-	items[n++] = (struct wp_batch_item){.st = WP_STMT_NOTIFY_AFTER,
-	                                    .p = wp_note_params(&note, w->game, g->version + 1, 1)};
+	struct wp_batch_item item = {.st = g->key ? WP_STMT_TURN_WRITE_KEYED : WP_STMT_TURN_WRITE,
+	                             .p = &p, .sync = 1};
 	/* Nothing read of the match before this moment is kept after it. */
 	wp_cache_forget(w->game);
-	err = wp_sql_batch(c, items, n, &r, sqlstate);
-	if (err == WP_ERR_INTERNAL &&
-	    (strcmp(sqlstate, "22012") == 0 || strcmp(sqlstate, "23505") == 0))
-		return WP_ERR_NOT_FOUND;
+	err = wp_sql_batch(c, &item, 1, &r, sqlstate);
+	if (err == WP_ERR_INTERNAL && strcmp(sqlstate, "23505") == 0)
+		return WP_ERR_NOT_FOUND;     /* the key was used meanwhile */
 	if (err != WP_OK)
 		return err;
-	w->version = g->version + 1;
-	if (PQntuples(r) == 1)
+	int written = r && PQntuples(r) == 1 && wp_col_int(r, 0, 0) == 1;
+	if (written)
 		wp_col_str(r, 0, 1, w->updated_at, sizeof(w->updated_at));
 	PQclear(r);
+	if (!written)
+		return WP_ERR_NOT_FOUND;     /* the guard held it back */
+	w->version = g->version + 1;
+	wp_tell(c, &w->game, &w->version, 1);
 	return WP_OK;
 }
 

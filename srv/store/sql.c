@@ -10,6 +10,15 @@
 	" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9," \
 	" updated_at = to_timestamp($10) WHERE id = $1"
 
+#define TURN_WRITE(tail)                                                                     \
+	"WITH u AS (" GAME_AFTER_POST " AND version = $11 AND EXISTS"                          \
+	" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at),"   \
+	" p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"  \
+	" events, draws_from, rolls, awaiting, created_at) SELECT $1, $3, $14::smallint,"       \
+	" $15::text, $16::jsonb, $17::text, $18::boolean, $19::jsonb, $20::bigint, $21::jsonb," \
+	" $6, to_timestamp($10) FROM u)" tail
+#define TURN_SELECT " SELECT count(*), min(" WP_SQL_TIME("updated_at") ") FROM u"
+
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
 		"INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, to_timestamp($3))"
@@ -41,14 +50,19 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" WHERE game_id = $1 AND seat = $2 AND player_id IS NULL"},
 	[WP_STMT_GAME_UPDATE] = {"game_update",
 		GAME_AFTER_POST " RETURNING version, " WP_SQL_TIME("updated_at")},
-	/* The same, only if the match is still at version $11 and token $13
-	 * still belongs to player $12; otherwise 1 / 0 fails the statement and
-	 * its batch (division_by_zero, 22012: wp_db_post_commit's "decide
-	 * again"). */
-	[WP_STMT_GAME_GUARD] = {"game_guard",
-		"WITH u AS (" GAME_AFTER_POST " AND version = $11 AND EXISTS"
-		" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at)"
-		" SELECT 1 / count(*), min(" WP_SQL_TIME("updated_at") ") FROM u"},
+	/* A turn in one statement (posts.c, wp_db_post_commit): the match's
+	 * update, only if it is still at version $11 and token $13 still
+	 * belongs to player $12, and the post ($14 on: seat, kind, actions,
+	 * comment, comment_hidden, events, draws_from, rolls) with it.
+	 * Answers count 0 when the guard held nothing back: nothing written,
+	 * decide again. */
+	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE(TURN_SELECT)},
+	/* The same with the Idempotency-Key's answer ($22 key, $23 request
+	 * hash, $24 status, $25 body): a key used already fails it (23505). */
+	[WP_STMT_TURN_WRITE_KEYED] = {"turn_write_keyed",
+		TURN_WRITE(", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
+		           " status, body) SELECT $1, $12, $22::text, $23::bytea, $24::smallint,"
+		           " $25::text FROM u)" TURN_SELECT)},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
 		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"
 		" RETURNING version"},
@@ -68,16 +82,16 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"INSERT INTO idempotency (game_id, player_id, key, request_hash, status, body)"
 		" VALUES ($1, $2, $3, $4, $5, $6)"},
 	[WP_STMT_NOTIFY] = {"notify", "SELECT pg_notify('wp_game', $1)"},
-	/* NOTIFY in a transaction of its own after the one it tells of
-	 * (wp_db_post_commit), if that one left the match at the version told:
-	 * PostgreSQL orders notifying commits by a lock held until each has
-	 * reached the disk, so a NOTIFY inside a turn would make every turn
-	 * wait for the flushes of all others. This one commits without waiting
-	 * for the disk: a notification lives no longer than the server anyway,
-	 * and a restart empties every cache that listens (listen.c). */
-	[WP_STMT_NOTIFY_AFTER] = {"notify_after",
-		"SELECT set_config('synchronous_commit', 'off', true), pg_notify('wp_game', $1)"
-		" FROM games WHERE id = $2 AND version = $3"},
+	/* NOTIFY of matches whose changes committed ($1: a text array of
+	 * 'id:version'), told together by the writers of about the same
+	 * moment (tell.c), in a transaction of their own after the ones they
+	 * tell of: PostgreSQL orders notifying commits by a lock held until
+	 * each has reached the disk, so a NOTIFY inside a turn would make
+	 * every turn wait for the flushes of all others. This one commits
+	 * without waiting for the disk: a notification lives no longer than
+	 * the server anyway, and a restart empties every cache that listens
+	 * (listen.c). */
+	[WP_STMT_NOTIFY_MANY] = {"notify_many", WP_TELL_SQL},
 	[WP_STMT_COMMIT] = {"commit", "COMMIT"},
 	[WP_STMT_ME_GAMES] = {"me_games",
 		"SELECT " COLS(WP_MY_GAME_COLUMNS)

@@ -148,11 +148,11 @@ struct wp_post_guard {
 	const unsigned char *request_hash;
 	const char *answer;      /* the answer kept for the key */
 };
-/* The match's update, the post, the Idempotency-Key's answer and the
- * NOTIFY in one round trip and one transaction (libpq pipeline mode, one
- * deadline), only if the match is still at guard->version and the token
- * still belongs to guard->player. WP_ERR_NOT_FOUND: it is not, or the key
- * was used: nothing was written; decide again in a transaction. */
+/* The match's update, the post and the Idempotency-Key's answer in one
+ * statement and one round trip (one deadline), then the NOTIFY with other
+ * writers' (tell.c), only if the match is still at guard->version and the
+ * token still belongs to guard->player. WP_ERR_NOT_FOUND: it is not, or
+ * the key was used: nothing was written; decide again in a transaction. */
 enum wp_err wp_db_post_commit(struct wp_conn *c, struct wp_post_write *p,
                               const struct wp_post_guard *guard);
 

@@ -38,7 +38,8 @@ enum wp_stmt {
 	WP_STMT_SEAT_BY_INVITE,
 	WP_STMT_SEAT_JOIN,
 	WP_STMT_GAME_UPDATE,
-	WP_STMT_GAME_GUARD,
+	WP_STMT_TURN_WRITE,
+	WP_STMT_TURN_WRITE_KEYED,
 	WP_STMT_GAME_BUMP,
 	WP_STMT_POST_INSERT,
 	WP_STMT_POSTS_PAGE,
@@ -46,7 +47,7 @@ enum wp_stmt {
 	WP_STMT_IDEM_GET,
 	WP_STMT_IDEM_PUT,
 	WP_STMT_NOTIFY,
-	WP_STMT_NOTIFY_AFTER,
+	WP_STMT_NOTIFY_MANY,
 	WP_STMT_COMMIT,
 	WP_STMT_ME_GAMES,
 	WP_STMT_HAS_TURN,
@@ -131,7 +132,7 @@ enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
-#define WP_SQL_MAX_PARAMS 16
+#define WP_SQL_MAX_PARAMS 25
 struct wp_params {
 	int n;
 	const char *values[WP_SQL_MAX_PARAMS];
@@ -197,13 +198,30 @@ PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *cons
 /* NOTIFY wp_game 'id:version' (games.c). */
 enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);
 /* NOTIFY wp_game 'id:version' ($1; listen.c reads the id, the cache both:
- * cache.c), and for WP_STMT_NOTIFY_AFTER (after: 1) the match and
- * version it was left at. */
+ * cache.c). */
 struct wp_note {
 	struct wp_params p;
 	char payload[48];
 };
-const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t version,
-                                       int after);
+const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t version);
+/* Tells every instance of the n matches' committed versions (tell.c):
+ * queued for the LISTEN thread, which sends the notifications of about
+ * a millisecond together; sent on c (idle: no transaction open) where no
+ * LISTEN thread runs or the queue is full. A failure is logged: the
+ * LISTEN thread's check of the versions held makes up for a lost
+ * notification. */
+void wp_tell(struct wp_conn *c, const int64_t *games, const int *versions, int n);
+/* The LISTEN thread's side: wp_tell_listener(1) makes and returns the
+ * descriptor that becomes readable when notifications are queued (-1:
+ * none could be made; then writers send their own), (0) stops queueing.
+ * wp_tell_due() reads that descriptor; it answers -1 when nothing is
+ * queued, 0 when it put what is queued into text (an array literal for
+ * $1 of WP_TELL_SQL) to be sent now, else the nanoseconds to wait. */
+int wp_tell_listener(int on);
+int64_t wp_tell_due(int64_t now, char *text, size_t cap);
+#define WP_TELL_TEXT (512 * 27 + 3)
+#define WP_TELL_SQL \
+	"SELECT set_config('synchronous_commit', 'off', true), pg_notify('wp_game', x)" \
+	" FROM unnest($1::text[]) x"
 
 #endif

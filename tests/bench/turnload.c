@@ -163,8 +163,11 @@ main(int argc, char **argv)
 	matches = calloc(100000, sizeof(*matches));
 	while (nmatches < 100000 &&
 	       fscanf(f, "%ld %d %64s %64s", &matches[nmatches].id, &matches[nmatches].seq,
-	              matches[nmatches].tok[0], matches[nmatches].tok[1]) == 4)
+	              matches[nmatches].tok[0], matches[nmatches].tok[1]) == 4) {
+		/* The first turn is seq 1: a match played before goes on from where it is. */
+		matches[nmatches].turns = matches[nmatches].seq - 1;
 		nmatches++;
+	}
 	fclose(f);
 	lat = calloc(MAX_SAMPLES, sizeof(*lat));
 	nlat = calloc((size_t)nthreads, sizeof(*nlat));
