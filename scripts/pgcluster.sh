@@ -159,7 +159,9 @@ write_config() {
         echo "listen_addresses = '$listen'"
         echo "port = $port"
         echo "unix_socket_directories = '$q'"
-        echo "max_connections = 100"
+        # Room for several instances of DB_POOL_SIZE (8) + 2 each, and the
+        # test suite's servers side by side.
+        echo "max_connections = 200"
         if [[ ${PG_FAST:-} == 1 ]]; then
             echo "fsync = off"
             echo "synchronous_commit = off"

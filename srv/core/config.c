@@ -158,9 +158,9 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("MAX_BODY_BYTES", 65536, 1024, 16 * 1024 * 1024, &body, err, errlen) ||
 	    env_uint("MAX_CONNECTIONS", 1024, 4, 100000, &conns, err, errlen) ||
 	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
-	    env_uint("THREADS", 4, 1, 256, &threads, err, errlen) ||
+	    env_uint("THREADS", 8, 1, 256, &threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_uint("DB_POOL_SIZE", 4, 1, 256, &pool, err, errlen) ||
+	    env_uint("DB_POOL_SIZE", 8, 1, 256, &pool, err, errlen) ||
 	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
 	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen) ||
 	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
