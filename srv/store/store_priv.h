@@ -205,8 +205,8 @@ struct wp_note {
 };
 const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t version);
 /* Tells every instance of the n matches' committed versions (tell.c):
- * queued for the LISTEN thread, which sends the notifications of about
- * a millisecond together; sent on c (idle: no transaction open) where no
+ * queued for the LISTEN thread, which sends the notifications of a few
+ * milliseconds together; sent on c (idle: no transaction open) where no
  * LISTEN thread runs or the queue is full. A failure is logged: the
  * LISTEN thread's check of the versions held makes up for a lost
  * notification. */

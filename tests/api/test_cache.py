@@ -46,7 +46,7 @@ def told(server):
 
 def told_since(server, before, timeout=10.0):
     """The changes this instance told (NOTIFY) since before, once at least
-    one more was: the LISTEN thread sends them about a millisecond after
+    one more was: the LISTEN thread sends them a few milliseconds after
     the commit, not before the answer."""
     deadline = time.monotonic() + timeout
     while True:
