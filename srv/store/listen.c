@@ -151,6 +151,18 @@ tell_due(PGconn *c, int64_t now, int *wait_ms)
 	return ok ? 0 : -1;
 }
 
+/* The connection is gone (or closing): nothing is served from memory,
+ * and writers send their own notifications until it is back (tell.c). */
+static PGconn *
+dropped(PGconn *c)
+{
+	wp_tell_listener(0);
+	tell_fd = -1;
+	wp_cache_online(0);
+	PQfinish(c);
+	return NULL;
+}
+
 static void *
 listen_main(void *arg)
 {
@@ -167,8 +179,10 @@ listen_main(void *arg)
 				continue;
 			}
 			/* Notifications may have been missed while disconnected:
-			 * the cache starts from empty, every waiter looks again. */
+			 * the cache starts from empty, every waiter looks again.
+			 * Writers queue their notifications for this thread again. */
 			wp_cache_online(1);
+			tell_fd = wp_tell_listener(1);
 			wp_wait_all();
 			outbox_wake();
 		}
@@ -176,9 +190,7 @@ listen_main(void *arg)
 		int rc = poll(pfd, 2, wait_ms);
 		if (rc > 0 && PQconsumeInput(c) == 0) {
 			wp_log("listen: connection lost: %s", PQerrorMessage(c));
-			wp_cache_online(0);
-			PQfinish(c);
-			c = NULL;
+			c = dropped(c);
 			continue;
 		}
 		PGnotify *n;
@@ -210,9 +222,7 @@ listen_main(void *arg)
 			wp_wait_all();
 		if (used && wp_wait_players() > 0 && wake_players(c, games) != 0) {
 			wp_log("listen: connection lost or not answering");
-			wp_cache_online(0);
-			PQfinish(c);
-			c = NULL;
+			c = dropped(c);
 			continue;
 		}
 		/* Long-polls past their deadline: a sweep looks at every waiter,
@@ -226,20 +236,15 @@ listen_main(void *arg)
 		if ((now - checked >= CHECK_NS && (checked = now, check_held(c) != 0)) ||
 		    tell_due(c, now, &wait_ms) != 0) {
 			wp_log("listen: connection lost or not answering");
-			wp_cache_online(0);
-			PQfinish(c);
-			c = NULL;
+			c = dropped(c);
 			continue;
 		}
 		wp_cache_alive();
 	}
-	/* What writers queued last goes out before the connection closes;
-	 * from now on they send their own. */
-	wp_tell_listener(0);
+	/* What writers queued last goes out before the connection closes. */
 	if (c)
 		tell_due(c, INT64_MAX, &wait_ms);   /* due, however young */
-	wp_cache_online(0);
-	PQfinish(c);
+	dropped(c);
 	return NULL;
 }
 
@@ -248,7 +253,6 @@ wp_listen_start(const char *info)
 {
 	conninfo = strdup(info);
 	wp_wait_begin();
-	tell_fd = wp_tell_listener(1);
 	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0)
 		return -1;
 	running = 1;

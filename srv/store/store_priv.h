@@ -211,9 +211,11 @@ const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t 
  * LISTEN thread's check of the versions held makes up for a lost
  * notification. */
 void wp_tell(struct wp_conn *c, const int64_t *games, const int *versions, int n);
-/* The LISTEN thread's side: wp_tell_listener(1) makes and returns the
- * descriptor that becomes readable when notifications are queued (-1:
- * none could be made; then writers send their own), (0) stops queueing.
+/* The LISTEN thread's side: wp_tell_listener(1), once its connection is
+ * up, makes and returns the descriptor that becomes readable when
+ * notifications are queued (-1: none could be made; then writers send
+ * their own); (0), when it is lost, stops queueing: the next writer sends
+ * what was left with its own.
  * wp_tell_due() reads that descriptor; it answers -1 when nothing is
  * queued, 0 when it put what is queued into text (an array literal for
  * $1 of WP_TELL_SQL) to be sent now, else the nanoseconds to wait. */

@@ -12,9 +12,9 @@
  * queued in one statement once the oldest has waited TELL_LINGER_NS, or at
  * once when the queue is half full (4 ms against 1: 2,714 against 2,608
  * turns/s median over four alternated rounds, fewer statements of the
- * LISTEN thread's). Where no LISTEN thread runs (plain
- * CGI, the command-line tool), or when the queue is full, the writer sends
- * on its own connection.
+ * LISTEN thread's). Where no LISTEN thread runs (plain CGI, the
+ * command-line tool), while its connection is down, or when the queue is
+ * full, the writer sends on its own connection.
  *
  * What it changes: another instance hears of a change up to a few
  * milliseconds later, after the writer's client may have had its answer (a

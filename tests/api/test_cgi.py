@@ -1,6 +1,7 @@
 """warpostd as a CGI program (one request per run) answers like the HTTP
 front."""
 import os
+import subprocess
 import sys
 import unittest
 
@@ -30,6 +31,31 @@ class CgiTest(wp.ServerTestCase):
                 "me without token": 401, "me with wrong token": 401,
                 "body too large": 413, "bad path": 400}
         self.assertEqual({k: v["status"] for k, v in cgi.items()}, want)
+
+    def test_a_change_through_cgi_is_told_to_other_instances(self):
+        """Plain CGI runs no LISTEN thread to send its notifications: the
+        CGI run sends NOTIFY wp_game 'id:version' itself before it exits
+        (srv/store/tell.c), which is how other instances hear of it."""
+        def call(method, path, body=None, token=None):
+            h = {"Authorization": "Bearer " + token} if token else None
+            r = self.cgi.request(method, path, body, h)
+            self.assertLess(r.status, 300, r)
+            return wp.json_of(r, "application/json")
+        ann = call("POST", "/api/players", {"name": "Ann"})
+        ben = call("POST", "/api/players", {"name": "Ben"})
+        g = call("POST", "/api/games", {"ruleset": "confrontation", "seats": 2, "seat": 0},
+                 ann["token"])
+        # psql prints the notifications it heard after each command.
+        listener = subprocess.Popen(["psql", "-X", "-q", self.db.url], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        listener.stdin.write("LISTEN wp_game;\nSELECT 'listening';\n")
+        listener.stdin.flush()
+        self.assertIn("listening", listener.stdout.readline() + listener.stdout.readline()
+                      + listener.stdout.readline())
+        call("POST", "/api/games/%d/join" % g["id"], {"code": g["invitations"][0]["code"]},
+             ben["token"])
+        out, _ = listener.communicate("SELECT 1;\n", timeout=30)
+        self.assertRegex(out, r'notification "wp_game" with payload "%d:\d+"' % g["id"])
 
     def test_exit_code_and_output(self):
         r = wp.cgi("GET", "/api/health", env={"DATABASE_URL": self.db.url})
