@@ -25,6 +25,7 @@
  * versions held (listen.c). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -59,20 +60,22 @@ take(char *text, size_t cap)
 }
 
 /* Sends what is queued on c, by the writer itself. With the lock held;
- * returns with it held. */
+ * returns with it held, not holding it while the statement runs. */
 static void
 send_here(struct wp_conn *c)
 {
-	static char text[WP_TELL_TEXT];   /* under send_lock */
-	static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct wp_params p = {0};
+	char *text = malloc(WP_TELL_TEXT);
 
-	pthread_mutex_lock(&send_lock);
-	take(text, sizeof(text));
+	if (!text) {
+		nqueue = 0;    /* lost: the LISTEN threads' checks make up for it */
+		return;
+	}
+	take(text, WP_TELL_TEXT);
 	pthread_mutex_unlock(&lock);
 	wp_p_text(&p, text);
 	wp_sql_run(c, WP_STMT_NOTIFY_MANY, &p, NULL);
-	pthread_mutex_unlock(&send_lock);
+	free(text);
 	pthread_mutex_lock(&lock);
 }
 
