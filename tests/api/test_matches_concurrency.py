@@ -3,6 +3,8 @@ against one sequence number, retried posts with an Idempotency-Key,
 long-polls woken by NOTIFY (also across two server instances), and GETs
 that do the same work on a match of 5,000 posts as on one of 5.
 (Issue "Match service": Turns, Views, item 9, Concurrency test.)"""
+import http.client
+import json
 import re
 import threading
 import time
@@ -168,15 +170,32 @@ class ConcurrencyTest(wp.ServerTestCase):
             other.stop()
 
     def play_toggles(self, game, posts):
+        """Each seat moves its Scout back and forth, posts turns in all, on
+        one keep-alive connection per player: a new connection a post cost
+        the sanitizer build most of this module's time."""
         seq = ml.seq_of(self.a, game)
-        for i in range(posts):
-            p = self.a if i % 2 == 0 else self.b
-            back = (i // 2) % 2
-            m = (move("d2", "d1") if back else move("d1", "d2")) if p is self.a else \
-                (move("d7", "d8") if back else move("d8", "d7"))
-            r = p.turn(game, seq, [m])
-            self.assertEqual(r.status, 200, r)
-            seq += 1
+        conns = {}
+        try:
+            for i in range(posts):
+                p = self.a if i % 2 == 0 else self.b
+                back = (i // 2) % 2
+                m = (move("d2", "d1") if back else move("d1", "d2")) if p is self.a else \
+                    (move("d7", "d8") if back else move("d8", "d7"))
+                if p.token not in conns:
+                    conns[p.token] = http.client.HTTPConnection("127.0.0.1", self.server.port,
+                                                                timeout=15)
+                c = conns[p.token]
+                c.request("POST", "/api/games/%d/turns" % game,
+                          body=json.dumps({"seq": seq, "actions": [m]}),
+                          headers={"Authorization": "Bearer " + p.token,
+                                   "Content-Type": "application/json"})
+                r = c.getresponse()
+                body = r.read()
+                self.assertEqual(r.status, 200, body)
+                seq += 1
+        finally:
+            for c in conns.values():
+                c.close()
 
     def test_get_does_not_replay_the_log(self):
         """Issue "Match service" item 9: GET of a match of 5,000 posts does
