@@ -183,7 +183,14 @@ wp_cache_notify(int64_t id, int version)
 		if (s->g && (version < 0 || s->g->version < version))
 			drop(s);
 	}
-	s->gen++;
+	/* A load under way is refused when it may be older than what was
+	 * heard. With a version heard of this match, the floor says so at
+	 * its put (wp_cache_game_put keeps only what is at least as new), so
+	 * the load need not be refused for it: this instance's own NOTIFYs,
+	 * told a few milliseconds after its writes (tell.c), would otherwise
+	 * spoil the loads made meanwhile. */
+	if (s->id != id || version < 0)
+		s->gen++;
 	game_unlock(s);
 }
 
@@ -272,7 +279,9 @@ wp_cache_game_put(const struct wp_game *g, uint64_t ticket)
 	if (!g->rs || !serving() || ticket >> 32 != atomic_load(&epoch))
 		return;
 	s = game_lock(g->id);
-	if ((uint32_t)ticket == s->gen && (s->id != g->id || g->version >= s->floor))
+	/* Nothing older than heard of, nor than held. */
+	if ((uint32_t)ticket == s->gen &&
+	    (s->id != g->id || (g->version >= s->floor && (!s->g || s->g->version <= g->version))))
 		keep(s, g);
 	game_unlock(s);
 }
