@@ -12,7 +12,8 @@
  * before it wakes the long-polls, so a match held is never older than the
  * last notification heard, whichever instance wrote. A load races with
  * the notifications: it takes a ticket before it reads the database and
- * what it read is kept only if nothing was heard of that slot since. This
+ * what it read is kept only if nothing was heard of that slot since but
+ * versions of that match no newer than what it read (the floor). This
  * instance's own writes forget the match before they are sent (the slot
  * then speaks of that match: the versions heard of it are remembered) and
  * again when the connection's transaction ends (pool.c); the writer then
