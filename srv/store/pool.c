@@ -746,6 +746,13 @@ wp_p_bytes(struct wp_params *p, const void *b, size_t n)
 enum wp_err
 wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresult **out)
 {
+	return wp_sql_try(c, st, p, out, NULL);
+}
+
+enum wp_err
+wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresult **out,
+           const char *expect)
+{
 	PGresult *r = NULL;
 
 	touch(c, st, p);
@@ -761,8 +768,10 @@ wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	if (s == PGRES_TUPLES_OK)
 		wp_metric_add(WP_METRIC_DB_ROWS, (uint64_t)PQntuples(r));
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
-		enum wp_err err = lost_or_internal(c, r);
-		if (r)
+		const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+		enum wp_err err = expect && code && strcmp(code, expect) == 0 ? WP_ERR_NOT_FOUND
+		                                                                : lost_or_internal(c, r);
+		if (r && err != WP_ERR_NOT_FOUND)
 			wp_log("database: %s: %s", wp_sql[st].name, PQresultErrorMessage(r));
 		PQclear(r);
 		return err;
@@ -783,80 +792,6 @@ wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
 	    !(n ? PQsendQueryParams(pg, sql, n, NULL, values, NULL, NULL, 0) : PQsendQuery(pg, sql)))
 		return NULL;
 	return await_result(&c, deadline_in(ms));
-}
-
-enum wp_err
-wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n, PGresult **first,
-             char sqlstate[6])
-{
-	int64_t deadline = statement_deadline(c);
-	int failed = 0, nulls = 0, sent = 1, syncs = 0, group = 0;
-	PGresult *r;
-
-	sqlstate[0] = '\0';
-	*first = NULL;
-	if (c->broken || PQenterPipelineMode(c->pg) != 1)
-		return lost_or_internal(c, NULL);
-	for (int i = 0; i < n && sent; i++) {
-		sent = PQsendQueryPrepared(c->pg, wp_sql[items[i].st].name, items[i].p->n,
-		                           items[i].p->values, items[i].p->lengths,
-		                           items[i].p->formats, 0) == 1;
-		if (sent && (items[i].sync || i == n - 1)) {
-			sent = PQpipelineSync(c->pg) == 1;
-			syncs++;
-		}
-	}
-	wp_metric_add(WP_METRIC_DB_QUERIES, (uint64_t)n);
-	if (!sent || flush_out(c, c->pg, deadline) != 0)
-		goto broke;
-	/* Each statement's results end with a NULL, each transaction with its
-	 * sync's result; after a failure the rest of that transaction's are
-	 * PGRES_PIPELINE_ABORTED. */
-	while (group < syncs) {
-		if (until_ready(c, c->pg, deadline) != 0)
-			goto broke;
-		if (!(r = PQgetResult(c->pg))) {
-			if (++nulls > n)
-				goto broke;
-			continue;
-		}
-		ExecStatusType st = PQresultStatus(r);
-		if (st == PGRES_PIPELINE_SYNC) {
-			PQclear(r);
-			group++;
-			continue;
-		}
-		if (st == PGRES_FATAL_ERROR && group > 0)
-			wp_log("database: after the commit: %s", PQresultErrorMessage(r));
-		else if (st == PGRES_FATAL_ERROR && !failed) {
-			const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-			snprintf(sqlstate, 6, "%s", code ? code : "");
-			failed = 1;
-			/* A key used already (unique_violation) is no news. */
-			if (strcmp(sqlstate, "23505") != 0)
-				wp_log("database: batch: %s", PQresultErrorMessage(r));
-		}
-		if (st == PGRES_TUPLES_OK && group == 0 && !*first)
-			*first = r;
-		else
-			PQclear(r);
-	}
-	if (PQexitPipelineMode(c->pg) != 1)
-		goto broke;
-	if (!failed)
-		return WP_OK;
-	PQclear(*first);
-	*first = NULL;
-	if (strcmp(sqlstate, "57014") == 0 || strcmp(sqlstate, "55P03") == 0)
-		return WP_ERR_DB_UNAVAILABLE;
-	return WP_ERR_INTERNAL;
-broke:
-	dropped(c);
-	if (group > 0 && !failed)
-		return WP_OK;      /* committed; only what follows is lost */
-	PQclear(*first);
-	*first = NULL;
-	return WP_ERR_DB_UNAVAILABLE;
 }
 
 enum wp_err

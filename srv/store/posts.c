@@ -78,7 +78,6 @@ enum wp_err
 wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_post_guard *g)
 {
 	struct wp_params p = {0};
-	char sqlstate[6];
 	PGresult *r;
 	enum wp_err err;
 
@@ -93,13 +92,10 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 		wp_p_int(&p, 200);
 		wp_p_text(&p, g->answer);
 	}
-	struct wp_batch_item item = {.st = g->key ? WP_STMT_TURN_WRITE_KEYED : WP_STMT_TURN_WRITE,
-	                             .p = &p, .sync = 1};
 	/* Nothing read of the match before this moment is kept after it. */
 	wp_cache_forget(w->game);
-	err = wp_sql_batch(c, &item, 1, &r, sqlstate);
-	if (err == WP_ERR_INTERNAL && strcmp(sqlstate, "23505") == 0)
-		return WP_ERR_NOT_FOUND;     /* the key was used meanwhile */
+	/* unique_violation: the key was used meanwhile; decide again. */
+	err = wp_sql_try(c, g->key ? WP_STMT_TURN_WRITE_KEYED : WP_STMT_TURN_WRITE, &p, &r, "23505");
 	if (err != WP_OK)
 		return err;
 	int written = r && PQntuples(r) == 1 && wp_col_int(r, 0, 0) == 1;

@@ -83,9 +83,9 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" VALUES ($1, $2, $3, $4, $5, $6)"},
 	[WP_STMT_NOTIFY] = {"notify", "SELECT pg_notify('wp_game', $1)"},
 	/* NOTIFY of matches whose changes committed ($1: a text array of
-	 * 'id:version'), told together by the writers of about the same
-	 * moment (tell.c), in a transaction of their own after the ones they
-	 * tell of: PostgreSQL orders notifying commits by a lock held until
+	 * 'id:version'), sent by a writer itself where the LISTEN thread does
+	 * not send them (tell.c; the LISTEN thread runs WP_TELL_SQL), in a
+	 * transaction of their own after the ones they tell of: PostgreSQL orders notifying commits by a lock held until
 	 * each has reached the disk, so a NOTIFY inside a turn would make
 	 * every turn wait for the flushes of all others. This one commits
 	 * without waiting for the disk: a notification lives no longer than

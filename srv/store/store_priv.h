@@ -150,6 +150,10 @@ void wp_p_bytes(struct wp_params *p, const void *b, size_t n);
  * connection is gone) or WP_ERR_INTERNAL. */
 enum wp_err wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
                        PGresult **out);
+/* The same, but a failure with SQLSTATE expect (for example "23505", a
+ * key used already) is WP_ERR_NOT_FOUND and not logged. */
+enum wp_err wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
+                       PGresult **out, const char *expect);
 
 /* Runs a statement that answers one value in its first column (an id,
  * a count, a boolean as 0 or 1); WP_ERR_NOT_FOUND when no row. */
@@ -168,25 +172,6 @@ json_object *wp_col_json(const PGresult *r, int row, int col);
 void wp_col_tc(const PGresult *r, int row, int col, struct wp_tc *tc);
 /* bytea in text form ("\\x0a1b...") to bytes; the length or -1. */
 long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_t cap);
-
-/* One round trip (issue 17): the statements sent in libpq's pipeline
- * mode, within one deadline. The statements up to the first item marked
- * `sync` (or all) run in one implicit transaction committed at its end, or
- * none is; the outcome is that transaction's. Statements after it run in
- * transactions of their own once it has committed, for work that must not
- * hold its commit back (the NOTIFY after a turn: posts.c); their failures
- * are logged, not returned. The first rows returned go to *first (PQclear
- * it); when a statement of the first transaction fails, *sqlstate says why
- * (WP_ERR_INTERNAL, or WP_ERR_DB_UNAVAILABLE for the server's timeouts);
- * when the connection fails or the deadline passes the outcome is unknown
- * (WP_ERR_DB_UNAVAILABLE, sqlstate "", the connection dropped). */
-struct wp_batch_item {
-	enum wp_stmt st;
-	const struct wp_params *p;
-	int sync;      /* the transaction ends after this statement */
-};
-enum wp_err wp_sql_batch(struct wp_conn *c, const struct wp_batch_item *items, int n,
-                         PGresult **first, char sqlstate[6]);
 
 /* One query (n parameters, or several statements when n is 0) on a
  * connection outside the pool (listen.c), answered within ms: the first
@@ -207,7 +192,8 @@ const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t 
 /* Tells every instance of the n matches' committed versions (tell.c):
  * queued for the LISTEN thread, which sends the notifications of a few
  * milliseconds together; sent on c (idle: no transaction open) where no
- * LISTEN thread runs or the queue is full. A failure is logged: the
+ * LISTEN thread runs, while its connection is down, or when the queue is
+ * full. A failure is logged: the
  * LISTEN thread's check of the versions held makes up for a lost
  * notification. */
 void wp_tell(struct wp_conn *c, const int64_t *games, const int *versions, int n);
