@@ -127,3 +127,64 @@ class MigrationsTest(wp.ServerTestCase):
 
 if __name__ == "__main__":
     wp.main()
+
+
+class GamesChecksTest(wp.ServerTestCase):
+    """sql/012_turn_cost.sql: the checks of games' columns a turn never sets
+    moved from CHECK constraints to a trigger (PostgreSQL compiles every
+    CHECK at each statement that writes a row); each rule must still refuse
+    a bad row, on INSERT and on an UPDATE that sets the column, with the
+    same SQLSTATE (23514) and constraint name as before."""
+    start_server = False
+
+    def setUp(self):
+        super().setUp()
+        self.db = self.pg.create_database()
+        self.addCleanup(self.db.drop)
+        wp.Server(self.db.url).start().stop()
+        self.db.psql("INSERT INTO players (name, token_hash) VALUES ('p', decode(repeat('ab', 32), 'hex'))")
+
+    def insert(self, seats="2", seed="repeat('cd', 32)", commitment="repeat('ef', 32)",
+               spectators="'open'", delay="0", status="'open'"):
+        return ("INSERT INTO games (ruleset, seats, seed, commitment, created_by, spectators,"
+                " spectator_delay, status) SELECT 'chesswar', %s, decode(%s, 'hex'),"
+                " decode(%s, 'hex'), id, %s, %s, %s FROM players RETURNING id"
+                % (seats, seed, commitment, spectators, delay, status))
+
+    def refused(self, sql, constraint):
+        cmd = [os.path.join(wp.pg_bindir(), "psql"), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1",
+               "-d", self.db.url, "-c", "\\set VERBOSITY verbose",
+               "-c", sql]
+        r = wp.subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0, "accepted: " + sql)
+        self.assertIn("23514", r.stderr, r.stderr)
+        self.assertIn(constraint, r.stderr, r.stderr)
+
+    def test_insert_checked(self):
+        self.assertTrue(self.db.psql(self.insert()).strip().isdigit())
+        for kw, name in ((dict(seats="5"), "games_seats_check"),
+                         (dict(seats="1"), "games_seats_check"),
+                         (dict(seed="repeat('cd', 31)"), "games_seed_check"),
+                         (dict(commitment="repeat('ef', 33)"), "games_commitment_check"),
+                         (dict(spectators="'everyone'"), "games_spectators_check"),
+                         (dict(delay="1001"), "games_spectator_delay_check"),
+                         (dict(delay="-1"), "games_spectator_delay_check"),
+                         (dict(status="'paused'"), "games_status_check")):
+            with self.subTest(kw=kw):
+                self.refused(self.insert(**kw), name)
+
+    def test_update_checked(self):
+        gid = self.db.psql(self.insert()).strip()
+        for sets, name in (("seats = 7", "games_seats_check"),
+                           ("seed = '\\x00'", "games_seed_check"),
+                           ("commitment = ''", "games_commitment_check"),
+                           ("spectators = 'all'", "games_spectators_check"),
+                           ("spectator_delay = 5000", "games_spectator_delay_check"),
+                           ("status = 'gone'", "games_status_check")):
+            with self.subTest(sets=sets):
+                self.refused("UPDATE games SET %s WHERE id = %s" % (sets, gid), name)
+        # good values pass, and a refused update changed nothing
+        self.db.psql("UPDATE games SET spectators = 'private', spectator_delay = 3 WHERE id = %s" % gid)
+        self.assertEqual(self.db.psql("SELECT seats, spectators, spectator_delay, status"
+                                      " FROM games WHERE id = %s" % gid).strip(),
+                         "2|private|3|open")
