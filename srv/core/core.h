@@ -105,6 +105,7 @@ enum wp_metric {
 	WP_METRIC_DB_ROWS,
 	WP_METRIC_CHANGES_TOLD,          /* NOTIFY wp_game (store/tell.c) */
 	WP_METRIC_TELL_STATEMENTS,
+	WP_METRIC_TOKEN_LOOKUPS,         /* players read by token (store/players.c) */
 	WP_METRIC_RULES_LOADS,
 	WP_METRIC_RULES_APPLIES,
 	WP_METRIC_LONGPOLLS,

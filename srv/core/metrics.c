@@ -19,6 +19,8 @@ static const struct {
 	                            "counter"},
 	[WP_METRIC_TELL_STATEMENTS] = {"warpost_tell_statements_total",
 	                               "Statements that told them, many at once", "counter"},
+	[WP_METRIC_TOKEN_LOOKUPS] = {"warpost_token_lookups_total",
+	                             "Players looked up by token in the database", "counter"},
 	[WP_METRIC_RULES_LOADS] = {"warpost_rules_state_loads_total",
 	                           "Match snapshots loaded into a ruleset", "counter"},
 	[WP_METRIC_RULES_APPLIES] = {"warpost_rules_applies_total",

@@ -32,7 +32,8 @@
  *
  * Tokens change only by an operator's hand (no API revokes one): a player
  * is kept for a few seconds after the database last said the token was
- * theirs; a write whose token the database no longer knows drops it. */
+ * theirs (one reader asks again before they end); a write whose token the
+ * database no longer knows drops it. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -44,6 +45,12 @@
 #define WP_CACHE_BYTES (32u << 20)
 #define WP_CACHE_TOKENS 8192
 #define WP_CACHE_TOKEN_TTL_NS (5 * 1000000000LL)
+/* In a token's last 2 s one reader asks the database again (and another
+ * may 250 ms later if that one got no answer); the others are answered
+ * from memory meanwhile, so the pollers of one token do not all go to the
+ * database when it ends, nor all wait on it if it is slow just then. */
+#define WP_CACHE_TOKEN_RENEW_NS (2 * 1000000000LL)
+#define WP_CACHE_TOKEN_RETRY_NS (250 * 1000000LL)
 #define WP_CACHE_STALE_NS (2 * 1000000000LL)
 #define WP_CACHE_STRIPES 64
 
@@ -63,6 +70,7 @@ struct token_slot {
 	unsigned char hash[32];
 	struct wp_player who;
 	int64_t until_ns;        /* 0: empty */
+	int64_t renew_ns;        /* from then, one reader asks the database */
 };
 
 static struct game_slot games[WP_CACHE_GAMES];
@@ -491,8 +499,13 @@ int
 wp_cache_player(const unsigned char hash[32], struct wp_player *who)
 {
 	struct token_slot *s = token_lock(hash);
-	int hit = s->until_ns > wp_now_ns() && memcmp(s->hash, hash, 32) == 0;
+	int64_t now = wp_now_ns();
+	int hit = s->until_ns > now && memcmp(s->hash, hash, 32) == 0;
 
+	if (hit && now >= s->renew_ns) {
+		s->renew_ns = now + WP_CACHE_TOKEN_RETRY_NS;
+		hit = 0;    /* this reader renews it (wp_db_player_by_token) */
+	}
 	if (hit)
 		*who = s->who;
 	token_unlock(s);
@@ -507,6 +520,7 @@ wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who)
 	memcpy(s->hash, hash, 32);
 	s->who = *who;
 	s->until_ns = wp_now_ns() + WP_CACHE_TOKEN_TTL_NS;
+	s->renew_ns = s->until_ns - WP_CACHE_TOKEN_RENEW_NS;
 	token_unlock(s);
 }
 

@@ -25,6 +25,7 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 	enum wp_err err;
 
 	wp_p_bytes(&p, token_hash, 32);
+	wp_metric_add(WP_METRIC_TOKEN_LOOKUPS, 1);
 	if ((err = wp_sql_run(c, WP_STMT_PLAYER_BY_TOKEN, &p, &r)) != WP_OK)
 		return err;
 	if (PQntuples(r) == 1) {

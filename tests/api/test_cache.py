@@ -40,6 +40,10 @@ def queries(server):
     return metric(server, "warpost_db_queries_total")
 
 
+def lookups(server):
+    return metric(server, "warpost_token_lookups_total")
+
+
 def told(server):
     return metric(server, "warpost_changes_told_total")
 
@@ -387,6 +391,33 @@ class CacheTest(unittest.TestCase):
         wp.assert_problem(r, 401, "unauthorized")
         wp.assert_problem(get(self.a, game, ann, {"If-None-Match": etag}), 401, "unauthorized")
         self.assertEqual(ben.actions(game)["seq"], acts["seq"], "nothing changed")
+
+    def test_token_renewed_before_it_ends(self):
+        """A token is held 5 s after the database last said whose it is; in
+        its last 2 s one read asks the database again and the others are
+        answered from memory, so many pollers of one token do not all go to
+        the database when it ends (nor all wait on it if it is slow then),
+        and a steady poller keeps it held."""
+        game, ann, ben = self.start("Ann", "Ben")
+        cid = ml.Client(self.a, "Cid")   # a spectator whose token A never read
+        n = lookups(self.a)
+        r = get(self.a, game, cid)
+        t0 = time.monotonic()            # the token held from (just before) now
+        self.assertEqual(r.status, 200, r)
+        etag = r.headers["etag"]
+        self.assertEqual(lookups(self.a), n + 1)
+
+        def poll(k):
+            for _ in range(k):
+                self.assertEqual(get(self.a, game, cid, {"If-None-Match": etag}).status, 304)
+        poll(3)
+        self.assertEqual(lookups(self.a), n + 1, "held: no lookup in its first 3 s")
+        time.sleep(max(0.0, t0 + 3.5 - time.monotonic()))
+        poll(5)
+        self.assertEqual(lookups(self.a), n + 2, "one read of five renewed it")
+        time.sleep(max(0.0, t0 + 5.5 - time.monotonic()))
+        poll(3)
+        self.assertEqual(lookups(self.a), n + 2, "renewed: still held after its first 5 s")
 
 
 if __name__ == "__main__":
