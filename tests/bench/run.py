@@ -402,17 +402,30 @@ def main():
                 bare.terminate()
                 bare.wait()
 
+        def refused(path):
+            """warpostd's answers to GET path other than 200 and 304, by
+            status, from its access log: what wrk counts as non-2xx/3xx."""
+            out = {}
+            with open(os.path.join(tmp, "warpostd.log"), errors="replace") as f:
+                for line in f:
+                    p = line.split()
+                    if len(p) > 3 and p[1] == "GET" and p[2] == path and p[3] not in ("200", "304"):
+                        out[p[3]] = out.get(p[3], 0) + 1
+            return ", ".join(f"{n} x {st}" for st, n in sorted(out.items())) or "none"
+
         def pair_rows(kind, what, base_what, goal):
             ours = sorted(pairs[kind], key=lambda p: p[0][0])[len(pairs[kind]) // 2][0]
             bare = sorted(pairs[kind], key=lambda p: p[1][0])[len(pairs[kind]) // 2][1]
             ratios = [o[0] / b[0] for o, b in pairs[kind]]
             rows.append((what + ", median of the rounds", f"{ours[0]:.0f} req/s",
                          f"p50 {ours[1]}, p99 {ours[2]}",
-                         f"non-2xx/3xx {sum(o[3] for o, _ in pairs[kind])}"))
+                         f"non-2xx/3xx {sum(o[3] for o, _ in pairs[kind])}"
+                         + (f" ({refused(paths[kind])})" if sum(o[3] for o, _ in pairs[kind]) else "")))
             rows.append((base_what + ", median", f"{bare[0]:.0f} req/s",
                          f"p50 {bare[1]}, p99 {bare[2]}",
                          f"ratio {statistics.median(ratios):.2f}x (each round: "
                          + ", ".join(f"{x:.2f}" for x in ratios) + f"), goal >= {goal}x"))
+        paths = {"304": f"/api/games/{first}", "static": "/app.js"}
         pair_rows("304", "GET match, If-None-Match -> 304",
                   "Baseline: bare libmicrohttpd 304 from memory", "0.5")
         rows.append(("Bare libmicrohttpd ~200-byte JSON 200", f"{j_rps:.0f} req/s",
