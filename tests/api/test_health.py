@@ -135,6 +135,31 @@ class DatabaseRestartTest(wp.ServerTestCase):
             r = s.request("POST", "/api/players", {"name": "After%d" % i}, timeout=30)
             self.assertEqual(r.status, 201, (r, s.log_lines()[mark - 4:]))
 
+    def test_pooled_connections_ended_while_idle_cost_no_request(self):
+        """The same without a restart: the pool's connections are ended
+        while idle (pg_terminate_backend) and the database stays up, so
+        the health monitor, whose connection is left alone, sees no outage
+        and the breaker replaces nothing; only the pool's look at an idle
+        connection before it lends it (srv/store/pool.c) keeps the next
+        requests from failing."""
+        s = self.server
+        threads = [threading.Thread(target=lambda i=i: s.request(
+            "POST", "/api/players", {"name": "Idle%d" % i})) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        pool = "FROM pg_stat_activity WHERE application_name = 'warpostd' AND pid <> pg_backend_pid()"
+        self.assertGreater(int(self.db.psql("SELECT count(*) " + pool).strip()), 1)
+        self.db.psql("SELECT pg_terminate_backend(pid) " + pool)
+        self.assertTrue(wp.wait_until(
+            lambda: self.db.psql("SELECT count(*) " + pool).strip() == "0", 30))
+        mark = len(s.log_lines())
+        for i in range(8):
+            r = s.request("POST", "/api/players", {"name": "Later%d" % i}, timeout=30)
+            self.assertEqual(r.status, 201, (r, s.log_lines()[mark:]))
+        self.assertNotIn("database: down", "\n".join(s.log_lines()[mark:]))
+
 
 if __name__ == "__main__":
     wp.main()
