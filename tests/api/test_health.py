@@ -105,9 +105,13 @@ class DatabaseRestartTest(wp.ServerTestCase):
     # (the log said "no answer in time", then "down (cannot connect)"), the
     # breaker opened and a request got 503 for that. Generous deadlines keep
     # the load out of the verdict; a connection from before the restart
-    # still fails a request at once (its error is not a deadline).
+    # still fails a request at once (its error is not a deadline). The
+    # notification worker, which polls the database every second through
+    # the pool, is kept quiet: a statement of its own ended under it is not
+    # what is tested.
     server_env = {"DB_CHECK_TIMEOUT_MS": "15000", "DB_CONNECT_TIMEOUT_MS": "15000",
-                  "DB_STATEMENT_TIMEOUT_MS": "15000", "DB_POOL_WAIT_MS": "15000"}
+                  "DB_STATEMENT_TIMEOUT_MS": "15000", "DB_POOL_WAIT_MS": "15000",
+                  "NOTIFY_POLL_MS": "600000"}
 
     def test_first_requests_after_a_restart_succeed(self):
         s = self.server
@@ -150,7 +154,8 @@ class DatabaseRestartTest(wp.ServerTestCase):
         for t in threads:
             t.join()
         pool = "FROM pg_stat_activity WHERE application_name = 'warpostd' AND pid <> pg_backend_pid()"
-        self.assertGreater(int(self.db.psql("SELECT count(*) " + pool).strip()), 1)
+        # One at least (on a busy machine the eight may share one).
+        self.assertGreaterEqual(int(self.db.psql("SELECT count(*) " + pool).strip()), 1)
         self.db.psql("SELECT pg_terminate_backend(pid) " + pool)
         self.assertTrue(wp.wait_until(
             lambda: self.db.psql("SELECT count(*) " + pool).strip() == "0", 30))
