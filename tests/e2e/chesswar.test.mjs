@@ -177,25 +177,35 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
     await pa.waitForSelector('svg.board .cw-shot', { state: 'attached', timeout: T });
     assert.match(await pa.textContent('.thread'), /fires at .*scatter/);
     await shot(pa, 'chesswar-shot');
-    // The match's dice are its own: when the shot destroyed a unit, Ben is
-    // asked whether to Heal it (C9) before Ann goes on; he answers through
-    // the API (that reaction is not what this test is about).
-    const asked = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ben.token);
-    if (asked.awaited && asked.actions.length) {
-      await post(g, ben, [asked.actions[asked.actions.length - 1]]);
-      await waitMyTurn(pa);
+    // The shot scatters by the match's own dice and may land on the enemy
+    // general: its death ends the match (once in a CI run). The phases after
+    // the shot cannot be played then; the page says who won, and the
+    // step-through below is checked all the same.
+    const afterShot = await api(env, 'GET', `/api/games/${g.id}`, undefined, ann.token);
+    if (afterShot.status === 'over') {
+      t.diagnostic('the shot ended the match: the phases after it were not played');
+      await pa.waitForFunction(() => /The match is over/.test(document.body.innerText), null, { timeout: T });
+    } else {
+      // The match's dice are its own: when the shot destroyed a unit, Ben is
+      // asked whether to Heal it (C9) before Ann goes on; he answers through
+      // the API (that reaction is not what this test is about).
+      const asked = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ben.token);
+      if (asked.awaited && asked.actions.length) {
+        await post(g, ben, [asked.actions[asked.actions.length - 1]]);
+        await waitMyTurn(pa);
+      }
+      await clickButton(pa, 'end shooting');
+      await clickButton(pa, 'end melee');
+      // Ben's turn now: a zombie shuffles forward.
+      await pb.reload();
+      await waitMyTurn(pb);
+      assert.match(await pb.textContent('.panel .state-facts'), /movement/i);
+      const bl = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ben.token);
+      const mv = bl.actions.find((a) => a.type === 'move');
+      assert.ok(mv, 'the undead may move');
+      await clickAction(pb, mv.from, mv.to, 'move');
+      await shot(pb, 'chesswar-desktop');
     }
-    await clickButton(pa, 'end shooting');
-    await clickButton(pa, 'end melee');
-    // Ben's turn now: a zombie shuffles forward.
-    await pb.reload();
-    await waitMyTurn(pb);
-    assert.match(await pb.textContent('.panel .state-facts'), /movement/i);
-    const bl = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, ben.token);
-    const mv = bl.actions.find((a) => a.type === 'move');
-    assert.ok(mv, 'the undead may move');
-    await clickAction(pb, mv.from, mv.to, 'move');
-    await shot(pb, 'chesswar-desktop');
     // Step through (issue 13, item 1): the position after each post comes
     // from the server (GET ?at=SEQ) for this ruleset too. After Ann's build
     // nothing stands on the board; after her deployment her units do, and
