@@ -207,7 +207,8 @@ void wp_tell(struct wp_conn *c, const int64_t *games, const int *versions, int n
  * $1 of WP_TELL_SQL) to be sent now, else the nanoseconds to wait. */
 int wp_tell_listener(int on);
 int64_t wp_tell_due(int64_t now, char *text, size_t cap);
-#define WP_TELL_TEXT (512 * 27 + 3)
+#define WP_TELL_QUEUE 512        /* matches waiting to be told */
+#define WP_TELL_TEXT (WP_TELL_QUEUE * 27 + 3)   /* '"id:version",' each, braces */
 #define WP_TELL_SQL \
 	"SELECT set_config('synchronous_commit', 'off', true), pg_notify('wp_game', x)" \
 	" FROM unnest($1::text[]) x"

@@ -32,12 +32,11 @@
 
 #include "store_priv.h"
 
-#define TELL_QUEUE 512            /* matches waiting to be told */
 #define TELL_PAYLOAD 24           /* "id:version" */
 #define TELL_LINGER_NS 4000000LL  /* 4 ms: the notifications of that time go together */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static char queue[TELL_QUEUE][TELL_PAYLOAD];
+static char queue[WP_TELL_QUEUE][TELL_PAYLOAD];
 static unsigned nqueue;
 static int64_t oldest_ns;         /* when the first of the queue came */
 static int wake_fd = -1;          /* the LISTEN thread's; -1: none runs */
@@ -86,12 +85,14 @@ wp_tell(struct wp_conn *c, const int64_t *games, const int *versions, int n)
 
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n; i++) {
-		if (nqueue == TELL_QUEUE)
+		/* send_here lets go of the lock while it sends: others may
+		 * have filled the queue again meanwhile. */
+		while (nqueue == WP_TELL_QUEUE)
 			send_here(c);
 		snprintf(queue[nqueue++], TELL_PAYLOAD, "%lld:%d", (long long)games[i], versions[i]);
 		if (nqueue == 1)
 			oldest_ns = wp_now_ns();
-		wake |= nqueue == 1 || nqueue == TELL_QUEUE / 2;
+		wake |= nqueue == 1 || nqueue == WP_TELL_QUEUE / 2;
 	}
 	if (wake_fd < 0 && nqueue > 0)
 		send_here(c);     /* nobody else would */
@@ -126,7 +127,7 @@ wp_tell_due(int64_t now, char *text, size_t cap)
 		eventfd_read(wake_fd, &ignored);
 	if (nqueue > 0) {
 		wait = oldest_ns + TELL_LINGER_NS - now;
-		if (wait <= 0 || nqueue >= TELL_QUEUE / 2) {
+		if (wait <= 0 || nqueue >= WP_TELL_QUEUE / 2) {
 			take(text, cap);
 			wait = 0;
 		}
