@@ -13,11 +13,15 @@
    median, the ratio the median of the rounds' own ratios: this machine's
    speed moves by tens of per cent within minutes, and a ratio is fair only
    between phases run side by side. Each phase also reports how many
-   commits shared a flush of the WAL (pg_stat_wal).
+   commits shared a flush of the WAL (pg_stat_wal), and the CPU time a turn
+   cost the server, PostgreSQL and the load generator (from /proc and
+   getrusage), with how busy that kept the machine's cores: where the turns
+   are bound by CPU, that sum per turn is what sets turns/s.
    boardgame.io (tests/bench/bgio_*.js, npm ci in tests/bench) takes its
    turn in each round too: its server with an equivalent two-player game,
-   driven by as many socket.io clients, for moves/s and the server's memory
-   beside warpostd's; its ratio is the median of the rounds' own.
+   driven by as many socket.io clients, for moves/s, the server's memory
+   beside warpostd's and the CPU a move cost its server and its clients;
+   its ratio is the median of the rounds' own.
 2. Conditional GET of a match (If-None-Match -> 304) and a static file with
    wrk, each beside a bare libmicrohttpd server (tests/bench/baremhd.c)
    answering the same shape from memory, alternating for ROUNDS rounds.
@@ -35,6 +39,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import statistics
 import shutil
 import socket
@@ -83,8 +88,9 @@ def bench_server(build, prefix, **env):
     """warpostd-test (the test ruleset) on a private cluster, both on free
     ports, with the limits a load generator on 127.0.0.1 would meet turned
     off (env adds or overrides settings). Yields base (its URL), url (the
-    database's), port, srv (the process) and tmp (a directory removed after, with
-    the server's log in it); the server and the cluster stop at the end."""
+    database's), port, srv (the process), tmp (a directory removed after, with
+    the server's log in it) and pgdir (the cluster's); the server and the
+    cluster stop at the end."""
     tmp = tempfile.mkdtemp(prefix=prefix)
     os.chmod(tmp, 0o755)  # the cluster runs as the postgres user
     pgdir = os.path.join(tmp, "pg")
@@ -102,7 +108,8 @@ def bench_server(build, prefix, **env):
         srv = subprocess.Popen([os.path.join(build, "tests/testrules/warpostd-test")], env=e,
                                stderr=open(os.path.join(tmp, "warpostd.log"), "w"))
         wait_health(base, srv)
-        yield types.SimpleNamespace(base=base, port=port, url=url, srv=srv, tmp=tmp)
+        yield types.SimpleNamespace(base=base, port=port, url=url, srv=srv, tmp=tmp,
+                                    pgdir=pgdir)
     finally:
         if srv:
             srv.terminate()
@@ -235,6 +242,78 @@ def rss_mib(pid):
         return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1)) / 1024
 
 
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu(pid):
+    """CPU seconds (user and system, every thread) a live process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / HZ
+
+
+def cluster_cpu(pgdir):
+    """CPU seconds the cluster has used: the postmaster's own, its children
+    that ended (backends of connections closed since), and the live ones."""
+    with open(os.path.join(pgdir, "postmaster.pid")) as f:
+        pm = int(f.readline())
+    with open(f"/proc/{pm}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    total = sum(int(x) for x in fields[11:15]) / HZ
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pm:
+            total += (int(fields[11]) + int(fields[12])) / HZ
+    return total
+
+
+def children_cpu():
+    """CPU seconds of the child processes waited for (the load generators)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+class CpuMeter:
+    """CPU per unit of work over a phase, in microseconds, by process group:
+    a server (a live process), the database (its cluster), the load
+    generator (this script's children), and the share of the machine's
+    cores all of them kept busy."""
+
+    def __init__(self, server_pid=None, pgdir=None):
+        self.server_pid, self.pgdir = server_pid, pgdir
+
+    def _now(self):
+        return (time.monotonic(), proc_cpu(self.server_pid) if self.server_pid else 0.0,
+                cluster_cpu(self.pgdir) if self.pgdir else 0.0, children_cpu())
+
+    def __enter__(self):
+        self.t0 = self._now()
+        return self
+
+    def __exit__(self, *exc):
+        self.t1 = self._now()
+
+    def per(self, units):
+        d = [b - a for a, b in zip(self.t0, self.t1)]
+        us = lambda x: x / max(1, units) * 1e6
+        return {"server": us(d[1]), "db": us(d[2]), "load": us(d[3]),
+                "busy": (d[1] + d[2] + d[3]) / (d[0] * (os.cpu_count() or 1))}
+
+
+def cpu_text(c, server="server"):
+    parts = [f"{server} {c['server']:.0f}"] if c["server"] else []
+    parts += [f"PostgreSQL {c['db']:.0f}"] if c["db"] else []
+    parts += [f"load generator {c['load']:.0f}"]
+    return ("CPU per turn: " + ", ".join(parts) + " us (all cores "
+            f"{100 * c['busy']:.0f}% busy)")
+
+
 def bgio(clients, seconds):
     """boardgame.io's server (tests/bench/bgio_server.js) played by as many
     socket.io clients as turnload has threads: (moves/s, server RSS MiB),
@@ -253,13 +332,14 @@ def bgio(clients, seconds):
                 break
             except OSError:
                 time.sleep(0.05)
-        out = subprocess.run([node, os.path.join(here, "bgio_load.js"), str(port), str(clients),
-                              str(seconds)], capture_output=True, text=True, cwd=here,
-                             timeout=seconds + 120)
-        m = re.search(r"moves_per_s (\d+)", out.stdout)
+        with CpuMeter(srv.pid) as cpu:
+            out = subprocess.run([node, os.path.join(here, "bgio_load.js"), str(port),
+                                  str(clients), str(seconds)], capture_output=True, text=True,
+                                 cwd=here, timeout=seconds + 120)
+        m = re.search(r"moves (\d+) moves_per_s (\d+)", out.stdout)
         if not m:
             return "failed: " + (out.stdout + out.stderr)[-200:].replace("\n", " ")
-        return float(m.group(1)), rss_mib(srv.pid)
+        return float(m.group(2)), rss_mib(srv.pid), cpu.per(int(m.group(1)))
     finally:
         srv.terminate()
         srv.wait()
@@ -297,19 +377,23 @@ def main():
             with open(mfile, "w") as f:
                 f.write("".join(f"{i} {seqs[str(i)]} {a['token']} {b['token']}\n" for i in ids))
             w0 = wal_syncs(url)
-            out = subprocess.run([os.path.join(args.build, "tests/bench/turnload"), "127.0.0.1",
-                                  str(port), mfile, str(args.threads), str(args.seconds)],
-                                 capture_output=True, text=True)
+            with CpuMeter(srv.pid, bs.pgdir) as cpu:
+                out = subprocess.run([os.path.join(args.build, "tests/bench/turnload"),
+                                      "127.0.0.1", str(port), mfile, str(args.threads),
+                                      str(args.seconds)], capture_output=True, text=True)
             m = dict(zip(out.stdout.split()[0::2], out.stdout.split()[1::2]))
             if "turns_per_s" not in m:
                 raise SystemExit("turnload failed: " + out.stdout + out.stderr)
             m["per_sync"] = int(m["turns"]) / max(1, wal_syncs(url) - w0)
+            m["cpu"] = cpu.per(int(m["turns"]))
             return m
 
         def pgbench_phase(script, name):
             w0 = wal_syncs(url)
-            tps, lat = pgbench(url, script, args.threads, args.seconds, tmp, name)
-            return tps, lat, tps * args.seconds / max(1, wal_syncs(url) - w0)
+            with CpuMeter(None, bs.pgdir) as cpu:
+                tps, lat = pgbench(url, script, args.threads, args.seconds, tmp, name)
+            return (tps, lat, tps * args.seconds / max(1, wal_syncs(url) - w0),
+                    cpu.per(int(tps * args.seconds)))
 
         rounds, bgs, bg_why = [], [], None
         for r in range(args.rounds):
@@ -326,7 +410,9 @@ def main():
                 bgs.append((float(t["turns_per_s"]),) + bg)
             print(f"round {r + 1}: {float(t['turns_per_s']):.0f} turns/s, minimal {mn[0]:.0f}, "
                   f"optimistic {op[0]:.0f}: ratio {float(t['turns_per_s']) / mn[0]:.2f}"
-                  + ("" if bg_why else f"; boardgame.io {bg[0]:.0f} moves/s"), flush=True)
+                  + ("" if bg_why else f"; boardgame.io {bg[0]:.0f} moves/s")
+                  + f"; CPU per turn: warpostd {t['cpu']['server']:.0f} us, PostgreSQL "
+                  f"{t['cpu']['db']:.0f} us (minimal turn: {mn[3]['db']:.0f} us)", flush=True)
         med = statistics.median
         mid = sorted(rounds, key=lambda x: float(x[0]["turns_per_s"]))[len(rounds) // 2][0]
         turns = med(float(t["turns_per_s"]) for t, _, _ in rounds)
@@ -349,10 +435,14 @@ def main():
                      f"p50 {mid['p50_ms']} ms, p90 {mid['p90_ms']} ms, p99 {mid['p99_ms']} ms",
                      f"errors {sum(int(t['errors']) for t, _, _ in rounds)}; "
                      f"{med(t['per_sync'] for t, _, _ in rounds):.1f} commits a WAL flush"))
+        med_cpu = lambda cs: {k: med(c[k] for c in cs) for k in cs[0]}
+        rows.append(("CPU of the turns, median of the rounds", "", "",
+                     cpu_text(med_cpu([t["cpu"] for t, _, _ in rounds]), "warpostd")))
         rows.append(("Baseline: minimal durable turn, pgbench -M prepared, median",
                      f"{min_tps:.0f} tx/s", "",
                      "BEGIN; SELECT ... FOR UPDATE; UPDATE; INSERT; COMMIT; "
-                     f"{med(mn[2] for _, mn, _ in rounds):.1f} commits a WAL flush"))
+                     f"{med(mn[2] for _, mn, _ in rounds):.1f} commits a WAL flush; "
+                     + cpu_text(med_cpu([mn[3] for _, mn, _ in rounds]))))
         rows.append(("Ratio turns/s : minimal durable turn, median of the rounds",
                      f"{ratio:.2f}x", f"each round: {each}", "goal >= 0.7x"))
         rows.append(("Minimal turn, one optimistic statement, median", f"{opt_tps:.0f} tx/s",
@@ -365,15 +455,17 @@ def main():
         if bg_why:
             rows.append(("Baseline: boardgame.io", "not run", "", bg_why))
         else:
-            bg_rate = med(m for _, m, _ in bgs)
-            bg_rss = med(x for _, _, x in bgs)
+            bg_rate = med(m for _, m, _, _ in bgs)
+            bg_rss = med(x for _, _, x, _ in bgs)
             rows.append(("Baseline: boardgame.io 0.50.2 server, in-memory storage, median",
                          f"{bg_rate:.0f} moves/s", "",
                          f"{args.threads} socket.io clients, {args.threads // 2} matches; "
-                         f"RSS {bg_rss:.0f} MiB"))
+                         f"RSS {bg_rss:.0f} MiB; "
+                         + cpu_text(med_cpu([c for _, _, _, c in bgs]), "its server")
+                         .replace("per turn", "per move")))
             rows.append(("Ratio turns/s : boardgame.io moves/s, median of the rounds",
-                         f"{med(t / m for t, m, _ in bgs):.2f}x",
-                         "each round: " + ", ".join(f"{t / m:.2f}" for t, m, _ in bgs),
+                         f"{med(t / m for t, m, _, _ in bgs):.2f}x",
+                         "each round: " + ", ".join(f"{t / m:.2f}" for t, m, _, _ in bgs),
                          "goal >= 2x, every Warpost turn durably committed"))
             rows.append(("Memory: warpostd RSS after the turns : boardgame.io RSS",
                          f"{rss:.0f} MiB : {bg_rss:.0f} MiB", "",
