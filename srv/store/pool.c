@@ -588,12 +588,18 @@ monitor_main(void *arg)
 		 * 2 s although the database answered everyone else (the bench's
 		 * 304 phase then got thousands of 503s while the breaker was
 		 * open). A database that refuses or fails the check is down at
-		 * once, and a hung one is found down one deadline later. */
+		 * once, and a hung one is found down one deadline later; a
+		 * server shutting down does not wait for a second one. */
 		if (!ok && !was_down &&
 		    wp_now_ns() - started >= (int64_t)st->lim.check_ms * 1000000) {
-			wp_log("database: the health check got no answer in %u ms; checking again",
-			       st->lim.check_ms);
-			ok = check_once(&mc);
+			pthread_mutex_lock(&st->lock);
+			int again = !st->stopping;
+			pthread_mutex_unlock(&st->lock);
+			if (again) {
+				wp_log("database: the health check got no answer in %u ms;"
+				       " checking again", st->lim.check_ms);
+				ok = check_once(&mc);
+			}
 		}
 		pthread_mutex_lock(&st->lock);
 		if (ok)
