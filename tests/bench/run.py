@@ -245,11 +245,25 @@ def rss_mib(pid):
 HZ = os.sysconf("SC_CLK_TCK")
 
 
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (which may hold
+    spaces): [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime,
+    [14] cstime, in clock ticks; None when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def proc_cpu_of(fields):
+    """utime + stime of stat_fields(), in seconds."""
+    return (int(fields[11]) + int(fields[12])) / HZ
+
+
 def proc_cpu(pid):
     """CPU seconds (user and system, every thread) a live process has used."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / HZ
+    return proc_cpu_of(stat_fields(pid))
 
 
 def cluster_cpu(pgdir):
@@ -257,19 +271,11 @@ def cluster_cpu(pgdir):
     that ended (backends of connections closed since), and the live ones."""
     with open(os.path.join(pgdir, "postmaster.pid")) as f:
         pm = int(f.readline())
-    with open(f"/proc/{pm}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    total = sum(int(x) for x in fields[11:15]) / HZ
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pm:
-            total += (int(fields[11]) + int(fields[12])) / HZ
+    total = sum(int(x) for x in stat_fields(pm)[11:15]) / HZ
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        fields = stat_fields(pid)
+        if fields and int(fields[1]) == pm:
+            total += proc_cpu_of(fields)
     return total
 
 
@@ -306,18 +312,18 @@ class CpuMeter:
                 "busy": (d[1] + d[2] + d[3]) / (d[0] * (os.cpu_count() or 1))}
 
 
-def cpu_text(c, server="server"):
+def cpu_text(c, server="server", unit="turn"):
     parts = [f"{server} {c['server']:.0f}"] if c["server"] else []
     parts += [f"PostgreSQL {c['db']:.0f}"] if c["db"] else []
     parts += [f"load generator {c['load']:.0f}"]
-    return ("CPU per turn: " + ", ".join(parts) + " us (all cores "
+    return (f"CPU per {unit}: " + ", ".join(parts) + " us (all cores "
             f"{100 * c['busy']:.0f}% busy)")
 
 
 def bgio(clients, seconds):
     """boardgame.io's server (tests/bench/bgio_server.js) played by as many
-    socket.io clients as turnload has threads: (moves/s, server RSS MiB),
-    or why it did not run."""
+    socket.io clients as turnload has threads: (moves/s, server RSS MiB,
+    CpuMeter.per() of a move), or why it did not run."""
     here = os.path.join(ROOT, "tests", "bench")
     node = shutil.which("node")
     if not node or not os.path.isdir(os.path.join(here, "node_modules", "boardgame.io")):
@@ -461,8 +467,8 @@ def main():
                          f"{bg_rate:.0f} moves/s", "",
                          f"{args.threads} socket.io clients, {args.threads // 2} matches; "
                          f"RSS {bg_rss:.0f} MiB; "
-                         + cpu_text(med_cpu([c for _, _, _, c in bgs]), "its server")
-                         .replace("per turn", "per move")))
+                         + cpu_text(med_cpu([c for _, _, _, c in bgs]), "its server",
+                                    "move")))
             rows.append(("Ratio turns/s : boardgame.io moves/s, median of the rounds",
                          f"{med(t / m for t, m, _, _ in bgs):.2f}x",
                          "each round: " + ", ".join(f"{t / m:.2f}" for t, m, _, _ in bgs),
