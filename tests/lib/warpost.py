@@ -90,10 +90,36 @@ def wait_until(fn, timeout, interval=0.1):
         time.sleep(interval)
 
 
+def _ephemeral_low():
+    """The lowest port the kernel gives outgoing connections."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_PORTS = random.SystemRandom()   # not the tests' seeded random
+
+
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free TCP port on 127.0.0.1 below the kernel's ephemeral range: a
+    server the tests stop and start again on its port (PostgreSQL in
+    test_health, warpostd after kill -9) must find it free, and a port of
+    the ephemeral range may meanwhile be the source port of any test's
+    outgoing connection (it happened: "could not bind ... Address already
+    in use" on a cluster's restart). Random, so that tests side by side
+    rarely try the same one; checked by binding it."""
+    low = min(_ephemeral_low(), 65536)
+    for _ in range(200):
+        port = _PORTS.randrange(10000, low) if low > 11000 else 0
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise AssertionError("no free TCP port below %d" % low)
 
 
 def random_suffix(n=10):
