@@ -121,9 +121,64 @@ wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object *ac
 	if (wr_tpl_do(t, state, seat, act, rng, &plain, err) != 0)
 		goto out;
 	wr_tpl_events(t, state, &plain, ev);
+	wr_tpl_settle(t, state, rng, ev);
 	rc = 0;
 out:
 	wr_list_free(&plain);
 	free(act);
 	return rc;
+}
+
+/* The one legal action of the seat copied to `only`, when it has exactly
+ * one: 1; else 0. Stops listing at the second legal candidate. */
+static int
+only_action(const struct wr_template *t, const void *state, int seat, void *only)
+{
+	_Alignas(max_align_t) unsigned char buf[WR_TPL_STACK];
+	struct wr_list cand;
+	size_t n = 0;
+
+	wr_list_init_in(&cand, t->action_size, buf, sizeof(buf));
+	t->candidates(state, seat, &cand);
+	for (size_t i = 0; i < cand.len && n < 2; i++) {
+		const void *a = wr_list_at(&cand, i);
+		if (t->legal(state, seat, a, NULL) == 0) {
+			if (n == 0)
+				memcpy(only, a, t->action_size);
+			n++;
+		}
+	}
+	wr_list_free(&cand);
+	return n == 1;
+}
+
+int
+wr_tpl_settle(const struct wr_template *t, void *state, struct wr_rng *rng,
+              struct wr_events *out)
+{
+	if (!t->to_act)
+		return 0;
+	void *act = calloc(1, t->action_size);
+	struct wr_list plain;
+	int taken = 0, progress = 1;
+
+	if (!act)
+		return 0;
+	wr_list_init(&plain, t->event_size);
+	while (progress && taken < WR_TPL_FORCED_MAX) {
+		unsigned mask = t->to_act(state);
+		progress = 0;
+		/* Seats in order, so that a replay takes the same steps. */
+		for (int seat = 0; seat < WR_MAX_SEATS && !progress; seat++) {
+			if (!(mask & (1u << seat)) || !only_action(t, state, seat, act))
+				continue;
+			t->apply(state, seat, act, rng, &plain);
+			wr_tpl_events(t, state, &plain, out);
+			wr_list_free(&plain);
+			taken++;
+			progress = 1;
+		}
+	}
+	free(act);
+	return taken;
 }

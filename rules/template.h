@@ -68,13 +68,24 @@ struct wr_template {
 	/* codec: one event -> JSON, and who may see it (WR_VIS_PUBLIC or a
 	 * seat mask). `state` is the state after the apply. */
 	json_object *(*event_json)(const void *state, const void *event, unsigned *visible_to);
+	/* rules, optional: the seats awaited now (a mask). When set,
+	 * wr_tpl_apply() takes every forced action after the posted one
+	 * (RULINGS.md G3, amended): while an awaited seat's whole list of
+	 * legal actions holds exactly one action, that action is applied for
+	 * it. NULL: the ruleset settles forced actions itself, or has none. */
+	unsigned (*to_act)(const void *state);
 };
+
+/* The most forced actions one post may set off (G3): a ruleset whose
+ * forced actions never end would otherwise loop; the rest wait. */
+#define WR_TPL_FORCED_MAX 256
 
 /* The legal actions of the seat as a JSON array: the candidates legal()
  * accepts, each encoded by action_json(). */
 json_object *wr_tpl_actions(const struct wr_template *t, const void *state, int seat);
 
-/* parse -> legal -> apply -> events to JSON. Mutates nothing on failure. */
+/* parse -> legal -> apply -> events to JSON, then the forced actions
+ * that follow (G3, when t->to_act is set). Mutates nothing on failure. */
 int wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object *action,
                  struct wr_rng *rng, struct wr_events *ev, struct wr_error *err);
 
@@ -82,6 +93,13 @@ int wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object
  * legal() then apply(), events left as plain structs in `ev`. */
 int wr_tpl_do(const struct wr_template *t, void *state, int seat, const void *action,
               struct wr_rng *rng, struct wr_list *ev, struct wr_error *err);
+
+/* G3 (amended): while a seat of t->to_act() has exactly one legal action,
+ * apply it, at most WR_TPL_FORCED_MAX times; each one's events are
+ * encoded onto `out` with the state right after it. Returns how many
+ * were taken; 0 when t->to_act is NULL. */
+int wr_tpl_settle(const struct wr_template *t, void *state, struct wr_rng *rng,
+                  struct wr_events *out);
 
 /* The events of `ev` (plain structs) encoded onto `out`. */
 void wr_tpl_events(const struct wr_template *t, const void *state, const struct wr_list *ev,
