@@ -1144,6 +1144,13 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* ------------------------------------------------------ the tables */
 
+static unsigned
+cw_to_act_fn(const void *state)
+{
+	return cw_to_act(state);
+}
+
+/* to_act: the server takes every forced action (RULINGS.md G3, amended). */
 const struct wr_template cw_template = {
 	.action_size = sizeof(struct cw_action),
 	.event_size = sizeof(struct cw_event),
@@ -1153,13 +1160,8 @@ const struct wr_template cw_template = {
 	.legal = cw_legal,
 	.apply = cw_apply,
 	.event_json = cw_event_json,
+	.to_act = cw_to_act_fn,
 };
-
-static unsigned
-cw_to_act_fn(const void *state)
-{
-	return cw_to_act(state);
-}
 
 static json_object *
 cw_actions(const void *state, int seat)

@@ -124,6 +124,16 @@ refused(struct cw_state *st, int seat, const char *json, const char *code)
 	CHECK_STR(last_err.code, code, row_name);
 }
 
+/* The seat ends its turn: end_phase until the turn has passed (the server
+ * takes every phase with nothing else to do itself, G3 amended). */
+static void
+end_turn_by(struct cw_state *st, int seat)
+{
+	while (st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE && st->turn_seat == seat &&
+	       st->pending == CW_PEND_NONE)
+		ok(st, seat, "{\"type\":\"end_phase\"}", NODICE);
+}
+
 static int
 listed(const struct cw_state *st, int seat, const char *json)
 {
@@ -629,6 +639,7 @@ line_of_sight_figure(void)
 		      row_name);
 	}
 	row(T "Bows: a hit from indirect fire: roll 5 hits, the orcs save 3+ fails on 2");
+	add(st, 0, "archers", "h1");            /* may still fire at h3: the phase goes on */
 	ok(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"b3\"}", D(5, 2));
 	CHECK(cw_unit_at(st, sq(st, "b3")) == CW_NONE, row_name);
 	refused(st, 0, "{\"type\":\"shoot\",\"unit\":\"d1\",\"target\":\"d4\"}", "already-shot");
@@ -830,6 +841,8 @@ catapults(void)
 	add(st, 1, "general", "h8");
 	add(st, 0, "giants", "d4");
 	int hi = add(st, 1, "infantry", "d5");
+	add(st, 0, "giants", "h4");             /* may still throw at h6: the phase goes on */
+	add(st, 1, "infantry", "h6");
 	st->phase = CW_PH_SHOOT;
 	st->u[cw_unit_at(st, sq(st, "d4"))].moved = 1;
 	row(T "Rocks: no minimum range, one scatter roll, moving does not matter");
@@ -859,6 +872,7 @@ catapults(void)
 	add(st, 1, "undead_catapults", "d8");
 	int inf = add(st, 0, "infantry", "d5");
 	int gen = 0;
+	add(st, 1, "undead_catapults", "a8");   /* may still fire: the phase goes on */
 	st->turn_seat = 1;
 	st->phase = CW_PH_SHOOT;
 	row(T "Army lists (Undead): Terrorpults destroy a non-brave unit without a save");
@@ -928,6 +942,7 @@ melee(void)
 	d = add(st, 1, "warlord", "d5");
 	a = add(st, 0, "chaos_knights", "d4");
 	cw_link(st, a, d);
+	cw_link(st, add(st, 0, "beastmen", "a4"), add(st, 1, "orcs", "a5"));   /* the phase goes on */
 	st->phase = CW_PH_MELEE;
 	/* Chaos Knights (+1) against the orc Warlord (brave, +1, save 2+): 5 + 1 - 1 */
 	row(T "Melee: 5, a brave defender must only save once (one die, made on 2)");
@@ -954,6 +969,7 @@ melee(void)
 		CHECK(dead(st, d) && cw_in_melee(st, a) && linked(st, a, d2) &&
 		      st->pending == CW_PEND_NONE, "still in melee: no follow-up");
 		st->phase = CW_PH_MOVE;
+		st->turn_seat = 0;
 		refused(st, 0, "{\"type\":\"move\",\"from\":\"d4\",\"to\":\"d3\"}", "in-melee");
 	}
 	free(st);
@@ -966,6 +982,7 @@ melee(void)
 
 	MELEE(CW_ARMY_HUMANS, CW_ARMY_ORCS, "infantry", "orcs");
 	row(T "Melee: 2-3, stand-off");
+	cw_link(st, add(st, 0, "infantry", "a4"), add(st, 1, "orcs", "a5"));   /* the phase goes on */
 	ok(st, 0, "{\"type\":\"attack\",\"unit\":\"d4\",\"target\":\"d5\"}", D(3));
 	CHECK(!dead(st, d) && !dead(st, a) && linked(st, a, d), row_name);
 	row(T "Melee: each own unit attacks once");
@@ -1057,8 +1074,8 @@ melee(void)
 	st->turn_seat = 1;
 	ok(st, 1, "{\"type\":\"attack\",\"unit\":\"d5\",\"target\":\"d4\"}", D(6, 6));
 	CHECK(dead(st, a), "the troll died (and its plague: the infantry saved)");
-	ok(st, 1, "{\"type\":\"hold\",\"unit\":\"d5\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", D(3));
+	/* the melee phase ends by itself (G3 amended): the troll rolls 3 */
+	ok(st, 1, "{\"type\":\"hold\",\"unit\":\"d5\"}", D(3));
 	CHECK(on_at(st, a, "d4") && st->turn_seat == 0, row_name);
 	free(st);
 
@@ -1067,8 +1084,7 @@ melee(void)
 	st->turn_seat = 1;
 	ok(st, 1, "{\"type\":\"attack\",\"unit\":\"d5\",\"target\":\"d4\"}", D(6, 6));
 	ok(st, 1, "{\"type\":\"advance\",\"unit\":\"d5\",\"to\":\"d4\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	CHECK(dead(st, a), row_name);
+	CHECK(dead(st, a) && st->turn_seat == 0 && has_event("regenerate"), row_name);
 	free(st);
 #undef MELEE
 }
@@ -1149,13 +1165,10 @@ spells(void)
 	CHECK(cw_unit_at(st, sq(st, "c5")) == CW_NONE && has_event("destroyed"),
 	      "the sorcerer cannot counter again; beastmen save 4+ fails on 1");
 	row(R "C9: temporal spells last until the start of the caster's next turn");
-	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
+	end_turn_by(st, 0);
 	CHECK(st->turn_seat == 1 && st->nfx == 1, "still in effect on the enemy's turn");
 	CHECK(st->u[so].cast == 1, "the sorcerer's spell of this turn was used up");
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
+	end_turn_by(st, 1);
 	CHECK(st->turn_seat == 0 && st->nfx == 0 && has_event("spell_end"), row_name);
 	free(st);
 
@@ -1242,10 +1255,10 @@ spells(void)
 	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", NODICE);
 	refused(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d5\"}", "bad-target");
 	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(4, 3));
-	CHECK(on_at(st, hinf, "d4") && st->nfx == 1 && st->u[hw].instant, row_name);
+	CHECK(on_at(st, hinf, "d4") && has_event("cast") && st->u[hw].instant, row_name);
 	row(R "C9: the protection lasts to the start of the wizard's next turn");
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	CHECK(st->turn_seat == 0 && st->nfx == 0, row_name);
+	/* the orcs' melee phase had nothing left: the server ended it (G3 amended) */
+	CHECK(st->turn_seat == 0 && st->nfx == 0 && has_event("spell_end"), row_name);
 	free(st);
 
 	st = pos(CW_ARMY_UNDEAD, CW_ARMY_HUMANS, 8, 8);
@@ -1380,13 +1393,15 @@ endings(void)
 	refused(st, 0, "{\"type\":\"end_phase\"}", "illegal-action");
 	ok(st, 0, "{\"type\":\"sacrifice\",\"unit\":\"c3\"}", NODICE);
 	CHECK(cw_units_alive(st, 0) == 1, row_name);
+	row("RULINGS.md, G3 (amended): a phase with end_phase the only legal action is ended by "
+	    "the server (zombies neither shoot nor fight: one post ends the turn)");
 	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
+	CHECK(st->turn_seat == 1 && st->phase == CW_PH_MOVE, row_name);
+	refused(st, 0, "{\"type\":\"end_phase\"}", "not-awaited");
+	row("RULINGS.md, G3 (amended): the only legal action, the sacrifice of the last undead "
+	    "unit, is taken by the server");
 	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 1, "{\"type\":\"end_phase\"}", NODICE);
-	ok(st, 0, "{\"type\":\"sacrifice\",\"unit\":\"c4\"}", NODICE);
+	CHECK(has_event("sacrifice") && has_event("over"), row_name);
 	row(R "C10 total_massacre: the match ends when a side has no units");
 	CHECK(st->phase == CW_PH_OVER && st->winner == 1, row_name);
 	free(st);
