@@ -255,6 +255,27 @@ void oc_start(struct oc_state *st, struct wr_rng *rng);
 void oc_resign(struct oc_state *st, int seat, struct wr_list *ev);
 int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() validation */
 
+/* Warp's destination and Rewarp's reach (RULINGS.md O16: one value). */
+#define OC_WARP_RANGE 5
+
+/* The board as each seat knows it (oc_board.c), shared by legality,
+ * candidates, apply, combat and codec. */
+int oc_ntiles(const struct oc_state *st);
+int oc_seat_sees(const struct oc_state *st, int seat, int sq);
+/* A unit the seat knows to be at sq (its own, or an enemy it sees), -1. */
+int oc_known_unit_at(const struct oc_state *st, int seat, int sq);
+int oc_count_units(const struct oc_state *st, int seat, int where);  /* where -1: all */
+int oc_usable_weapon(const struct oc_unit *u, const struct oc_item *it);
+int oc_is_staff(const struct oc_item *it);
+int oc_in_zone(const struct oc_state *st, int seat, int sq);          /* deployment (G1) */
+int oc_passable(const struct oc_state *st, int sq);
+/* Move costs from unit i's square as its seat knows the map (O7). */
+void oc_reach(const struct oc_state *st, int i, int limit, int *cost, int *prev);
+int oc_budget(const struct oc_state *st);          /* the active unit's Move left */
+int oc_free_slot(const struct oc_unit *u);
+int oc_max_hp(const struct oc_unit *u);
+int oc_scen_ok(const struct oc_state *st, const struct oc_unit *u, int sc);
+
 /* Helpers shared by rules, combat and codec. */
 int oc_rating(const struct oc_state *st, const struct oc_unit *u, int stat);
 int oc_agility(const struct oc_state *st, const struct oc_unit *u);
