@@ -682,6 +682,14 @@ cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
 
 /* ------------------------------------------------------------ tables */
 
+static unsigned
+cf_to_act(const void *st)
+{
+	return cf_awaited(st);
+}
+
+/* .to_act: RULINGS.md G3 (amended), an awaited seat's only legal action
+ * is taken by the server (wr_tpl_settle). */
 const struct wr_template cf_template = {
 	.action_size = sizeof(struct cf_action),
 	.event_size = sizeof(struct cf_event),
@@ -691,6 +699,7 @@ const struct wr_template cf_template = {
 	.legal = cf_legal,
 	.apply = cf_apply,
 	.event_json = cf_event_json,
+	.to_act = cf_to_act,
 };
 
 static json_object *
@@ -722,13 +731,9 @@ cf_resign_seat(void *vst, int seat, struct wr_rng *rng, struct wr_events *ev)
 	cf_resign(st, seat, rng, &plain);
 	wr_tpl_events(&cf_template, st, &plain, ev);
 	wr_list_free(&plain);
+	/* G3 (amended): a forced action the resignation leaves is taken too. */
+	wr_tpl_settle(&cf_template, st, rng, ev);
 	return 0;
-}
-
-static unsigned
-cf_to_act(const void *st)
-{
-	return cf_awaited(st);
 }
 
 static void

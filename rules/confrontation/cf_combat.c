@@ -328,14 +328,10 @@ battle_step(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 			b->stage = CF_ST_LIVE;
 			break;
 		case CF_ST_LIVE:
-			if (live_possible(st, b)) {
-				int sq[CF_NSQ], n = cf_live_squares(st, b->loser_seat, b->loser_id, sq);
-				if (st->s[b->loser_seat].o_live == CF_ALWAYS && n == 1) {
-					battle_finish_loser(st, sq[0], ev);
-					return 0;
-				}
+			/* A single square under the order `always` is the seat's
+			 * only legal action: the server takes it (G3, amended). */
+			if (live_possible(st, b))
 				return WAIT;
-			}
 			battle_finish_loser(st, -1, ev);
 			return 0;
 		default:
@@ -414,11 +410,10 @@ cf_run_res(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 		if (st->r.panic_seat >= 0) {
 			int sq[CF_NSQ], ps = st->r.panic_seat, pid = st->r.panic_id;
 			const struct cf_piece *p = cf_cp(st, ps, pid);
-			int n = p->status == CF_ON ? cf_panic_squares(st, ps, p->type, sq) : 0;
-			if (n > 1)
+			/* One square is the owner's only legal action: the server
+			 * takes it (G3, amended). */
+			if (p->status == CF_ON && cf_panic_squares(st, ps, p->type, sq) > 0)
 				return WAIT;
-			if (n == 1)
-				panic_move(st, sq[0], ev);
 			st->r.panic_seat = st->r.panic_id = -1;
 			continue;
 		}

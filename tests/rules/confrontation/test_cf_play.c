@@ -126,6 +126,11 @@ invariants(const struct cf_state *st, const char *where)
 			invariant_fail++;
 			fprintf(stderr, "%s: seat %d awaited=%u actions=%d\n", where, s, (m >> s) & 1, n);
 		}
+		/* RULINGS.md G3 (amended): a single legal action was taken. */
+		if (((m >> s) & 1) && n == 1) {
+			invariant_fail++;
+			fprintf(stderr, "%s: seat %d awaited with one legal action\n", where, s);
+		}
 		if (st->s[s].racial < 0 || st->s[s].points < 0)
 			invariant_fail++;
 		for (int i = 0; i < st->s[s].n; i++) {

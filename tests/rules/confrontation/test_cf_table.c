@@ -217,6 +217,13 @@ static const struct row rows[] = {
 	R(RU "Confrontation R4: one action when only one is legal, then the turn ends",
 	  "0K@a1 0P@b1 0P@h2 1K@h8 1P@e7 %a2b %b2b %c1b %c2b",
 	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h3\"}", "", "ok active=1 h3=0P"),
+	R(RU "G3 (amended): the King's only move is the seat's only legal action: the server takes it",
+	  "0K@a1 0P@h2 1K@h8 1P@a7 %a2r %b2r",
+	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h3\"}", "", "ok b1=0K a1=. active=1"),
+	R(RU "G3 (amended): a forced move the server took is not posted again",
+	  "0K@a1 0P@h2 1K@h8 1P@a7 %a2r %b2r",
+	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"b1\"}", "", "err=not-awaited b1=0K"),
 	R(RU "G6: with no legal action the turn ends by itself",
 	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b",
 	  "1 {\"type\":\"move\",\"from\":\"h7\",\"to\":\"h6\"};1 {\"type\":\"move\",\"from\":\"h8\",\"to\":\"g8\"}",
@@ -439,8 +446,8 @@ static const struct row rows[] = {
 	  "0K@e1 0P@a2 1K@h8 1P@e2 1P@h7 %e2r", "0 {\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}",
 	  "6 1", "ok e2=0K e1=. rm1=1"),
 	R(RU "Confrontation R9: a King attacking onto Rough is listed among its moves",
-	  "0K@e1 0P@a1 1K@h8 1P@e2 1P@h7 %e2r %d1b %d2b %f1b %f2b %b1b %b2b %a2b", "", "",
-	  "n0=1"),
+	  "0K@e1 0P@a1 1K@h8 1P@e2 1P@h7 %e2r %d1r %d2r %f1r %f2r", "", "",
+	  "n0=7"),
 	R(RU "Confrontation R9: an attack onto Rough costs one square like any other (Rook 4)",
 	  "0K@e1 0R@d1 1K@h8 1P@d5 1P@h7 %d5r", "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d5\"}",
 	  "6 1", "ok d5=0R"),
@@ -507,12 +514,12 @@ static const struct row rows[] = {
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}", "",
 	  "ok c5=0P a3=0P b3=0P nacts=2 active=0"),
-	R(RU "Confrontation R8: a piece may rise after the turn's two actions are taken",
+	R(RU "G3 (amended), with Confrontation R8: after the two actions the risen piece's only action is to stay: the server takes it",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"}", "",
-	  "ok c5=0P active=0 nacts=2 n0=1 tok0=2"),
+	  "ok c5=0P active=0 nacts=2 tok0=2 risen=-1"),
 	R(RU "Confrontation R8: after the two actions the risen piece can only stay",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
@@ -709,22 +716,13 @@ static const struct row rows[] = {
 	  "new {\"races\":true} seats=2",
 	  "0 {\"type\":\"buy\",\"piece\":\"rook\"};0 {\"type\":\"race\",\"race\":\"orcs\"};0 {\"type\":\"reset\"}",
 	  "", "ok pts0=15 pieces0=4 n0=13"),
-	R(RU "Confrontation R3 (our ruling): the last free square of an area is the King's",
+	R(RU "G3 (amended), with Confrontation R3 (our ruling): the last free square of an area is the King's, and the server places it there; what finds no square is set aside as removed",
 	  "new {\"army_points\":100} seats=3",
 	  "2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};"
 	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};2 {\"type\":\"ready\"};""0 {\"type\":\"order\",\"choice\":\"first\"};"
 	  "0 {\"type\":\"place\",\"piece\":0,\"square\":\"a1\"};""0 {\"type\":\"place\",\"piece\":1,\"square\":\"a2\"};""0 {\"type\":\"place\",\"piece\":2,\"square\":\"b1\"};""0 {\"type\":\"place\",\"piece\":3,\"square\":\"b2\"};"
 	  "1 {\"type\":\"place\",\"piece\":0,\"square\":\"a8\"};""1 {\"type\":\"place\",\"piece\":1,\"square\":\"a7\"};""1 {\"type\":\"place\",\"piece\":2,\"square\":\"b8\"};""1 {\"type\":\"place\",\"piece\":3,\"square\":\"b7\"};"
-	  "2 {\"type\":\"place\",\"piece\":1,\"square\":\"a3\"};""2 {\"type\":\"place\",\"piece\":2,\"square\":\"a4\"};""2 {\"type\":\"place\",\"piece\":3,\"square\":\"a5\"};""2 {\"type\":\"place\",\"piece\":4,\"square\":\"a6\"};""2 {\"type\":\"place\",\"piece\":5,\"square\":\"b3\"};""2 {\"type\":\"place\",\"piece\":6,\"square\":\"b4\"};""2 {\"type\":\"place\",\"piece\":7,\"square\":\"b5\"}", "6 2 1", "ok placer=2 n2=1"),
-	R(RU "Confrontation R3 (our ruling): what finds no square is set aside as removed",
-	  "new {\"army_points\":100} seats=3",
-	  "2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};""2 {\"type\":\"buy\",\"piece\":\"pawn\"};"
-	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};2 {\"type\":\"ready\"};""0 {\"type\":\"order\",\"choice\":\"first\"};"
-	  "0 {\"type\":\"place\",\"piece\":0,\"square\":\"a1\"};""0 {\"type\":\"place\",\"piece\":1,\"square\":\"a2\"};""0 {\"type\":\"place\",\"piece\":2,\"square\":\"b1\"};""0 {\"type\":\"place\",\"piece\":3,\"square\":\"b2\"};"
-	  "1 {\"type\":\"place\",\"piece\":0,\"square\":\"a8\"};""1 {\"type\":\"place\",\"piece\":1,\"square\":\"a7\"};""1 {\"type\":\"place\",\"piece\":2,\"square\":\"b8\"};""1 {\"type\":\"place\",\"piece\":3,\"square\":\"b7\"};"
-	  "2 {\"type\":\"place\",\"piece\":1,\"square\":\"a3\"};""2 {\"type\":\"place\",\"piece\":2,\"square\":\"a4\"};""2 {\"type\":\"place\",\"piece\":3,\"square\":\"a5\"};""2 {\"type\":\"place\",\"piece\":4,\"square\":\"a6\"};""2 {\"type\":\"place\",\"piece\":5,\"square\":\"b3\"};""2 {\"type\":\"place\",\"piece\":6,\"square\":\"b4\"};""2 {\"type\":\"place\",\"piece\":7,\"square\":\"b5\"};"
-	  "2 {\"type\":\"place\",\"piece\":0,\"square\":\"b6\"}",
-	  "6 2 1", "ok phase=play rm2=8 b6=2K active=0"),
+	  "2 {\"type\":\"place\",\"piece\":1,\"square\":\"a3\"};""2 {\"type\":\"place\",\"piece\":2,\"square\":\"a4\"};""2 {\"type\":\"place\",\"piece\":3,\"square\":\"a5\"};""2 {\"type\":\"place\",\"piece\":4,\"square\":\"a6\"};""2 {\"type\":\"place\",\"piece\":5,\"square\":\"b3\"};""2 {\"type\":\"place\",\"piece\":6,\"square\":\"b4\"};""2 {\"type\":\"place\",\"piece\":7,\"square\":\"b5\"}", "6 2 1", "ok phase=play b6=2K rm2=8 active=0"),
 
 	R(T "II. Setting Up: with more than one Bishop, each has its own spells",
 	  "new {} seats=2",
@@ -1092,6 +1090,8 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 		sprintf(detail, "nacts %d", st->nacts);
 		return st->nacts == v;
 	}
+	if (sscanf(e, "risen=%d", &v) == 1)
+		return st->risen == v;
 	if (sscanf(e, "lead=%d", &v) == 1)
 		return st->leadership_used == v;
 	if (sscanf(e, "phase=%31s", a) == 1) {
@@ -1211,6 +1211,10 @@ run_row(const struct row *r)
 		wr_list_init(&ev, sizeof(struct cf_event));
 		cf_settle(st, &rng, &ev);
 		wr_list_free(&ev);
+		/* G3 (amended): and takes an awaited seat's only action. */
+		struct wr_events forced = {0};
+		wr_tpl_settle(&cf_template, st, &rng, &forced);
+		wr_events_free(&forced);
 	}
 	if (why[0]) {
 		CHECK(0, why);
