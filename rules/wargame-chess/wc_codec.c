@@ -609,6 +609,7 @@ const struct wr_template wc_template = {
 	.legal = wc_legal,
 	.apply = wc_apply,
 	.event_json = event_json,
+	.to_act = wc_to_act_fn,
 };
 
 /* wc_snapshot.c */

@@ -629,41 +629,15 @@ do_one(struct wc_ctx *c, int seat, const struct wc_action *a)
 	}
 }
 
-/* The seat's one legal action, when it has exactly one. */
-static int
-only_action(const struct wc_state *st, int seat, struct wc_action *out)
-{
-	struct wr_list cand;
-	struct wr_error err;
-	int n = 0;
-
-	wr_list_init(&cand, sizeof(struct wc_action));
-	wc_candidates(st, seat, &cand);
-	for (size_t i = 0; i < cand.len && n < 2; i++) {
-		const struct wc_action *a = wr_list_at(&cand, i);
-		if (wc_legal(st, seat, a, &err) == 0 && n++ == 0)
-			*out = *a;
-	}
-	wr_list_free(&cand);
-	return n == 1;
-}
-
+/* Where the awaited seat has only one legal action, the server takes it
+ * after this one (RULINGS.md G3, amended): wr_tpl_settle(), through
+ * wc_template.to_act. */
 void
 wc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev)
 {
-	struct wc_state *st = state;
-	struct wc_ctx c = {st, rng, ev};
-	struct wc_action only;
+	struct wc_ctx c = {state, rng, ev};
 
 	do_one(&c, seat, action);
-	/* Where only one option is possible, the server takes it (G3). */
-	while (!st->over && (st->phase == WC_PH_PLAY || st->phase == WC_PH_DEPLOY)) {
-		unsigned m = wc_to_act(st);
-		int s = m == 1u ? 0 : m == 2u ? 1 : -1;
-		if (s < 0 || !only_action(st, s, &only))
-			break;
-		do_one(&c, s, &only);
-	}
 }
 
 void

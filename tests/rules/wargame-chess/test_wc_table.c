@@ -76,6 +76,10 @@ static const struct row rows[] = {
 	 "n=13 !has={'type':'attack','to':'b2'} !has={'type':'move','to':'d4'}"},
 	{T "Move: at least 1 square if possible, else fewer (W3: stay, taken by the server, G3)",
 	 "0Ja1 T:a2 T:b2 T:b1" FILL0 FILL1, ACT("a1"), "", "ev='type':'stay' active=1 stage=activate"},
+	{"RULINGS.md, G3 (amended): each forced action after a post is the server's, in a row "
+	 "(the boxed-in Joker's stay, then seat 1's only piece's activate)",
+	 "0Ja1 T:a2 T:b2 T:b1 0Kh1 1Kh8", ACT("a1"), "",
+	 "ev='type':'stay' ev='type':'activate','seat':1 active=1 stage=act n=3 toact=2"},
 	{W "W3: a piece with a legal Move cannot stay", "0Kd4 0Pa1:e" FILL1,
 	 ACT("d4") "0:{'type':'stay'}", "", "err=must-move"},
 	{W "W3: no legal Move but a legal Attack: no stay (the only action is taken, G3)",
