@@ -101,7 +101,9 @@ class ChessWarMatchTest(wp.ServerTestCase):
         self.assertEqual(v["status"], "over", "the match ends within %d posts" % MAX_POSTS)
         self.assertIsNotNone(v["result"])
         print("chesswar match: %d posts, %s, seen %s" % (posts, v["result"], sorted(seen)))
-        for t in ("move", "shoot", "end_phase"):
+        # end_phase is not required: a phase with nothing else to do is ended by
+        # the server (RULINGS.md, G3 (amended)), so a short match may never post it
+        for t in ("move", "shoot"):
             self.assertIn(t, seen)
         rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
         self.assertTrue(rep["verified"], rep["mismatches"])

@@ -195,7 +195,11 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
         await waitMyTurn(pa);
       }
       await clickButton(pa, 'end shooting');
-      await clickButton(pa, 'end melee');
+      // No unit stands in melee: "end melee" would be Ann's only action, and
+      // the server takes it itself (RULINGS.md, G3 (amended)).
+      const afterShooting = await api(env, 'GET', `/api/games/${g.id}`, undefined, ann.token);
+      assert.equal(afterShooting.state.turn_seat, 1, 'the server ended the empty melee phase');
+      assert.equal(afterShooting.state.phase, 'movement');
       // Ben's turn now: a zombie shuffles forward.
       await pb.reload();
       await waitMyTurn(pb);
