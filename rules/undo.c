@@ -1,7 +1,8 @@
 /* The undo barrier every ruleset shares (issue 14, "Correspondence
  * play"): what a post must not have done to be taken back. A die rolled
  * is the service's check (the post's recorded draws); here, whether the
- * post revealed hidden information to anyone (RULINGS.md G5). */
+ * post told some seat something it did not know and could not see
+ * (RULINGS.md G5, G7 amended). */
 #include <string.h>
 
 #include "rules.h"
@@ -22,18 +23,39 @@ same_phase(const struct wr_ruleset *rs, const void *before, const void *after)
 	return same;
 }
 
+/* 1 when the seat's view of the state is the whole of it (the view at
+ * the end of a match, WR_EVERYONE): a seat such as Blood Chess's referee
+ * (B11), which "sees all". */
+static int
+sees_all(const struct wr_ruleset *rs, const void *state, int seat)
+{
+	json_object *mine = rs->view(state, seat), *all = rs->view(state, WR_EVERYONE);
+	int same = json_object_equal(mine, all);
+
+	json_object_put(mine);
+	json_object_put(all);
+	return same;
+}
+
 int
 wr_undo_reveals(const struct wr_ruleset *rs, const void *before, const void *after, int seat,
                 const struct wr_events *ev)
 {
-	unsigned me = seat >= 0 ? 1u << seat : 0;
+	unsigned me = seat >= 0 ? 1u << seat : 0, told = 0;
 
 	/* An event that some other seat sees while not every seat does: it
 	 * told that seat something private. An event only to the poster is
 	 * its own secret (an army bought, a hidden piece moved). */
 	for (size_t i = 0; i < ev->len; i++)
-		if (ev->items[i].visible_to != WR_VIS_PUBLIC && (ev->items[i].visible_to & ~me))
-			return 1;
+		if (ev->items[i].visible_to != WR_VIS_PUBLIC)
+			told |= ev->items[i].visible_to & ~me;
+	/* G7 (amended): a seat that saw everything before the post and sees
+	 * everything after it learns nothing from its copy. */
+	for (int s = 0; s < WR_MAX_SEATS && told; s++)
+		if ((told & (1u << s)) && sees_all(rs, before, s) && sees_all(rs, after, s))
+			told &= ~(1u << s);
+	if (told)
+		return 1;
 	if (!same_phase(rs, before, after))
 		return 1;
 	return rs->undo_barrier ? rs->undo_barrier(before, after, seat, ev) != 0 : 0;

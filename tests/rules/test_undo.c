@@ -5,17 +5,22 @@
 #include "../unit/check.h"
 #include "rules.h"
 
-/* A state is its phase number and whether its own barrier says yes. */
+/* A state is its phase number, whether its own barrier says yes, and
+ * the seats that see all of it (a secret the others do not see). */
 struct fake {
 	int phase, hook;
+	unsigned all;
 };
 
 static json_object *
 fake_view(const void *state, int viewer)
 {
+	const struct fake *f = state;
 	json_object *o = json_object_new_object();
-	(void)viewer;
-	json_object_object_add(o, "phase", json_object_new_int(((const struct fake *)state)->phase));
+	int sees = viewer == WR_EVERYONE || (viewer >= 0 && (f->all & (1u << viewer)));
+
+	json_object_object_add(o, "phase", json_object_new_int(f->phase));
+	json_object_object_add(o, "secret", sees ? json_object_new_int(42) : NULL);
 	return o;
 }
 
@@ -32,7 +37,7 @@ int
 main(void)
 {
 	struct wr_ruleset rs = {.id = "fake", .view = fake_view};
-	struct fake a = {1, 0}, b = {1, 0}, c = {2, 0}, d = {1, 1};
+	struct fake a = {1, 0, 0}, b = {1, 0, 0}, c = {2, 0, 0}, d = {1, 1, 0};
 	struct wr_events ev = {0};
 
 	CHECK(wr_undo_reveals(&rs, &a, &b, 0, &ev) == 0, "no event, same phase: undoable");
@@ -46,6 +51,22 @@ main(void)
 	wr_emit(&ev, (1u << 0) | (1u << 1), json_object_new_string("told to both of three"));
 	CHECK(wr_undo_reveals(&rs, &a, &b, 0, &ev) == 1, "an event to another seat, not all, reveals");
 	wr_events_free(&ev);
+	/* RULINGS.md, G7 (amended): a seat that sees everything (Blood Chess's
+	 * referee, B11) learns nothing from its copy; another seat still does */
+	{
+		struct fake ra = {1, 0, 1u << 2}, rb = {1, 0, 1u << 2};
+		wr_emit(&ev, (1u << 0) | (1u << 2), json_object_new_string("a move's copy"));
+		CHECK(wr_undo_reveals(&rs, &ra, &rb, 0, &ev) == 0,
+		      "RULINGS.md, G7 (amended): a copy to the poster and a seat that sees all: "
+		      "undoable");
+		CHECK(wr_undo_reveals(&rs, &ra, &rb, 1, &ev) == 1,
+		      "RULINGS.md, G7 (amended): the same copy told to seat 0, which does not see "
+		      "all, reveals");
+		rb.all = 0;
+		CHECK(wr_undo_reveals(&rs, &ra, &rb, 0, &ev) == 1,
+		      "RULINGS.md, G7 (amended): a seat that no longer sees all after the post counts");
+		wr_events_free(&ev);
+	}
 	CHECK(wr_undo_reveals(&rs, &a, &c, 0, &ev) == 1, "a change of phase reveals (set-up secrets)");
 	CHECK(wr_undo_reveals(&rs, &a, &d, 0, &ev) == 0, "without its own barrier, d is undoable");
 	rs.undo_barrier = fake_barrier;
