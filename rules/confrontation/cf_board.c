@@ -142,12 +142,13 @@ cf_alive_count(const struct cf_state *st)
 	return n;
 }
 
-/* An empty square a piece of this type may be put on in play: not a
- * Barrier (our ruling: impassable), not Rough for a King (X, R9). */
+/* An empty square a piece of this type may be put on in play: not Rough
+ * for a King (X, R9); a Barrier square is fine (R9, amended: only
+ * crossing one is barred). */
 int
 cf_can_stand(const struct cf_state *st, int type, int sq)
 {
-	if (st->board[sq] >= 0 || st->terrain[sq] == CF_BARRIER)
+	if (st->board[sq] >= 0)
 		return 0;
 	return !(type == CF_KING && st->terrain[sq] == CF_ROUGH);
 }
@@ -164,8 +165,9 @@ cf_queen_on(const struct cf_state *st, int seat)
 /* ---------------------------------------------------------- movement */
 
 /* R5 with X and R9: whether the seat's piece on `from` may end a move on
- * `to`. One straight line; Knights pass pieces (VI Leap); Barrier squares
- * stop everyone; entering Rough costs two and Kings never enter it --
+ * `to`. One straight line; Knights pass pieces (VI Leap); no one crosses
+ * a Barrier square, though a move may start or end on one (R9, amended);
+ * entering Rough costs two and Kings never enter it --
  * except the square of a battle: terrain does not affect "pieces moving
  * into those spaces to begin combat" (X, R9), so an attack onto Rough
  * costs one, a King's too. `enemy_only`: Battle Fury's moves. */
@@ -194,8 +196,6 @@ cf_move_check(const struct cf_state *st, int seat, int from, int to, int enemy_o
 	if (cf_owner_at(st, to) == seat)
 		return wr_fail(err, "own-piece", "to", "%s holds a piece of the same army",
 		               wr_square_name(CF_B8, to, b2));
-	if (st->terrain[to] == CF_BARRIER)
-		return wr_fail(err, "barrier", "to", "%s is a Barrier square", wr_square_name(CF_B8, to, b2));
 	enemy = st->board[to] >= 0;
 	if (!enemy && type == CF_KING && st->terrain[to] == CF_ROUGH)
 		return wr_fail(err, "rough-king", "to", "Kings cannot move into Rough terrain");
@@ -307,35 +307,6 @@ cf_terrain_check(const int *sqs, int n, struct wr_error *err)
 	return 0;
 }
 
-/* Whether the squares that are not Barrier hang together by king steps. */
-static int
-open_board(const struct cf_state *st)
-{
-	int seen[CF_NSQ] = {0}, stack[CF_NSQ], top = 0, start = -1, total = 0, reached = 0;
-	for (int sq = 0; sq < CF_NSQ; sq++)
-		if (st->terrain[sq] != CF_BARRIER) {
-			total++;
-			if (start < 0)
-				start = sq;
-		}
-	if (start < 0)
-		return 0;
-	stack[top++] = start;
-	seen[start] = 1;
-	while (top) {
-		int sq = stack[--top];
-		reached++;
-		for (int d = 0; d < WR_DIRS; d++) {
-			int n = wr_step(CF_B8, sq, d);
-			if (n != WR_NO_SQUARE && !seen[n] && st->terrain[n] != CF_BARRIER) {
-				seen[n] = 1;
-				stack[top++] = n;
-			}
-		}
-	}
-	return reached == total;
-}
-
 /* One random area of `size` squares grown square by square from the free
  * squares of the zone; returns how many squares it got. */
 static int
@@ -395,13 +366,6 @@ cf_random_terrain(struct cf_state *st, struct wr_rng *rng)
 			for (int i = 0; i < n; i++)
 				st->terrain[area[i]] = type;
 			placed = 1;
-			/* Our ruling: a random Barrier never cuts the board in two
-			 * (the match could never end); such a draw is re-rolled. */
-			if (type == CF_BARRIER && !open_board(st)) {
-				for (int i = 0; i < n; i++)
-					st->terrain[area[i]] = CF_T_NONE;
-				placed = 0;
-			}
 		}
 	}
 	return 0;

@@ -481,8 +481,8 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 			if ((p->status == CF_ON) != (p->sq >= 0) || p->sq >= CF_NSQ)
 				return bad(err, "square and status");
 			if (p->status == CF_ON) {
-				if (seen[p->sq]++ || st->terrain[p->sq] == CF_BARRIER)
-					return bad(err, "two pieces on a square, or one on a Barrier");
+				if (seen[p->sq]++)
+					return bad(err, "two pieces on a square");
 				if (st->phase < CF_SETUP)
 					return bad(err, "a piece on the board before set-up");
 			}

@@ -181,7 +181,7 @@ setup_free(const struct cf_state *st, int seat)
 {
 	int n = 0;
 	for (int sq = 0; sq < CF_NSQ && n < 2; sq++)
-		n += st->board[sq] < 0 && st->terrain[sq] != CF_BARRIER && cf_in_area(st, seat, sq);
+		n += st->board[sq] < 0 && cf_in_area(st, seat, sq);
 	return n;
 }
 
@@ -207,9 +207,6 @@ cf_legal_setup(const struct cf_state *st, int seat, const struct cf_action *a,
 		               wr_square_name(CF_B8, a->square, b));
 	if (st->board[a->square] >= 0)
 		return wr_fail(err, "occupied", "square", "%s is occupied",
-		               wr_square_name(CF_B8, a->square, b));
-	if (st->terrain[a->square] == CF_BARRIER)
-		return wr_fail(err, "barrier", "square", "%s is a Barrier square",
 		               wr_square_name(CF_B8, a->square, b));
 	/* Our ruling: with one square left, the King must have it. */
 	if (a->piece != 0 && me->p[0].status == CF_UNPLACED && setup_free(st, seat) <= 1)

@@ -12,9 +12,10 @@
 
 /* ------------------------------------------------------- candidates */
 
-/* Squares along the eight lines from `from`, up to `reach` away, up to a
- * Barrier and, unless the piece leaps (VI Knight), up to the first piece;
- * never onto a piece of the same army. */
+/* Squares along the eight lines from `from`, up to `reach` away, up to
+ * and including a Barrier square (R9, amended: a move may end on one, not
+ * cross it) and, unless the piece leaps (VI Knight), up to the first
+ * piece; never onto a piece of the same army. */
 static void
 ray_candidates(const struct cf_state *st, int type, int from, struct wr_list *out)
 {
@@ -23,7 +24,7 @@ ray_candidates(const struct cf_state *st, int type, int from, struct wr_list *ou
 	                                 : CF_PAWN;
 	for (int d = 0; d < WR_DIRS; d++) {
 		int ray[8], n = wr_ray(CF_B8, from, d, cf_move[ptype], ray);
-		for (int k = 0; k < n && st->terrain[ray[k]] != CF_BARRIER; k++) {
+		for (int k = 0; k < n && (k == 0 || st->terrain[ray[k - 1]] != CF_BARRIER); k++) {
 			int occupant = st->board[ray[k]];
 			if (occupant < 0 || occupant / CF_MAX_PIECES != st->board[from] / CF_MAX_PIECES) {
 				struct cf_action *a = cf_cand(out, type);

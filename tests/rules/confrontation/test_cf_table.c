@@ -215,7 +215,7 @@ static const struct row rows[] = {
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}",
 	  "", "ok active=1 nacts=0"),
 	R(RU "Confrontation R4: one action when only one is legal, then the turn ends",
-	  "0K@a1 0P@b1 0P@h2 1K@h8 1P@e7 %a2b %b2b %c1b %c2b",
+	  "0K@a1 0P@h2 1K@h8 1P@e7 %a2r %b1r %b2r",
 	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h3\"}", "", "ok active=1 h3=0P"),
 	R(RU "G3 (amended): the King's only move is the seat's only legal action: the server takes it",
 	  "0K@a1 0P@h2 1K@h8 1P@a7 %a2r %b2r",
@@ -224,16 +224,9 @@ static const struct row rows[] = {
 	  "0K@a1 0P@h2 1K@h8 1P@a7 %a2r %b2r",
 	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"b1\"}", "", "err=not-awaited b1=0K"),
-	R(RU "G6: with no legal action the turn ends by itself",
-	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b",
-	  "1 {\"type\":\"move\",\"from\":\"h7\",\"to\":\"h6\"};1 {\"type\":\"move\",\"from\":\"h8\",\"to\":\"g8\"}",
-	  "", "ok active=1 nacts=0 over=0"),
-	R(RU "G6: no seat can act at all: the match ends drawn",
-	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b %e6b %e7b %e8b %f6b %g6b %h6b %f8b %f7b %g8b %g7b",
-	  "", "", "over=1 win=0"),
-	R(RU "Confrontation R10: no seat has any legal action left: the match is drawn",
-	  "0K@a1 0P@a2 0P@b1 0P@b2 1K@h8 1P@h7 %c1b %c2b %c3b %b3b %a3b %d1b %d2b %d3b %e6b %e7b %e8b %f6b %g6b %h6b %f8b %f7b %g8b %g7b",
-	  "", "", "over=1 win=0 reason=no-seat-can-act"),
+	R(RU "G6: with no legal action left the turn ends by itself (a King hemmed in by Rough)",
+	  "0K@a1 0P@h2 1K@h8 1P@h7 %a2r %b1r %b2r",
+	  "0 {\"type\":\"move\",\"from\":\"h2\",\"to\":\"h4\"}", "", "ok active=1 nacts=0 over=0"),
 	R(T "III. To Play: no pawn promotion", "0K@e1 0P@a6 1K@h1 1P@h2",
 	  "0 {\"type\":\"move\",\"from\":\"a6\",\"to\":\"a8\"}", "", "ok a8=0P"),
 	R(T "III. To Play: Kings are never in check (a King may stand next to an enemy)",
@@ -411,6 +404,38 @@ static const struct row rows[] = {
 	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@d4 1P@h7 %c2b %d2b %c3b %d3b",
 	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"d4\"}", "6 1",
 	  "ok d4=."),
+	R(RU "Confrontation R9 (amended): a move may end on a Barrier square",
+	  "0K@e1 0R@a1 1K@h8 1P@h7 %a3b",
+	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a3\"}", "", "ok a3=0R a1=."),
+	R(RU "Confrontation R9 (amended): a piece may leave a Barrier square",
+	  "0K@e1 0R@a3 1K@h8 1P@h7 %a3b",
+	  "0 {\"type\":\"move\",\"from\":\"a3\",\"to\":\"a6\"}", "", "ok a6=0R a3=."),
+	R(RU "Confrontation R9 (amended): an attack onto a piece on a Barrier square",
+	  "0K@e1 0R@a1 1K@h8 1P@a3 1P@h7 %a3b",
+	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a3\"}", "6 1", "ok a3=0R rm1=1"),
+	R(RU "Confrontation R9 (amended): a spell reaches a piece standing on a Barrier (it does not cross it)",
+	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7 %c3b",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"}", "6 1",
+	  "ok c3=. rm1=1"),
+	R(RU "Confrontation R9 (amended): a piece may be set up on a Barrier square",
+	  "new {\"terrain\":\"given\",\"terrain_areas\":[{\"type\":\"barrier\",\"squares\":[\"a2\",\"b2\",\"c2\",\"d2\"]}]} seats=2",
+	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};0 {\"type\":\"order\",\"choice\":\"first\"};"
+	  "0 {\"type\":\"place\",\"piece\":1,\"square\":\"b2\"}",
+	  "6 1", "ok b2=0P"),
+	R(RU "Confrontation R9 (amended): no move crosses a Barrier square (the Pawn stops on it)",
+	  "0K@a1 0P@a2 1K@h8 1P@h7 %a3b",
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a4\"}", "", "err=barrier"),
+	R(RU "Confrontation R9 (amended): a Swift move may still attack a piece on Counterspell",
+	  "0K@e1 0R@a1 1K@h8 1P@a8 1P@h7 race0=elves %a8c",
+	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"};0 {\"type\":\"swift\",\"from\":\"a4\",\"to\":\"a8\"}",
+	  "6 1", "ok a8=0R rm1=1 tok0=2"),
+	R(RU "Confrontation R9 (amended): a piece on Counterspell cannot use a racial power (no Swift from it)",
+	  "0K@e1 0R@a1 1K@h8 1P@a8 1P@h7 race0=elves %a4c",
+	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"};0 {\"type\":\"swift\",\"from\":\"a4\",\"to\":\"a8\"}",
+	  "", "err=no-swift tok0=3"),
+	R(RU "Confrontation R9 (amended): a piece on Counterspell cannot be moved by a racial power (Live Again)",
+	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=undead live1=always %d4c",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}", "6 1", "ok d4=0Q rm1=1 tok1=3"),
 	R(T "X. Terrain, Counterspell: a piece on it cannot be affected by spells",
 	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c4 1P@h7 %c4c",
 	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c4\"}", "",
@@ -700,12 +725,12 @@ static const struct row rows[] = {
 	  "active=1 0K@e1 0P@a2 1K@h8 1B@c8/heal/heal 1P@x",
 	  "1 {\"type\":\"cast\",\"from\":\"c8\",\"spell\":\"heal\",\"revive\":\"pawn\",\"square\":\"a7\"}",
 	  "", "ok a7=1P active=1 nacts=1"),
-	R(T "IX. Races, Demons: not onto a Barrier square (our ruling: Barrier is impassable)",
+	R(RU "Confrontation R9 (amended): a demon piece may rise onto a Barrier square",
 	  "0K@e1 0P@c1 1K@h8 1P@h7 race0=demons %c6b",
-	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c6\"}", "", "err=cannot-stand"),
-	R(T "IX. Races, Demons: a demon piece may rise onto any empty space (count)",
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c6\"}", "", "ok c6=0P"),
+	R(T "IX. Races, Demons: a demon piece may rise onto any empty space (count: 60 squares each for King and Pawn, Barrier squares too (R9, amended); King 2 moves, Pawn 4, none across a Barrier)",
 	  "0K@a1 0P@a2 1K@h8 1P@h7 race0=demons %b1b %b2b %a3b %b3b", "", "",
-	  "n0=113"),
+	  "n0=126"),
 	R(RU "Confrontation R1: army_points from 5 to 100",
 	  "new {\"army_points\":4} seats=2", "", "", "create-err=out-of-range"),
 	R(RU "G4: options are the match's, unknown ones refused",
@@ -1462,6 +1487,30 @@ undo_barrier(void)
 	}
 }
 
+/* R10's draw when no seat can act: under R9 (amended) a seat with a piece
+ * besides its King always has a move (a Barrier square may be entered),
+ * so no position reaches it; the counter of turns that did nothing is
+ * checked directly. */
+static void
+deadlock_counter(void)
+{
+	for (int idle = 0; idle < 2; idle++) {
+		char why[64] = "";
+		struct cf_state *st = position("0K@a1 0P@h2 1K@h8 1P@h7", why);
+		struct wr_list ev;
+		wr_list_init(&ev, sizeof(struct cf_event));
+		st->idle = idle;
+		cf_end_turn(st, &ev);
+		CHECK(!why[0] && (st->phase == CF_OVER) == (idle == 1) &&
+		          (idle == 0 || (st->winners == 0 && !strcmp(st->reason, "no seat can act"))),
+		      idle ? "RULINGS.md, Confrontation R10: every seat in turn did nothing: drawn, "
+		             "no seat can act"
+		           : "RULINGS.md, Confrontation R10: one idle turn is no deadlock");
+		wr_list_free(&ev);
+		free(st);
+	}
+}
+
 int
 main(void)
 {
@@ -1470,6 +1519,7 @@ main(void)
 		run_row(&rows[i]);
 	event_checks();
 	undo_barrier();
+	deadlock_counter();
 	printf("%zu rule cases\n", n);
 	return check_done("confrontation rule table");
 }
