@@ -113,6 +113,35 @@ cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev)
 		st->last_moved = CW_NONE;
 }
 
+/* Plague: "if destroyed in melee, opponents must make save at +1 or
+ * destroyed" (C8, amended: every enemy linked to it in that melee, in the
+ * order of their ids). `links` are its links as they were before it died. */
+static void
+plague(struct cw_state *st, int dead, uint64_t links, struct wr_rng *rng, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_PLAGUE, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, dead);
+	for (int v = 0; v < CW_UNITS; v++) {
+		if (!((links >> v) & 1) || !cw_on(st, v) || cw_immune_plague(st, v))
+			continue;
+		if (!cw_save(st, v, cw_def(st, v)->save + 1, save_bonus(st, v, 0, 0), rng, ev))
+			cw_destroy(st, v, "plague", ev);
+	}
+}
+
+/* A unit destroyed by a melee attack, a shot or a spell: a Plague unit
+ * destroyed while engaged spreads its plague (C8, amended: any cause; "in
+ * melee" is the engaged state). */
+void
+cw_kill(struct cw_state *st, int id, const char *why, struct wr_rng *rng, struct wr_list *ev)
+{
+	uint64_t links = st->u[id].link;
+	int pl = links != 0 && cw_has_plague(st, id);
+	cw_destroy(st, id, why, ev);
+	if (pl)
+		plague(st, id, links, rng, ev);
+}
+
 /* One unit hit by a ranged attack (weapon CW_W_NONE: a spell, Zap!). */
 static void
 resolve_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct wr_list *ev)
@@ -127,7 +156,7 @@ resolve_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct 
 	case CW_HE_TERROR:
 		/* "auto-destroy non-brave, braves save +0" */
 		if (!cw_is_brave(st, id)) {
-			cw_destroy(st, id, "terror", ev);
+			cw_kill(st, id, "terror", rng, ev);
 			return;
 		}
 		break;
@@ -146,7 +175,7 @@ resolve_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct 
 		break;
 	}
 	if (!cw_save(st, id, d->save + w->save_mod, bonus, rng, ev))
-		cw_destroy(st, id, weapon == CW_W_NONE ? "spell" : w->slug, ev);
+		cw_kill(st, id, weapon == CW_W_NONE ? "spell" : w->slug, rng, ev);
 }
 
 /* "whenever a ranged attack (bows, catapult, spell) hits an unit in melee
@@ -303,38 +332,6 @@ cw_melee_result(int natural, int total, int def_scary, int att_brave)
 	return r >= 2 ? 2 : 1;
 }
 
-/* Plague: "if destroyed in melee, opponents must make save at +1 or
- * destroyed" (C8: every enemy of it in that melee). `grp` is the melee as
- * it was before the unit died. */
-static void
-plague(struct cw_state *st, int dead, const int *grp, int ng, struct wr_rng *rng,
-       struct wr_list *ev)
-{
-	int seat = cw_seat_of(dead);
-	struct cw_event *e = cw_ev_push(ev, CW_E_PLAGUE, WR_VIS_PUBLIC);
-	cw_ev_unit(st, e, dead);
-	for (int i = 0; i < ng; i++) {
-		int v = grp[i];
-		if (cw_seat_of(v) == seat || !cw_on(st, v))
-			continue;
-		if (cw_immune_plague(st, v))
-			continue;
-		if (!cw_save(st, v, cw_def(st, v)->save + 1, save_bonus(st, v, 0, 0), rng, ev))
-			cw_destroy(st, v, "plague", ev);
-	}
-}
-
-static void
-destroy_in_melee(struct cw_state *st, int id, const char *why, struct wr_rng *rng,
-                 struct wr_list *ev)
-{
-	int grp[CW_UNITS], ng = cw_melee_group(st, id, grp);
-	int pl = cw_has_plague(st, id);
-	cw_destroy(st, id, why, ev);
-	if (pl)
-		plague(st, id, grp, ng, rng, ev);
-}
-
 void
 cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
              struct wr_list *ev)
@@ -363,14 +360,14 @@ cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr
 	}
 	switch (result) {
 	case 6:
-		destroy_in_melee(st, def, "melee", rng, ev);
+		cw_kill(st, def, "melee", rng, ev);
 		break;
 	case 5:
 	case 4: {
 		int saves = result == 4 || cw_is_brave(st, def) ? 1 : 2;
 		for (int i = 0; i < saves; i++)
 			if (!cw_save(st, def, dd->save, save_bonus(st, def, 0, 0), rng, ev)) {
-				destroy_in_melee(st, def, "melee", rng, ev);
+				cw_kill(st, def, "melee", rng, ev);
 				break;
 			}
 		break;
@@ -380,7 +377,7 @@ cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr
 		if (cw_is_scary(st, att) && !cw_is_brave(st, def))
 			break;
 		if (!cw_save(st, att, ad->save, save_bonus(st, att, 0, 0), rng, ev))
-			destroy_in_melee(st, att, "melee", rng, ev);
+			cw_kill(st, att, "melee", rng, ev);
 		break;
 	default:
 		break;
@@ -397,7 +394,11 @@ void
 cw_do_charge(struct cw_state *st, int id, int target, struct wr_rng *rng, struct wr_list *ev)
 {
 	struct cw_event *e;
+	/* C8 (amended): a charge ends the unit's own move (or is a move of no
+	 * squares): nothing of that move is left, not even a move spell */
 	st->u[id].charged = 1;
+	if (st->phase == CW_PH_MOVE)
+		st->u[id].moved = 1;
 	st->last_moved = CW_NONE;
 	/* C5: a non-brave unit charging a Scary target must save first */
 	if (cw_is_scary(st, target) && !cw_is_brave(st, id)) {

@@ -309,6 +309,9 @@ int cw_save(struct cw_state *st, int id, int need, int bonus, struct wr_rng *rng
             struct wr_list *ev);
 /* Destroys a unit: links cut, its temporal spells end, the end checked. */
 void cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev);
+/* The same for a unit destroyed by an attack, a shot or a spell: a Plague
+ * unit in melee spreads its plague (C8). */
+void cw_kill(struct cw_state *st, int id, const char *why, struct wr_rng *rng, struct wr_list *ev);
 /* A ranged attack (bows, catapult, spell) hits unit `id`: the shot into
  * melee roll, then each unit hit saves. */
 void cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng,

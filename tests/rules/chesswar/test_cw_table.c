@@ -905,6 +905,75 @@ catapults(void)
 	free(st);
 }
 
+/* RULINGS.md C8 (amended): plague from any cause while engaged, scary on
+ * every result of 6 or more, a charge as the end of the unit's own move. */
+static void
+c8_amended(void)
+{
+	struct cw_state *st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "chaos_lord", "h8");
+	int inf = add(st, 0, "infantry", "d4"), bm = add(st, 1, "beastmen", "d5");
+	add(st, 0, "archers", "b3");
+	cw_link(st, inf, bm);
+	st->phase = CW_PH_SHOOT;
+	row(R "C8 (amended): a Plague unit destroyed in melee by a shot spreads its plague: "
+	      "hit on 3, the shot into melee 5 hits the beastmen, their save 2 fails, the "
+	      "infantry's plague save (5+) fails on 4");
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"b3\",\"target\":\"d5\"}", D(3, 5, 2, 4));
+	CHECK(dead(st, bm) && has_event("plague") && dead(st, inf), row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "chaos_lord", "h8");
+	inf = add(st, 0, "infantry", "d4");
+	bm = add(st, 1, "beastmen", "d5");
+	int inf2 = add(st, 0, "infantry", "c6");
+	add(st, 0, "wizard", "f5");
+	cw_link(st, inf, bm);
+	cw_link(st, inf2, add(st, 1, "beastmen", "c7"));
+	st->phase = CW_PH_SHOOT;
+	row(R "C8 (amended): a Plague unit destroyed in melee by a spell (Zap!) spreads its "
+	      "plague to the enemies linked to it, not to another melee");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"f5\",\"spell\":\"zap\",\"target\":\"d5\"}", D(6, 1, 4));
+	CHECK(dead(st, bm) && has_event("plague") && dead(st, inf) && !dead(st, inf2), row_name);
+	free(st);
+
+	st = pos(CW_ARMY_ORCS, CW_ARMY_UNDEAD, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "liche", "h8");
+	int tr = add(st, 0, "trolls", "d4"), z = add(st, 1, "zombies", "d5");
+	cw_link(st, tr, z);
+	st->phase = CW_PH_MELEE;
+	row(R "C8 (amended): 6 or more by modifiers (5 + 1 + 1 = 7) against a scary defender "
+	      "is result 5 for a non-brave attacker (the brave zombies save once, on 4)");
+	ok(st, 0, "{\"type\":\"attack\",\"from\":\"d4\",\"target\":\"d5\"}", D(5, 4));
+	CHECK(ev_int("attack", "result") == 5 && !dead(st, z), row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_UNDEAD, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "liche", "h8");
+	add(st, 0, "wizard", "d4");
+	add(st, 1, "zombies", "d5");
+	add(st, 0, "infantry", "b2");
+	add(st, 1, "zombies", "b4");
+	ok(st, 0, "{\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}", NODICE);
+	row(R "C8 (amended): a charge is a move of no squares: a unit that has not moved "
+	      "charges after another unit's move (the wizard's scary save fails on 2)");
+	ok(st, 0, "{\"type\":\"charge\",\"from\":\"d4\",\"target\":\"d5\"}", D(2));
+	CHECK(has_event("charge_failed"), row_name);
+	row(R "C8 (amended): a charge ends the unit's own move: a failed charge spends it, and "
+	      "no move spell follows");
+	refused(st, 0, "{\"type\":\"charge\",\"from\":\"d4\",\"target\":\"d5\"}", "already-charged");
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d4\",\"spell\":\"storm\"}", "not-after-move");
+	row(R "C8 (amended): a charge comes before any other unit moves: the infantry that moved "
+	      "before the wizard's charge can no longer charge");
+	refused(st, 0, "{\"type\":\"charge\",\"from\":\"b3\",\"target\":\"b4\"}", "not-after-move");
+	free(st);
+}
+
 static void
 melee(void)
 {
@@ -1659,6 +1728,7 @@ main(void)
 	shooting();
 	catapults();
 	melee();
+	c8_amended();
 	saves();
 	spells();
 	endings();
