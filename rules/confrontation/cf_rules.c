@@ -511,7 +511,8 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		    (unsigned)st->rose > 1)
 			return bad(err, "turn fields");
 		if (st->risen >= 0 && (!piece_ok(st, st->active, st->risen) ||
-		                       cf_cp(st, st->active, st->risen)->status != CF_ON))
+		                       cf_cp(st, st->active, st->risen)->status != CF_ON ||
+		                       !st->rose || (st->used & (1u << st->risen))))
 			return bad(err, "risen piece");
 		if (st->swift >= 0 && (!piece_ok(st, st->active, st->swift) ||
 		                       cf_cp(st, st->active, st->swift)->status != CF_ON))

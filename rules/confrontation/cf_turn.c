@@ -2,7 +2,8 @@
  * Confrontation's turn (III, R4): two actions, each by a different piece
  * -- a move (R5) or a spell (VII, R7) -- and what is not an action:
  * Leadership (VI Queen), Rise From Hell (IX Demons, R8: a racial power,
- * never one of the two actions), Swift Movement and Battle Fury (IX),
+ * never one of the two actions, once a turn, by a piece that has not
+ * acted), Swift Movement and Battle Fury (IX),
  * ending the turn (G6).
  */
 #include <stdio.h>
@@ -95,8 +96,10 @@ cf_turn_candidates(const struct cf_state *st, int seat, int part, struct wr_list
 			return 1;
 		if (acts)
 			ray_candidates(st, CF_A_MOVE, p->sq, out);
-		for (int sq = 0; sq < CF_NSQ && st->risen < 0 &&
-		                 cf_racial_ok(st, seat, CF_DEMONS, -1); sq++) {
+		/* R8 (amended): a piece that has not acted, once a turn. */
+		int rises = !st->rose && !(st->used & (1u << part)) &&
+		            cf_racial_ok(st, seat, CF_DEMONS, -1);
+		for (int sq = 0; sq < CF_NSQ && rises; sq++) {
 			if (st->board[sq] >= 0)
 				continue;
 			struct cf_action *a = cf_cand(out, CF_A_RISE);
@@ -224,6 +227,12 @@ legal_rise(const struct cf_state *st, int seat, const struct cf_action *a,
 		return wr_fail(err, "wrong-race", "", "Rise From Hell is the Demons' ability");
 	if (me->racial <= 0)
 		return wr_fail(err, "no-tokens", "", "no racial tokens left");
+	if (st->rose)
+		return wr_fail(err, "rise-used", "",
+		               "a piece rises at most once a turn (RULINGS.md R8)");
+	if (st->used & (1u << (p - me->p)))
+		return wr_fail(err, "piece-used", "from",
+		               "only a piece that has not acted this turn may rise (RULINGS.md R8)");
 	if (st->terrain[a->from] == CF_COUNTERSPELL)
 		return wr_fail(err, "counterspell", "from",
 		               "a piece on Counterspell is not affected by racial abilities");
@@ -377,8 +386,10 @@ cf_apply_turn(struct cf_state *st, int seat, const struct cf_action *a, struct w
 		st->rose = 1;
 		break;
 	case CF_A_STAY:
-		/* R8: a risen piece that stays has not acted. */
+		/* R8 (amended): a risen piece that stays is done for the turn,
+		 * though it took none of the turn's two actions. */
 		cf_emit(ev, &(struct cf_event){.type = CF_E_STAY, .seat = seat, .id = st->risen});
+		st->used |= 1u << st->risen;
 		st->risen = -1;
 		break;
 	case CF_A_LEADERSHIP:

@@ -528,30 +528,47 @@ static const struct row rows[] = {
 	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"}", "",
 	  "ok c5=0P nacts=0 active=0"),
-	R(RU "Confrontation R8: a risen piece that stays has not acted: it may still take an action",
+	R(RU "Confrontation R8 (amended): a risen piece that stays is done for the turn",
 	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"};"
 	  "0 {\"type\":\"move\",\"from\":\"c5\",\"to\":\"c6\"}", "",
-	  "ok c6=0P nacts=1 active=0 tok0=2"),
+	  "err=piece-used c5=0P nacts=0 active=0 tok0=2"),
+	R(RU "Confrontation R8 (amended): only a piece that has not acted this turn may rise",
+	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"rise\",\"from\":\"a3\",\"to\":\"c5\"}", "",
+	  "err=piece-used a3=0P tok0=3"),
+	R(RU "Confrontation R8 (amended): at most one rise a turn",
+	  "0K@e1 0P@c1 0P@a2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"};"
+	  "0 {\"type\":\"rise\",\"from\":\"a2\",\"to\":\"d5\"}", "",
+	  "err=rise-used a2=0P tok0=2"),
+	R(RU "Confrontation R8 (amended): the risen piece's move is one of the turn's two actions",
+	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
+	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};"
+	  "0 {\"type\":\"move\",\"from\":\"c5\",\"to\":\"c6\"};"
+	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
+	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}", "",
+	  "err=not-awaited c6=0P a3=0P b2=0P active=1"),
 	R(RU "Confrontation R8: a rise never counts as one of the turn's two actions",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};0 {\"type\":\"stay\"};"
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"}", "",
-	  "ok c5=0P a3=0P b3=0P nacts=2 active=0"),
+	  "ok c5=0P a3=0P b3=0P active=1"),
 	R(RU "G3 (amended), with Confrontation R8: after the two actions the risen piece's only action is to stay: the server takes it",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"}", "",
-	  "ok c5=0P active=0 nacts=2 tok0=2 risen=-1"),
-	R(RU "Confrontation R8: after the two actions the risen piece can only stay",
+	  "ok c5=0P active=1 tok0=2 risen=-1"),
+	R(RU "Confrontation R8 (amended): after the two actions the risen piece stays (no action is left) and the turn is over",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
 	  "0 {\"type\":\"move\",\"from\":\"b2\",\"to\":\"b3\"};"
 	  "0 {\"type\":\"rise\",\"from\":\"c1\",\"to\":\"c5\"};"
 	  "0 {\"type\":\"move\",\"from\":\"c5\",\"to\":\"c6\"}", "",
-	  "err=no-actions-left c5=0P"),
+	  "err=not-awaited c5=0P active=1"),
 	R(RU "Confrontation R8: with only racial powers left the seat may end its turn",
 	  "0K@e1 0P@c1 0P@a2 0P@b2 1K@h8 1P@h7 race0=demons",
 	  "0 {\"type\":\"move\",\"from\":\"a2\",\"to\":\"a3\"};"
