@@ -900,13 +900,14 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		put(o, "stun", e->stun);
 		put(o, "body", e->body);
 		putb(o, "stunned", e->stunned);
+		putb(o, "is_stunned", e->is_stunned);
 		putb(o, "unconscious", e->unconscious);
 		putb(o, "removed", e->removed);
 		snprintf(text, sizeof(text), "%d STUN, %d BODY after defenses%s", e->stun_taken,
 		         e->body_taken,
-		         e->removed       ? ": removed from the board"
-		         : e->unconscious ? ": knocked out"
-		         : e->stunned     ? ": Stunned, loses the next phase"
+		         e->removed        ? ": removed from the board"
+		         : e->unconscious  ? ": knocked out"
+		         : e->is_stunned   ? ": Stunned, loses the next phase"
 		                          : "");
 		puts_(o, "text", text);
 		break;
@@ -953,6 +954,12 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* -------------------------------------------------------------- tables */
 
+static unsigned
+bc_to_act_entry(const void *state)
+{
+	return bc_to_act(state);
+}
+
 const struct wr_template bc_template = {
 	.action_size = sizeof(struct bc_action),
 	.event_size = sizeof(struct bc_event),
@@ -962,13 +969,8 @@ const struct wr_template bc_template = {
 	.legal = bc_legal,
 	.apply = bc_apply,
 	.event_json = bc_event_json,
+	.to_act = bc_to_act_entry,
 };
-
-static unsigned
-bc_to_act_entry(const void *state)
-{
-	return bc_to_act(state);
-}
 
 static json_object *
 bc_actions(const void *state, int seat)

@@ -137,7 +137,9 @@ bc_take(struct bc_state *st, int seat, int role, int stun_taken, int body_taken,
 	e->body_taken = body_taken;
 	e->stun = c->stun;
 	e->body = c->body;
-	e->stunned = c->stunned;
+	/* B8: what this hit did ("STUN taken above CON"), and the state */
+	e->stunned = stun_taken > c->sh.con;
+	e->is_stunned = c->stunned;
 	e->unconscious = c->unconscious;
 	/* text rule 4: unconscious by more than REC, or BODY at 0 */
 	e->removed = c->stun < -c->sh.rec || c->body <= 0;

@@ -339,9 +339,7 @@ end_match(struct bc_state *st, const char *reason, struct wr_list *ev)
 		st->winners = 1u;
 	else if (k1 && !k0)
 		st->winners = 2u;
-	else if (!k0 && !k1)
-		st->winners = 0;
-	else   /* turn limit: on points (option turn_limit) */
+	else   /* B10 (amended): both Kings removed at once; or the turn limit */
 		st->winners = st->scores[0] > st->scores[1]   ? 1u
 		              : st->scores[1] > st->scores[0] ? 2u
 		                                              : 0;
@@ -643,9 +641,10 @@ bc_candidates(const void *state, int seat, struct wr_list *out)
 	for (int i = seat * BC_PER_SIDE; i < (seat + 1) * BC_PER_SIDE; i++) {
 		int sq[64], n;
 		const struct bc_char *ch = &st->ch[seat][c % BC_ROLES];
-		if (!controls(st, c, i) || st->p[i].engaged >= 0)
+		if (!controls(st, c, i))
 			continue;
-		n = reach(st, i, 0, sq);
+		/* B7 (amended): an engaged piece may not leave, but may fire */
+		n = st->p[i].engaged >= 0 ? 0 : reach(st, i, 0, sq);
 		for (int k = 0; k < n; k++) {
 			int foe = enemy_at(st, seat, sq[k]);
 			if (bc_piece_kind(i) == BC_PAWN || foe < 0) {
@@ -688,7 +687,7 @@ legal_move(const struct bc_state *st, int c, const struct bc_action *a, int shoo
 		return wr_fail(err, "no-piece", "from",
 		               "No piece that your %s may move stands on that square",
 		               bc_kind_names[c % BC_ROLES]);
-	if (st->p[i].engaged >= 0)
+	if (st->p[i].engaged >= 0 && !shoot)
 		return wr_fail(err, "engaged", "from",
 		               "That piece is engaged in hand-to-hand combat and cannot leave its "
 		               "square until the fight is over");

@@ -185,6 +185,7 @@ struct bc_event {
 	int stun, body;         /* rolled */
 	int stun_taken, body_taken, defense_stun, defense_body;
 	int stunned, unconscious, removed;
+	int is_stunned;         /* BC_E_DAMAGE: the state; stunned is this hit's STUN > CON */
 	int points;
 	int turn, segment;
 	int value;              /* rolloff die, recovered STUN, ... */

@@ -102,6 +102,35 @@ class BloodChessTest(wp.ServerTestCase):
         v = self.play_out(ps, game, random.Random(7))
         self.assertIsNotNone(v["result"])
 
+    def test_undo_past_the_referee_copy(self):
+        """RULINGS.md, G7 (amended): the referee (B11) sees everything, so the
+        owner's copy of a Knight's move that also reaches it is no undo
+        barrier: seat 0 takes the move back. Ten different DEX: no roll-off
+        die after the move; seat 0's King acts next, so it is still seat 0's
+        turn."""
+        ps = self.players(["Ann", "Ben", "Ref"])
+        game = self.start(ps, {"referee": True, "sheets": CUSTOM})
+        self.setup(ps, game, picks=PICKS)
+        for _ in range(40):
+            st = ps[0].view(game).json()["state"]
+            acting = st["acting"]
+            if acting["seat"] == 0 and acting["role"] == "knight":
+                break
+            self.post(ps[acting["seat"]], game, {"type": "dodge"})
+        else:
+            self.fail("seat 0's Knight never acted")
+        before = self.server.request("GET", "/api/games/%d" % game).json()["state"]
+        knight = [a for a in ps[0].actions(game)["actions"]
+                  if a["type"] == "move" and "attack" not in a]
+        self.assertTrue(knight)
+        self.post(ps[0], game, knight[0])
+        v = ps[0].view(game).json()
+        self.assertEqual(v["awaiting"], [0], "seat 0's King acts next")
+        r = ps[0].req("POST", "/api/games/%d/undo" % game, {"seq": v["seq"]})
+        self.assertEqual(r.status, 200, "G7 (amended): %s" % (r.body,))
+        after = self.server.request("GET", "/api/games/%d" % game).json()["state"]
+        self.assertEqual(after["pieces"], before["pieces"], "the move is taken back")
+
     # ------------------------------------------------------- hidden info
 
     def norm(self, text, game, names):

@@ -186,6 +186,8 @@ playout(int variant, uint64_t seed, int full, int *nsteps, int *ended)
 					*(struct bc_action *)wr_list_push(&legal_l) =
 						*(struct bc_action *)wr_list_at(&cl, k);
 			CHECK(legal_l.len > 0, "an awaited seat has an action (G6)");
+			CHECK(legal_l.len != 1, "RULINGS.md, G3 (amended): no awaited seat is left with "
+			                        "one forced action");
 			if (!legal_l.len) {
 				wr_list_free(&cl);
 				wr_list_free(&legal_l);
@@ -205,6 +207,8 @@ playout(int variant, uint64_t seed, int full, int *nsteps, int *ended)
 		list = bc_ruleset.actions(st, seat);
 		len = json_object_array_length(list);
 		CHECK(len > 0, "an awaited seat has an action (G6)");
+		CHECK(len != 1, "RULINGS.md, G3 (amended): no awaited seat is left with one forced "
+		                "action");
 		if (!len) {
 			json_object_put(list);
 			break;

@@ -983,6 +983,163 @@ sheets_given(void)
 		bc_ruleset.free(m);
 }
 
+/* The JSON of the first event of a type, "" when none. */
+static const char *
+event_json(const struct wr_events *ev, const char *type)
+{
+	for (size_t k = 0; k < ev->len; k++) {
+		json_object *t;
+		json_object_object_get_ex(ev->items[k].body, "type", &t);
+		if (strcmp(json_object_get_string(t), type) == 0)
+			return json_object_to_json_string_ext(ev->items[k].body, JSON_C_TO_STRING_PLAIN);
+	}
+	return "";
+}
+
+/* The rulings amended since the first version (RULINGS.md). */
+static void
+amended(void)
+{
+	static const char *const grenadier[] = {"brick", "grenadier", "martial-artist", "slasher",
+	                                        "speedster", "brick", "blaster", "martial-artist",
+	                                        "slasher", "speedster"};
+	/* the grenadier (OCV 6) against DCV 3 needs 14: 1+1+1 hits; 8d6 of 6s:
+	 * 48 STUN, 16 BODY less the brick's PD 25: 23 STUN, 0 BODY */
+	static const unsigned blast[] = {1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 6};
+	struct wr_events ev = {0};
+	struct wr_result res;
+	struct wr_error err;
+	struct bc_state *st;
+
+	/* B7 (amended): an engaged character fires at range from its square,
+	 * and still may not leave it */
+	st = position("0Ke1 1Ke8 0Ra1 1Qa5 1Bh5", "0R");
+	engage(st, bc_real_piece(st, 0, BC_ROOK), bc_real_piece(st, 1, BC_QUEEN));
+	{
+		json_object *l = bc_ruleset.actions(st, 0);
+		const char *shot = "{\"type\":\"shoot\",\"from\":\"a5\",\"to\":\"h5\",\"attack\":1}";
+		char *ls = bc_str(l);
+		CHECK(strstr(ls, shot) && strstr(ls, "\"type\":\"hth\"") && !strstr(ls, "\"move\""),
+		      R "B7 (amended): an engaged character is offered fire from its square and HTH, "
+		        "no move");
+		free(ls);
+		CHECK(do_seeded(st, 0, shot, 3, NULL) == 0,
+		      R "B7 (amended): an engaged character fires at range from the square");
+	}
+	st->stage = BC_PLAY;
+	st->qpos = 0;
+	st->nqueue = 1;
+	st->queue[0] = 0 * BC_ROLES + BC_ROOK;
+	CHECK(bc_do(st, 0, "{\"type\":\"move\",\"from\":\"a5\",\"to\":\"a3\"}", &scripted, NULL,
+	            &err) != 0 && strcmp(err.code, "engaged") == 0,
+	      R "B7 (amended): an engaged character may not leave the square");
+	bc_ruleset.free(st);
+
+	/* B10 (amended): both Kings removed at once (an Area Effect on the
+	 * square where they fight): the higher score wins, equal scores draw */
+	for (int lead = 0; lead < 2; lead++) {
+		st = position_with("0Ke5 1Ke8 0Qe2", "0Q", grenadier);
+		engage(st, bc_real_piece(st, 1, BC_KING), bc_real_piece(st, 0, BC_KING));
+		st->ch[0][BC_KING].stun = st->ch[1][BC_KING].stun = 1;
+		st->scores[0] = lead ? 5 : 0;
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"e2\",\"to\":\"e5\",\"attack\":0}",
+		           blast, 11, &ev) == 0, R "B10 (amended): the blast applies");
+		bc_ruleset.result(st, &res);
+		CHECK(res.over && st->ch[0][BC_KING].removed && st->ch[1][BC_KING].removed,
+		      R "B10 (amended): both Kings removed at once end the match");
+		CHECK(lead ? res.winners == 1u && res.scores[0] == 25 && res.scores[1] == 20
+		           : res.winners == 0 && res.scores[0] == 20 && res.scores[1] == 20,
+		      lead ? R "B10 (amended): both Kings removed, the higher score wins"
+		           : R "B10 (amended): both Kings removed, equal scores draw");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
+	/* B8, the damage event: `stunned` says whether this hit's STUN after
+	 * defenses exceeded CON; `is_stunned` is the character's state. The
+	 * blaster's 12d6 Energy Blast against the slasher (ED 12, CON 25). */
+	{
+		static const unsigned ones[] = {3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+		static const unsigned fours[] = {3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+		st = position("0Ke1 1Ke8 0Qd1 1Bd6", "0Q");
+		st->ch[1][BC_BISHOP].stunned = 1;
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", ones,
+		           15, &ev) == 0, R "B8 (a hit of 12 STUN against ED 12)");
+		CHECK(strstr(event_json(&ev, "damage"), "\"stun_taken\":0") &&
+		      strstr(event_json(&ev, "damage"), "\"stunned\":false") &&
+		      strstr(event_json(&ev, "damage"), "\"is_stunned\":true"),
+		      R "B8 (\"STUN taken above CON: Stunned\"): 0 STUN against CON 25 is no Stun; the "
+		        "character stays Stunned (is_stunned)");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+		st = position("0Ke1 1Ke8 0Qd1 1Bd6", "0Q");
+		CHECK(do_s(st, 0, "{\"type\":\"shoot\",\"from\":\"d1\",\"to\":\"d6\",\"attack\":0}", fours,
+		           15, &ev) == 0, R "B8 (a hit of 48 STUN against ED 12)");
+		CHECK(strstr(event_json(&ev, "damage"), "\"stun_taken\":36") &&
+		      strstr(event_json(&ev, "damage"), "\"stunned\":true") &&
+		      strstr(event_json(&ev, "damage"), "\"is_stunned\":true"),
+		      R "B8 (\"STUN taken above CON: Stunned\"): 36 STUN against CON 25 Stuns");
+		wr_events_free(&ev);
+		bc_ruleset.free(st);
+	}
+
+	/* G3 (amended): Blood Chess names its awaited seats to the template,
+	 * so any forced action is taken by the server after a post */
+	st = position("0Ke1 1Ke8 0Ra1", "0R");
+	CHECK(bc_template.to_act && bc_template.to_act(st) == bc_to_act(st),
+	      "RULINGS.md, G3 (amended): Blood Chess opts in (wr_template.to_act)");
+	bc_ruleset.free(st);
+}
+
+/* RULINGS.md G7 (amended): the referee (B11) sees everything, so the copy
+ * of a Rook's move told to the owner and the referee is no undo barrier;
+ * the decoy question's answer (B6) still is. */
+static void
+undo_with_referee(void)
+{
+	uint64_t s;
+	struct wr_rng rng;
+	struct bc_state *st;
+	struct wr_events ev = {0};
+	void *before;
+
+	wr_rng_seeded(&rng, &s, 5);
+	st = bc_match("{\"referee\":true}", NULL, NULL, &rng, NULL);
+	for (int i = 0; i < BC_PIECES; i++)
+		if (bc_piece_kind(i) > BC_ROOK)
+			st->p[i].sq = -1;
+	for (int s2 = 0; s2 < 2; s2++)
+		for (int r = 0; r < BC_ROLES; r++)
+			st->ch[s2][r].removed = bc_real_piece(st, s2, r) < 0;
+	st->nqueue = 1;
+	st->qpos = 0;
+	st->segment = 1;
+	st->queue[0] = BC_ROOK;
+	st->p[BC_PER_SIDE + 8].sq = SQ("a5");   /* an enemy Pawn */
+	st->p[BC_PER_SIDE + 8].moved = 1;
+	before = bc_clone(st);
+	CHECK(bc_do(st, 0, "{\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"}", &rng, &ev, NULL) == 0,
+	      "the Mirror Rook moves");
+	CHECK(count_events(&ev, "move", BC_REF_SEAT) == 2 && count_events(&ev, "move", 1) == 1,
+	      R "B11 (the referee gets the owner's copy)");
+	CHECK(wr_undo_reveals(&bc_ruleset, before, st, 0, &ev) == 0,
+	      "RULINGS.md, G7 (amended): the copy told to the referee, who sees everything, is no "
+	      "undo barrier");
+	wr_events_free(&ev);
+	bc_ruleset.free(before);
+	st->qpos = 0;
+	st->nqueue = 1;
+	st->queue[0] = BC_ROOK;
+	before = bc_clone(st);
+	CHECK(bc_do(st, 0, "{\"type\":\"move\",\"from\":\"a4\",\"to\":\"a5\",\"attack\":0}", &rng, &ev,
+	            NULL) == 0, "the Mirror Rook attacks the Pawn");
+	CHECK(wr_undo_reveals(&bc_ruleset, before, st, 0, &ev) == 1,
+	      "RULINGS.md, G7 (amended): the decoy answer (B6) is still an undo barrier");
+	wr_events_free(&ev);
+	bc_ruleset.free(before);
+	bc_ruleset.free(st);
+}
+
 int
 main(void)
 {
@@ -999,6 +1156,8 @@ main(void)
 	help_and_area();
 	phases();
 	sheets_given();
+	amended();
+	undo_with_referee();
 	printf("%zu table rows\n", sizeof(rows) / sizeof(rows[0]));
 	return check_done("bc_table");
 }
