@@ -1,8 +1,10 @@
 /* The libmicrohttpd front's connections beyond one call of the handler
  * (http.c handles the requests): each connection's request clock and the
  * watchdog that cuts slow requests, and the requests held open, long-polls
- * and event streams, suspended on the wait registry. No libmicrohttpd
- * type leaves the front. */
+ * and event streams, suspended on the wait registry, which also watches
+ * their sockets: a client that hangs up frees its connection, and the
+ * slot PER_IP_CONNECTIONS counts for its address, at once (issue 24,
+ * item 4). No libmicrohttpd type leaves the front. */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -282,7 +284,10 @@ wp_http_suspend_for(struct MHD_Connection *c, struct conn_ctx *cc, const struct 
  * WP_STREAM_LIFETIME_NS, then ends and EventSource reconnects. Between
  * parts the connection is suspended on the wait registry, not a thread,
  * like a long-poll; each wake (a change, or the heartbeat deadline the
- * handler set) serves the request again from the last event id. */
+ * handler set) serves the request again from the last event id. Its
+ * socket is watched like a long-poll's: a stream whose client left is
+ * closed at once, not when a heartbeat finds the socket gone (two of them,
+ * 50 s, in which its address was refused past PER_IP_CONNECTIONS). */
 #define WP_STREAM_LIFETIME_NS (300LL * 1000000000)
 
 struct sse {
@@ -294,6 +299,7 @@ struct sse {
 	int64_t event_id;
 	int woken;               /* atomic: the registry woke the stream */
 	int done;
+	int fd;                  /* the socket, watched while waiting; -1: not */
 	/* The Last-Event-ID the request is served again with: the request's
 	 * header strings are borrowed from libmicrohttpd, so the stream owns
 	 * this one. */
@@ -369,6 +375,8 @@ sse_read(void *cls, uint64_t pos, char *out, size_t max)
 
 	(void)pos;
 	if (s->off == s->len && !s->done && __atomic_exchange_n(&s->woken, 0, __ATOMIC_ACQ_REL)) {
+		if (cc->waiter.gone)
+			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client left */
 		if (now >= s->end_ns || wp_wait_stopping())
 			s->done = 1;
 		else
@@ -385,7 +393,8 @@ sse_read(void *cls, uint64_t pos, char *out, size_t max)
 	/* Nothing to send: wait for a change, the heartbeat or the end. */
 	cc->waiter = (struct wp_waiter){.game = s->key, .gen_seen = s->gen,
 	                                .deadline_ns = s->beat_ns < s->end_ns ? s->beat_ns : s->end_ns,
-	                                .wake = sse_wake, .arg = cc};
+	                                .wake = sse_wake, .arg = cc, .fd = s->fd,
+	                                .watch_fd = s->fd >= 0};
 	MHD_suspend_connection(cc->conn);
 	wp_wait_add(&cc->waiter);
 	return 0;
@@ -403,6 +412,7 @@ wp_http_sse_start(struct MHD_Connection *c, struct conn_ctx *cc, struct wp_respo
 		return MHD_NO;
 	}
 	cc->conn = c;
+	cc->sse->fd = socket_of(c);
 	__atomic_add_fetch(&cc->http->streams, 1, __ATOMIC_RELAXED);
 	cc->sse->end_ns = wp_now_ns() + WP_STREAM_LIFETIME_NS;
 	sse_take(cc->sse, res);
