@@ -25,281 +25,6 @@ const char *const cw_ev_name[CW_E_MAX] = {
 	"over", "heal",
 };
 
-/* ----------------------------------------------------------- helpers */
-
-int
-cw_seat_of(int id)
-{
-	return id / CW_UPS;
-}
-
-const struct cw_unit_def *
-cw_def(const struct cw_state *st, int id)
-{
-	int army = st->side[cw_seat_of(id)].army;
-	if (army < 0)
-		army = 0;
-	return &cw_armies[army].units[st->u[id].type];
-}
-
-int
-cw_on(const struct cw_state *st, int id)
-{
-	return id >= 0 && id < CW_UNITS && st->u[id].status == CW_U_ON;
-}
-
-int
-cw_unit_at(const struct cw_state *st, int sq)
-{
-	if (sq < 0 || sq >= CW_MAX_SQ)
-		return CW_NONE;
-	return st->at[sq] - 1;
-}
-
-void
-cw_lift(struct cw_state *st, int id)
-{
-	int sq = st->u[id].sq;
-	if (sq >= 0 && st->at[sq] == id + 1)
-		st->at[sq] = 0;
-}
-
-void
-cw_put(struct cw_state *st, int id, int sq)
-{
-	cw_lift(st, id);
-	st->u[id].status = CW_U_ON;
-	st->u[id].sq = (int16_t)sq;
-	st->at[sq] = (int8_t)(id + 1);
-}
-
-void
-cw_rebuild_at(struct cw_state *st)
-{
-	memset(st->at, 0, sizeof(st->at));
-	for (int i = 0; i < CW_UNITS; i++)
-		if (st->u[i].status == CW_U_ON && st->u[i].sq >= 0 && st->u[i].sq < CW_MAX_SQ)
-			st->at[st->u[i].sq] = (int8_t)(i + 1);
-}
-
-int
-cw_in_melee(const struct cw_state *st, int id)
-{
-	return st->u[id].link != 0;
-}
-
-int
-cw_dist(const struct cw_state *st, int a, int b)
-{
-	return wr_chebyshev(&st->board, a, b);
-}
-
-static int
-fx_active(const struct cw_state *st, int spell, int seat)
-{
-	for (int i = 0; i < st->nfx; i++)
-		if (st->fx[i].spell == spell && (seat < 0 || cw_seat_of(st->fx[i].caster) == seat))
-			return 1;
-	return 0;
-}
-
-int
-cw_storms(const struct cw_state *st)
-{
-	return fx_active(st, CW_SPELL_STORM, -1);
-}
-
-/* Undead: "brave, scary, immune to plague" (Undead army list). */
-int
-cw_is_brave(const struct cw_state *st, int id)
-{
-	unsigned s = cw_def(st, id)->special;
-	return (s & (CW_SP_BRAVE | CW_SP_UNDEAD)) != 0;
-}
-
-int
-cw_is_scary(const struct cw_state *st, int id)
-{
-	unsigned s = cw_def(st, id)->special;
-	int seat = cw_seat_of(id);
-	if (s & (CW_SP_SCARY | CW_SP_UNDEAD))
-		return 1;
-	/* Fear (C9, provisional): own units within 4 squares of the wizard */
-	for (int i = 0; i < st->nfx; i++) {
-		const struct cw_effect *f = &st->fx[i];
-		if (f->spell == CW_SPELL_FEAR && cw_seat_of(f->caster) == seat && cw_on(st, f->caster) &&
-		    st->u[id].status == CW_U_ON &&
-		    cw_dist(st, st->u[f->caster].sq, st->u[id].sq) <= cw_spells[CW_SPELL_FEAR].range)
-			return 1;
-	}
-	return 0;
-}
-
-int
-cw_has_plague(const struct cw_state *st, int id)
-{
-	return (cw_def(st, id)->special & CW_SP_PLAGUE) ||
-	       fx_active(st, CW_SPELL_CONTAGION, cw_seat_of(id));
-}
-
-/* "Plague: ... Immune to plague." Undead: "immune to plague". */
-int
-cw_immune_plague(const struct cw_state *st, int id)
-{
-	return cw_has_plague(st, id) || (cw_def(st, id)->special & CW_SP_UNDEAD);
-}
-
-/* A unit awaiting a Heal decision is not dead yet (C9, C10). */
-static int
-standing(const struct cw_unit *u)
-{
-	return u->status == CW_U_ON || (u->status == CW_U_DEAD && u->dying);
-}
-
-int
-cw_general_alive(const struct cw_state *st, int seat)
-{
-	return standing(&st->u[seat * CW_UPS]);
-}
-
-int
-cw_healer_for(const struct cw_state *st, int id)
-{
-	int seat = cw_seat_of(id);
-	for (int k = 0; k < CW_UPS; k++) {
-		int w = seat * CW_UPS + k;
-		if (w != id && cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)) &&
-		    !st->u[w].cast &&
-		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_HEAL].range)
-			return w;
-	}
-	return CW_NONE;
-}
-
-int
-cw_units_alive(const struct cw_state *st, int seat)
-{
-	int n = 0;
-	for (int k = 0; k < CW_UPS; k++) {
-		const struct cw_unit *u = &st->u[seat * CW_UPS + k];
-		n += standing(u) || (u->status == CW_U_DEAD && u->regen);
-	}
-	return n;
-}
-
-/* An own wizard that may cast Protection on `id` now, on the enemy's turn,
- * as a reaction (C9: instant spells "even on enemy's turn"), or CW_NONE. */
-static int
-protector_for(const struct cw_state *st, int id)
-{
-	int seat = cw_seat_of(id);
-	if (st->nfx >= CW_MAX_FX)
-		return CW_NONE;
-	for (int i = 0; i < st->nfx; i++)
-		if (st->fx[i].spell == CW_SPELL_PROTECTION && st->fx[i].target == id)
-			return CW_NONE;
-	for (int k = 0; k < CW_UPS; k++) {
-		int w = seat * CW_UPS + k;
-		if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
-		    !st->u[w].cast &&
-		    cw_dist(st, st->u[w].sq, st->u[id].sq) <= cw_spells[CW_SPELL_PROTECTION].range)
-			return w;
-	}
-	return CW_NONE;
-}
-
-/* ------------------------------------------------------ line of sight */
-
-struct los_ctx {
-	const struct cw_state *st;
-	int over_units;           /* a hill at either end: units do not block (C11) */
-};
-
-static int
-los_blocks(int sq, void *p)
-{
-	const struct los_ctx *c = p;
-	if (sq < 0)
-		return 1;
-	if (c->st->o.terrain[sq] != CW_T_OPEN)
-		return 1;
-	return !c->over_units && cw_unit_at(c->st, sq) != CW_NONE;
-}
-
-/* "Visibility is determined from center of firer's square to center of
- * target's square" (Shooting; RULINGS.md C6: wr_line_of_sight). */
-int
-cw_sees(const struct cw_state *st, int from, int to)
-{
-	struct los_ctx c = {st, st->o.terrain[from] == CW_T_HILL || st->o.terrain[to] == CW_T_HILL};
-	if (from == to)
-		return 1;
-	return wr_line_of_sight(&st->board, from, to, los_blocks, &c);
-}
-
-/* Some own unit other than `except` sees the square. */
-int
-cw_seen_by_seat(const struct cw_state *st, int seat, int to, int except)
-{
-	for (int k = 0; k < CW_UPS; k++) {
-		int id = seat * CW_UPS + k;
-		if (id != except && cw_on(st, id) && cw_sees(st, st->u[id].sq, to))
-			return 1;
-	}
-	return 0;
-}
-
-/* "number 1 is one square toward the other end of the board" (Catapults):
- * over, right, short, left as the firing seat sits (G1). */
-void
-cw_dir_of_seat(int seat, int roll, int *df, int *dr)
-{
-	int fwd = seat == 0 ? 1 : -1;
-	*df = 0;
-	*dr = 0;
-	switch (roll) {
-	case 1: *dr = fwd; break;
-	case 2: *df = fwd; break;
-	case 3: *dr = -fwd; break;
-	case 4: *df = -fwd; break;
-	default: break;
-	}
-}
-
-struct cw_event *
-cw_ev_push(struct wr_list *ev, int type, unsigned vis)
-{
-	struct cw_event *e = wr_list_push(ev);
-	if (!e)
-		return NULL;
-	e->type = type;
-	e->vis = vis;
-	e->seat = e->unit = e->other = e->sq = e->usq = e->osq = CW_NONE;
-	e->utype = e->otype = e->spell = e->army = CW_NONE;
-	return e;
-}
-
-void
-cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id)
-{
-	if (!e)
-		return;
-	e->unit = id;
-	e->utype = st->u[id].type;
-	e->usq = st->u[id].sq;
-	e->seat = cw_seat_of(id);
-}
-
-void
-cw_ev_other(const struct cw_state *st, struct cw_event *e, int id)
-{
-	if (!e)
-		return;
-	e->other = id;
-	e->otype = st->u[id].type;
-	e->osq = st->u[id].sq;
-}
-
 /* ------------------------------------------------------------ set-up */
 
 void
@@ -495,112 +220,10 @@ cw_to_act(const struct cw_state *st)
 
 /* -------------------------------------------------------- candidates */
 
-static struct cw_action *
-cand(struct wr_list *out, int type)
-{
-	struct cw_action *a = wr_list_push(out);
-	if (!a)
-		return NULL;
-	a->type = type;
-	a->army = a->unit = a->to = a->spell = a->effect = a->target2 = CW_NONE;
-	a->count = 1;
-	return a;
-}
-
 static void
 set_type(struct cw_action *a, int army, int t)
 {
 	snprintf(a->utype, sizeof(a->utype), "%s", cw_armies[army].units[t].slug);
-}
-
-static void
-cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
-{
-	const struct cw_unit_def *d = cw_def(st, id);
-	int nsq = st->board.files * st->board.ranks;
-	for (int sp = 0; sp < CW_SPELL_MAX; sp++) {
-		struct cw_action *a;
-		int when = cw_spells[sp].when;
-		if (!(d->spells & (1u << sp)))
-			continue;
-		/* only the spells of this phase (a superset still: legal() decides) */
-		if ((when == CW_WHEN_MOVE && st->phase != CW_PH_MOVE) ||
-		    (when == CW_WHEN_SHOOT && st->phase != CW_PH_SHOOT) ||
-		    (when == CW_WHEN_MELEE && st->phase != CW_PH_MELEE))
-			continue;
-		switch (cw_spells[sp].target) {
-		case CW_ST_NONE:
-			a = cand(out, CW_A_CAST);
-			if (a) {
-				a->unit = st->u[id].sq;
-				a->spell = sp;
-			}
-			break;
-		case CW_ST_ENEMY_SEEN:
-		case CW_ST_OWN:
-		case CW_ST_OWN_MELEE:
-			for (int t = 0; t < CW_UNITS; t++) {
-				if (!cw_on(st, t) || (cw_seat_of(t) == seat) !=
-				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN) ||
-				    cw_dist(st, st->u[id].sq, st->u[t].sq) > cw_spells[sp].range)
-					continue;
-				a = cand(out, CW_A_CAST);
-				if (a) {
-					a->unit = st->u[id].sq;
-					a->spell = sp;
-					a->to = st->u[t].sq;
-				}
-			}
-			break;
-		case CW_ST_EFFECT:
-			for (int f = 0; f < st->nfx; f++) {
-				a = cand(out, CW_A_CAST);
-				if (a) {
-					a->unit = st->u[id].sq;
-					a->spell = sp;
-					a->effect = f;
-				}
-			}
-			break;
-		case CW_ST_FLIGHT:
-			for (int t = seat * CW_UPS; t < (seat + 1) * CW_UPS; t++) {
-				if (!cw_on(st, t) || cw_dist(st, st->u[id].sq, st->u[t].sq) > 4)
-					continue;
-				for (int sq = 0; sq < nsq; sq++) {
-					if (cw_dist(st, st->u[t].sq, sq) > 6 || cw_unit_at(st, sq) != CW_NONE)
-						continue;
-					a = cand(out, CW_A_CAST);
-					if (a) {
-						a->unit = st->u[id].sq;
-						a->spell = sp;
-						a->to = st->u[t].sq;
-						a->target2 = sq;
-					}
-				}
-			}
-			break;
-		case CW_ST_RAISE: {
-			int armyt = cw_armies[st->side[seat].army].ntypes;
-			for (int ty = 1; ty < armyt; ty++)
-				for (int dd = 0; dd < WR_DIRS; dd++) {
-					int sq = wr_step(&st->board, st->u[id].sq, dd);
-					if (sq < 0)
-						continue;
-					a = cand(out, CW_A_CAST);
-					if (a) {
-						a->unit = st->u[id].sq;
-						a->spell = sp;
-						snprintf(a->utype, sizeof(a->utype), "%s",
-						         cw_armies[st->side[seat].army].units[ty].slug);
-						a->to = sq;
-					}
-				}
-			break;
-		}
-		default:
-			break;
-		}
-	}
 }
 
 void
@@ -616,62 +239,62 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		const struct cw_side *sd = &st->side[seat];
 		if (sd->stage <= CW_STAGE_BUILD)
 			for (int ar = 0; ar < CW_ARMY_MAX; ar++)
-				if ((a = cand(out, CW_A_ARMY)))
+				if ((a = cw_cand(out, CW_A_ARMY)))
 					a->army = ar;
 		if (sd->stage == CW_STAGE_BUILD) {
 			for (int t = 1; t < cw_armies[sd->army].ntypes; t++)
-				if ((a = cand(out, CW_A_BUY)))
+				if ((a = cw_cand(out, CW_A_BUY)))
 					set_type(a, sd->army, t);
 			for (int t = 1; t < cw_armies[sd->army].ntypes; t++)
-				if ((a = cand(out, CW_A_SELL)))
+				if ((a = cw_cand(out, CW_A_SELL)))
 					set_type(a, sd->army, t);
-			cand(out, CW_A_READY);
+			cw_cand(out, CW_A_READY);
 		}
 		if (sd->stage == CW_STAGE_DEPLOY) {
 			for (int t = 0; t < cw_armies[sd->army].ntypes; t++)
 				for (int sq = 0; sq < nsq; sq++)
 					if (in_setup_area(st, seat, sq) && cw_unit_at(st, sq) == CW_NONE &&
 					    reserve_of_type(st, seat, t) != CW_NONE &&
-					    (a = cand(out, CW_A_DEPLOY))) {
+					    (a = cw_cand(out, CW_A_DEPLOY))) {
 						set_type(a, sd->army, t);
 						a->to = sq;
 					}
 			for (int k = 0; k < CW_UPS; k++)
 				if (st->u[seat * CW_UPS + k].status == CW_U_ON &&
-				    (a = cand(out, CW_A_UNDEPLOY)))
+				    (a = cw_cand(out, CW_A_UNDEPLOY)))
 					a->to = st->u[seat * CW_UPS + k].sq;
-			cand(out, CW_A_DONE);
+			cw_cand(out, CW_A_DONE);
 		}
 		return;
 	}
 	if (st->phase == CW_PH_FIRST) {
-		if ((a = cand(out, CW_A_FIRST)))
+		if ((a = cw_cand(out, CW_A_FIRST)))
 			a->first = 1;
-		if ((a = cand(out, CW_A_FIRST)))
+		if ((a = cw_cand(out, CW_A_FIRST)))
 			a->first = 0;
 		return;
 	}
 	if (st->pending == CW_PEND_COUNTER) {
 		for (int k = 0; k < CW_UPS; k++)
-			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_COUNTER)))
+			if (cw_on(st, seat * CW_UPS + k) && (a = cw_cand(out, CW_A_COUNTER)))
 				a->unit = st->u[seat * CW_UPS + k].sq;
-		cand(out, CW_A_ALLOW);
+		cw_cand(out, CW_A_ALLOW);
 		return;
 	}
 	if (st->pending == CW_PEND_SACRIFICE) {
 		for (int k = 0; k < CW_UPS; k++)
-			if (cw_on(st, seat * CW_UPS + k) && (a = cand(out, CW_A_SACRIFICE)))
+			if (cw_on(st, seat * CW_UPS + k) && (a = cw_cand(out, CW_A_SACRIFICE)))
 				a->unit = st->u[seat * CW_UPS + k].sq;
 		return;
 	}
 	if (st->pending == CW_PEND_PROTECT) {
 		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++)
 			if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
-			    (a = cand(out, CW_A_PROTECT))) {
+			    (a = cw_cand(out, CW_A_PROTECT))) {
 				a->unit = st->u[w].sq;
 				a->to = st->held.to;
 			}
-		cand(out, CW_A_NO_PROTECT);
+		cw_cand(out, CW_A_NO_PROTECT);
 		return;
 	}
 	if (st->pending == CW_PEND_HEAL) {
@@ -679,28 +302,28 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 			if (!cw_on(st, w) || !(cw_def(st, w)->spells & (1u << CW_SPELL_HEAL)))
 				continue;
 			for (int d = seat * CW_UPS; d < (seat + 1) * CW_UPS; d++)
-				if (st->u[d].dying && (a = cand(out, CW_A_HEAL))) {
+				if (st->u[d].dying && (a = cw_cand(out, CW_A_HEAL))) {
 					a->unit = st->u[w].sq;
 					a->to = st->u[d].sq;
 				}
 		}
-		cand(out, CW_A_NO_HEAL);
+		cw_cand(out, CW_A_NO_HEAL);
 		return;
 	}
 	if (st->pending == CW_PEND_FOLLOWUP) {
 		int id = st->pend_unit;
-		if ((a = cand(out, CW_A_ADVANCE))) {
+		if ((a = cw_cand(out, CW_A_ADVANCE))) {
 			a->unit = st->u[id].sq;
 			a->to = st->pend_from;
 		}
 		for (int d = 0; d < WR_DIRS; d++) {
 			int sq = wr_step(&st->board, st->u[id].sq, d);
-			if (sq >= 0 && (a = cand(out, CW_A_CHARGE))) {
+			if (sq >= 0 && (a = cw_cand(out, CW_A_CHARGE))) {
 				a->unit = st->u[id].sq;
 				a->to = sq;
 			}
 		}
-		if ((a = cand(out, CW_A_HOLD)))
+		if ((a = cw_cand(out, CW_A_HOLD)))
 			a->unit = st->u[id].sq;
 		return;
 	}
@@ -718,7 +341,7 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 				 * checks the steps */
 				for (int to = 0; to < nsq; to++)
 					if (dist[to] > 0 && cw_unit_at(st, to) == CW_NONE &&
-					    (a = cand(out, CW_A_MOVE))) {
+					    (a = cw_cand(out, CW_A_MOVE))) {
 						a->unit = sq;
 						a->to = to;
 						a->npath = dist[to];
@@ -729,7 +352,7 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 			for (int dd = 0; dd < WR_DIRS && !cw_in_melee(st, id) && !st->u[id].charged; dd++) {
 				int to = wr_step(&st->board, sq, dd);
 				if (to >= 0 && enemy_of(st, cw_unit_at(st, to), seat) &&
-				    (a = cand(out, CW_A_CHARGE))) {
+				    (a = cw_cand(out, CW_A_CHARGE))) {
 					a->unit = sq;
 					a->to = to;
 				}
@@ -744,7 +367,7 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 					continue;
 				if (w->min_range && cw_dist(st, sq, to) < w->min_range)
 					continue;
-				if ((a = cand(out, CW_A_SHOOT))) {
+				if ((a = cw_cand(out, CW_A_SHOOT))) {
 					a->unit = sq;
 					a->to = to;
 				}
@@ -752,15 +375,15 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		} else if (st->phase == CW_PH_MELEE && cw_in_melee(st, id)) {
 			int grp[CW_UNITS], ng = cw_melee_group(st, id, grp);
 			for (int i = 0; i < ng; i++)
-				if (cw_seat_of(grp[i]) != seat && (a = cand(out, CW_A_ATTACK))) {
+				if (cw_seat_of(grp[i]) != seat && (a = cw_cand(out, CW_A_ATTACK))) {
 					a->unit = sq;
 					a->to = st->u[grp[i]].sq;
 				}
 		}
 		if (d->spells && !st->u[id].cast)
-			cand_casts(st, seat, id, out);
+			cw_cand_casts(st, seat, id, out);
 	}
-	cand(out, CW_A_END_PHASE);
+	cw_cand(out, CW_A_END_PHASE);
 }
 
 /* ------------------------------------------------------------- legal */
@@ -773,147 +396,6 @@ own_unit(const struct cw_state *st, int seat, int sq, int *id, struct wr_error *
 		return wr_fail(err, "not-your-unit", "unit", "you have no unit on that square");
 	*id = u;
 	return 0;
-}
-
-/* The wizard may cast `sp` now (C9): it knows the spell, has not cast this
- * turn, and the spell's timing fits the phase. */
-static int
-cast_timing(const struct cw_state *st, int id, int sp, struct wr_error *err)
-{
-	const struct cw_spell *s = &cw_spells[sp];
-	const struct cw_unit *u = &st->u[id];
-	if (!(cw_def(st, id)->spells & (1u << sp)))
-		return wr_fail(err, "unknown-spell", "spell", "this unit cannot cast %s", s->name);
-	if (u->cast)
-		return wr_fail(err, "spell-used", "spell",
-		               "a wizard casts one spell each turn (an instant spell on the enemy's "
-		               "turn uses up its next one)");
-	switch (s->when) {
-	case CW_WHEN_MOVE:
-		if (st->phase != CW_PH_MOVE)
-			return wr_fail(err, "wrong-phase", "spell",
-			               "%s is a move spell, cast in the movement phase", s->name);
-		if (u->moved && st->last_moved != id)
-			return wr_fail(err, "not-after-move", "spell",
-			               "a move spell is cast immediately after the wizard has moved");
-		if (cw_in_melee(st, id) && sp != CW_SPELL_FLIGHT)
-			return wr_fail(err, "in-melee", "spell",
-			               "a wizard in melee cannot cast a move spell (but Flight on "
-			               "himself)");
-		return 0;
-	case CW_WHEN_SHOOT:
-		if (st->phase != CW_PH_SHOOT)
-			return wr_fail(err, "wrong-phase", "spell",
-			               "%s is a shoot spell, cast in the shooting phase", s->name);
-		if (cw_in_melee(st, id))
-			return wr_fail(err, "in-melee", "spell",
-			               "a wizard in melee combat cannot cast a shoot spell");
-		if (u->shot)
-			return wr_fail(err, "already-shot", "spell", "this unit has already fired");
-		return 0;
-	case CW_WHEN_MELEE:
-		if (st->phase != CW_PH_MELEE)
-			return wr_fail(err, "wrong-phase", "spell",
-			               "%s is a melee spell, cast in the melee phase", s->name);
-		return 0;
-	default:
-		if (s->target == CW_ST_REACTION)
-			return wr_fail(err, "reaction-only", "spell",
-			               "%s is cast only as a reaction (see README)", s->name);
-		return 0;
-	}
-}
-
-static int
-legal_cast(const struct cw_state *st, int seat, int id, const struct cw_action *a,
-           struct wr_error *err)
-{
-	const struct cw_spell *s;
-	int t;
-	if (a->spell < 0 || a->spell >= CW_SPELL_MAX)
-		return wr_fail(err, "unknown-spell", "spell", "no such spell");
-	s = &cw_spells[a->spell];
-	if (cast_timing(st, id, a->spell, err))
-		return -1;
-	switch (s->target) {
-	case CW_ST_NONE:
-		if (st->nfx >= CW_MAX_FX)
-			return wr_fail(err, "too-many-spells", "spell",
-			               "%d temporal spells are in effect already", CW_MAX_FX);
-		return 0;
-	case CW_ST_ENEMY_SEEN:
-		t = cw_unit_at(st, a->to);
-		if (t == CW_NONE || cw_seat_of(t) == seat)
-			return wr_fail(err, "no-enemy", "target", "there is no enemy unit there");
-		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
-			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
-			               s->range);
-		if (!cw_sees(st, st->u[id].sq, a->to))
-			return wr_fail(err, "no-line-of-sight", "target",
-			               "the wizard does not see that unit");
-		return 0;
-	case CW_ST_OWN:
-	case CW_ST_OWN_MELEE:
-		t = cw_unit_at(st, a->to);
-		if (t == CW_NONE || cw_seat_of(t) != seat)
-			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
-		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
-			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
-			               s->range);
-		if (s->target == CW_ST_OWN_MELEE && (!cw_in_melee(st, t) || st->u[t].attacked))
-			return wr_fail(err, "not-in-melee", "target",
-			               "Strike is for an own unit in melee that has not attacked yet");
-		if (s->temporal && st->nfx >= CW_MAX_FX)
-			return wr_fail(err, "too-many-spells", "spell", "too many spells in effect");
-		return 0;
-	case CW_ST_EFFECT:
-		if (a->effect < 0 || a->effect >= st->nfx)
-			return wr_fail(err, "no-such-effect", "effect", "no such spell in effect");
-		return 0;
-	case CW_ST_FLIGHT:
-		t = cw_unit_at(st, a->to);
-		if (t == CW_NONE || cw_seat_of(t) != seat)
-			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
-		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
-			return wr_fail(err, "out-of-range", "target", "Flight reaches units within %d",
-			               s->range);
-		if (cw_in_melee(st, id) && t != id)
-			return wr_fail(err, "in-melee", "target",
-			               "a wizard in melee may cast Flight only on himself");
-		if (cw_in_melee(st, t) && t != id)
-			return wr_fail(err, "in-melee", "target",
-			               "only the wizard himself flies out of a melee");
-		if (a->target2 < 0 || cw_unit_at(st, a->target2) != CW_NONE ||
-		    cw_dist(st, a->to, a->target2) > 6)
-			return wr_fail(err, "bad-destination", "to",
-			               "Flight ends on an empty square within 6 squares");
-		return 0;
-	case CW_ST_RAISE: {
-		int found = 0, ut = cw_type_lookup(st->side[seat].army, a->utype);
-		if (ut == CW_NONE)
-			return wr_fail(err, "unknown-unit", "raise", "no such unit in your army");
-		if (ut == 0)
-			return wr_fail(err, "cannot-raise", "raise", "a general cannot be raised");
-		for (int k = 1; k < CW_UPS; k++) {
-			const struct cw_unit *u = &st->u[seat * CW_UPS + k];
-			if (u->status == CW_U_DEAD && u->type == ut && !u->regen)
-				found = 1;
-		}
-		if (cw_armies[st->side[seat].army].units[ut].special & CW_SP_REGENERATE)
-			return wr_fail(err, "cannot-raise", "raise", "a Regenerate unit cannot be raised");
-		if (!found)
-			return wr_fail(err, "none-destroyed", "raise",
-			               "no unit of that type has been destroyed");
-		if (a->to < 0 || cw_dist(st, st->u[id].sq, a->to) != 1 ||
-		    cw_unit_at(st, a->to) != CW_NONE)
-			return wr_fail(err, "bad-destination", "to",
-			               "the unit returns to an empty square next to the wizard");
-		return 0;
-	}
-	default:
-		return wr_fail(err, "reaction-only", "spell", "%s is cast only as a reaction",
-		               s->name);
-	}
 }
 
 static int
@@ -1237,7 +719,7 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 	case CW_A_CAST:
 		if (own_unit(st, seat, a->unit, &id, err))
 			return -1;
-		return legal_cast(st, seat, id, a, err);
+		return cw_legal_cast(st, seat, id, a, err);
 	default:
 		return wr_fail(err, "illegal-action", "type", "that action is not possible now");
 	}
@@ -1256,18 +738,6 @@ set_phase(struct cw_state *st, int phase, struct wr_list *ev)
 		e->seat = st->turn_seat;
 		e->value = phase;
 	}
-}
-
-static void
-remove_fx(struct cw_state *st, int i, struct wr_list *ev)
-{
-	struct cw_event *e = cw_ev_push(ev, CW_E_SPELL_END, WR_VIS_PUBLIC);
-	if (e) {
-		cw_ev_unit(st, e, st->fx[i].caster);
-		e->spell = st->fx[i].spell;
-	}
-	memmove(&st->fx[i], &st->fx[i + 1], (size_t)(st->nfx - i - 1) * sizeof(st->fx[0]));
-	st->nfx--;
 }
 
 static int
@@ -1294,7 +764,7 @@ start_turn(struct cw_state *st, int seat, struct wr_list *ev)
 	/* temporal spells last until the start of the wizard's next turn (C9) */
 	for (int i = st->nfx - 1; i >= 0; i--)
 		if (cw_seat_of(st->fx[i].caster) == seat)
-			remove_fx(st, i, ev);
+			cw_remove_fx(st, i, ev);
 	set_phase(st, CW_PH_MOVE, ev);
 	if (sacrifice_due(st, seat))
 		st->pending = CW_PEND_SACRIFICE;
@@ -1451,156 +921,6 @@ apply_setup(struct cw_state *st, int seat, const struct cw_action *a, struct wr_
 	}
 }
 
-static void
-unlink_all(struct cw_state *st, int id)
-{
-	for (int i = 0; i < CW_UNITS; i++)
-		st->u[i].link &= ~(1ull << id);
-	st->u[id].link = 0;
-}
-
-/* The spell takes effect (not countered). */
-static void
-resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_rng *rng,
-             struct wr_list *ev)
-{
-	int t = a->to >= 0 ? cw_unit_at(st, a->to) : CW_NONE;
-	struct cw_event *e;
-	switch (a->spell) {
-	case CW_SPELL_CONTAGION:
-	case CW_SPELL_FEAR:
-	case CW_SPELL_STORM:
-	case CW_SPELL_PROTECTION:
-		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
-		break;
-	case CW_SPELL_ZAP:
-		st->shot_from = st->u[id].sq;
-		st->shot_aim = st->shot_land = a->to;
-		cw_ranged_hit(st, t, CW_W_NONE, rng, ev);
-		break;
-	case CW_SPELL_DISPEL:
-		remove_fx(st, a->effect, ev);
-		break;
-	case CW_SPELL_STRIKE:
-		st->u[t].strike = 1;
-		break;
-	case CW_SPELL_FLIGHT:
-		e = cw_ev_push(ev, CW_E_FLIGHT, WR_VIS_PUBLIC);
-		cw_ev_unit(st, e, t);
-		if (e)
-			e->sq = a->target2;
-		unlink_all(st, t);
-		cw_put(st, t, a->target2);
-		st->u[t].moved = 1;
-		st->last_moved = t;
-		break;
-	case CW_SPELL_RAISE_DEAD:
-		for (int k = 1; k < CW_UPS; k++) {
-			int r = cw_seat_of(id) * CW_UPS + k;
-			struct cw_unit *u = &st->u[r];
-			if (u->status == CW_U_DEAD &&
-			    u->type == cw_type_lookup(st->side[cw_seat_of(id)].army, a->utype) &&
-			    !u->regen) {
-				u->sq = CW_NONE;
-				cw_put(st, r, a->to);
-				u->link = 0;
-				u->moved = u->charged = 1;
-				e = cw_ev_push(ev, CW_E_RAISE, WR_VIS_PUBLIC);
-				cw_ev_unit(st, e, r);
-				break;
-			}
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/* The standing order of the other seat, or ask it (C9, G3). */
-static int
-counter_order(const struct cw_state *st, int seat, int spell)
-{
-	const struct cw_side *sd = &st->side[seat];
-	switch (sd->counter_order) {
-	case 1: return 1;
-	case 2: return 0;
-	case 3: return (sd->counter_mask >> spell) & 1;
-	default: return -1;
-	}
-}
-
-static int
-counterspeller(const struct cw_state *st, int seat)
-{
-	for (int k = 0; k < CW_UPS; k++) {
-		int id = seat * CW_UPS + k;
-		if (cw_on(st, id) && (cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)) &&
-		    !st->u[id].cast)
-			return id;
-	}
-	return CW_NONE;
-}
-
-static void
-do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
-{
-	int caster = cw_unit_at(st, st->cast.unit);
-	int face = (int)wr_die(rng, 6);
-	struct cw_event *e = cw_ev_push(ev, CW_E_COUNTER, WR_VIS_PUBLIC);
-	st->u[wiz].cast = 1;
-	st->u[wiz].instant = 1;
-	st->pending = CW_PEND_NONE;
-	cw_ev_unit(st, e, wiz);
-	if (e) {
-		e->spell = st->cast.spell;
-		e->faces[0] = face;
-		e->nfaces = 1;
-		e->need = 4;
-		e->ok = face >= 4;
-	}
-	if (face < 4)
-		resolve_cast(st, &st->cast, caster, rng, ev);
-}
-
-static void
-apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, struct wr_rng *rng,
-           struct wr_list *ev)
-{
-	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
-	int other = 1 - seat, wiz, order;
-	cw_ev_unit(st, e, id);
-	if (e) {
-		e->spell = a->spell;
-		e->sq = a->spell == CW_SPELL_FLIGHT ? a->target2 : a->to;
-		if (a->to >= 0 && cw_unit_at(st, a->to) != CW_NONE)
-			cw_ev_other(st, e, cw_unit_at(st, a->to));
-		if (a->spell == CW_SPELL_DISPEL) {
-			e->value = st->fx[a->effect].spell;
-			e->other = st->fx[a->effect].caster;
-		}
-	}
-	st->u[id].cast = 1;
-	if (cw_spells[a->spell].when == CW_WHEN_MOVE) {
-		st->u[id].moved = 1;
-		st->last_moved = id;
-	}
-	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)
-		st->u[id].shot = 1;
-	wiz = counterspeller(st, other);
-	if (wiz == CW_NONE) {
-		resolve_cast(st, a, id, rng, ev);
-		return;
-	}
-	st->cast = *a;
-	order = counter_order(st, other, a->spell);
-	if (order == 1)
-		do_counter(st, wiz, rng, ev);
-	else if (order == 0)
-		resolve_cast(st, a, id, rng, ev);
-	else
-		st->pending = CW_PEND_COUNTER;
-}
-
 static int
 followup_possible(const struct cw_state *st)
 {
@@ -1617,77 +937,26 @@ followup_possible(const struct cw_state *st)
 	return any;
 }
 
-/* Heal decisions (C9, provisional): after an action, a seat with units
- * destroyed by it that a wizard of its own may Heal decides, by its
- * standing order or when asked; the follow-up waits for it. */
-static void
-heal_done(struct cw_state *st, int seat)
-{
-	for (int k = 0; k < CW_UPS; k++)
-		st->u[seat * CW_UPS + k].dying = 0;
-}
-
-static int
-heal_possible(const struct cw_state *st, int seat)
-{
-	for (int k = 0; k < CW_UPS; k++) {
-		int d = seat * CW_UPS + k;
-		if (st->u[d].dying && cw_healer_for(st, d) != CW_NONE)
-			return 1;
-	}
-	return 0;
-}
-
-static void
-do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev)
-{
-	int face = (int)wr_die(rng, 6);
-	struct cw_event *e = cw_ev_push(ev, CW_E_HEAL, WR_VIS_PUBLIC);
-	struct cw_unit *u = &st->u[d];
-	st->u[w].cast = 1;
-	if (cw_seat_of(w) != st->turn_seat)
-		st->u[w].instant = 1;
-	u->dying = 0;
-	cw_ev_unit(st, e, w);
-	cw_ev_other(st, e, d);
-	if (e) {
-		e->faces[0] = face;
-		e->nfaces = 1;
-		e->need = 4;
-		e->ok = face >= 4 && cw_unit_at(st, u->sq) == CW_NONE;
-	}
-	if (face < 4 || cw_unit_at(st, u->sq) != CW_NONE)
-		return;
-	cw_put(st, d, u->sq);
-	u->regen = 0;
-	for (int j = 0; j < CW_UNITS; j++)
-		if (((u->was_link >> j) & 1) && cw_on(st, j))
-			cw_link(st, d, j);
-	u->was_link = 0;
-}
-
-static int followup_possible(const struct cw_state *st);
-
 static void
 heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
 	for (int s = 0; s < CW_SEATS; s++) {
 		int order = st->side[s].heal_order;
-		if (!heal_possible(st, s)) {
-			heal_done(st, s);
+		if (!cw_heal_possible(st, s)) {
+			cw_heal_done(st, s);
 			continue;
 		}
 		if (order == 2) {
-			heal_done(st, s);
+			cw_heal_done(st, s);
 			continue;
 		}
 		if (order == 1) {
 			for (int k = 0; k < CW_UPS; k++) {
 				int d = s * CW_UPS + k, w;
 				if (st->u[d].dying && (w = cw_healer_for(st, d)) != CW_NONE)
-					do_heal(st, w, d, rng, ev);
+					cw_do_heal(st, w, d, rng, ev);
 			}
-			heal_done(st, s);
+			cw_heal_done(st, s);
 			continue;
 		}
 		if (st->pending != CW_PEND_HEAL) {
@@ -1707,21 +976,6 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 		}
 		st->pending_next = CW_PEND_NONE;
 	}
-}
-
-static void
-cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
-{
-	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
-	cw_ev_unit(st, e, w);
-	cw_ev_other(st, e, target);
-	if (e) {
-		e->spell = CW_SPELL_PROTECTION;
-		e->sq = st->u[target].sq;
-	}
-	st->u[w].cast = 1;
-	st->u[w].instant = 1;
-	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
 }
 
 static void
@@ -1747,14 +1001,14 @@ shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct 
 	int bow = a->type == CW_A_ATTACK ||
 	          cw_weapons[cw_def(st, cw_unit_at(st, a->unit))->weapon].kind == CW_WK_BOW;
 	if (bow && t != CW_NONE && cw_seat_of(t) != seat)
-		w = protector_for(st, t);
+		w = cw_protector_for(st, t);
 	if (w == CW_NONE) {
 		resolve_strike(st, seat, a, rng, ev);
 		return;
 	}
 	order = st->side[cw_seat_of(t)].protect_order;
 	if (order == 1)
-		cast_protection(st, w, t, ev);
+		cw_cast_protection(st, w, t, ev);
 	if (order != 0) {
 		resolve_strike(st, seat, a, rng, ev);
 		return;
@@ -1850,21 +1104,21 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	case CW_A_NO_PROTECT: {
 		struct cw_action held = st->held;
 		if (a->type == CW_A_PROTECT)
-			cast_protection(st, id, cw_unit_at(st, held.to), ev);
+			cw_cast_protection(st, id, cw_unit_at(st, held.to), ev);
 		st->pending = CW_PEND_NONE;
 		memset(&st->held, 0, sizeof(st->held));
 		resolve_strike(st, st->turn_seat, &held, rng, ev);
 		break;
 	}
 	case CW_A_CAST:
-		apply_cast(st, seat, id, a, rng, ev);
+		cw_apply_cast(st, seat, id, a, rng, ev);
 		break;
 	case CW_A_COUNTER:
-		do_counter(st, id, rng, ev);
+		cw_do_counter(st, id, rng, ev);
 		break;
 	case CW_A_ALLOW:
 		st->pending = CW_PEND_NONE;
-		resolve_cast(st, &st->cast, cw_unit_at(st, st->cast.unit), rng, ev);
+		cw_resolve_cast(st, &st->cast, cw_unit_at(st, st->cast.unit), rng, ev);
 		break;
 	case CW_A_SACRIFICE:
 		st->pending = CW_PEND_NONE;
@@ -1878,13 +1132,13 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		for (int k = 0; k < CW_UPS; k++)
 			if (st->u[seat * CW_UPS + k].dying && st->u[seat * CW_UPS + k].sq == a->to)
 				d = seat * CW_UPS + k;
-		do_heal(st, id, d, rng, ev);
-		if (!heal_possible(st, seat))
-			heal_done(st, seat);
+		cw_do_heal(st, id, d, rng, ev);
+		if (!cw_heal_possible(st, seat))
+			cw_heal_done(st, seat);
 		break;
 	}
 	case CW_A_NO_HEAL:
-		heal_done(st, seat);
+		cw_heal_done(st, seat);
 		break;
 	default:
 		break;
@@ -2032,7 +1286,7 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "units", "bad link");
 	}
 	if (st->pending == CW_PEND_HEAL &&
-	    (st->heal_seat < 0 || st->heal_seat > 1 || !heal_possible(st, st->heal_seat) ||
+	    (st->heal_seat < 0 || st->heal_seat > 1 || !cw_heal_possible(st, st->heal_seat) ||
 	     (st->pending_next != CW_PEND_NONE && st->pending_next != CW_PEND_FOLLOWUP)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
 	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
@@ -2042,7 +1296,7 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		struct cw_state tmp = *st;
 		int f = cw_unit_at(st, st->held.unit), t = cw_unit_at(st, st->held.to);
 		if ((st->held.type != CW_A_SHOOT && st->held.type != CW_A_ATTACK) || f == CW_NONE ||
-		    t == CW_NONE || cw_seat_of(f) != st->turn_seat || protector_for(st, t) == CW_NONE)
+		    t == CW_NONE || cw_seat_of(f) != st->turn_seat || cw_protector_for(st, t) == CW_NONE)
 			return wr_fail(err, "bad-snapshot", "held", "bad held action");
 		tmp.pending = CW_PEND_NONE;
 		tmp.u[f].shot = tmp.u[f].attacked = 0;

@@ -302,6 +302,30 @@ struct cw_event *cw_ev_push(struct wr_list *ev, int type, unsigned vis);
 void cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id);
 void cw_ev_other(const struct cw_state *st, struct cw_event *e, int id);
 
+/* An own wizard that may cast Protection on `id` now, as a reaction on
+ * the enemy's turn (C9), or CW_NONE. */
+int cw_protector_for(const struct cw_state *st, int id);
+/* A candidate action of `type` with nothing chosen yet, or NULL. */
+struct cw_action *cw_cand(struct wr_list *out, int type);
+/* Cuts every melee link of unit `id`. */
+void cw_unlink_all(struct cw_state *st, int id);
+
+/* spells (cw_spells.c) */
+void cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out);
+int cw_legal_cast(const struct cw_state *st, int seat, int id, const struct cw_action *a,
+                  struct wr_error *err);
+void cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a,
+                   struct wr_rng *rng, struct wr_list *ev);
+/* The spell takes effect (not countered). */
+void cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_rng *rng,
+                     struct wr_list *ev);
+void cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev);
+void cw_remove_fx(struct cw_state *st, int i, struct wr_list *ev);
+void cw_heal_done(struct cw_state *st, int seat);
+int cw_heal_possible(const struct cw_state *st, int seat);
+void cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev);
+void cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev);
+
 /* combat (cw_combat.c) */
 /* A save: base need `need`, rolled with `bonus` added; a 1 fails, a need
  * of 7 or more cannot succeed (C7). Returns 1 when saved. */

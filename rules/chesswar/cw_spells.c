@@ -1,0 +1,459 @@
+/*
+ * ChessWar's spells (C9): what a wizard may cast and when, a spell taking
+ * effect, and the reactions on the enemy's turn: Counterspell, Dispel, Heal
+ * and Protection, each by its seat's standing order or asked (G3). Uses
+ * cw_units.c and cw_combat.c (Zap! is a ranged hit); cw_rules.c calls it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cw_rules.h"
+
+void
+cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
+{
+	const struct cw_unit_def *d = cw_def(st, id);
+	int nsq = st->board.files * st->board.ranks;
+	for (int sp = 0; sp < CW_SPELL_MAX; sp++) {
+		struct cw_action *a;
+		int when = cw_spells[sp].when;
+		if (!(d->spells & (1u << sp)))
+			continue;
+		/* only the spells of this phase (a superset still: legal() decides) */
+		if ((when == CW_WHEN_MOVE && st->phase != CW_PH_MOVE) ||
+		    (when == CW_WHEN_SHOOT && st->phase != CW_PH_SHOOT) ||
+		    (when == CW_WHEN_MELEE && st->phase != CW_PH_MELEE))
+			continue;
+		switch (cw_spells[sp].target) {
+		case CW_ST_NONE:
+			a = cw_cand(out, CW_A_CAST);
+			if (a) {
+				a->unit = st->u[id].sq;
+				a->spell = sp;
+			}
+			break;
+		case CW_ST_ENEMY_SEEN:
+		case CW_ST_OWN:
+		case CW_ST_OWN_MELEE:
+			for (int t = 0; t < CW_UNITS; t++) {
+				if (!cw_on(st, t) || (cw_seat_of(t) == seat) !=
+				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN) ||
+				    cw_dist(st, st->u[id].sq, st->u[t].sq) > cw_spells[sp].range)
+					continue;
+				a = cw_cand(out, CW_A_CAST);
+				if (a) {
+					a->unit = st->u[id].sq;
+					a->spell = sp;
+					a->to = st->u[t].sq;
+				}
+			}
+			break;
+		case CW_ST_EFFECT:
+			for (int f = 0; f < st->nfx; f++) {
+				a = cw_cand(out, CW_A_CAST);
+				if (a) {
+					a->unit = st->u[id].sq;
+					a->spell = sp;
+					a->effect = f;
+				}
+			}
+			break;
+		case CW_ST_FLIGHT:
+			for (int t = seat * CW_UPS; t < (seat + 1) * CW_UPS; t++) {
+				if (!cw_on(st, t) || cw_dist(st, st->u[id].sq, st->u[t].sq) > 4)
+					continue;
+				for (int sq = 0; sq < nsq; sq++) {
+					if (cw_dist(st, st->u[t].sq, sq) > 6 || cw_unit_at(st, sq) != CW_NONE)
+						continue;
+					a = cw_cand(out, CW_A_CAST);
+					if (a) {
+						a->unit = st->u[id].sq;
+						a->spell = sp;
+						a->to = st->u[t].sq;
+						a->target2 = sq;
+					}
+				}
+			}
+			break;
+		case CW_ST_RAISE: {
+			int armyt = cw_armies[st->side[seat].army].ntypes;
+			for (int ty = 1; ty < armyt; ty++)
+				for (int dd = 0; dd < WR_DIRS; dd++) {
+					int sq = wr_step(&st->board, st->u[id].sq, dd);
+					if (sq < 0)
+						continue;
+					a = cw_cand(out, CW_A_CAST);
+					if (a) {
+						a->unit = st->u[id].sq;
+						a->spell = sp;
+						snprintf(a->utype, sizeof(a->utype), "%s",
+						         cw_armies[st->side[seat].army].units[ty].slug);
+						a->to = sq;
+					}
+				}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* The wizard may cast `sp` now (C9): it knows the spell, has not cast this
+ * turn, and the spell's timing fits the phase. */
+static int
+cast_timing(const struct cw_state *st, int id, int sp, struct wr_error *err)
+{
+	const struct cw_spell *s = &cw_spells[sp];
+	const struct cw_unit *u = &st->u[id];
+	if (!(cw_def(st, id)->spells & (1u << sp)))
+		return wr_fail(err, "unknown-spell", "spell", "this unit cannot cast %s", s->name);
+	if (u->cast)
+		return wr_fail(err, "spell-used", "spell",
+		               "a wizard casts one spell each turn (an instant spell on the enemy's "
+		               "turn uses up its next one)");
+	switch (s->when) {
+	case CW_WHEN_MOVE:
+		if (st->phase != CW_PH_MOVE)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a move spell, cast in the movement phase", s->name);
+		if (u->moved && st->last_moved != id)
+			return wr_fail(err, "not-after-move", "spell",
+			               "a move spell is cast immediately after the wizard has moved");
+		if (cw_in_melee(st, id) && sp != CW_SPELL_FLIGHT)
+			return wr_fail(err, "in-melee", "spell",
+			               "a wizard in melee cannot cast a move spell (but Flight on "
+			               "himself)");
+		return 0;
+	case CW_WHEN_SHOOT:
+		if (st->phase != CW_PH_SHOOT)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a shoot spell, cast in the shooting phase", s->name);
+		if (cw_in_melee(st, id))
+			return wr_fail(err, "in-melee", "spell",
+			               "a wizard in melee combat cannot cast a shoot spell");
+		if (u->shot)
+			return wr_fail(err, "already-shot", "spell", "this unit has already fired");
+		return 0;
+	case CW_WHEN_MELEE:
+		if (st->phase != CW_PH_MELEE)
+			return wr_fail(err, "wrong-phase", "spell",
+			               "%s is a melee spell, cast in the melee phase", s->name);
+		return 0;
+	default:
+		if (s->target == CW_ST_REACTION)
+			return wr_fail(err, "reaction-only", "spell",
+			               "%s is cast only as a reaction (see README)", s->name);
+		return 0;
+	}
+}
+
+int
+cw_legal_cast(const struct cw_state *st, int seat, int id, const struct cw_action *a,
+           struct wr_error *err)
+{
+	const struct cw_spell *s;
+	int t;
+	if (a->spell < 0 || a->spell >= CW_SPELL_MAX)
+		return wr_fail(err, "unknown-spell", "spell", "no such spell");
+	s = &cw_spells[a->spell];
+	if (cast_timing(st, id, a->spell, err))
+		return -1;
+	switch (s->target) {
+	case CW_ST_NONE:
+		if (st->nfx >= CW_MAX_FX)
+			return wr_fail(err, "too-many-spells", "spell",
+			               "%d temporal spells are in effect already", CW_MAX_FX);
+		return 0;
+	case CW_ST_ENEMY_SEEN:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) == seat)
+			return wr_fail(err, "no-enemy", "target", "there is no enemy unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
+			               s->range);
+		if (!cw_sees(st, st->u[id].sq, a->to))
+			return wr_fail(err, "no-line-of-sight", "target",
+			               "the wizard does not see that unit");
+		return 0;
+	case CW_ST_OWN:
+	case CW_ST_OWN_MELEE:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) != seat)
+			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "%s reaches %d squares", s->name,
+			               s->range);
+		if (s->target == CW_ST_OWN_MELEE && (!cw_in_melee(st, t) || st->u[t].attacked))
+			return wr_fail(err, "not-in-melee", "target",
+			               "Strike is for an own unit in melee that has not attacked yet");
+		if (s->temporal && st->nfx >= CW_MAX_FX)
+			return wr_fail(err, "too-many-spells", "spell", "too many spells in effect");
+		return 0;
+	case CW_ST_EFFECT:
+		if (a->effect < 0 || a->effect >= st->nfx)
+			return wr_fail(err, "no-such-effect", "effect", "no such spell in effect");
+		return 0;
+	case CW_ST_FLIGHT:
+		t = cw_unit_at(st, a->to);
+		if (t == CW_NONE || cw_seat_of(t) != seat)
+			return wr_fail(err, "not-your-unit", "target", "there is no own unit there");
+		if (cw_dist(st, st->u[id].sq, a->to) > s->range)
+			return wr_fail(err, "out-of-range", "target", "Flight reaches units within %d",
+			               s->range);
+		if (cw_in_melee(st, id) && t != id)
+			return wr_fail(err, "in-melee", "target",
+			               "a wizard in melee may cast Flight only on himself");
+		if (cw_in_melee(st, t) && t != id)
+			return wr_fail(err, "in-melee", "target",
+			               "only the wizard himself flies out of a melee");
+		if (a->target2 < 0 || cw_unit_at(st, a->target2) != CW_NONE ||
+		    cw_dist(st, a->to, a->target2) > 6)
+			return wr_fail(err, "bad-destination", "to",
+			               "Flight ends on an empty square within 6 squares");
+		return 0;
+	case CW_ST_RAISE: {
+		int found = 0, ut = cw_type_lookup(st->side[seat].army, a->utype);
+		if (ut == CW_NONE)
+			return wr_fail(err, "unknown-unit", "raise", "no such unit in your army");
+		if (ut == 0)
+			return wr_fail(err, "cannot-raise", "raise", "a general cannot be raised");
+		for (int k = 1; k < CW_UPS; k++) {
+			const struct cw_unit *u = &st->u[seat * CW_UPS + k];
+			if (u->status == CW_U_DEAD && u->type == ut && !u->regen)
+				found = 1;
+		}
+		if (cw_armies[st->side[seat].army].units[ut].special & CW_SP_REGENERATE)
+			return wr_fail(err, "cannot-raise", "raise", "a Regenerate unit cannot be raised");
+		if (!found)
+			return wr_fail(err, "none-destroyed", "raise",
+			               "no unit of that type has been destroyed");
+		if (a->to < 0 || cw_dist(st, st->u[id].sq, a->to) != 1 ||
+		    cw_unit_at(st, a->to) != CW_NONE)
+			return wr_fail(err, "bad-destination", "to",
+			               "the unit returns to an empty square next to the wizard");
+		return 0;
+	}
+	default:
+		return wr_fail(err, "reaction-only", "spell", "%s is cast only as a reaction",
+		               s->name);
+	}
+}
+
+void
+cw_remove_fx(struct cw_state *st, int i, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_SPELL_END, WR_VIS_PUBLIC);
+	if (e) {
+		cw_ev_unit(st, e, st->fx[i].caster);
+		e->spell = st->fx[i].spell;
+	}
+	memmove(&st->fx[i], &st->fx[i + 1], (size_t)(st->nfx - i - 1) * sizeof(st->fx[0]));
+	st->nfx--;
+}
+
+/* The spell takes effect (not countered). */
+void
+cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_rng *rng,
+             struct wr_list *ev)
+{
+	int t = a->to >= 0 ? cw_unit_at(st, a->to) : CW_NONE;
+	struct cw_event *e;
+	switch (a->spell) {
+	case CW_SPELL_CONTAGION:
+	case CW_SPELL_FEAR:
+	case CW_SPELL_STORM:
+	case CW_SPELL_PROTECTION:
+		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
+		break;
+	case CW_SPELL_ZAP:
+		st->shot_from = st->u[id].sq;
+		st->shot_aim = st->shot_land = a->to;
+		cw_ranged_hit(st, t, CW_W_NONE, rng, ev);
+		break;
+	case CW_SPELL_DISPEL:
+		cw_remove_fx(st, a->effect, ev);
+		break;
+	case CW_SPELL_STRIKE:
+		st->u[t].strike = 1;
+		break;
+	case CW_SPELL_FLIGHT:
+		e = cw_ev_push(ev, CW_E_FLIGHT, WR_VIS_PUBLIC);
+		cw_ev_unit(st, e, t);
+		if (e)
+			e->sq = a->target2;
+		cw_unlink_all(st, t);
+		cw_put(st, t, a->target2);
+		st->u[t].moved = 1;
+		st->last_moved = t;
+		break;
+	case CW_SPELL_RAISE_DEAD:
+		for (int k = 1; k < CW_UPS; k++) {
+			int r = cw_seat_of(id) * CW_UPS + k;
+			struct cw_unit *u = &st->u[r];
+			if (u->status == CW_U_DEAD &&
+			    u->type == cw_type_lookup(st->side[cw_seat_of(id)].army, a->utype) &&
+			    !u->regen) {
+				u->sq = CW_NONE;
+				cw_put(st, r, a->to);
+				u->link = 0;
+				u->moved = u->charged = 1;
+				e = cw_ev_push(ev, CW_E_RAISE, WR_VIS_PUBLIC);
+				cw_ev_unit(st, e, r);
+				break;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The standing order of the other seat, or ask it (C9, G3). */
+static int
+counter_order(const struct cw_state *st, int seat, int spell)
+{
+	const struct cw_side *sd = &st->side[seat];
+	switch (sd->counter_order) {
+	case 1: return 1;
+	case 2: return 0;
+	case 3: return (sd->counter_mask >> spell) & 1;
+	default: return -1;
+	}
+}
+
+static int
+counterspeller(const struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int id = seat * CW_UPS + k;
+		if (cw_on(st, id) && (cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)) &&
+		    !st->u[id].cast)
+			return id;
+	}
+	return CW_NONE;
+}
+
+void
+cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
+{
+	int caster = cw_unit_at(st, st->cast.unit);
+	int face = (int)wr_die(rng, 6);
+	struct cw_event *e = cw_ev_push(ev, CW_E_COUNTER, WR_VIS_PUBLIC);
+	st->u[wiz].cast = 1;
+	st->u[wiz].instant = 1;
+	st->pending = CW_PEND_NONE;
+	cw_ev_unit(st, e, wiz);
+	if (e) {
+		e->spell = st->cast.spell;
+		e->faces[0] = face;
+		e->nfaces = 1;
+		e->need = 4;
+		e->ok = face >= 4;
+	}
+	if (face < 4)
+		cw_resolve_cast(st, &st->cast, caster, rng, ev);
+}
+
+void
+cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, struct wr_rng *rng,
+           struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	int other = 1 - seat, wiz, order;
+	cw_ev_unit(st, e, id);
+	if (e) {
+		e->spell = a->spell;
+		e->sq = a->spell == CW_SPELL_FLIGHT ? a->target2 : a->to;
+		if (a->to >= 0 && cw_unit_at(st, a->to) != CW_NONE)
+			cw_ev_other(st, e, cw_unit_at(st, a->to));
+		if (a->spell == CW_SPELL_DISPEL) {
+			e->value = st->fx[a->effect].spell;
+			e->other = st->fx[a->effect].caster;
+		}
+	}
+	st->u[id].cast = 1;
+	if (cw_spells[a->spell].when == CW_WHEN_MOVE) {
+		st->u[id].moved = 1;
+		st->last_moved = id;
+	}
+	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)
+		st->u[id].shot = 1;
+	wiz = counterspeller(st, other);
+	if (wiz == CW_NONE) {
+		cw_resolve_cast(st, a, id, rng, ev);
+		return;
+	}
+	st->cast = *a;
+	order = counter_order(st, other, a->spell);
+	if (order == 1)
+		cw_do_counter(st, wiz, rng, ev);
+	else if (order == 0)
+		cw_resolve_cast(st, a, id, rng, ev);
+	else
+		st->pending = CW_PEND_COUNTER;
+}
+
+/* Heal decisions (C9, provisional): after an action, a seat with units
+ * destroyed by it that a wizard of its own may Heal decides, by its
+ * standing order or when asked; the follow-up waits for it. */
+void
+cw_heal_done(struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++)
+		st->u[seat * CW_UPS + k].dying = 0;
+}
+
+int
+cw_heal_possible(const struct cw_state *st, int seat)
+{
+	for (int k = 0; k < CW_UPS; k++) {
+		int d = seat * CW_UPS + k;
+		if (st->u[d].dying && cw_healer_for(st, d) != CW_NONE)
+			return 1;
+	}
+	return 0;
+}
+
+void
+cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev)
+{
+	int face = (int)wr_die(rng, 6);
+	struct cw_event *e = cw_ev_push(ev, CW_E_HEAL, WR_VIS_PUBLIC);
+	struct cw_unit *u = &st->u[d];
+	st->u[w].cast = 1;
+	if (cw_seat_of(w) != st->turn_seat)
+		st->u[w].instant = 1;
+	u->dying = 0;
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, d);
+	if (e) {
+		e->faces[0] = face;
+		e->nfaces = 1;
+		e->need = 4;
+		e->ok = face >= 4 && cw_unit_at(st, u->sq) == CW_NONE;
+	}
+	if (face < 4 || cw_unit_at(st, u->sq) != CW_NONE)
+		return;
+	cw_put(st, d, u->sq);
+	u->regen = 0;
+	for (int j = 0; j < CW_UNITS; j++)
+		if (((u->was_link >> j) & 1) && cw_on(st, j))
+			cw_link(st, d, j);
+	u->was_link = 0;
+}
+
+void
+cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, target);
+	if (e) {
+		e->spell = CW_SPELL_PROTECTION;
+		e->sq = st->u[target].sq;
+	}
+	st->u[w].cast = 1;
+	st->u[w].instant = 1;
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
+}
