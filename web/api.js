@@ -63,6 +63,7 @@ const SENTENCES = {
   'time-not-expired': 'No opponent has run out of time.',
   'vacation-unavailable': 'You cannot start that vacation: you are on one already, or you have too few days.',
   'not-implemented': 'This server cannot do that (it was built without it).',
+  'webhook-target-refused': 'This server will not call that address (README "Private targets").',
 };
 
 export class ApiError extends Error {

@@ -58,7 +58,8 @@ wp_api_webhooks_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"url", "secret", NULL};
 	const char *url, *secret;
-	char why[160], made[65];
+	char why[240], made[65];
+	int rc;
 	unsigned char raw[32];
 	struct wp_webhook w;
 	struct wp_player who;
@@ -71,8 +72,10 @@ wp_api_webhooks_create(struct wp_ctx *ctx)
 		return err;
 	if (!url)
 		return wp_fail(ctx, WP_ERR_INVALID, "url: required");
-	if (wp_webhook_url_check(url, why, sizeof(why)) != 0)
-		return wp_fail(ctx, WP_ERR_INVALID, "%s", why);
+	/* A URL of the wrong shape is a 400; a well-formed one whose host this
+	 * server will not call a 422 that says why (issue 24). */
+	if ((rc = wp_webhook_url_check(url, why, sizeof(why))) != 0)
+		return wp_fail(ctx, rc == -2 ? WP_ERR_TARGET_REFUSED : WP_ERR_INVALID, "%s", why);
 	if (secret && (err = check_secret(ctx, secret)))
 		return err;
 	if (!secret) {

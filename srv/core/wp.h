@@ -64,6 +64,7 @@ enum wp_err {
 	WP_ERR_TIME_NOT_EXPIRED,      /* 409: a claim on time too early */
 	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
 	WP_ERR_NOT_IMPLEMENTED,       /* 501: not in this build (board.png without librsvg) */
+	WP_ERR_TARGET_REFUSED,        /* 422: a webhook target this server will not call */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */

@@ -21,9 +21,9 @@ void wp_notify_stop(void);
 
 /* A webhook URL a player may register: http or https, a host, no user
  * or password, at most WP_WEBHOOK_URL_MAX bytes of visible ASCII, and
- * unless WEBHOOK_ALLOW_PRIVATE no loopback, private or link-local address
- * literal nor "localhost" (names are checked again, resolved, at each
- * delivery). 0, or -1 and why. */
+ * a host a public server may call (addr.h, wp_host_judge; names are
+ * checked again, resolved, at each delivery). 0; -1 and why for a URL of
+ * the wrong shape; -2 and why for a host this server will not call. */
 int wp_webhook_url_check(const char *url, char *why, size_t cap);
 /* The signature receivers check: lower-case hex of
  * HMAC-SHA256(key = secret, message = timestamp "." body). */

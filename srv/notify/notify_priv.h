@@ -34,7 +34,8 @@ struct wp_send {
 	CURL *easy;
 	struct curl_slist *headers;
 	char *body;
-	int refused;             /* a private address was refused */
+	int refused;             /* the URL or an address was refused: why */
+	char why[240];
 	CURLcode rc;
 	int done;                /* added to the worker's transfers */
 };

@@ -1,9 +1,10 @@
 /* Webhooks: the URL check, the body, the signature and one attempt over
- * libcurl. A target that resolves to a private address is refused when
- * curl opens the socket, so a name that points inside after registration
- * (DNS rebinding) is refused too, unless WEBHOOK_ALLOW_PRIVATE. */
-#include <arpa/inet.h>
-#include <netinet/in.h>
+ * libcurl. Unless WEBHOOK_ALLOW_PRIVATE, a URL whose host is refused on
+ * its face (addr.c) is refused at registration and again before each
+ * attempt, and every address libcurl is about to connect to is checked in
+ * its socket callback: the very address connect() is then given, so a
+ * name that points inside after registration, or between a check and the
+ * connection (DNS rebinding), is refused too (issue 24). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,104 +16,74 @@
 #include <json-c/json.h>
 #include <sodium.h>
 
+#include "addr.h"
 #include "notify_priv.h"
-
-static int
-v4_private(uint32_t a)
-{
-	static const struct {
-		uint32_t net, mask;
-	} nets[] = {
-		{0x00000000, 0xff000000}, /* 0/8 "this network" */
-		{0x0a000000, 0xff000000}, /* 10/8 */
-		{0x64400000, 0xffc00000}, /* 100.64/10 carrier-grade NAT */
-		{0x7f000000, 0xff000000}, /* 127/8 loopback */
-		{0xa9fe0000, 0xffff0000}, /* 169.254/16 link-local (cloud metadata) */
-		{0xac100000, 0xfff00000}, /* 172.16/12 */
-		{0xc0000000, 0xffffff00}, /* 192.0.0/24 */
-		{0xc0a80000, 0xffff0000}, /* 192.168/16 */
-		{0xc6120000, 0xfffe0000}, /* 198.18/15 benchmarking */
-		{0xe0000000, 0xe0000000}, /* 224/3 multicast and reserved */
-	};
-	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++)
-		if ((a & nets[i].mask) == nets[i].net)
-			return 1;
-	return 0;
-}
-
-static int
-v6_private(const unsigned char *b)
-{
-	static const unsigned char zero[16];
-	uint32_t v4;
-
-	if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))
-		return 1;                           /* :: and ::1 */
-	if ((b[0] & 0xfe) == 0xfc || b[0] == 0xff)
-		return 1;                           /* fc00::/7 unique local, ff00::/8 */
-	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
-		return 1;                           /* fe80::/10 link-local */
-	/* ::ffff:a.b.c.d mapped, 64:ff9b::a.b.c.d NAT64: the IPv4 inside */
-	static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-	static const unsigned char nat64[12] = {0, 0x64, 0xff, 0x9b};
-	if (memcmp(b, mapped, 12) == 0 || memcmp(b, nat64, 12) == 0) {
-		memcpy(&v4, b + 12, 4);
-		return v4_private(ntohl(v4));
-	}
-	return 0;
-}
 
 int
 wp_addr_private(const struct sockaddr *sa)
 {
-	if (sa->sa_family == AF_INET)
-		return v4_private(ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr));
-	if (sa->sa_family == AF_INET6)
-		return v6_private(((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr.s6_addr);
-	return 1;
+	char why[160];
+
+	return wp_addr_special(sa, why, sizeof(why));
 }
 
-/* A host literal or name that is private on its face. */
+/* The authority of an http(s) URL read strictly (RFC 3986 3.2): no user
+ * information, a host (IPv6 in brackets) and an optional port of 1 to 5
+ * digits. 0 and where the host is; -1 when there is user information. */
 static int
-host_private(const char *host)
+authority(const char *url, const char **host, size_t *hlen, const char **port, size_t *plen)
 {
-	char h[256];
-	size_t n = strlen(host);
-	struct sockaddr_in a4 = {.sin_family = AF_INET};
-	struct sockaddr_in6 a6 = {.sin6_family = AF_INET6};
+	const char *a = strstr(url, "://") + 3;
+	size_t n = strcspn(a, "/?#"), h;
 
-	if (n >= sizeof(h))
-		return 0;
-	if (host[0] == '[' && n > 2 && host[n - 1] == ']') {
-		memcpy(h, host + 1, n - 2);
-		h[n - 2] = '\0';
+	if (memchr(a, '@', n))
+		return -1;
+	if (a[0] == '[') {
+		const char *close = memchr(a, ']', n);
+		h = close ? (size_t)(close - a) + 1 : n;
 	} else {
-		memcpy(h, host, n + 1);
+		const char *colon = memchr(a, ':', n);
+		h = colon ? (size_t)(colon - a) : n;
 	}
-	if (inet_pton(AF_INET, h, &a4.sin_addr) == 1)
-		return wp_addr_private((struct sockaddr *)&a4);
-	if (inet_pton(AF_INET6, h, &a6.sin6_addr) == 1)
-		return wp_addr_private((struct sockaddr *)&a6);
-	n = strlen(h);
-	while (n && h[n - 1] == '.')
-		h[--n] = '\0';
-	return strcasecmp(h, "localhost") == 0 ||
-	       (n > 10 && strcasecmp(h + n - 10, ".localhost") == 0);
+	*host = a;
+	*hlen = h;
+	*port = h < n ? a + h : NULL;   /* with its ':' */
+	*plen = n - h;
+	return 0;
 }
 
-int
-wp_webhook_url_check(const char *url, char *why, size_t cap)
+static int
+port_ok(const char *p, size_t n)
 {
-	CURLU *u;
-	char *scheme = NULL, *host = NULL, *user = NULL, *password = NULL;
-	int rc = -1;
+	unsigned long v = 0;
+
+	if (!p)
+		return 1;
+	if (n < 2 || n > 6 || p[0] != ':')
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+		v = v * 10 + (unsigned long)(p[i] - '0');
+	}
+	return v >= 1 && v <= 65535;
+}
+
+static int
+url_check(const char *url, int flags, char *why, size_t cap)
+{
+	CURLU *u = NULL;
+	char *host = NULL, *user = NULL, *password = NULL;
+	const char *h, *p;
+	size_t hn, pn;
+	int rc = -2;
 
 	if (strlen(url) > WP_WEBHOOK_URL_MAX) {
 		snprintf(why, cap, "url: at most %d bytes", WP_WEBHOOK_URL_MAX);
 		return -1;
 	}
-	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
-		if (*p <= 0x20 || *p >= 0x7f) {
+	for (const unsigned char *c = (const unsigned char *)url; *c; c++)
+		if (*c <= 0x20 || *c >= 0x7f) {
 			snprintf(why, cap, "url: visible ASCII only (percent-encode the rest)");
 			return -1;
 		}
@@ -120,31 +91,44 @@ wp_webhook_url_check(const char *url, char *why, size_t cap)
 		snprintf(why, cap, "url: must start with http:// or https://");
 		return -1;
 	}
+	if (authority(url, &h, &hn, &p, &pn) != 0) {
+		snprintf(why, cap, "url: must not carry a user name or password");
+		return -1;
+	}
+	if (wp_host_judge(h, hn, flags, why, cap) != 0)
+		return -2;
+	if (!port_ok(p, pn)) {
+		snprintf(why, cap, "url: the port must be a number from 1 to 65535");
+		return -2;
+	}
+	/* libcurl, which connects, must read the same host: a URL the two
+	 * parsers read differently is refused, whatever libcurl would do. */
 	u = curl_url();
 	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host[0]) {
-		snprintf(why, cap, "url: not a valid http or https URL");
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    strlen(host) != hn || strncasecmp(host, h, hn) != 0) {
+		snprintf(why, cap, "url: malformed (libcurl reads another host)");
 		goto out;
 	}
 	if (curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_PASSWORD, &password, 0) == CURLUE_OK) {
 		snprintf(why, cap, "url: must not carry a user name or password");
-		goto out;
-	}
-	if (!wp_notify_cfg.allow_private && host_private(host)) {
-		snprintf(why, cap, "url: loopback, private and link-local targets are not allowed "
-		                   "on this server");
+		rc = -1;
 		goto out;
 	}
 	rc = 0;
 out:
-	curl_free(scheme);
 	curl_free(host);
 	curl_free(user);
 	curl_free(password);
 	curl_url_cleanup(u);
 	return rc;
+}
+
+int
+wp_webhook_url_check(const char *url, char *why, size_t cap)
+{
+	return url_check(url, wp_notify_cfg.allow_private ? WP_HOST_ALLOW_PRIVATE : 0, why, cap);
 }
 
 void
@@ -205,14 +189,27 @@ wp_notify_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl
 	return wp_notify_stopping();
 }
 
+/* Refuses an address in a special-purpose range or bound to this host's
+ * own interfaces (192.0.2.2 of this machine was once reached: a range
+ * list alone does not know the host's addresses). */
 static curl_socket_t
 open_socket(void *user, curlsocktype purpose, struct curl_sockaddr *a)
 {
 	struct wp_send *s = user;
+	char range[160];
 
-	if (!wp_notify_cfg.allow_private && wp_addr_private(&a->addr)) {
-		s->refused = 1;
+	(void)purpose;
+	if (s->refused)
 		return CURL_SOCKET_BAD;
+	if (!wp_notify_cfg.allow_private) {
+		int own = wp_addr_own(&a->addr);
+		if (own != 0 || wp_addr_special(&a->addr, range, sizeof(range))) {
+			snprintf(s->why, sizeof(s->why), "the address is %s: not allowed on this server",
+			         own > 0 ? "one of this server's own"
+			                 : own < 0 ? "unchecked (interfaces unknown)" : range);
+			s->refused = 1;
+			return CURL_SOCKET_BAD;
+		}
 	}
 	return socket(a->family, a->socktype, a->protocol);
 }
@@ -240,7 +237,15 @@ wp_webhook_begin(const struct wp_outbox *o, struct wp_send *s)
 	snprintf(line, sizeof(line), "X-Warpost-Signature: sha256=%s", sig);
 	s->headers = curl_slist_append(s->headers, line);
 	s->headers = curl_slist_append(s->headers, "Expect:");
-	curl_easy_setopt(c, CURLOPT_URL, o->url);
+	/* The stored URL is judged again (a row from before a rule, or put by
+	 * hand): a refused one is never resolved nor connected. Its address
+	 * literals are left to open_socket, which knows this host's own. */
+	int flags = wp_notify_cfg.allow_private ? WP_HOST_ALLOW_PRIVATE : WP_HOST_LITERAL_LATER;
+	if (url_check(o->url, flags, s->why, sizeof(s->why)) != 0)
+		s->refused = 1;
+	curl_easy_setopt(c, CURLOPT_URL, s->refused ? "http://0.0.0.0/" : o->url);
+	/* Straight to the checked address: no proxy from the environment */
+	curl_easy_setopt(c, CURLOPT_PROXY, "");
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, s->headers);
@@ -273,8 +278,7 @@ wp_webhook_finish(struct wp_send *s, CURLcode rc, int *http_status, char *err, s
 		if (status < 200 || status > 299)
 			snprintf(err, cap, "HTTP status %ld", status);
 	} else if (s->refused) {
-		snprintf(err, cap, "the address is loopback, private or link-local: not allowed "
-		                   "on this server");
+		snprintf(err, cap, "refused: %s", s->why);
 	} else {
 		snprintf(err, cap, "%s", curl_easy_strerror(rc));
 	}

@@ -27,7 +27,7 @@ class Receiver:
     """A real HTTP server on 127.0.0.1 that records every call and checks
     its signature with the secret registered for its path."""
 
-    def __init__(self, port=0, fail_first=0, secrets=None):
+    def __init__(self, port=0, fail_first=0, secrets=None, host="127.0.0.1"):
         self.calls = []
         # (given here when calls may already be waiting for the port: a
         # secret set after the start could miss the first of them)
@@ -55,13 +55,14 @@ class Receiver:
             def log_message(self, *a):
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.host = host
+        self.httpd = http.server.ThreadingHTTPServer((host, port), Handler)
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
     def url(self, path):
-        return "http://127.0.0.1:%d%s" % (self.port, path)
+        return "http://%s:%d%s" % (self.host, self.port, path)
 
     def events(self, path, event=None, game=None):
         with self.lock:
@@ -146,7 +147,6 @@ class WebhooksTest(wp.ServerTestCase):
             ({"url": "https://user:pw@example.org/x"}, "url"),
             ({"url": "https://example.org/" + "x" * 2000}, "url"),
             ({"url": "https://exa mple.org/"}, "url"),
-            ({"url": "http://"}, "url"),
             ({"url": "https://example.org/", "secret": "short"}, "secret"),
             ({"url": "https://example.org/", "secret": "with a space in it!!"}, "secret"),
             ({"url": "https://example.org/", "extra": 1}, "extra"),
@@ -155,6 +155,12 @@ class WebhooksTest(wp.ServerTestCase):
             with self.subTest(body=body):
                 self.assertProblem(self.a.req("POST", "/api/me/webhooks", body), 400,
                                    "invalid-request", field)
+        # WEBHOOK_ALLOW_PRIVATE lets loopback through, never an empty or
+        # malformed host nor a metadata name (README "Private targets").
+        for url in ("http://", "http:///h", "http://127.1/", "http://metadata.google.internal/"):
+            with self.subTest(url=url):
+                self.assertProblem(self.a.req("POST", "/api/me/webhooks", {"url": url}), 422,
+                                   "webhook-target-refused", "url")
         for n in range(4):
             hook(self.a, "https://example.org/%d" % n)
         self.assertProblem(self.a.req("POST", "/api/me/webhooks", {"url": "https://example.org/6"}),
@@ -334,24 +340,64 @@ class WebhooksTest(wp.ServerTestCase):
         self.assertTrue(all(c["signed"] for c in rx.calls))
 
 
+def interface_address():
+    """An IPv4 address of one of this machine's interfaces other than
+    loopback (SIOCGIFADDR), or None."""
+    import fcntl
+    import socket
+    import struct
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            try:
+                raw = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+            addr = socket.inet_ntoa(raw[20:24])
+            if not addr.startswith("127."):
+                return addr
+    return None
+
+
 class PublicServerTest(wp.ServerTestCase):
-    """Without WEBHOOK_ALLOW_PRIVATE a server refuses loopback, private and
-    link-local targets: at registration, and when it connects (a name that
+    """Without WEBHOOK_ALLOW_PRIVATE (issue 24, item 2; README "Private
+    targets") a server refuses every special-purpose address, metadata and
+    inside names and malformed hosts at registration (422), and refuses to
+    connect to a special-purpose address or one of its own (a name that
     resolves inside, here a row put in the table by hand)."""
     server_env = dict(FAST, WEBHOOK_MAX_ATTEMPTS="2")
 
     def test_private_targets_refused_at_registration(self):
         a = ml.Client(self.server, "Alice")
-        for url in ("http://127.0.0.1:9/x", "http://localhost/x", "http://[::1]/x",
-                    "http://10.1.2.3/x", "http://192.168.0.1/", "http://169.254.169.254/latest",
-                    "http://[fe80::1]/", "http://[::ffff:127.0.0.1]/", "https://app.localhost/"):
+        refused = [
+            # issue 24's hostile checks, each with the reason it must name
+            ("http://127.0.0.1.:8080/", "loopback"),
+            ("http://0.0.0.0.:8080/", "this network"),
+            ("http://169.254.169.254./x", "link-local"),
+            ("http://[::127.0.0.1]:8080/", "loopback"),
+            ("http://[2002:7f00:1::]/h", "6to4"),
+            ("http://metadata.google.internal/x", "metadata"),
+            ("http:///h", "empty"),
+            ("http://192.0.2.2:8080/", "TEST-NET-1"),
+            ("http://vm:8080/", "single-label"),         # /etc/hosts: 127.0.0.1
+            ("http://localhost./x", "special-use"),
+            # and the ranges refused before
+            ("http://127.0.0.1:9/x", "loopback"), ("http://[::1]/x", "loopback"),
+            ("http://10.1.2.3/x", "private-use"), ("http://192.168.0.1/", "private-use"),
+            ("http://169.254.169.254/latest", "link-local"), ("http://[fe80::1]/", "link-local"),
+            ("http://[::ffff:127.0.0.1]/", "loopback"), ("https://app.localhost/", "special-use"),
+            ("http://[64:ff9b::7f00:1]/", "loopback"), ("http://2130706433/", "decimal"),
+        ]
+        for url, why in refused:
             with self.subTest(url=url):
-                self.assertProblem(a.req("POST", "/api/me/webhooks", {"url": url}), 400,
-                                   "invalid-request", "url")
+                doc = self.assertProblem(a.req("POST", "/api/me/webhooks", {"url": url}), 422,
+                                         "webhook-target-refused", "url")
+                self.assertIn(why, doc["detail"])
         self.assertEqual(a.req("GET", "/api/me/webhooks").json()["webhooks"], [])
 
-    def test_private_address_refused_when_connecting_then_given_up(self):
-        rx = Receiver()
+    def refused_when_connecting(self, host):
+        """A hook whose URL is put in the table by hand: the worker gives
+        up after its attempts, never reaching the receiver; the last error."""
+        rx = Receiver(host=host)
         self.addCleanup(rx.close)
         a, b = ml.Client(self.server, "Alice"), ml.Client(self.server, "Bob")
         h = hook(a, "https://example.org/hook")
@@ -364,11 +410,22 @@ class PublicServerTest(wp.ServerTestCase):
         self.assertTrue(failed, a.req("GET", path).json())
         d = failed[0]
         self.assertEqual((d["attempts"], len(d["log"]), d["next_attempt_at"]), (2, 2, None))
-        self.assertIn("private", d["last_error"])
-        self.assertEqual(rx.calls, [], "the private address was never called")
+        self.assertEqual(rx.calls, [], "the refused address was never called")
+        return d["last_error"]
+
+    def test_private_address_refused_when_connecting_then_given_up(self):
+        self.assertIn("refused", self.refused_when_connecting("127.0.0.1"))
         metrics = self.server.request("GET", "/metrics").body.decode()
         self.assertRegex(metrics, r"(?m)^warpost_webhook_failed_total [1-9]")
         self.assertRegex(metrics, r"(?m)^warpost_webhook_attempts_total [2-9]")
+
+    def test_own_interface_address_refused_when_connecting(self):
+        """Issue 24: a delivery reached http://192.0.2.2:P/, this machine's
+        own eth0. An address of the host's own interfaces is refused when
+        connecting (getifaddrs), whatever range it lies in."""
+        addr = interface_address()
+        self.assertIsNotNone(addr, "this machine has no interface but loopback")
+        self.assertIn("one of this server's own", self.refused_when_connecting(addr))
 
 
 if __name__ == "__main__":
