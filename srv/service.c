@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "notify.h"
+#include "png_render.h"
 #include "store.h"
 #include "fronts.h"
 #include "wait.h"
@@ -77,6 +78,10 @@ wp_main(int argc, char **argv)
 #ifdef M_MXFAST
 	mallopt(M_MXFAST, 0);
 #endif
+	wp_crash_handlers();
+	/* board.png's renderer: this binary started again by png_render.c. */
+	if (argc == 2 && strcmp(argv[1], WP_RENDER_WORKER_ARG) == 0)
+		return wp_render_worker_main();
 	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
 		printf("warpostd %s\n", WP_VERSION);
 		return 0;
@@ -125,6 +130,11 @@ wp_main(int argc, char **argv)
 		wp_log("database: the health monitor cannot start");
 	wp_core_init(&cfg, store);
 	wp_notify_init(&cfg);
+	/* Before any request: a board.png renders in a process of its own,
+	 * which sets up fontconfig and Pango before its first image. CGI
+	 * starts one only when a request asks for an image. */
+	if (wp_render_start(&cfg, !cgi) != 0)
+		wp_log("board.png: the renderer did not start; the first image tries again");
 
 	if (cgi) {
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
@@ -157,6 +167,7 @@ wp_main(int argc, char **argv)
 	rc = 0;
 	wp_log("stopped");
 out:
+	wp_render_stop();
 	wp_core_fini();
 	wp_store_close(store);
 	return rc;

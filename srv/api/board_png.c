@@ -17,6 +17,7 @@
 #include <pthread.h>
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <librsvg/rsvg.h>
 
 static pthread_mutex_t render_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -136,7 +137,30 @@ wp_svg_png(const char *svg, size_t len, unsigned char **png, size_t *pnglen, cha
 	return rc;
 }
 
+void
+wp_png_fonts_init(void)
+{
+	static const char text[] =
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\">"
+		"<text x=\"2\" y=\"14\" font-size=\"11\">a1 \xc2\xb7</text></svg>";
+	unsigned char *png = NULL;
+	size_t n = 0;
+	char why[160];
+
+	/* Before Pango's first use: its own FcInit() then finds it done. */
+	if (!FcInit())
+		fprintf(stderr, "board.png: fontconfig did not initialise\n");
+	if (wp_svg_png(text, sizeof(text) - 1, &png, &n, why, sizeof(why)) != 0)
+		fprintf(stderr, "board.png: the warm-up image did not render: %s\n", why);
+	free(png);
+}
+
 #else /* !WP_HAVE_RSVG */
+
+void
+wp_png_fonts_init(void)
+{
+}
 
 int
 wp_png_available(void)

@@ -17,5 +17,10 @@ int wp_png_available(void);
  * -1 and why. Thread-safe (one rendering at a time). */
 int wp_svg_png(const char *svg, size_t len, unsigned char **png, size_t *pnglen, char *why,
                size_t cap);
+/* Initialises fontconfig, then Pango's font map by rendering a line of
+ * text, so that nothing of theirs is still starting when the first image
+ * renders (Pango runs FcInit() on a thread of its own: issue 24). The
+ * renderer process calls it before its first request. */
+void wp_png_fonts_init(void);
 
 #endif

@@ -26,6 +26,8 @@
 
 #include "api.h"
 #include "board_png.h"
+#include "png_render.h"
+#include "ratelimit.h"
 
 #define FILES 8
 #define RANKS 8
@@ -364,21 +366,35 @@ board_svg(const struct board *b, const char *caption, size_t *len)
 	return buf;
 }
 
-/* The SVG document as a PNG (a new buffer in *body); the SVG is freed. */
+/* The SVG document as a PNG (a new buffer in *body; the SVG is freed):
+ * the kept rendering of this ETag, else one from the renderer process
+ * (png_render.c), which counts PNG_RENDER_COST requests against the
+ * address's RATE_LIMIT_REQUESTS (the request itself counted one). */
 static enum wp_err
-to_png(struct wp_ctx *ctx, char *svg, size_t *len, char **body)
+to_png(struct wp_ctx *ctx, const char *etag, char *svg, size_t *len, char **body)
 {
 	unsigned char *png = NULL;
 	size_t n = 0;
 	char why[160];
-	int rc = wp_svg_png(svg, *len, &png, &n, why, sizeof(why));
+	enum wp_err err = WP_OK;
+	int rc = WP_RENDER_OK;
+	unsigned cost = wp_render_cost();
 
+	if (!wp_png_cache_get(etag, &png, &n)) {
+		if (cost > 1)
+			err = wp_rate_check_ip_n(ctx, WP_RATE_REQUESTS, cost - 1);
+		if (err == WP_OK && (rc = wp_render_png(svg, *len, &png, &n, why, sizeof(why))) ==
+		                        WP_RENDER_OK)
+			wp_png_cache_put(etag, png, n);
+	}
 	free(svg);
 	*body = (char *)png;
 	*len = n;
-	if (rc == 0)
-		return WP_OK;
+	if (err != WP_OK || rc == WP_RENDER_OK)
+		return err;
 	wp_log("board.png: %s", why);
+	if (rc == WP_RENDER_DOWN)
+		return wp_fail(ctx, WP_ERR_OVERLOADED, "the image could not be rendered now; try again");
 	return wp_fail(ctx, WP_ERR_INTERNAL, "the image could not be rendered");
 }
 
@@ -450,7 +466,7 @@ board(struct wp_ctx *ctx, int png)
 			err = wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
 		else if (!png)
 			err = wp_reply_bytes(ctx, 200, "image/svg+xml", svg, len);
-		else if ((err = to_png(ctx, svg, &len, &svg)) == WP_OK)
+		else if ((err = to_png(ctx, etag, svg, &len, &svg)) == WP_OK)
 			err = wp_reply_bytes(ctx, 200, "image/png", svg, len);
 	}
 	if (g.rs)

@@ -74,6 +74,22 @@ env_rate(const char *name, unsigned n, unsigned per_s, struct wp_rate *out, char
 
 /* The rate limits (README "Rate limits"); RATE_LIMITS=off turns them all
  * off, for tests and benchmarks that make thousands of requests. */
+/* board.png (issue 24): the renderer process's deadline, the cache of
+ * rendered images, and what one render counts in RATE_LIMIT_REQUESTS. */
+static int
+load_images(struct wp_config *cfg, char *err, size_t errlen)
+{
+	unsigned long cache, cost;
+
+	if (env_ms("RENDER_TIMEOUT_MS", 10000, 100, &cfg->render_timeout_ms, err, errlen) ||
+	    env_uint("PNG_CACHE_BYTES", 8 << 20, 0, 1UL << 30, &cache, err, errlen) ||
+	    env_uint("PNG_RENDER_COST", 8, 1, 1000, &cost, err, errlen))
+		return -1;
+	cfg->png_cache_bytes = (size_t)cache;
+	cfg->png_render_cost = (unsigned)cost;
+	return 0;
+}
+
 static int
 load_rates(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -169,6 +185,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_ms("DB_POOL_WAIT_MS", 500, 0, &cfg->db.pool_wait_ms, err, errlen) ||
 	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen) ||
 	    load_rates(cfg, err, errlen) ||
+	    load_images(cfg, err, errlen) ||
 	    env_uint("PER_IP_CONNECTIONS", 32, 0, 100000, &per_ip, err, errlen) ||
 	    env_uint("REQUEST_TIMEOUT", 15, 1, 3600, &req_timeout, err, errlen) ||
 	    env_uint("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &queue_timeout, err, errlen))

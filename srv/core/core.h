@@ -116,6 +116,9 @@ enum wp_metric {
 	WP_METRIC_TIME_WARNING_SCANS,    /* "time running out" (notify/warn.c) */
 	WP_METRIC_TIME_WARNINGS,
 	WP_METRIC_TIME_WARNING_SCAN_CLOCK,  /* a gauge: "now" of the last scan */
+	WP_METRIC_PNG_RENDERS,           /* board.png (api/png_render.c, issue 24) */
+	WP_METRIC_PNG_CACHE_HITS,
+	WP_METRIC_RENDERER_FAILURES,
 	WP_METRIC_MAX
 };
 void wp_metric_add(enum wp_metric m, uint64_t n);

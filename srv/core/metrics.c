@@ -43,6 +43,14 @@ static const struct {
 	[WP_METRIC_TIME_WARNING_SCAN_CLOCK] = {"warpost_time_warning_scan_timestamp_seconds",
 	                                       "The clock of the last completed \"time running"
 	                                       " out\" scan", "gauge"},
+	[WP_METRIC_PNG_RENDERS] = {"warpost_png_renders_total",
+	                           "board.png images rendered by the renderer process", "counter"},
+	[WP_METRIC_PNG_CACHE_HITS] = {"warpost_png_cache_hits_total",
+	                              "board.png images answered from the kept renderings",
+	                              "counter"},
+	[WP_METRIC_RENDERER_FAILURES] = {"warpost_renderer_failures_total",
+	                                 "Renderer processes that died or did not answer in time",
+	                                 "counter"},
 };
 
 void

@@ -91,6 +91,12 @@ refill(struct bucket *b, const struct wp_rate *r, int64_t now)
 unsigned
 wp_rate_take(enum wp_rate_class cls, const void *key, size_t len)
 {
+	return wp_rate_take_n(cls, key, len, 1);
+}
+
+unsigned
+wp_rate_take_n(enum wp_rate_class cls, const void *key, size_t len, unsigned n)
+{
 	struct bucket *found = NULL, *victim = NULL;
 	const struct wp_rate *r = &classes[cls].rate;
 	int64_t now = wp_now_ns();
@@ -98,6 +104,9 @@ wp_rate_take(enum wp_rate_class cls, const void *key, size_t len)
 
 	if (!classes[cls].slots || !len)
 		return 0;
+	/* More than a full bucket could never be granted. */
+	if (n > r->n)
+		n = r->n;
 	if (len > WP_RATE_KEY)
 		len = WP_RATE_KEY;
 	uint64_t h = hash_key(key, len);
@@ -122,10 +131,10 @@ wp_rate_take(enum wp_rate_class cls, const void *key, size_t len)
 		found->at_ns = now;
 	}
 	refill(found, r, now);
-	if (found->tokens >= 1) {
-		found->tokens -= 1;
+	if (found->tokens >= n) {
+		found->tokens -= n;
 	} else {
-		double s = (1 - found->tokens) * r->per_s / r->n;
+		double s = (n - found->tokens) * r->per_s / r->n;
 		wait = (unsigned)s;
 		wait += wait < s || wait == 0; /* rounded up, at least 1 */
 	}
@@ -136,13 +145,20 @@ wp_rate_take(enum wp_rate_class cls, const void *key, size_t len)
 enum wp_err
 wp_rate_check(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key, size_t len)
 {
+	return wp_rate_check_n(ctx, cls, key, len, 1);
+}
+
+enum wp_err
+wp_rate_check_n(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key, size_t len,
+                unsigned n)
+{
 	static const char *const what[WP_RATE_MAX] = {
 		[WP_RATE_REQUESTS] = "requests from this address",
 		[WP_RATE_PLAYERS] = "players created from this address",
 		[WP_RATE_GAMES] = "matches created with this token",
 		[WP_RATE_WRITES] = "writes with this token",
 	};
-	unsigned wait = wp_rate_take(cls, key, len);
+	unsigned wait = wp_rate_take_n(cls, key, len, n);
 	char v[16];
 
 	if (!wait)
@@ -156,8 +172,14 @@ wp_rate_check(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key, size_
 enum wp_err
 wp_rate_check_ip(struct wp_ctx *ctx, enum wp_rate_class cls)
 {
+	return wp_rate_check_ip_n(ctx, cls, 1);
+}
+
+enum wp_err
+wp_rate_check_ip_n(struct wp_ctx *ctx, enum wp_rate_class cls, unsigned n)
+{
 	const char *ip = wp_client_ip(ctx->req);
-	return wp_rate_check(ctx, cls, ip, strlen(ip));
+	return wp_rate_check_n(ctx, cls, ip, strlen(ip), n);
 }
 
 const char *

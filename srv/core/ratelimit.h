@@ -16,6 +16,8 @@ void wp_rate_fini(void);
 /* Takes one request of the class for key: 0 when allowed, else the
  * whole seconds (at least 1) until it would be (Retry-After). */
 unsigned wp_rate_take(enum wp_rate_class cls, const void *key, size_t len);
+/* The same for n requests at once (a costly answer counts as several). */
+unsigned wp_rate_take_n(enum wp_rate_class cls, const void *key, size_t len, unsigned n);
 /* The address the per-IP limits count: the peer, or with
  * TRUST_X_FORWARDED_FOR the last address of X-Forwarded-For (the one the
  * proxy in front added). */
@@ -25,8 +27,11 @@ const char *wp_client_ip(const struct wp_request *req);
 struct wp_ctx;
 enum wp_err wp_rate_check(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key,
                           size_t len);
+enum wp_err wp_rate_check_n(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key,
+                            size_t len, unsigned n);
 /* The same keyed by wp_client_ip(). */
 enum wp_err wp_rate_check_ip(struct wp_ctx *ctx, enum wp_rate_class cls);
+enum wp_err wp_rate_check_ip_n(struct wp_ctx *ctx, enum wp_rate_class cls, unsigned n);
 /* MAX_OPEN_MATCHES (0: no cap). */
 unsigned wp_rate_max_open_matches(void);
 

@@ -185,6 +185,12 @@ struct wp_config {
 	struct wp_rate rate[WP_RATE_MAX];
 	unsigned max_open_matches;   /* MAX_OPEN_MATCHES; 0: no cap */
 	int trust_forwarded_for;     /* TRUST_X_FORWARDED_FOR */
+	/* board.png (issue 24, items 1 and 5): RENDER_TIMEOUT_MS for the
+	 * renderer process's answer, PNG_CACHE_BYTES of rendered images kept,
+	 * PNG_RENDER_COST requests of RATE_LIMIT_REQUESTS a render counts. */
+	unsigned render_timeout_ms;
+	size_t png_cache_bytes;
+	unsigned png_render_cost;
 	/* Notifications (issue 14; README "Notifications"). */
 	const char *public_url;          /* PUBLIC_URL: links in notifications */
 	int webhook_allow_private;       /* WEBHOOK_ALLOW_PRIVATE: loopback and private targets */
@@ -237,6 +243,10 @@ void wp_log_request(const struct wp_request *req, int status);
  * (nginx's own code for it); nothing is sent. */
 #define WP_STATUS_CLIENT_LEFT 499
 void wp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS)
+ * writes a backtrace to stderr, then takes its former action (a core
+ * dump, or a sanitizer's report): core/crash.c. Once, at start. */
+void wp_crash_handlers(void);
 /* Silences both (fuzzing, where sanitizer reports must stay visible). */
 void wp_log_quiet(int on);
 

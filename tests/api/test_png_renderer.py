@@ -1,0 +1,228 @@
+"""board.png in a renderer process of its own, its kept images, and a
+crash's backtrace (issue 24, items 1 and 5).
+
+warpostd died once (`segfault at 0 ip 0`) while a first board.png was
+rendered: Pango runs FcInit() on a thread of its own that raced the first
+rendering (Pango issues 784 and 872). The image libraries now run in a
+child, `warpostd --render-worker`, started before the first request, which
+initialises fontconfig and Pango's font map before its first image. A crash
+there costs that one image: 503 `overloaded` with Retry-After, the server
+lives, and the next image renders in a new child. Rendered images are kept
+per ETag (match, post, sight); a render counts PNG_RENDER_COST requests in
+the address's rate limit, a kept image one. A fatal signal writes a
+backtrace to the log (core/crash.c)."""
+import os
+import re
+import signal
+import subprocess
+import threading
+
+import matchlib as ml
+from matchlib import wp
+
+from test_board_png import render
+
+METRICS = "metrics-s3cret"
+
+
+def children(pid):
+    """The process ids whose parent is pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # comm may hold spaces and parentheses: the fields after its last ')'
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            out.append(int(d))
+    return out
+
+
+def cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def renderer_of(server):
+    """The server's renderer process (there is exactly one)."""
+    found = [p for p in children(server.pid) if b"--render-worker" in cmdline(p)]
+    assert len(found) == 1, (found, server.stderr_text()[-2000:])
+    return found[0]
+
+
+def metric(server, name):
+    r = server.request("GET", "/metrics", headers={"Authorization": "Bearer " + METRICS})
+    assert r.status == 200, r
+    m = re.search(r"^%s (\d+)$" % re.escape(name), r.body.decode(), re.M)
+    assert m, (name, r.body[:2000])
+    return int(m.group(1))
+
+
+class RendererTest(wp.ServerTestCase):
+    server_env = {"METRICS_TOKEN": METRICS}
+
+    def setUp(self):
+        self.a = ml.Client(self.server, "Ann")
+        self.b = ml.Client(self.server, "Ben")
+        r = self.server.request("GET", "/api/games/%d/board.png" % self.a.create(2)["id"])
+        if r.status == 501:
+            self.skipTest("built without librsvg: no renderer")
+
+    def png(self, game, who=None, query=""):
+        h = ml.auth(who.token) if who else {}
+        return self.server.request("GET", "/api/games/%d/board.png%s" % (game, query), headers=h)
+
+    def test_the_renderer_is_a_process_of_its_own(self):
+        """Started with the server, before the first image was asked for
+        (a fresh server's children), and not warpostd's own threads."""
+        srv = wp.Server(self.db.url, env={"DATABASE_URL": self.db.url}).start()
+        try:
+            pid = renderer_of(srv)
+            self.assertNotEqual(pid, srv.pid)
+            # Nothing of warpostd's but the socket to it on fd 3: no
+            # listening socket, no database connection. (Font files may be
+            # open while it starts.)
+            sockets = []
+            for fd in os.listdir("/proc/%d/fd" % pid):
+                try:
+                    target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+                except OSError:
+                    continue
+                if target.startswith("socket:"):
+                    sockets.append(int(fd))
+            self.assertEqual(sockets, [3], "the renderer's only socket is the one to warpostd")
+        finally:
+            srv.stop()
+
+    def test_a_crash_mid_render_costs_one_image(self):
+        """issue 24, item 1: the renderer killed with SIGSEGV while it
+        renders: that request gets 503 problem+json (overloaded, with
+        Retry-After), the server lives, and the next image renders, from a
+        new renderer, exactly as the SVG's rendering."""
+        game = ml.start_match([self.a, self.b])
+        pid = renderer_of(self.server)
+        failures = metric(self.server, "warpost_renderer_failures_total")
+        answer = {}
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            t = threading.Thread(target=lambda: answer.setdefault("r", self.png(game, self.a)))
+            t.start()
+            # The SVG reaches the stopped renderer: the server waits on it.
+            self.assertTrue(wp.wait_until(lambda: self.server_waits_on(pid), 20),
+                            "the SVG reached the renderer")
+            os.kill(pid, signal.SIGSEGV)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        t.join(30)
+        r = answer["r"]
+        self.assertProblem(r, 503, "overloaded")
+        self.assertIn("retry-after", r.headers)
+        self.assertEqual(self.server.request("GET", "/api/health").status, 200)
+        self.assertTrue(self.server.alive())
+        # Its death in the log: of the signal, or (under AddressSanitizer,
+        # whose handler takes the signal after ours) ASan's exit status.
+        self.assertRegex(self.server.stderr_text(),
+                         r"the renderer \(pid %d\) (died of signal %d|exited with status \d+) "
+                         r"while rendering" % (pid, signal.SIGSEGV))
+        self.assertEqual(metric(self.server, "warpost_renderer_failures_total"), failures + 1)
+        again = self.png(game, self.a)
+        self.assertEqual(again.status, 200, again)
+        svg = self.server.request("GET", "/api/games/%d/board.svg" % game,
+                                  headers=ml.auth(self.a.token))
+        self.assertEqual(again.body, render(svg.body), "the next image renders")
+        self.assertNotEqual(renderer_of(self.server), pid, "a new renderer")
+
+    def server_waits_on(self, pid):
+        """Whether the stopped renderer's socket holds bytes it has not read
+        (ss -x: Recv-Q of its fd 3): the server sent the SVG and waits."""
+        out = subprocess.run(["ss", "-x", "-p", "-H"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if "pid=%d,fd=3)" % pid in line:
+                return int(line.split()[2]) > 0
+        return False
+
+    def test_a_rendered_image_is_kept(self):
+        """issue 24, item 5: the same (match, post, sight) is rendered once;
+        another viewer's sight or another post is another image."""
+        game = ml.start_match([self.a, self.b])
+        renders = metric(self.server, "warpost_png_renders_total")
+        hits = metric(self.server, "warpost_png_cache_hits_total")
+        first = self.png(game, self.a)
+        self.assertEqual(first.status, 200)
+        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 1)
+        for _ in range(3):
+            again = self.png(game, self.a)
+            self.assertEqual((again.status, again.body), (200, first.body))
+        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 1,
+                         "kept: not rendered again")
+        self.assertEqual(metric(self.server, "warpost_png_cache_hits_total"), hits + 3)
+        spectator = self.png(game)
+        self.assertEqual(spectator.status, 200)
+        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 2,
+                         "a spectator's sight is another image")
+        self.assertEqual(spectator.headers["etag"], '"b%d-p1-x-png"' % game)
+
+
+class RenderCostTest(wp.ServerTestCase):
+    """issue 24, item 5: a render counts PNG_RENDER_COST requests against
+    RATE_LIMIT_REQUESTS, a kept image one. Each server here allows 40
+    requests an hour per address; the same image is asked for 20 times."""
+    start_server = False
+
+    def oks(self, env):
+        """How many of 20 requests of one image were answered 200 (the
+        others must be 429 rate-limited), on a server started with env."""
+        srv = wp.Server(self.db.url, env=dict(env, RATE_LIMITS="on",
+                                              RATE_LIMIT_REQUESTS="40/3600")).start()
+        try:
+            a, b = ml.Client(srv, "Ann"), ml.Client(srv, "Ben")
+            game = ml.start_match([a, b])
+            codes = [srv.request("GET", "/api/games/%d/board.png" % game).status
+                     for _ in range(20)]
+            if 501 in codes:
+                self.skipTest("built without librsvg")
+            self.assertEqual(set(codes) - {200, 429}, set(), codes)
+            return codes.count(200)
+        finally:
+            srv.stop()
+
+    def test_a_render_counts_more_than_a_request(self):
+        # No images kept: each request renders, 8 requests' worth each.
+        self.assertLessEqual(self.oks({"PNG_CACHE_BYTES": "0", "PNG_RENDER_COST": "8"}), 5)
+        # At a cost of 1 the same 20 renders fit in the 40.
+        self.assertEqual(self.oks({"PNG_CACHE_BYTES": "0", "PNG_RENDER_COST": "1"}), 20)
+        # Kept: one render (8), then 19 answers from memory at 1 each.
+        self.assertEqual(self.oks({"PNG_RENDER_COST": "8"}), 20)
+
+
+class FatalSignalTest(wp.ServerTestCase):
+    """issue 24, item 1: a fatal signal leaves a backtrace in the log
+    (async-signal-safe, core/crash.c), then the process dies of it."""
+    start_server = False
+
+    def test_backtrace_in_the_log(self):
+        srv = wp.Server(self.db.url).start()
+        srv.signal(signal.SIGSEGV)
+        try:
+            srv.proc.wait(30)
+        except Exception:
+            srv.kill()
+            raise
+        log = srv.stderr_text()
+        self.assertIn("warpostd: fatal signal %d (SEGV)" % signal.SIGSEGV, log)
+        self.assertIn("warpostd: end of backtrace", log)
+        frames = log[log.index("fatal signal"):log.index("end of backtrace")]
+        self.assertRegex(frames, r"\[0x[0-9a-f]+\]", "frames with their addresses")
+        self.assertNotEqual(srv.proc.returncode, 0, "it still dies of the signal")
+        wp.remove_tmpdir(srv.tmp)
+
+
+if __name__ == "__main__":
+    wp.main()
