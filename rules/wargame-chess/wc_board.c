@@ -90,6 +90,29 @@ wc_zone(int seat, int sq)
 }
 
 int
+wc_redeploying(const struct wc_state *st)
+{
+	for (int i = 0; i < st->npieces; i++)
+		if (st->pieces[i].where == WC_REDEPLOY)
+			return i;
+	return -1;
+}
+
+/* "Whenever a rule mentions redeploying a piece, you set it up anywhere
+ * within your deployment zone": its unoccupied squares; with none (a
+ * zone full of pieces and Trees), any unoccupied square (decision). */
+int
+wc_redeploy_squares(const struct wc_state *st, int seat, int *out)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2 && n == 0; pass++)
+		for (int s = 0; s < 64; s++)
+			if ((pass || wc_zone(seat, s)) && wc_free(st, s))
+				out[n++] = s;
+	return n;
+}
+
+int
 wc_option_find(const struct wc_state *st, int seat, const char *id)
 {
 	const struct wc_faction *f = wc_fac(st, seat);

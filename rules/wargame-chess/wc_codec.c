@@ -139,6 +139,7 @@ action_json(const void *state, const void *action)
 		put_sq(o, "square", a->sq);
 		break;
 	case WC_A_ACTIVATE:
+	case WC_A_REDEPLOY:
 		put_sq(o, "square", a->sq);
 		break;
 	case WC_A_MOVE:
@@ -235,6 +236,7 @@ static const char *const fields[WC_A_MAX][4] = {
 	[WC_A_END] = {"type"},
 	[WC_A_DEFEND] = {"type", "advantage"},
 	[WC_A_COMBAT] = {"type", "option", "square"},
+	[WC_A_REDEPLOY] = {"type", "square"},
 };
 
 /* Shape of every action: JSON -> struct wc_action. */
@@ -276,6 +278,7 @@ wc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 		snprintf(a->option, sizeof(a->option), "%s", s);
 		return 0;
 	case WC_A_ACTIVATE:
+	case WC_A_REDEPLOY:
 		return wr_json_square(j, "square", B, &a->sq, err);
 	case WC_A_MOVE:
 		if (wr_json_square(j, "to", B, &a->sq, err) != 0)
@@ -404,6 +407,7 @@ static const char *const plain_fields[WC_EV_MAX][5] = {
 	[WC_EV_TOKENS_CLEARED] = {"piece", "advantage", "disadvantage"},
 	[WC_EV_ACTIVATION_END] = {"piece"},
 	[WC_EV_RESIGN] = {"seat"},
+	[WC_EV_REDEPLOYED] = {"seat", "piece", "@square"},
 };
 
 static const char *const event_names[WC_EV_MAX] = {
@@ -411,7 +415,7 @@ static const char *const event_names[WC_EV_MAX] = {
 	"turn_start", "turn_end", "activate", "move", "castle", "stay", "promote", "attack",
 	"token_spent", "roll", "attack_result", "slain", "not_slain", "combat_movement",
 	"tokens", "token_removed", "faith", "tokens_cleared", "activation_end", "resign",
-	"game_over",
+	"game_over", "redeployed",
 };
 
 /* The union members listed in plain_fields are runs of ints in order. */
@@ -462,7 +466,8 @@ event_json(const void *state, const void *event, unsigned *visible_to)
 		put_int(o, "piece", e->u.not_slain.piece);
 		put_sq(o, "from", e->u.not_slain.from);
 		put_sq(o, "to", e->u.not_slain.to);
-		put_str(o, "how", e->u.not_slain.adjacent ? "adjacent" : "redeployed");
+		/* W9: "redeploy": its owner is asked for the square */
+		put_str(o, "how", e->u.not_slain.adjacent ? "adjacent" : "redeploy");
 		return o;
 	case WC_EV_COMBAT_MOVEMENT:
 		o = typed("combat_movement");

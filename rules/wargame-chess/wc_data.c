@@ -22,7 +22,7 @@ const int wc_set_limit[WC_TYPE_MAX] = {8, 2, 2, 2, 1, 1, WC_MAX_PIECES};
 
 const char *const wc_kind_names[WC_A_MAX] = {
 	"", "team", "trees", "deploy", "activate", "move", "attack",
-	"stay", "promote", "end", "defend", "combat_move",
+	"stay", "promote", "end", "defend", "combat_move", "redeploy",
 };
 const char *const wc_phase_names[] = {"teams", "trees", "deploy", "play", "over"};
 const char *const wc_stage_names[] = {"pick", "act", "en_passant", "defend", "combat_move"};

@@ -47,7 +47,9 @@ struct wc_upgrade {
 	int cost;
 };
 
-enum wc_where { WC_OFF = 0, WC_ON, WC_SLAIN, WC_REMOVED };  /* OFF: not yet deployed */
+/* OFF: not yet deployed; REDEPLOY: lifted off the board, its owner is to
+ * choose its square (RULINGS.md W9) */
+enum wc_where { WC_OFF = 0, WC_ON, WC_SLAIN, WC_REMOVED, WC_REDEPLOY };
 
 struct wc_piece {
 	int seat, opt;           /* owner; index in its faction's roster (= rank) */

@@ -1,5 +1,5 @@
 /* Wargame Chess on the ruleset template (rules/README.md, "Adding a
- * ruleset"; 000_fd193abe0e5c92ac.txt with RULINGS.md G1-G6, W1-W8): the
+ * ruleset"; 000_fd193abe0e5c92ac.txt with RULINGS.md G1-G8, W1-W9): the
  * candidates, the one legality check, and the apply, on plain structs.
  * No JSON here. */
 #include <stdio.h>
@@ -55,6 +55,8 @@ wc_to_act(const struct wc_state *st)
 	case WC_PH_DEPLOY:
 		return st->active >= 0 ? 1u << st->active : 0;
 	case WC_PH_PLAY:
+		if (wc_redeploying(st) >= 0 && !st->over)   /* W9: the owner first */
+			return 1u << st->pieces[wc_redeploying(st)].seat;
 		if (st->stage == WC_ST_DEFEND || st->stage == WC_ST_COMBAT)
 			return 1u << st->pieces[st->atk.def].seat;
 		return st->active >= 0 ? 1u << st->active : 0;
@@ -171,6 +173,12 @@ play_candidates(const struct wc_state *st, int seat, struct wr_list *l)
 	int mv[64], at[64], nm, na, p = st->act_piece;
 	struct wc_action *a;
 
+	if (wc_redeploying(st) >= 0) {
+		nm = wc_redeploy_squares(st, seat, mv);
+		for (int i = 0; i < nm; i++)
+			push(l, WC_A_REDEPLOY)->sq = mv[i];
+		return;
+	}
 	switch (st->stage) {
 	case WC_ST_PICK:
 		for (int i = 0; i < st->npieces; i++)
@@ -341,7 +349,19 @@ legal_act(const struct wc_state *st, const struct wc_action *a, struct wr_error 
 static int
 legal_play(const struct wc_state *st, int seat, const struct wc_action *a, struct wr_error *err)
 {
+	int sq[64], n;
+
+	if ((wc_redeploying(st) >= 0) != (a->kind == WC_A_REDEPLOY))
+		return wr_fail(err, "wrong-step", "type",
+		               wc_redeploying(st) >= 0 ? "first redeploy your piece (W9)"
+		                                       : "no piece of yours is to be redeployed");
 	switch (a->kind) {
+	case WC_A_REDEPLOY:
+		n = wc_redeploy_squares(st, seat, sq);
+		if (!wc_in_list(sq, n, a->sq))
+			return wr_fail(err, "outside-zone", "square",
+			               "redeploy on an unoccupied square of your deployment zone");
+		return 0;
 	case WC_A_ACTIVATE:
 		if (st->stage != WC_ST_PICK)
 			break;
@@ -611,6 +631,16 @@ do_one(struct wc_ctx *c, int seat, const struct wc_action *a)
 		st->stage = WC_ST_ACT;
 		wc_resolve_attack(c);
 		break;
+	case WC_A_REDEPLOY: {
+		int p = wc_redeploying(st);
+		st->pieces[p].where = WC_ON;
+		st->pieces[p].sq = a->sq;
+		e = wc_emit(c, WC_EV_REDEPLOYED);
+		e->u.deploy.seat = seat;
+		e->u.deploy.piece = p;
+		e->u.deploy.sq = a->sq;
+		break;
+	}
 	case WC_A_COMBAT: {
 		int who = a->combat == WC_CM_PUSH ? st->atk.att : st->atk.def;
 		e = wc_emit(c, WC_EV_COMBAT_MOVEMENT);

@@ -14,7 +14,7 @@
 
 enum wc_kind {
 	WC_A_TEAM = 1, WC_A_TREES, WC_A_DEPLOY, WC_A_ACTIVATE, WC_A_MOVE, WC_A_ATTACK,
-	WC_A_STAY, WC_A_PROMOTE, WC_A_END, WC_A_DEFEND, WC_A_COMBAT, WC_A_MAX
+	WC_A_STAY, WC_A_PROMOTE, WC_A_END, WC_A_DEFEND, WC_A_COMBAT, WC_A_REDEPLOY, WC_A_MAX
 };
 
 enum wc_combat_option { WC_CM_PUSH, WC_CM_RETREAT, WC_CM_RETURN };
@@ -33,8 +33,8 @@ struct wc_action {
 	int trees;                     /* WC_TREES_* */
 	/* deploy */
 	char option[WC_ID_LEN];        /* roster option id of the acting seat */
-	/* deploy, activate: the square; move, attack: the destination;
-	 * combat_move: where the moved piece goes */
+	/* deploy, activate, redeploy: the square; move, attack: the
+	 * destination; combat_move: where the moved piece goes */
 	int sq;
 	int castle;                    /* move: the ally's square, -1 none */
 	int advantage;                 /* attack, defend: spend an Advantage token */
@@ -52,7 +52,7 @@ enum wc_ev {
 	WC_EV_STAY, WC_EV_PROMOTE, WC_EV_ATTACK, WC_EV_TOKEN_SPENT, WC_EV_ROLL,
 	WC_EV_ATTACK_RESULT, WC_EV_SLAIN, WC_EV_NOT_SLAIN, WC_EV_COMBAT_MOVEMENT, WC_EV_TOKENS,
 	WC_EV_TOKEN_REMOVED, WC_EV_FAITH, WC_EV_TOKENS_CLEARED, WC_EV_ACTIVATION_END,
-	WC_EV_RESIGN, WC_EV_GAME_OVER, WC_EV_MAX
+	WC_EV_RESIGN, WC_EV_GAME_OVER, WC_EV_REDEPLOYED, WC_EV_MAX
 };
 
 /* Rolls shown in a trees event; re-rolls past this many (p < 10^-40) are
@@ -81,7 +81,7 @@ struct wc_event {
 			struct wc_tree_roll rolls[WC_MAX_TREE_ROLLS];
 			int squares[3];
 		} trees;
-		struct { int seat, piece, sq; } deploy;
+		struct { int seat, piece, sq; } deploy;          /* deploy, redeployed */
 		struct { int turn, first; } turn;                /* turn_start, turn_end */
 		struct { int seat, piece, sq, reactivation; } activate;
 		struct { int piece, from, to; } move;
@@ -134,6 +134,10 @@ extern const char *const wc_order_names[3];
 const struct wc_faction *wc_fac(const struct wc_state *st, int seat);
 unsigned wc_rules_of(const struct wc_state *st, int piece);
 int wc_zone(int seat, int sq);
+/* W9: the piece lifted off the board for its owner to redeploy (the
+ * lowest id when several are), or -1; and the squares it may go to. */
+int wc_redeploying(const struct wc_state *st);
+int wc_redeploy_squares(const struct wc_state *st, int seat, int *out);
 /* Undo (issue 14): 1 when a piece was deployed while the lists are still
  * hidden (W8: a piece on the board shows part of its seat's list). */
 int wc_undo_barrier(const void *before, const void *after, int seat,

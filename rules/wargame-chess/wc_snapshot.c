@@ -109,6 +109,8 @@ coherent(const struct wc_state *st)
 			return 0;
 		if ((p->where == WC_ON && p->sq < 0) || p->where == WC_OFF)
 			return 0;       /* a piece exists once deployed (W8) */
+		if (p->where == WC_REDEPLOY && st->phase != WC_PH_PLAY && st->phase != WC_PH_OVER)
+			return 0;       /* W9: only a rule in play lifts a piece */
 		int same = 0;           /* no more pieces of an option than the list */
 		for (int k = 0; k < n; k++)
 			same += st->pieces[k].seat == p->seat && st->pieces[k].opt == p->opt;
@@ -211,7 +213,7 @@ wc_load(json_object *snap, void **state, struct wr_error *err)
 		json_object *w = json_object_new_object(), *x = json_object_array_get_idx(pcs, (size_t)i);
 		int v[13];
 		static const int lo[13] = {0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1000000};
-		static const int hi[13] = {1, WC_MAX_OPTS - 1, WC_TYPE_MAX - 1, WC_REMOVED, 63, 99, 99,
+		static const int hi[13] = {1, WC_MAX_OPTS - 1, WC_TYPE_MAX - 1, WC_REDEPLOY, 63, 99, 99,
 		                           1, 1, 1, 1000, 1, 1000000};
 		json_object_object_add(w, "p", json_object_get(x));
 		n = wr_json_read_ints(w, "p", v, 13, 13, -1000000, 1000000, err);
@@ -249,7 +251,7 @@ bad:
 
 /* ---------------------------------------------------------------- view */
 
-static const char *const where_names[] = {"reserve", "board", "slain", "removed"};
+static const char *const where_names[] = {"reserve", "board", "slain", "removed", "redeploy"};
 
 static json_object *
 pending(const struct wc_state *st)
@@ -285,8 +287,10 @@ pending(const struct wc_state *st)
 			prompt = "Deploy a piece in your deployment zone";
 			break;
 		default:
-			kind = kinds[st->stage];
-			prompt = prompts[st->stage];
+			kind = wc_redeploying(st) >= 0 ? "redeploy" : kinds[st->stage];
+			prompt = wc_redeploying(st) >= 0
+			             ? "Redeploy your piece in your deployment zone (it cannot be slain)"
+			             : prompts[st->stage];
 		}
 		o = json_object_new_object();
 		json_object_object_add(o, "seat", json_object_new_int(s));

@@ -123,7 +123,8 @@ wc_check_end(struct wc_ctx *c)
 	for (int s = 0; s < WC_SEATS; s++) {
 		int on = 0, nonfool = 0;
 		for (int i = 0; i < st->npieces; i++)
-			if (st->pieces[i].seat == s && st->pieces[i].where == WC_ON) {
+			if (st->pieces[i].seat == s && (st->pieces[i].where == WC_ON ||
+			                                 st->pieces[i].where == WC_REDEPLOY)) {
 				on++;
 				nonfool += !(wc_rules_of(st, i) & WC_R_FOOL);
 			}
@@ -145,7 +146,8 @@ wc_unactivated(const struct wc_state *st, int seat)
 {
 	int n = 0;
 	for (int i = 0; i < st->npieces; i++)
-		n += st->pieces[i].where == WC_ON && !st->pieces[i].activated &&
+		n += (st->pieces[i].where == WC_ON || st->pieces[i].where == WC_REDEPLOY) &&
+		     !st->pieces[i].activated &&
 		     (seat < 0 || st->pieces[i].seat == seat);
 	return n;
 }
@@ -241,26 +243,21 @@ wc_end_activation(struct wc_ctx *c)
 }
 
 /* "...cannot be slain...": an unoccupied adjacent square if possible (the
- * first in N, NE, .., NW order), else its owner redeploys it (the first
- * free square of its zone). */
+ * first in N, NE, .., NW order), else "its owner redeploys it": the piece
+ * is lifted off the board and its owner chooses the square (RULINGS.md
+ * W9, a pending decision, G3); the resolution goes on meanwhile. */
 static void
 not_slain(struct wc_ctx *c, int piece, int sq)
 {
 	struct wc_state *st = c->st;
 	struct wc_piece *p = &st->pieces[piece];
-	int adj[8], n, to = -1;
+	int adj[8], n;
 	struct wc_event *e;
 
 	p->where = WC_OFF;   /* lifts it so its square does not count */
 	n = wc_adjacent_free(st, sq, adj);
-	if (n)
-		to = adj[0];
-	for (int s = 0; to < 0 && s < 64; s++)
-		if (wc_zone(p->seat, s) && wc_free(st, s))
-			to = s;
-	p->where = WC_ON;
-	if (to >= 0)
-		p->sq = to;
+	p->where = n ? WC_ON : WC_REDEPLOY;
+	p->sq = n ? adj[0] : -1;
 	e = wc_emit(c, WC_EV_NOT_SLAIN);
 	e->u.not_slain.piece = piece;
 	e->u.not_slain.from = sq;

@@ -152,7 +152,7 @@ test_team_rules(void)
 	      "Multiple options for one piece type: only one of them");
 	CHECK(team_ok("{'type':'team','faction':'testers','pieces':{'king':1,'joker':1,'jester':1,'militia':8}}",
 	              NULL),
-	      "Joker options: any/all of them");
+	      "RULINGS.md, Wargame Chess W9: Joker options: any/all of them (a Joker and a Jester)");
 	CHECK(team_ok("{'type':'team','faction':'testers','pieces':{'king':1,'rook':1,'militia':9}}",
 	              "set-limit"),
 	      "Standard set limit: never more than 8 Pawns");
@@ -243,9 +243,26 @@ test_hooks(void)
 	}
 	CHECK(applyq(&st, 0, "{'type':'activate','square':'c7'}", &rng, &err) == 0 &&
 	          applyq(&st, 0, "{'type':'attack','to':'a8'}", &rng, &err) == 0, "attack a boxed Warden");
-	CHECK(st.pieces[2].where == WC_ON && st.pieces[2].sq == sq("c7") &&
-	          wc_piece_at(&st, sq("a8")) == 0,
-	      "cannot be slain, no adjacent square: its owner redeploys it (first free square)");
+	CHECK(st.pieces[2].where == WC_REDEPLOY && wc_piece_at(&st, sq("a8")) == 0 &&
+	          wc_ruleset.to_act(&st) == 2u && ev_has("\"how\":\"redeploy\""),
+	      "RULINGS.md, Wargame Chess W9: cannot be slain, no adjacent square: lifted off, its "
+	      "owner is awaited to redeploy it (G3), not placed by the server");
+	{
+		int found = 0;
+		CHECK(wc_count(&st, 1, "{\"type\":\"redeploy\",\"square\":\"e8\"}", &found) == 11 &&
+		          found,
+		      "RULINGS.md, Wargame Chess W9: any unoccupied square of the owner's zone is offered");
+		CHECK(wc_count(&st, 0, NULL, NULL) == 0, "W9: the other seat waits");
+	}
+	CHECK(applyq(&st, 1, "{'type':'redeploy','square':'d4'}", &rng, &err) != 0 &&
+	          strcmp(err.code, "outside-zone") == 0,
+	      "RULINGS.md, Wargame Chess W9: set it up within your deployment zone");
+	CHECK(applyq(&st, 1, "{'type':'redeploy','square':'e8'}", &rng, &err) == 0 &&
+	          st.pieces[2].where == WC_ON && st.pieces[2].sq == sq("e8") &&
+	          ev_has("\"type\":\"redeployed\",\"seat\":1,\"piece\":2,\"square\":\"e8\""),
+	      "RULINGS.md, Wargame Chess W9: the owner chooses the square (e8, not the first free)");
+	CHECK(wc_ruleset.to_act(&st) == 2u && st.stage == WC_ST_PICK && st.active == 1,
+	      "W9: then play goes on where the resolution left it (seat 1 activates)");
 	wr_events_free(&test_ev);
 
 	/* A rule preventing Advantage: the token is still spent. */
@@ -346,6 +363,19 @@ test_hooks(void)
 		applyq(&st, 0, "{'type':'activate','square':'d7'}", &rng, &err);
 		wc_count(&st, 0, "{\"type\":\"promote\",\"piece\":2}", &found);
 		CHECK(!found, "Multiple options: not while the other option is on the board");
+	}
+	wr_events_free(&test_ev);
+	/* RULINGS.md W9: "Jokers may share the board with other Joker options"
+	 * (W6): a Pawn promotes into a slain Jester while a Joker stands */
+	wc_pos(&st, "0Pd7:e 0Ja1:o5 0Jb1:o6:S 0Kh1 1Kh8 1Pa8:e");
+	{
+		int found;
+		applyq(&st, 0, "{'type':'activate','square':'d7'}", &rng, &err);
+		wc_count(&st, 0, "{\"type\":\"promote\",\"piece\":2}", &found);
+		CHECK(found && applyq(&st, 0, "{'type':'promote','piece':2}", &rng, &err) == 0 &&
+		          st.pieces[2].where == WC_ON && st.pieces[1].where == WC_ON,
+		      "RULINGS.md, Wargame Chess W9: Jokers share the board with other Joker options "
+		      "(a Jester promoted beside a Joker)");
 	}
 	wr_events_free(&test_ev);
 

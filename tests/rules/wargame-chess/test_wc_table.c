@@ -561,10 +561,12 @@ test_setup(void)
 		struct wc_state *m = wc_clone(st), *f = wc_clone(st);
 		CHECK(apply_q(m, 1, "{'type':'trees','choice':'mirror'}", &rng, &err) == 0, "mirror");
 		CHECK(m->trees[3] == sq("a8") && m->trees[4] == sq("c7") && m->trees[5] == sq("h5"),
-		      T "Tree Setup: mirrored in the other half");
+		      W "W9: \"mirror\" keeps the file and reflects the rank across the middle line "
+		        "(a1 a8, c2 c7, h4 h5)");
 		CHECK(apply_q(f, 1, "{'type':'trees','choice':'mirror_flip'}", &rng, &err) == 0, "flip");
 		CHECK(f->trees[3] == sq("h8") && f->trees[4] == sq("f7") && f->trees[5] == sq("a5"),
-		      T "Tree Setup: mirrored and flipped horizontally");
+		      W "W9: \"mirror and horizontally flip\" also flips the file, a <-> h "
+		        "(a1 h8, c2 f7, h4 a5)");
 		wc_ruleset.free(m);
 		wc_ruleset.free(f);
 	}
