@@ -140,9 +140,9 @@ oc_options(void)
 	x = opt(o, "activations", "string", json_object_new_string("1"),
 	        "Units activated per alternation: one number for both seats, or two as "
 	        "\"seat0,seat1\" (the text's GM pattern is \"1,3\"), each 1-4 (O6).");
-	x = opt(o, "round_limit", "integer", json_object_new_int(20),
-	        "The match ends after this round (0: no limit); under Rout the seat that "
-	        "routed more units wins, else the defender (O14).");
+	x = opt(o, "round_limit", "integer", json_object_new_int(0),
+	        "The match ends after this round (0, the default: no limit); under Rout the "
+	        "seat that routed more units wins, else the defender (O14).");
 	range(x, 0, 99);
 	x = opt(o, "scenario", "string", json_object_new_string("rout"),
 	        "Victory: rout every enemy, or Seize / Escape / Raze the marked tiles (O14).");
@@ -247,7 +247,7 @@ oc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 	st->seats = 2;
 	st->files = st->ranks = 8;
 	st->nunits = 5;
-	st->round_limit = 20;
+	st->round_limit = 0;       /* O14: no limit by default */
 	if (options && !json_object_is_type(options, json_type_object)) {
 		wr_fail(err, "bad-option", "", "options are an object");
 		goto fail;
@@ -259,7 +259,7 @@ oc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 	     wr_json_bool(options, "fog", 0, 0, &st->fog, err) ||
 	     wr_json_string(options, "first", 0, &first, err) ||
 	     wr_json_string(options, "activations", 0, &acts, err) ||
-	     wr_json_int(options, "round_limit", 0, 99, 0, 20, &st->round_limit, err) ||
+	     wr_json_int(options, "round_limit", 0, 99, 0, 0, &st->round_limit, err) ||
 	     wr_json_string(options, "scenario", 0, &scen, err) ||
 	     wr_json_int(options, "scenario_seat", 0, 1, 0, 0, &st->scen_seat, err) ||
 	     wr_json_string(options, "map", 0, &map, err) ||
@@ -670,7 +670,8 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 			json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
 			json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
 			put(x, "damage", s->dmg);
-			put(x, "hp", s->hp);
+			if (s->hp >= 0)   /* not the HP of a Qi Adept the seat does not see */
+				put(x, "hp", s->hp);
 			if (s->broke)
 				json_object_object_add(x, "broken", json_object_new_boolean(1));
 			if (s->status)
@@ -681,6 +682,8 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 				json_object_object_add(x, "pushed_to", sqj(s->pushed_to));
 			if (s->guard >= 0)
 				json_object_object_add(x, "qi_adept", unit_json_brief(st, s->guard));
+			else if (s->guard == OC_GUARD_HIDDEN)   /* an unseen one (O19) */
+				json_object_object_add(x, "qi_adept", NULL);
 			json_object_array_add(ss, x);
 		}
 		json_object_object_add(o, "strikes", ss);
@@ -1031,7 +1034,7 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 	if (st->pend < 0 || st->pend > 1)
 		NO("pending");
 	if (st->pend) {
-		if (st->phase != OC_PH_BATTLE || st->fog || st->active < 0 || st->pend_att != st->active ||
+		if (st->phase != OC_PH_BATTLE || st->active < 0 || st->pend_att != st->active ||
 		    st->pend_def < 0 || st->pend_def >= st->nu ||
 		    st->u[st->pend_def].where != OC_W_MAP ||
 		    st->u[st->pend_def].seat == st->u[st->pend_att].seat)
@@ -1222,8 +1225,10 @@ oc_view(const void *state, int viewer)
 		char b[160];
 		put(x, "seat", st->u[st->pend_def].seat);
 		puts_(x, "kind", "qi_adept");
+		/* Under fog only the units the viewer sees are named (O19, G5). */
 		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
-		         st->u[st->pend_def].name, st->u[st->pend_att].name);
+		         oc_visible(st, vw, st->pend_def) ? st->u[st->pend_def].name : "a unit",
+		         oc_visible(st, vw, st->pend_att) ? st->u[st->pend_att].name : "an unseen unit");
 		puts_(x, "prompt", b);
 		json_object_array_add(pend, x);
 	}
@@ -1240,6 +1245,12 @@ oc_view(const void *state, int viewer)
 
 /* -------------------------------------------------- the ruleset table */
 
+static unsigned
+oc_to_act_fn(const void *state)
+{
+	return oc_to_act(state);
+}
+
 const struct wr_template oc_template = {
 	.action_size = sizeof(struct oc_action),
 	.event_size = sizeof(struct oc_event),
@@ -1249,6 +1260,7 @@ const struct wr_template oc_template = {
 	.legal = oc_legal,
 	.apply = oc_apply,
 	.event_json = oc_event_json,
+	.to_act = oc_to_act_fn,  /* G3 (amended): forced actions are taken */
 };
 
 static json_object *
@@ -1274,12 +1286,6 @@ static void
 oc_free(void *state)
 {
 	free(state);
-}
-
-static unsigned
-oc_to_act_fn(const void *state)
-{
-	return oc_to_act(state);
 }
 
 /* Qi Adept's guard is the one yes/no reaction (G3):

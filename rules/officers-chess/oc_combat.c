@@ -53,18 +53,36 @@ dexval(int r)
 	return (r - 1) * 5;      /* F -5, E 0, D 5 ... S 25 (O2) */
 }
 
-/* Agility = Speed value + equipped weapon Wt (0, -5, -10) + Bonus(Agi),
- * less the equipped accessory's Wt. */
+enum { ACC_DEF, ACC_WT };
+
+/* The Def or the Wt of every accessory the unit carries, summed: they
+ * count "as long as the Unit carries them" (RULINGS.md O17). */
+static int
+carried(const struct oc_unit *u, int field)
+{
+	int sum = 0;
+
+	for (int s = 0; s < 3; s++) {
+		const struct oc_item *it = u->item[s] >= 0 ? &oc_items[u->item[s]] : NULL;
+		if (it && it->kind == OC_ACCESSORY)
+			sum += field == ACC_DEF ? it->defense : it->wt;
+	}
+	return sum;
+}
+
+/* Agility = Speed value + equipped weapon Wt (0, -5, -10) + Bonus(Agi) of
+ * the equipped weapon and accessory (tags), less the Wt of every accessory
+ * carried (O17). */
 int
 oc_agility(const struct oc_state *st, const struct oc_unit *u)
 {
 	const struct oc_item *w = oc_weapon(u), *a = oc_accessory(u);
-	int v = dexval(oc_rating(st, u, OC_SPD));
+	int v = dexval(oc_rating(st, u, OC_SPD)) - carried(u, ACC_WT);
 
 	if (w)
 		v += w->wt + w->agi;
 	if (a)
-		v += a->agi - a->wt;
+		v += a->agi;
 	return v;
 }
 
@@ -166,7 +184,7 @@ oc_strike_numbers(const struct oc_state *st, int s, int t, int backup, int *hit,
 {
 	const struct oc_unit *su = &st->u[s], *tu = &st->u[t];
 	const struct oc_item *w = oc_weapon(su), *tw = oc_weapon(tu);
-	const struct oc_item *sa = oc_accessory(su), *ta = oc_accessory(tu);
+	const struct oc_item *sa = oc_accessory(su), *ta = oc_accessory(tu);   /* tags */
 	int tdr, tavo, lucky = 0, nimble = 0, deadly = w ? w->deadly : 0;
 
 	terrain_bonus(st, su, tu, &tdr, &tavo);
@@ -196,8 +214,8 @@ oc_strike_numbers(const struct oc_state *st, int s, int t, int backup, int *hit,
 		base += 1;
 	int dr = (w && w->piercing) ? OC_E : oc_rating(st, tu, magic ? OC_RES : OC_DEF);
 	dr += tdr;
-	if (ta && !magic)
-		dr += ta->defense;
+	if (!magic)
+		dr += carried(tu, ACC_DEF);     /* every accessory carried, martial only (O17) */
 	*dmg = base - dr > 0 ? base - dr : 0;
 	*crit_dmg = 2 * base - dr > 0 ? 2 * base - dr : 0;
 }

@@ -311,6 +311,9 @@ tile_start(struct oc_state *st, int i, struct wr_list *ev)
 	                     .item = -1, .item2 = -1, .seat = u->seat};
 	int sq = u->sq;
 
+	/* Flying ignores every terrain effect, these included (O15). */
+	if (oc_classes[u->cls].tags & OC_T_FLYING)
+		return;
 	if (tl->heal && u->hp < oc_max_hp(u)) {
 		e.amount = heal(u, tl->heal);
 		e.kind = st->terrain[sq];
@@ -435,14 +438,46 @@ resolve_attack(struct oc_state *st, int t, int guard, struct wr_rng *rng, struct
 	int before[OC_MAX_ALL];
 	const struct oc_item *dw = oc_weapon(&st->u[t]);
 
+	size_t first = ev->len;
+
 	for (int i = 0; i < st->nu; i++)
 		before[i] = st->u[i].where == OC_W_MAP ? st->u[i].sq : -1;
 	e.item2 = dw ? st->u[t].item[st->u[t].equip] : -1;
 	oc_combat(st, st->active, t, guard, rng, &e);
 	emit_units(st, ev, &e);
+	/* A seat's copy does not name a Qi Adept it does not see, nor its HP
+	 * (O19: under fog an unseen adept may take the strike; G5). */
+	for (size_t k = first; st->fog && k < ev->len; k++) {
+		struct oc_event *c = wr_list_at(ev, k);
+		for (int j = 0; j < c->nstrikes; j++) {
+			struct oc_strike *sk = &c->strikes[j];
+			if (sk->guard >= 0 && c->vis != 1u << st->u[sk->guard].seat &&
+			    !(c->vis & oc_seen_mask(st, before[sk->guard]))) {
+				sk->guard = OC_GUARD_HIDDEN;
+				sk->hp = -1;
+			}
+		}
+	}
 	for (int i = 0; i < st->nu; i++)
 		if (before[i] >= 0 && st->u[i].where == OC_W_ROUTED)
 			routed_event(st, i, before[i], ev);
+}
+
+/* Whether the defender's seat is asked if a Qi Adept takes the attack on t
+ * (O19): it has no standing order and an adept may; under fog only when
+ * the attacking seat sees one (else the question would reveal it: the
+ * order decides, and without one the adept takes it, oc_combat). */
+static int
+qi_asked(const struct oc_state *st, int seat, int t)
+{
+	int c[OC_MAX_ALL], n = oc_qi_candidates(st, t, c);
+
+	if (st->qi[st->u[t].seat] != OC_QI_ASK)
+		return 0;
+	for (int k = 0; k < n; k++)
+		if (oc_seat_sees(st, seat, st->u[c[k]].sq))
+			return 1;
+	return 0;
 }
 
 static void
@@ -467,22 +502,16 @@ do_attack(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rn
 			e.hp = 1;
 		}
 		emit_tile(st, ev, &e, seat);
-	} else if (!st->fog && st->qi[st->u[t].seat] == OC_QI_ASK &&
-	           oc_qi_candidates(st, t, (int[OC_MAX_ALL]){0}) > 0) {
+	} else if (qi_asked(st, seat, t)) {
 		/* A Qi Adept may take the first strike: the defender's seat is
-		 * asked (G3) before any die is rolled. Without fog only: under fog
-		 * the question would reveal a hidden adept (README). */
+		 * asked (G3, O19) before any die is rolled. */
 		st->pend = 1;
 		st->pend_att = st->active;
 		st->pend_def = t;
-		struct oc_event *q = push(ev, OC_E_GUARD_ASKED, WR_VIS_PUBLIC);
-		if (q) {
-			q->seat = st->u[t].seat;
-			q->unit = st->active;
-			q->from = u->sq;
-			q->other = t;
-			q->to = st->u[t].sq;
-		}
+		struct oc_event q = {.type = OC_E_GUARD_ASKED, .seat = st->u[t].seat,
+		                     .unit = st->active, .from = u->sq, .other = t,
+		                     .to = st->u[t].sq, .item = -1, .item2 = -1};
+		emit_units(st, ev, &q);
 	} else {
 		resolve_attack(st, t, -2, rng, ev);
 	}
@@ -616,6 +645,9 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 	default:
 		break;
 	}
+	/* The staff is the weapon last used: no counter until the unit equips
+	 * another (O18); used up, it leaves the unit with none in hand. */
+	u->equip = a->slot;
 	use_up(u, a->slot);
 	if (it->special == OC_SP_VEIN || it->special == OC_SP_TORCH || it->aoe) {
 		emit_tile(st, ev, &e, seat);

@@ -213,8 +213,11 @@ struct oc_strike {
 	int hit, crit, dmg, hp;  /* hp of the struck unit after */
 	int broke, status, drained;
 	int pushed_to;           /* Heavy: the square pushed to, -1 none */
-	int guard;               /* Qi Adept took this strike: its unit index, -1 */
+	int guard;               /* Qi Adept took this strike: its unit index, -1;
+	                          * OC_GUARD_HIDDEN in the copy of a seat that
+	                          * does not see it (O19, G5) */
 };
+#define OC_GUARD_HIDDEN (-2)
 
 /* ----------------------------------------------------------- events */
 

@@ -130,23 +130,26 @@ class OfficersChessTest(wp.ServerTestCase):
             self.assertNotIn("Zed", text, "the other army is secret until both deploy")
             self.assertNotIn("h8", text)
         self.post(0, {"type": "deploy", "unit": "Ana", "to": "a1"})
-        self.post(0, {"type": "activate", "at": "a1"})
+        # RULINGS.md, G3 (amended): a seat's one unit to activate is its only
+        # legal action, so the server activates it; posting it is refused.
+        self.assertEqual(self.state(self.a)["state"]["active"]["name"], "Ana")
+        self.post(0, {"type": "activate", "at": "a1"}, status=422)
         self.post(0, {"type": "end", "from": "a1"})
+        self.assertEqual(self.state(self.a)["awaiting"], [1], "Zed was activated for seat 1")
         before = {id(w): self.seen(w) for w in (self.a, None)}
         # Seat 1 moves in the fog: nothing seat 0 or a spectator gets changes.
-        self.post(1, {"type": "activate", "at": "h8"})
         self.post(1, {"type": "move", "from": "h8", "to": "h6"})
         for w in (self.a, None):
             after = self.seen(w)
             self.assertEqual(before[id(w)][0], after[0], "the view does not change")
-            self.assertEqual(after[2], json.dumps([None, None, None, None]),
+            self.assertEqual(after[2], json.dumps([None, None, None]),
                              "the other seat's actions are not shown")
             text = "".join(after)
             for secret in ("Zed", "h8", "h6", "Thief"):
                 self.assertNotIn(secret, text, "%s leaked" % secret)
         self.post(1, {"type": "end", "from": "h6"})
-        # Round 2: attacking the hidden square and an empty one read the same.
-        self.post(0, {"type": "activate", "at": "a1"})
+        # Round 2 (a1 activated by the server): attacking the hidden square
+        # and an empty one read the same.
         seq = ml.seq_of(self.a, self.game)
         r1 = self.a.turn(self.game, seq, [{"type": "attack", "from": "a1", "target": "h6", "slot": 0}])
         r2 = self.a.turn(self.game, seq, [{"type": "attack", "from": "a1", "target": "g6", "slot": 0}])
@@ -155,7 +158,6 @@ class OfficersChessTest(wp.ServerTestCase):
         self.assertEqual((d1.get("detail"), d1.get("code")), (d2.get("detail"), d2.get("code")),
                          "an error never says whether a hidden unit is there")
         self.post(0, {"type": "end", "from": "a1"})
-        self.post(1, {"type": "activate", "at": "h6"})
         self.post(1, {"type": "end", "from": "h6"})
         v = self.state(self.a)
         self.assertEqual(v["status"], "over")

@@ -25,7 +25,10 @@ class PlayEveryRulesetTest(wp.ServerTestCase):
         limit, set one."""
         rs = next(r for r in self.server.request("GET", "/api/rulesets").json()["rulesets"]
                   if r["id"] == ruleset)
-        return {"turn_limit": 40} if "turn_limit" in rs["options"] else None
+        for limit, n in (("turn_limit", 40), ("round_limit", 20)):  # Blood Chess; Officers Chess (O14)
+            if limit in rs["options"]:
+                return {limit: n}
+        return None
 
     def play(self, ruleset, seats, seed):
         rng = random.Random(seed)

@@ -270,8 +270,7 @@ class UndoTest(wp.ServerTestCase):
         self.post(1, {"type": "recruit", "name": "Zed", "class": "Thief",
                       "items": ["Steel Dagger"]})
         self.post(1, {"type": "deploy", "unit": "Zed", "to": "d8"})
-        self.post(0, {"type": "deploy", "unit": "Ana", "to": "d1"})
-        self.post(0, {"type": "activate", "at": "d1"})
+        self.post(0, {"type": "deploy", "unit": "Ana", "to": "d1"})  # G3: Ana is activated
         before = [self.seen(self.b), self.seen(None)]
         self.post(0, {"type": "move", "from": "d1", "to": "d2"})
         self.assertTrue(self.a.actions(self.game)["can_undo"])

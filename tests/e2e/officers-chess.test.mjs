@@ -124,8 +124,14 @@ test('officers-chess: armies built on the board, a few rounds under fog, forecas
       const s = v.awaiting[0];
       const page = pages[s];
       let list = await actionsOf(g, p[s]);
+      // RULINGS.md, G3 (amended): a seat's last unit to activate is its only
+      // legal action, and the server has already activated it.
       const act = list.find((a) => a.type === 'activate');
-      await postOnBoard(page, act);
+      if (act) await postOnBoard(page, act);
+      else {
+        const mine = await api(env, 'GET', `/api/games/${g.id}`, undefined, p[s].token);
+        assert.ok(mine.state.active, 'no activate offered: a unit is taking its turn');
+      }
       list = await actionsOf(g, p[s]);
       let atk = list.find((a) => a.type === 'attack' && a.forecast);
       if (!atk) {
