@@ -332,6 +332,15 @@ qi_rulings(void)
 	OK(oc_seat_sees(st, 0, sq("e5")), "seat 0 sees the Monk");
 	OK(run(st, 0, attack("d4", "d5", 0)) == 0 && st->pend && oc_to_act(st) == 2u &&
 	   has_event(OC_E_GUARD_ASKED) && !has_event(OC_E_COMBAT), "seat 1 is asked");
+	int public_ask = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		public_ask += x->type == OC_E_GUARD_ASKED && x->vis == WR_VIS_PUBLIC;
+	}
+	json_object *v = oc_ruleset.view(st, WR_SPECTATOR);
+	OK(!public_ask && strstr(json_object_to_json_string(v), "a unit is attacked by an unseen unit"),
+	   "G5: a spectator gets no copy of the question and no name in the prompt");
+	json_object_put(v);
 	struct oc_action g = act(OC_A_GUARD);
 	g.at = sq("e5");
 	dice(3, 100, 100, 100);
