@@ -663,9 +663,10 @@ order_field(json_object *orders, const char *key, const char *const *names, int 
 static int
 cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
 {
-	static const char *const known[] = {"hold_the_line", "luck", "live_again", NULL};
+	static const char *const known[] = {"hold_the_line", "luck", "live_again", "battle_fury",
+	                                    NULL};
 	struct cf_state *st = vst;
-	int v[3] = {-1, -1, -1};
+	int v[4] = {-1, -1, -1, -1};
 	if (seat < 0 || seat >= st->nseats)
 		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
 	if (wr_json_only(orders, known, err) != 0 ||
@@ -674,9 +675,11 @@ cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
 	    order_field(orders, "luck", cf_luck_name, CF_LUCK_MAX,
 	                "ask, always, never, if_losing or unless_winning", &v[1], err) != 0 ||
 	    order_field(orders, "live_again", cf_yesno_name, CF_YESNO_MAX,
-	                "ask, always or never", &v[2], err) != 0)
+	                "ask, always or never", &v[2], err) != 0 ||
+	    order_field(orders, "battle_fury", cf_fury_order_name, 2, "ask or never", &v[3],
+	                err) != 0)
 		return -1;
-	cf_set_orders(st, seat, v[0], v[1], v[2]);
+	cf_set_orders(st, seat, v[0], v[1], v[2], v[3]);
 	return 0;
 }
 

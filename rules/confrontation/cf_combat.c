@@ -216,8 +216,6 @@ battle_finish_loser(struct cf_state *st, int live_sq, struct wr_list *ev)
 		cf_emit(ev, &(struct cf_event){.type = CF_E_ADVANCE, .seat = b->a_seat, .id = b->a_id,
 		                               .to = b->at});
 	}
-	if (b->outcome == 1 && b->a_seat == st->r.seat && b->a_id == st->r.id)
-		st->r.won = 1;
 	st->r.in_battle = 0;
 	b->stage = CF_ST_NONE;
 	cf_check_out(st, ev);
@@ -270,6 +268,14 @@ resolve(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 		(e.strength == 1 ? pa : pd)->strength--;
 	e.outcome = b->outcome;
 	cf_emit(ev, &e);
+	/* IX Orcs, R8 (amended): any battle an Orc piece wins, as attacker
+	 * or defender, a spell's too, owes its seat a Battle Fury. */
+	if (b->outcome != 0) {
+		int ws = b->outcome == 1 ? b->a_seat : b->d_seat;
+		int wi = b->outcome == 1 ? b->a_id : b->d_id;
+		if (st->o.races && st->s[ws].race == CF_ORCS)
+			st->fury_won[ws] |= 1u << wi;
+	}
 	if (b->outcome == 1) {
 		b->loser_seat = b->d_seat, b->loser_id = b->d_id;
 		treasure_roll(st, b->a_seat, b->a_id, pd->type, rng, ev);
@@ -356,35 +362,77 @@ cf_any_fury(const struct cf_state *st, int seat)
 	return 0;
 }
 
+void
+cf_fury_close(struct cf_state *st)
+{
+	st->fury = 0;
+	st->fury_seat = -1;
+	st->fury_excl = 0;
+}
+
+/* Whether the open Battle Fury may still go on: its seat plays, has the
+ * token the first move spends, and a piece that may make a Fury move. */
+int
+cf_fury_can_go(const struct cf_state *st)
+{
+	int s = st->fury_seat;
+	return st->fury && s >= 0 && !st->s[s].out &&
+	       (st->fury == 2 || cf_racial_ok(st, s, CF_ORCS, -1)) && cf_any_fury(st, s);
+}
+
+/* R8 (amended): the next Battle Fury owed is asked, the other seats'
+ * first in play order ("at once", then the turn goes on), the active
+ * seat's last; a standing order `never` and a Fury with no possible move
+ * are passed over. Nothing happens while one is open. */
+void
+cf_fury_next(struct cf_state *st)
+{
+	int k = 0;
+	if (st->fury || st->phase != CF_PLAY)
+		return;
+	while (k < st->norder && st->order[k] != st->active)
+		k++;
+	for (int step = 1; step <= st->norder; step++) {
+		int s = st->order[(k + step) % st->norder];
+		unsigned won = st->fury_won[s];
+		st->fury_won[s] = 0;
+		if (!won || st->s[s].o_fury)
+			continue;
+		st->fury = 1;
+		st->fury_seat = s;
+		st->fury_excl = won;  /* "different orc pieces" than the winners */
+		if (cf_fury_can_go(st))
+			return;
+		cf_fury_close(st);
+	}
+}
+
 static void
 finish_res(struct cf_state *st)
 {
 	struct cf_res r = st->r;
 	memset(&st->r, 0, sizeof(st->r));
 	st->r.panic_seat = st->r.panic_id = -1;
-	if (st->phase != CF_PLAY || st->s[r.seat].out || r.seat != st->active)
+	if (st->phase != CF_PLAY)
 		return;
 	const struct cf_piece *p = cf_cp(st, r.seat, r.id);
-	if (r.src == CF_SRC_ACTION) {
+	if (r.src == CF_SRC_ACTION && r.seat == st->active && !st->s[r.seat].out) {
 		st->nacts++;
 		st->used |= 1u << r.id;
 		/* IX Elves: the piece that just moved may move again at once. */
 		if (r.moved && p->status == CF_ON && cf_racial_ok(st, r.seat, CF_ELVES, p->sq) &&
 		    cf_any_move(st, r.seat, p->sq, 0))
 			st->swift = r.id;
-		/* IX Orcs, R8: after a won battle, two moves by other Orcs. */
-		if (r.won && cf_racial_ok(st, r.seat, CF_ORCS, -1)) {
-			st->fury = 1;
-			st->fury_excl = 1u << r.id;
-			if (!cf_any_fury(st, r.seat))
-				st->fury = 0;
-		}
-	} else if (r.src == CF_SRC_FURY) {
+	} else if (r.src == CF_SRC_FURY && st->fury && r.seat == st->fury_seat) {
 		st->fury_excl |= 1u << r.id;
 		st->fury = st->fury == 1 ? 2 : 0;
-		if (st->fury && !cf_any_fury(st, r.seat))
-			st->fury = 0;
 	}
+	/* Another seat's Fury move may have taken the piece offered Swift. */
+	if (st->swift >= 0 && cf_cp(st, st->active, st->swift)->status != CF_ON)
+		st->swift = -1;
+	if (st->fury && !cf_fury_can_go(st))
+		cf_fury_close(st);
+	cf_fury_next(st);
 }
 
 static void

@@ -29,12 +29,13 @@ const char *const cf_phase_name[CF_PHASE_MAX] = {"build", "order", "setup", "pla
 const char *const cf_yesno_name[CF_YESNO_MAX] = {"ask", "always", "never"};
 const char *const cf_luck_name[CF_LUCK_MAX] = {"ask", "always", "never", "if_losing",
                                                 "unless_winning"};
+const char *const cf_fury_order_name[2] = {"ask", "never"};
 const char *const cf_tm_name[CF_TM_MAX] = {"none", "random", "given"};
 const char *const cf_choice_name[CF_CHOICE_MAX] = {"first", "second", "last"};
 const char *const cf_act_name[CF_A_MAX] = {
 	"buy", "add_spell", "race", "buy_racial", "king_spell", "reset", "ready", "order",
 	"place", "move", "rise", "stay", "cast", "leadership", "swift", "fury", "end_turn",
-	"hold_the_line", "luck", "live_again", "panic_square"};
+	"hold_the_line", "luck", "live_again", "panic_square", "end_fury"};
 const char *const cf_ev_name[CF_E_MAX] = {
 	"bought", "spell_added", "race_chosen", "racial_bought", "king_spell", "army_reset",
 	"army_ready", "armies_revealed", "setup_roll", "phase", "order_chosen", "placed", "no_room",

@@ -57,7 +57,7 @@ cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list
 {
 	if (seat < 0 || seat >= st->nseats || !(cf_awaited(st) & (1u << seat)))
 		return 0;
-	if (st->phase == CF_PLAY && st->r.kind == CF_RES_NONE)
+	if (st->phase == CF_PLAY && st->r.kind == CF_RES_NONE && st->fury_seat < 0)
 		return cf_turn_candidates(st, seat, part, out);
 	if (part > 0)
 		return 0;
@@ -70,7 +70,10 @@ cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list
 		cf_setup_candidates(st, seat, out);
 		break;
 	case CF_PLAY:
-		cf_decision_candidates(st, seat, out);
+		if (st->r.kind == CF_RES_NONE)
+			cf_fury_candidates(st, seat, out);
+		else
+			cf_decision_candidates(st, seat, out);
 		break;
 	default:
 		break;
@@ -115,7 +118,7 @@ cf_legal(const void *vst, int seat, const void *va, struct wr_error *err)
 	static const int phase_of[CF_A_MAX] = {
 		CF_BUILD, CF_BUILD, CF_BUILD, CF_BUILD, CF_BUILD, CF_BUILD, CF_BUILD, CF_ORDER,
 		CF_SETUP, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY,
-		CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY};
+		CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY, CF_PLAY};
 	const struct cf_state *st = vst;
 	const struct cf_action *a = va;
 	if (seat < 0 || seat >= st->nseats)
@@ -138,7 +141,10 @@ cf_legal(const void *vst, int seat, const void *va, struct wr_error *err)
 	default:
 		break;
 	}
-	/* In play: a pending decision (G3) comes before anything else. */
+	/* In play: a pending decision (G3) comes before anything else; an
+	 * open Battle Fury is one too (R8, amended). */
+	if (st->r.kind == CF_RES_NONE && st->fury_seat >= 0)
+		return cf_legal_fury(st, seat, a, err);
 	int deciding = st->r.kind != CF_RES_NONE, is_decision = a->type >= CF_A_HTL;
 	const char *pk = cf_pending_kind(st, seat);
 	if (deciding && (!is_decision || strcmp(pk, cf_act_name[a->type]) != 0))
@@ -160,6 +166,8 @@ cf_apply(void *vst, int seat, const void *va, struct wr_rng *rng, struct wr_list
 	const struct cf_action *a = va;
 	if (st->phase == CF_PLAY && st->r.kind != CF_RES_NONE)
 		cf_apply_decision(st, a, rng, ev);
+	else if (st->phase == CF_PLAY && st->fury_seat >= 0)
+		cf_apply_fury(st, seat, a, ev);
 	else if (st->phase == CF_PLAY)
 		cf_apply_turn(st, seat, a, ev);
 	else
@@ -168,8 +176,10 @@ cf_apply(void *vst, int seat, const void *va, struct wr_rng *rng, struct wr_list
 }
 
 void
-cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live)
+cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live, int fury)
 {
+	if (fury >= 0)
+		st->s[seat].o_fury = fury;
 	if (htl >= 0)
 		st->s[seat].o_htl = htl;
 	if (luck >= 0)
@@ -237,6 +247,10 @@ cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
 		cf_game_over(st, 1u << (1 - seat), "resignation", ev);
 		return;
 	}
+	/* Its Battle Fury, open or owed, lapses. */
+	st->fury_won[seat] = 0;
+	if (st->fury_seat == seat)
+		cf_fury_close(st);
 	/* The resolution in progress stops where it involves the seat. */
 	if (st->phase == CF_PLAY && st->r.kind != CF_RES_NONE) {
 		const struct cf_battle *b = &st->r.b;
@@ -354,6 +368,13 @@ cf_settle(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 		}
 		if (st->phase != CF_PLAY)
 			return;
+		/* R8 (amended): an open Battle Fury waits for its seat, whose
+		 * turn it may not be; one that can no longer go on closes. */
+		if (st->fury_seat >= 0 && !cf_fury_can_go(st))
+			cf_fury_close(st);
+		cf_fury_next(st);
+		if (st->fury_seat >= 0)
+			return;
 		if (st->active < 0 || st->s[st->active].out) {
 			cf_next_turn(st, ev);
 			continue;
@@ -406,6 +427,8 @@ cf_awaited(const struct cf_state *st)
 				return 1u << st->r.panic_seat;
 			return 0;
 		}
+		if (st->fury_seat >= 0)
+			return 1u << st->fury_seat;
 		return st->active >= 0 ? 1u << st->active : 0;
 	default:
 		return 0;
@@ -429,6 +452,8 @@ cf_pending_kind(const struct cf_state *st, int seat)
 	}
 	if (st->r.kind != CF_RES_NONE)
 		return "panic_square";
+	if (st->fury_seat >= 0)
+		return "battle_fury";
 	return st->risen >= 0 ? "rise_move" : "turn";
 }
 
@@ -465,7 +490,7 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		    x->race < 0 || x->race >= CF_RACE_MAX || x->racial < 0 || x->racial > 200 ||
 		    x->nrolls < 0 || x->nrolls > 8 || x->o_htl < 0 || x->o_htl >= CF_YESNO_MAX ||
 		    x->o_luck < 0 || x->o_luck >= CF_LUCK_MAX || x->o_live < 0 ||
-		    x->o_live >= CF_YESNO_MAX)
+		    x->o_live >= CF_YESNO_MAX || (unsigned)x->o_fury > 1)
 			return bad(err, "seat fields");
 		if (x->p[0].type != CF_KING)
 			return bad(err, "piece 0 is the King");
@@ -510,6 +535,12 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		if (st->nacts < 0 || st->nacts > 2 || st->fury < 0 || st->fury > 2 || st->idle < 0 ||
 		    (unsigned)st->rose > 1)
 			return bad(err, "turn fields");
+		if (st->fury_seat < -1 || st->fury_seat >= st->nseats ||
+		    (st->fury != 0) != (st->fury_seat >= 0))
+			return bad(err, "battle fury");
+		for (int s = 0; s < WR_MAX_SEATS; s++)
+			if (st->fury_won[s] >> CF_MAX_PIECES || (s >= st->nseats && st->fury_won[s]))
+				return bad(err, "battle fury");
 		if (st->risen >= 0 && (!piece_ok(st, st->active, st->risen) ||
 		                       cf_cp(st, st->active, st->risen)->status != CF_ON ||
 		                       !st->rose || (st->used & (1u << st->risen))))

@@ -57,7 +57,7 @@ enum cf_act {
 	CF_A_BUY, CF_A_ADD_SPELL, CF_A_RACE, CF_A_BUY_RACIAL, CF_A_KING_SPELL, CF_A_RESET,
 	CF_A_READY, CF_A_ORDER, CF_A_PLACE, CF_A_MOVE, CF_A_RISE, CF_A_STAY, CF_A_CAST,
 	CF_A_LEADERSHIP, CF_A_SWIFT, CF_A_FURY, CF_A_END_TURN, CF_A_HTL, CF_A_LUCK, CF_A_LIVE,
-	CF_A_PANIC_SQ, CF_A_MAX
+	CF_A_PANIC_SQ, CF_A_END_FURY, CF_A_MAX
 };
 
 /* One action, parsed (README.md lists the JSON of each). A field a type
@@ -145,6 +145,7 @@ struct cf_seat {
 	int ready, out;
 	int rolls[8], nrolls;    /* the set-up roll and its re-rolls (R2) */
 	int o_htl, o_luck, o_live;  /* standing orders, private */
+	int o_fury;              /* Battle Fury's standing order: 0 ask, 1 never (R8) */
 };
 
 /* A battle between two pieces (IV, R6), or a spell's battle (R7). */
@@ -166,7 +167,6 @@ struct cf_res {
 	int seat, id;            /* the acting piece */
 	int spell;
 	int nt, tseat[8], tid[8], ti;  /* targets of a spell, next one */
-	int won;                 /* the acting piece won a battle (Battle Fury) */
 	int moved;               /* the acting piece moved (Swift Movement) */
 	int panic_seat, panic_id;/* awaiting the owner's Panic square, or -1 */
 	int in_battle;
@@ -196,8 +196,13 @@ struct cf_state {
 	int rose;                /* a piece rose from hell this turn (R8: not an action) */
 	int risen;               /* Rise From Hell: piece that may move now, or -1 */
 	int swift;               /* Swift Movement offered to this piece, or -1 */
-	int fury;                /* Battle Fury: 0 none, 1 offered, 2 one move made */
-	unsigned fury_excl;
+	/* Battle Fury (R8, amended): one open at a time, a decision of
+	 * fury_seat on any seat's turn; fury_won holds, per seat, the Orc
+	 * pieces that won a battle whose Fury is still to be asked. */
+	int fury;                /* 0 none, 1 offered, 2 one move made */
+	int fury_seat;           /* the seat asked, or -1 */
+	unsigned fury_excl;      /* its pieces that may not make a Fury move */
+	unsigned fury_won[WR_MAX_SEATS];
 	int idle;                /* turns in a row that ended with nothing done */
 	struct cf_res r;
 	/* The end. */
@@ -218,6 +223,7 @@ extern const char *const cf_status_name[CF_STATUS_MAX];
 extern const char *const cf_phase_name[CF_PHASE_MAX];
 extern const char *const cf_yesno_name[CF_YESNO_MAX];
 extern const char *const cf_luck_name[CF_LUCK_MAX];
+extern const char *const cf_fury_order_name[2];
 extern const char *const cf_tm_name[CF_TM_MAX];
 extern const char *const cf_choice_name[CF_CHOICE_MAX];
 extern const char *const cf_act_name[CF_A_MAX];
@@ -279,6 +285,11 @@ void cf_apply_turn(struct cf_state *st, int seat, const struct cf_action *a,
 void cf_start_turn(struct cf_state *st, int seat, struct wr_list *ev);
 void cf_next_turn(struct cf_state *st, struct wr_list *ev);
 void cf_end_turn(struct cf_state *st, struct wr_list *ev);
+void cf_fury_candidates(const struct cf_state *st, int seat, struct wr_list *out);
+int cf_legal_fury(const struct cf_state *st, int seat, const struct cf_action *a,
+                  struct wr_error *err);
+void cf_apply_fury(struct cf_state *st, int seat, const struct cf_action *a,
+                   struct wr_list *ev);
 
 /* -------------------------------------------------------- cf_combat.c */
 void cf_decision_candidates(const struct cf_state *st, int seat, struct wr_list *out);
@@ -294,6 +305,9 @@ int cf_live_squares(const struct cf_state *st, int seat, int id, int *out);
 int cf_battle_outcome(const struct cf_state *st, const struct cf_battle *b, int htl, int ad,
                       int dd, int *strength);
 int cf_any_fury(const struct cf_state *st, int seat);
+void cf_fury_close(struct cf_state *st);
+int cf_fury_can_go(const struct cf_state *st);
+void cf_fury_next(struct cf_state *st);
 
 /* --------------------------------------------------------- cf_rules.c */
 void cf_emit(struct wr_list *ev, const struct cf_event *e);
@@ -307,7 +321,7 @@ int cf_has_legal(const struct cf_state *st, int seat, int real_only);
 void cf_settle(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev);
 unsigned cf_awaited(const struct cf_state *st);
 const char *cf_pending_kind(const struct cf_state *st, int seat);
-void cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live);
+void cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live, int fury);
 void cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
 void cf_game_over(struct cf_state *st, unsigned winners, const char *reason,
                   struct wr_list *ev);

@@ -37,7 +37,7 @@ cf_init(struct cf_state *st, const struct cf_opts *o, int nseats)
 	st->phase = CF_BUILD;
 	st->chooser = -1;
 	st->active = -1;
-	st->risen = st->swift = -1;
+	st->risen = st->swift = st->fury_seat = -1;
 	st->r.panic_seat = st->r.panic_id = -1;
 	for (int s = 0; s < nseats; s++)
 		cf_army_reset(st, s);

@@ -62,13 +62,22 @@ cf_save(const void *vst)
 	{
 		const struct cf_res *r = &st->r;
 		const struct cf_battle *b = &r->b;
-		int v[44] = {r->kind, r->src, r->seat, r->id, r->spell, r->nt, r->ti, r->won,
+		int v[44] = {r->kind, r->src, r->seat, r->id, r->spell, r->nt, r->ti, 0,
 		             r->moved, r->panic_seat, r->panic_id, r->in_battle, b->stage, b->a_seat,
 		             b->a_id, b->d_seat, b->d_id, b->from, b->at, b->spell, b->htl, b->a_die,
 		             b->d_die, b->a_luck, b->d_luck, b->loser_seat, b->loser_id, b->outcome};
 		for (int i = 0; i < 8; i++)
 			v[28 + i] = r->tseat[i], v[36 + i] = r->tid[i];
 		json_object_object_add(o, "res", wr_json_ints(v, 44));
+	}
+	{
+		/* Battle Fury (R8, amended): its seat, the Furies owed, each
+		 * seat's standing order. A key of its own: older snapshots
+		 * without it still load. */
+		int f[1 + 2 * WR_MAX_SEATS] = {st->fury_seat};
+		for (int s = 0; s < WR_MAX_SEATS; s++)
+			f[1 + s] = (int)st->fury_won[s], f[1 + WR_MAX_SEATS + s] = st->s[s].o_fury;
+		json_object_object_add(o, "fury", wr_json_ints(f, 1 + 2 * WR_MAX_SEATS));
 	}
 	cf_j_str(o, "reason", st->reason);
 	return o;
@@ -190,7 +199,7 @@ cf_load(json_object *snap, void **out, struct wr_error *err)
 		struct cf_res *r = &st->r;
 		struct cf_battle *b = &r->b;
 		r->kind = res[0], r->src = res[1], r->seat = res[2], r->id = res[3], r->spell = res[4];
-		r->nt = res[5], r->ti = res[6], r->won = res[7], r->moved = res[8];
+		r->nt = res[5], r->ti = res[6], r->moved = res[8];
 		r->panic_seat = res[9], r->panic_id = res[10], r->in_battle = res[11] != 0;
 		b->stage = res[12], b->a_seat = res[13], b->a_id = res[14], b->d_seat = res[15];
 		b->d_id = res[16], b->from = res[17], b->at = res[18], b->spell = res[19];
@@ -205,6 +214,15 @@ cf_load(json_object *snap, void **out, struct wr_error *err)
 			goto bad;
 		if (r->kind == CF_RES_NONE && (r->in_battle || r->panic_seat >= 0))
 			goto bad;
+	}
+	st->fury_seat = st->fury ? st->active : -1;
+	if (json_object_object_get_ex(snap, "fury", &v)) {
+		int f[1 + 2 * WR_MAX_SEATS];
+		if (read_ints(snap, "fury", f, 1 + 2 * WR_MAX_SEATS, 1, err) < 0)
+			goto fail;
+		st->fury_seat = f[0];
+		for (int k = 0; k < WR_MAX_SEATS; k++)
+			st->fury_won[k] = (unsigned)f[1 + k], st->s[k].o_fury = f[1 + WR_MAX_SEATS + k];
 	}
 	if (wr_json_string(snap, "reason", 1, &s, err) != 0)
 		goto fail;
@@ -249,6 +267,8 @@ prompt(const struct cf_state *st, const char *kind)
 		return "Luck: re-roll your combat die for one racial token?";
 	if (!strcmp(kind, "live_again"))
 		return "Live Again: choose a square on your nearest rank, or decline";
+	if (!strcmp(kind, "battle_fury"))
+		return "Battle Fury: move another orc piece onto an enemy, or end the fury";
 	if (!strcmp(kind, "panic_square"))
 		return "Panic: choose the empty square on your nearest rank your piece runs to";
 	return "";
@@ -309,6 +329,8 @@ cf_view(const void *vst, int viewer)
 		cf_j_sq(t, "risen", st->risen >= 0 ? st->s[st->active].p[st->risen].sq : -1);
 		cf_j_sq(t, "swift_offer", st->swift >= 0 ? st->s[st->active].p[st->swift].sq : -1);
 		json_object_object_add(t, "battle_fury", json_object_new_boolean(st->fury != 0));
+		wr_json_put(t, "fury_seat", st->fury_seat >= 0 ? json_object_new_int(st->fury_seat)
+		                                               : NULL);
 		json_object_object_add(o, "turn_state", t);
 	} else {
 		json_object_object_add(o, "turn_state", NULL);
@@ -378,6 +400,7 @@ cf_view(const void *vst, int viewer)
 			cf_j_str(or, "hold_the_line", cf_yesno_name[x->o_htl]);
 			cf_j_str(or, "luck", cf_luck_name[x->o_luck]);
 			cf_j_str(or, "live_again", cf_yesno_name[x->o_live]);
+			cf_j_str(or, "battle_fury", cf_fury_order_name[x->o_fury]);
 			json_object_object_add(so, "standing_orders", or);
 		} else {
 			json_object_object_add(so, "standing_orders", NULL);

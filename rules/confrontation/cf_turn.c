@@ -79,7 +79,7 @@ cast_candidates(const struct cf_state *st, int seat, const struct cf_piece *p,
 }
 
 /* In a stable order: each piece's moves, rises and spells; staying put
- * after a rise; Swift Movement; Battle Fury; Leadership; ending the turn.
+ * after a rise; Swift Movement; Leadership; ending the turn.
  * A superset pruned only by what every legal one has (within Move, an
  * empty square to rise to, a piece to target, a piece that may act, a
  * Queen for Leadership). In
@@ -115,9 +115,6 @@ cf_turn_candidates(const struct cf_state *st, int seat, int part, struct wr_list
 	cf_cand(out, CF_A_STAY);
 	if (st->swift >= 0 && s->p[st->swift].status == CF_ON)
 		ray_candidates(st, CF_A_SWIFT, s->p[st->swift].sq, out);
-	for (int i = 0; i < s->n && st->fury; i++)
-		if (s->p[i].status == CF_ON)
-			ray_candidates(st, CF_A_FURY, s->p[i].sq, out);
 	int leads = !st->leadership_used && st->risen < 0 && cf_queen_on(st, seat);
 	for (int i = 0; i < s->n && leads; i++)
 		for (int j = 0; j < s->n; j++)
@@ -285,15 +282,7 @@ cf_legal_turn(const struct cf_state *st, int seat, const struct cf_action *a,
 			               "Swift Movement is only for the piece that just moved, at once");
 		return cf_move_check(st, seat, a->from, a->to, 0, err);
 	case CF_A_FURY:
-		if (!st->fury)
-			return wr_fail(err, "no-fury", "", "no Battle Fury is open");
-		if (st->fury_excl & (1u << id))
-			return wr_fail(err, "fury-piece", "from",
-			               "Battle Fury moves other Orc pieces than the ones that fought");
-		if (st->terrain[a->from] == CF_COUNTERSPELL)
-			return wr_fail(err, "counterspell", "from",
-			               "a piece on Counterspell is not affected by racial abilities");
-		return cf_move_check(st, seat, a->from, a->to, 1, err);
+		return wr_fail(err, "no-fury", "", "no Battle Fury is open");
 	case CF_A_LEADERSHIP:
 		return legal_leadership(st, seat, a, id, err);
 	default:
@@ -350,11 +339,9 @@ cf_apply_turn(struct cf_state *st, int seat, const struct cf_action *a, struct w
 {
 	struct cf_seat *me = &st->s[seat];
 	int s = 0, id = 0, s2 = 0, id2 = 0;
-	/* Anything else lets an offered follow-up lapse ("at once", R8). */
+	/* Anything else lets an offered Swift Movement lapse ("at once", R8). */
 	if (a->type != CF_A_SWIFT)
 		st->swift = -1;
-	if (a->type != CF_A_FURY)
-		st->fury = 0;
 	if (a->from >= 0)
 		cf_piece_on(st, a->from, &s, &id);
 	switch (a->type) {
@@ -368,13 +355,6 @@ cf_apply_turn(struct cf_state *st, int seat, const struct cf_action *a, struct w
 		st->swift = -1;  /* a second move, not a third */
 		cf_emit(ev, &(struct cf_event){.type = CF_E_SWIFT_MOVEMENT, .seat = seat, .id = id});
 		begin_move(st, seat, id, a->to, CF_SRC_SWIFT, ev);
-		break;
-	case CF_A_FURY:
-		if (st->fury == 1) {
-			me->racial--;
-			cf_emit(ev, &(struct cf_event){.type = CF_E_BATTLE_FURY, .seat = seat});
-		}
-		begin_move(st, seat, id, a->to, CF_SRC_FURY, ev);
 		break;
 	case CF_A_RISE:
 		/* R8: a racial power, not one of the turn's two actions. */
@@ -424,9 +404,62 @@ cf_start_turn(struct cf_state *st, int seat, struct wr_list *ev)
 	st->leadership_used = 0;
 	st->rose = 0;
 	st->risen = st->swift = -1;
-	st->fury = 0;
-	st->fury_excl = 0;
+	cf_fury_close(st);
+	memset(st->fury_won, 0, sizeof(st->fury_won));
 	cf_emit(ev, &(struct cf_event){.type = CF_E_TURN, .turn = st->turn, .seat = seat});
+}
+
+/* ------------------------------------------------------ Battle Fury */
+
+/* R8 (amended): the open Battle Fury is a decision of its seat, on any
+ * seat's turn: a Fury move of one of its pieces, or `end_fury`. */
+void
+cf_fury_candidates(const struct cf_state *st, int seat, struct wr_list *out)
+{
+	const struct cf_seat *s = &st->s[seat];
+	for (int i = 0; i < s->n; i++)
+		if (s->p[i].status == CF_ON)
+			ray_candidates(st, CF_A_FURY, s->p[i].sq, out);
+	cf_cand(out, CF_A_END_FURY);
+}
+
+int
+cf_legal_fury(const struct cf_state *st, int seat, const struct cf_action *a,
+              struct wr_error *err)
+{
+	char b[8];
+	int s, id;
+	if (a->type == CF_A_END_FURY)
+		return 0;
+	if (a->type != CF_A_FURY)
+		return wr_fail(err, "decision-pending", "type", "a decision is awaited: battle_fury");
+	if (!cf_piece_on(st, a->from, &s, &id) || s != seat)
+		return wr_fail(err, "not-your-piece", "from", "no piece of this seat on %s",
+		               wr_square_name(CF_B8, a->from, b));
+	if (st->fury_excl & (1u << id))
+		return wr_fail(err, "fury-piece", "from",
+		               "Battle Fury moves other Orc pieces than the ones that fought");
+	if (st->terrain[a->from] == CF_COUNTERSPELL)
+		return wr_fail(err, "counterspell", "from",
+		               "a piece on Counterspell uses no racial power (RULINGS.md R9)");
+	return cf_move_check(st, seat, a->from, a->to, 1, err);
+}
+
+void
+cf_apply_fury(struct cf_state *st, int seat, const struct cf_action *a, struct wr_list *ev)
+{
+	int s, id;
+	if (a->type == CF_A_END_FURY) {
+		cf_fury_close(st);
+		cf_fury_next(st);
+		return;
+	}
+	if (st->fury == 1) {
+		st->s[seat].racial--;
+		cf_emit(ev, &(struct cf_event){.type = CF_E_BATTLE_FURY, .seat = seat});
+	}
+	cf_piece_on(st, a->from, &s, &id);
+	begin_move(st, seat, id, a->to, CF_SRC_FURY, ev);
 }
 
 void

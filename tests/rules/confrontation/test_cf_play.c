@@ -425,6 +425,9 @@ playout(int seats, int variant, int m, uint64_t seed, int checks, int *turns)
 			snprintf(k, sizeof(k), "asked:%s", pk ? pk : "-");
 			if (pk && strcmp(pk, "turn") && strcmp(pk, "place") && strcmp(pk, "build"))
 				count_event(k);
+			/* R8 (amended): a Fury asked on another seat's turn. */
+			if (pk && !strcmp(pk, "battle_fury") && seat != st->active)
+				count_event("asked:battle_fury_off_turn");
 		}
 		json_object *cj = cf_action_json(st, choice);
 		const char *cs = json_object_to_json_string_ext(cj, JSON_C_TO_STRING_PLAIN);
@@ -517,7 +520,7 @@ main(void)
 		"battle_fury", "fury_move", "cast", "healed", "panic_moved", "leadership",
 		"seat_out", "resigned", "game_over", "turn_end", "asked:hold_the_line",
 		"asked:luck", "asked:live_again", "asked:panic_square", "asked:order",
-		"asked:rise_move", NULL};
+		"asked:rise_move", "asked:battle_fury", "asked:battle_fury_off_turn", NULL};
 	for (int i = 0; must[i]; i++) {
 		char what[96];
 		snprintf(what, sizeof(what), "the playouts reach %s", must[i]);
