@@ -242,7 +242,12 @@ join_tx(struct wp_conn *c, void *arg)
 		return err;
 	crypto_hash_sha256(hash, (const unsigned char *)j->code, strlen(j->code));
 	err = wp_db_seat_by_invite(c, j->id, hash, &j->seat);
-	if (err == WP_ERR_NOT_FOUND)
+	/* A wrong code tells a stranger only what a missing id does: a
+	 * private match is not confirmed to exist (issue 24, item 3). */
+	if (err == WP_ERR_NOT_FOUND && g.watch == WP_WATCH_PRIVATE &&
+	    wp_game_seat_of(&g, j->who.id) < 0)
+		err = wp_fail(ctx, WP_ERR_GAME_NOT_FOUND, "there is no match %lld", (long long)j->id);
+	else if (err == WP_ERR_NOT_FOUND)
 		err = wp_fail(ctx, WP_ERR_INVALID_INVITATION,
 		              "this invitation code is not valid for match %lld", (long long)j->id);
 	else if (err)
