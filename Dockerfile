@@ -64,7 +64,8 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 warpost \
     && useradd --system --uid 10001 --gid warpost --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin warpost \
-    && install -d -o warpost -g warpost -m 0755 /run/warpost
+    && install -d -o warpost -g warpost -m 0755 /run/warpost \
+    && install -d -o warpost -g warpost -m 0700 /var/lib/warpost/cores
 
 COPY --from=build /build/srv/warpostd /build/srv/warpost /usr/local/bin/
 COPY web/ /opt/warpost/web/

@@ -9,12 +9,16 @@
 #   PORT           HTTP port (default 8080)
 #   WP_BUILD_DIR   CMake build directory (default ./build)
 #   WP_PG_DIR      private cluster directory (default ./var/pg)
+#   WP_CORE_DIR    where a crashed warpostd's core dump is kept (default
+#                  ./var/cores: warpostd runs there with no core size
+#                  limit; README "Crashes")
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${WP_BUILD_DIR:-$ROOT/build}
 PG_DIR=${WP_PG_DIR:-$ROOT/var/pg}
+CORE_DIR=${WP_CORE_DIR:-$ROOT/var/cores}
 
 # Set once the cluster or the server is started, so cleanup knows what to undo.
 CLUSTER_STARTED=0
@@ -133,7 +137,11 @@ run_server() {
     # Started in the background so that this shell stays free to act on
     # signals: bash runs traps only between commands, never while a
     # foreground child is running.
-    "$BUILD_DIR/srv/warpostd" &
+    # In the core directory, with no limit on a core's size: where the
+    # kernel's core_pattern is a file name (Debian's default "core"), a
+    # crash leaves its core there; its backtrace is in the log either way.
+    mkdir -p "$CORE_DIR"
+    (cd "$CORE_DIR" && ulimit -c unlimited 2>/dev/null; exec "$BUILD_DIR/srv/warpostd") &
     WP_PID=$!
     announce_when_ready
 
