@@ -219,6 +219,11 @@ struct wr_ruleset {
 	/* Seats whose decision the match waits for (a mask). Not always one:
 	 * reactions and simultaneous set-up are pending decisions too. */
 	unsigned (*to_act)(const void *state);
+	/* Optional: the seats whose turn is in progress (a mask), awaited or
+	 * not. A turn holder that is not awaited waits for another seat's
+	 * reaction (G3): its clock stops and its move has not ended
+	 * (RULINGS.md G8). NULL: the awaited seats (every post ends a move). */
+	unsigned (*turn_of)(const void *state);
 	/* Every legal action for the seat now, as a JSON array. */
 	json_object *(*actions)(const void *state, int seat);
 	/* Validates fully and, only on success, applies; draws dice only from

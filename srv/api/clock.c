@@ -111,6 +111,21 @@ wp_my_game_clock(json_object *line, const struct wp_tc *tc, const struct wp_game
 	json_object_object_add(line, "can_claim", json_object_new_boolean(claim));
 }
 
+void
+wp_clock_turns(const struct wp_game *g, const void *state, unsigned awaiting, unsigned *waiting,
+               unsigned *reacting)
+{
+	void *own = NULL;
+
+	/* Draw offers and the like change no state: the match's own, from
+	 * its row (they are rare; a turn has its state at hand). */
+	if (g->tc.on && g->rs->turn_of && awaiting && !state)
+		state = own = wp_game_state(g);
+	wp_turn_masks(g->rs, g->tc.on ? state : NULL, awaiting, waiting, reacting);
+	if (own)
+		g->rs->free(own);
+}
+
 enum wp_err
 wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int seat)
 {

@@ -71,7 +71,9 @@ keep_after(struct wp_write *wr, const struct wp_game *g, const struct wp_post_wr
 		return;
 	after_of(&a, g, w, result);
 	if (have_clk)
-		clk->marks[clk->nmarks++] = (struct wp_clock_mark){.at = w->at, .awaiting = w->awaiting};
+		clk->marks[clk->nmarks++] = (struct wp_clock_mark){
+			.at = w->at, .awaiting = w->awaiting, .waiting = w->waiting,
+			.reacting = w->reacting};
 	if (wr->fast) {
 		wp_cache_game_written(&a);
 		if (have_clk)
@@ -132,6 +134,8 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		state_text = g->state ? strdup(g->state) : NULL;
 		awaiting = result ? 0 : g->awaiting;
 	}
+	unsigned waiting, reacting;
+	wp_clock_turns(g, state, awaiting, &waiting, &reacting);
 	enum wp_status status = p->aborted ? WP_STATUS_ABORTED
 	                        : result   ? WP_STATUS_OVER
 	                                   : WP_STATUS_ACTIVE;
@@ -144,7 +148,8 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		.events = text_of(events), .draws_from = g->draws, .rolls = text_of(rolls),
 		.status = status, .state = state_text,
 		.draws = rng ? (int64_t)rng->count : g->draws,
-		.awaiting = awaiting, .draw_offers = p->draw_offers,
+		.awaiting = awaiting, .waiting = waiting, .reacting = reacting,
+		.draw_offers = p->draw_offers,
 		.result = result ? text_of(result) : NULL,
 		.client = g->client, .client_len = g->client_len,
 	};

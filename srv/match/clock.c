@@ -207,40 +207,78 @@ wp_clock_deadline(const struct wp_tc *tc, const struct wp_interval *vac, int nva
 }
 
 void
+wp_clock_mark_read(struct wp_clock_mark *m, int64_t at, int64_t stored)
+{
+	unsigned v = (unsigned)stored;
+
+	m->at = at;
+	m->awaiting = v & WP_MARK_SEATS;
+	m->waiting = v >> WP_MARK_BITS & WP_MARK_SEATS;
+	m->reacting = v >> 2 * WP_MARK_BITS & WP_MARK_SEATS;
+}
+
+/* What a seat is doing after a mark (G8): its turn (awaited or waiting
+ * for a reaction), an answer to a reaction on another seat's turn, or
+ * nothing. */
+enum move { MOVE_NONE, MOVE_TURN, MOVE_REACTION };
+
+static enum move
+move_of(unsigned awaiting, unsigned waiting, unsigned reacting, int s)
+{
+	if ((reacting & awaiting) >> s & 1)
+		return MOVE_REACTION;
+	return ((awaiting | waiting) >> s & 1) ? MOVE_TURN : MOVE_NONE;
+}
+
+/* One seat from one mark to the next. Its clock runs while it is awaited;
+ * when it stops, or a new move begins, the counted time comes off the
+ * bank. When a move ends, and only then, come the increment and the
+ * floor: a turn that waits for a reaction has not ended. */
+static void
+clock_step(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
+           struct wp_seat_clock *c, int64_t at, int was_run, enum move was, int run,
+           enum move now)
+{
+	if (was_run && (!run || now != was)) {
+		int64_t left = c->bank - wp_clock_counted(tc, vac, nvac, c->since, at);
+		c->bank = left > 0 ? left : 0;
+		c->since = 0;
+	}
+	if (was != MOVE_NONE && now != was) {
+		int64_t bank = c->bank + tc->increment;
+		if (bank < tc->per_move)
+			bank = tc->per_move;
+		if (bank > tc->max_bank)
+			bank = tc->max_bank;
+		c->bank = bank;
+	}
+	if (run && (!was_run || now != was))
+		c->since = at;
+}
+
+void
 wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
                  const struct wp_interval *const *vac, const int *nvac, int nseats, int64_t now,
                  struct wp_seat_clock *out)
 {
-	unsigned prev = 0;
+	struct wp_clock_mark prev = {0};
 
 	for (int s = 0; s < nseats; s++) {
 		memset(&out[s], 0, sizeof(out[s]));
 		out[s].bank = tc->per_move;
 	}
 	for (int k = 0; k < nmarks; k++) {
-		unsigned a = marks[k].awaiting;
-		for (int s = 0; s < nseats; s++) {
-			struct wp_seat_clock *c = &out[s];
-			int was = (prev >> s) & 1, is = (a >> s) & 1;
-			if (is && !was) {
-				c->since = marks[k].at;
-			} else if (was && !is) {
-				int64_t left = c->bank - wp_clock_counted(tc, vac[s], nvac[s], c->since,
-				                                          marks[k].at);
-				int64_t bank = (left > 0 ? left : 0) + tc->increment;
-				if (bank < tc->per_move)
-					bank = tc->per_move;
-				if (bank > tc->max_bank)
-					bank = tc->max_bank;
-				c->bank = bank;
-				c->since = 0;
-			}
-		}
-		prev = a;
+		const struct wp_clock_mark *m = &marks[k];
+		for (int s = 0; s < nseats; s++)
+			clock_step(tc, vac[s], nvac[s], &out[s], m->at, (prev.awaiting >> s) & 1,
+			           move_of(prev.awaiting, prev.waiting, prev.reacting, s),
+			           (m->awaiting >> s) & 1,
+			           move_of(m->awaiting, m->waiting, m->reacting, s));
+		prev = *m;
 	}
 	for (int s = 0; s < nseats; s++) {
 		struct wp_seat_clock *c = &out[s];
-		c->awaited = (prev >> s) & 1;
+		c->awaited = (prev.awaiting >> s) & 1;
 		c->left = c->bank;
 		if (!c->awaited)
 			continue;

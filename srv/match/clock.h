@@ -38,11 +38,24 @@ int wp_tc_parse(json_object *o, struct wp_tc *tc, char *why, size_t whylen,
 /* Its canonical JSON (NULL when off). */
 json_object *wp_tc_json(const struct wp_tc *tc);
 
-/* One post as the clock sees it: when, and who was awaited after it. */
+/* One post as the clock sees it: when, who was awaited after it, and
+ * where that differs from whose turn it is (RULINGS.md G8, amended;
+ * wp_turn_masks() in match.h): the seats whose turn, not awaited, waits
+ * for another seat's reaction, and the awaited seats that answer a
+ * reaction on another seat's turn. Both 0: every awaited seat is in its
+ * turn. */
 struct wp_clock_mark {
 	int64_t at;
 	unsigned awaiting;
+	unsigned waiting, reacting;
 };
+/* posts.awaiting keeps the three masks, WP_MARK_BITS bits each: awaiting,
+ * waiting, reacting (rows written before G8 have awaiting alone). */
+#define WP_MARK_BITS 4
+#define WP_MARK_SEATS ((1u << WP_MARK_BITS) - 1)
+#define WP_MARK_STORED(awaiting, waiting, reacting) \
+	((int64_t)((awaiting) | (waiting) << WP_MARK_BITS | (reacting) << 2 * WP_MARK_BITS))
+void wp_clock_mark_read(struct wp_clock_mark *m, int64_t at, int64_t stored);
 /* [from, to): a vacation. */
 struct wp_interval {
 	int64_t from, to;
@@ -66,9 +79,12 @@ struct wp_seat_clock {
 };
 
 /* Each seat's clock after the marks (in post order), at now. A seat
- * starts with per_move; when its turn ends it keeps what it had left
- * plus the increment, at least per_move and at most max_bank. vac[s]
- * are the vacations of seat s's player, sorted by from. */
+ * starts with per_move; its clock runs while it is awaited. A move is a
+ * seat's turn (awaited or waiting) or its answer to a reaction (G8):
+ * when one ends it keeps what it had left plus the increment, at least
+ * per_move and at most max_bank. While its turn waits for another seat's
+ * reaction its clock stops and keeps what it had, no increment, no floor.
+ * vac[s] are the vacations of seat s's player, sorted by from. */
 void wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
                       const struct wp_interval *const *vac, const int *nvac, int nseats,
                       int64_t now, struct wp_seat_clock *out);

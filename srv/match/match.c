@@ -170,6 +170,22 @@ wp_agreed_end(const struct wr_ruleset *rs, void *state, struct wr_events *ev)
 		rs->agreed_end(state, ev);
 }
 
+_Static_assert(WP_MARK_BITS >= WR_MAX_SEATS, "posts.awaiting keeps three seat masks");
+
+void
+wp_turn_masks(const struct wr_ruleset *rs, const void *state, unsigned awaiting,
+              unsigned *waiting, unsigned *reacting)
+{
+	unsigned turn;
+
+	*waiting = *reacting = 0;
+	if (!rs->turn_of || !state || !awaiting)
+		return;             /* an ended match: every move has ended */
+	turn = rs->turn_of(state) & WP_MARK_SEATS;
+	*waiting = turn & ~awaiting;
+	*reacting = awaiting & ~turn;
+}
+
 json_object *
 wp_result_json(const struct wr_result *r, int nseats)
 {

@@ -1,5 +1,6 @@
 /* What the clocks derive from: the posts' times with who was awaited
- * after each, and the players' vacations (match/clock.h). */
+ * after each and whose turn waited for a reaction (RULINGS.md G8), and the
+ * players' vacations (match/clock.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,10 +68,8 @@ wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input
 		return err;
 	n = PQntuples(r);
 	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));
-	for (int i = 0; in->marks && i < n; i++) {
-		in->marks[i].at = wp_col_int(r, i, 0);
-		in->marks[i].awaiting = (unsigned)wp_col_int(r, i, 1);
-	}
+	for (int i = 0; in->marks && i < n; i++)
+		wp_clock_mark_read(&in->marks[i], wp_col_int(r, i, 0), wp_col_int(r, i, 1));
 	in->nmarks = n;
 	PQclear(r);
 	if ((err = wp_sql_run(c, WP_STMT_CLOCK_VACATIONS, &p, &r)) != WP_OK) {

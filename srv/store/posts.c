@@ -39,6 +39,8 @@ post_own_params(const struct wp_post_write *w, struct wp_params *p)
 	wp_p_text(p, w->events);
 	wp_p_int(p, w->draws_from);
 	wp_p_text(p, w->rolls);
+	/* POST_INSERT's $11, TURN_WRITE's $22: the clock's mark (clock.h). */
+	wp_p_int(p, WP_MARK_STORED(w->awaiting, w->waiting, w->reacting));
 }
 
 /* POST_INSERT's parameters, once game_params set w->at. */
@@ -48,7 +50,6 @@ post_params(const struct wp_post_write *w, struct wp_params *post)
 	wp_p_int(post, w->game);
 	wp_p_int(post, w->seq);
 	post_own_params(w, post);
-	wp_p_int(post, w->awaiting);
 	wp_p_int(post, w->at);
 }
 

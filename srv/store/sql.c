@@ -16,7 +16,7 @@
 	" p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"  \
 	" events, draws_from, rolls, awaiting, created_at) SELECT $1, $3, $14::smallint,"       \
 	" $15::text, $16::jsonb, $17::text, $18::boolean, $19::jsonb, $20::bigint, $21::jsonb," \
-	" $6, to_timestamp($10) FROM u)" tail
+	" $22::integer, to_timestamp($10) FROM u)" tail
 #define TURN_SELECT " SELECT count(*), min(" WP_SQL_TIME("updated_at") ") FROM u"
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
@@ -53,16 +53,17 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	/* A turn in one statement (posts.c, wp_db_post_commit): the match's
 	 * update, only if it is still at version $11 and token $13 still
 	 * belongs to player $12, and the post ($14 on: seat, kind, actions,
-	 * comment, comment_hidden, events, draws_from, rolls) with it.
+	 * comment, comment_hidden, events, draws_from, rolls, and its clock
+	 * mark, match/clock.h) with it.
 	 * Answers count 0 when the guard held nothing back: nothing written,
 	 * decide again. */
 	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE(TURN_SELECT)},
-	/* The same with the Idempotency-Key's answer ($22 key, $23 request
-	 * hash, $24 status, $25 body): a key used already fails it (23505). */
+	/* The same with the Idempotency-Key's answer ($23 key, $24 request
+	 * hash, $25 status, $26 body): a key used already fails it (23505). */
 	[WP_STMT_TURN_WRITE_KEYED] = {"turn_write_keyed",
 		TURN_WRITE(", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
-		           " status, body) SELECT $1, $12, $22::text, $23::bytea, $24::smallint,"
-		           " $25::text FROM u)" TURN_SELECT)},
+		           " status, body) SELECT $1, $12, $23::text, $24::bytea, $25::smallint,"
+		           " $26::text FROM u)" TURN_SELECT)},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
 		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"
 		" RETURNING version"},

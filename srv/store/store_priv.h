@@ -132,7 +132,7 @@ enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
-#define WP_SQL_MAX_PARAMS 25
+#define WP_SQL_MAX_PARAMS 26   /* TURN_WRITE_KEYED */
 struct wp_params {
 	int n;
 	const char *values[WP_SQL_MAX_PARAMS];

@@ -19,7 +19,10 @@ never by sleeping.
     replays; the flagged seat's turns are refused (time-expired);
   - with 3 seats the flagged seat leaves as a resigning seat does and the
     match goes on;
-  - a fresh server process on the same database shows the same clocks."""
+  - a fresh server process on the same database shows the same clocks;
+  - a turn that waits for another seat's reaction keeps its clock stopped,
+    with no increment, until it ends; the answer is the reacting seat's
+    move (RULINGS.md G8, amended)."""
 import calendar
 import os
 import time as _time
@@ -57,9 +60,11 @@ class ClockTest(wp.ServerTestCase):
     def players(self, *names):
         return [ml.Client(self.server, n) for n in names]
 
-    def timed(self, players, tc):
-        g = players[0].req("POST", "/api/games", {
-            "ruleset": ml.RULESET, "seats": len(players), "seat": 0, "time_control": tc})
+    def timed(self, players, tc, options=None):
+        body = {"ruleset": ml.RULESET, "seats": len(players), "seat": 0, "time_control": tc}
+        if options is not None:
+            body["options"] = options
+        g = players[0].req("POST", "/api/games", body)
         self.assertEqual(g.status, 201, g)
         g = g.json()
         self.assertEqual(g["time_control"]["days_per_move"], tc["days_per_move"])
@@ -148,6 +153,81 @@ class ClockTest(wp.ServerTestCase):
         self.assertEqual(c[1]["bank_seconds"], 4 * D, "Bob's turn began with a full bank")
         self.assertEqual(c[1]["deadline"], iso(MON + D + 6 * H + 4 * D))
 
+    def same_clock_from_the_database(self, game):
+        """A fresh process on the same database (no cache) derives the
+        same clocks."""
+        other = wp.Server(self.db.url, env=self.server_env).start()
+        try:
+            self.assertEqual(other.request("GET", "/api/games/%d" % game).json()["clock"],
+                             self.server.request("GET", "/api/games/%d" % game).json()["clock"])
+        finally:
+            other.stop()
+
+    def post(self, player, game, *actions):
+        r = player.turn(game, ml.seq_of(player, game), list(actions))
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+    def test_a_turn_waiting_for_a_reaction(self):
+        """RULINGS.md, G8 (amended): Ada's turn (two actions, Skirmish's
+        actions_per_turn) attacks Bob's Scout and Bob is asked to dodge:
+        Ada's clock stops with what it had, no increment and no floor;
+        Bob's answer is his move (charged, then his increment); Ada's turn
+        runs on with what it had and earns its increment when it ends."""
+        self.set_time(MON)
+        a, b = self.players("Ada", "Bob")
+        game = self.timed([a, b], {"days_per_move": 2, "increment_days": 1,
+                                   "max_bank_days": 10}, {"actions_per_turn": 2})
+        mine = b.view(game).json()["state"]["pieces"]
+        col = [p["square"][0] for p in mine
+               if p["seat"] == 1 and p["kind"] == "scout" and p["decoy"] is False][0]
+
+        def step(f, r1, r2):
+            return {"type": "move", "from": "%s%d" % (f, r1), "to": "%s%d" % (f, r2)}
+        # Two quick turns each bring the Scouts face to face: 4 days each.
+        self.post(a, game, step(col, 1, 2), step(col, 2, 3))
+        self.post(b, game, step(col, 8, 7), step(col, 7, 6))
+        self.post(a, game, step(col, 3, 4), step(col, 4, 5))
+        self.post(b, game, step("e", 8, 7), step("e", 7, 8))
+        c = self.clock(a, game)
+        self.assertEqual((c[0]["bank_seconds"], c[1]["bank_seconds"]), (4 * D, 4 * D))
+
+        self.set_time(MON + D)
+        r = self.post(a, game, {"type": "attack", "from": "%s5" % col, "to": "%s6" % col})
+        self.assertEqual(r["awaiting"], [1], "Bob is asked to dodge")
+        c = self.clock(b, game)
+        self.assertFalse(c[0]["awaited"])
+        self.assertEqual(c[0]["bank_seconds"], 3 * D,
+                         "RULINGS.md, G8 (amended): the waiting turn keeps what it had, "
+                         "no increment")
+        self.assertEqual((c[1]["since"], c[1]["deadline"]), (iso(MON + D), iso(MON + 5 * D)),
+                         "the reacting seat's clock runs")
+        self.set_time(MON + D + 12 * H)
+        self.assertEqual(self.clock(b, game), c, "RULINGS.md, G8 (amended): Ada's clock is "
+                                                 "stopped while Bob decides")
+        self.assertIsNone(self.line(a, game)["seconds_left"])
+
+        r = self.post(b, game, {"type": "dodge", "dodge": False})
+        self.assertEqual(r["awaiting"], [0], "Ada's turn goes on")
+        c = self.clock(a, game)
+        self.assertEqual(c[1]["bank_seconds"], 4 * D - 12 * H + D,
+                         "RULINGS.md, G8 (amended): the answer is Bob's move: charged, "
+                         "then his increment")
+        self.assertFalse(c[1]["awaited"])
+        self.assertEqual((c[0]["bank_seconds"], c[0]["since"], c[0]["deadline"]),
+                         (3 * D, iso(MON + D + 12 * H), iso(MON + 4 * D + 12 * H)),
+                         "RULINGS.md, G8 (amended): Ada's turn runs on with what it had")
+
+        self.set_time(MON + D + 14 * H)
+        r = self.post(a, game, step("e", 1, 2))
+        self.assertEqual(r["awaiting"], [1], "Ada's turn ended")
+        c = self.clock(b, game)
+        self.assertEqual(c[0]["bank_seconds"], 3 * D - 2 * H + D,
+                         "RULINGS.md, G8 (amended): the increment comes when the turn ends")
+        self.assertEqual((c[1]["bank_seconds"], c[1]["since"]),
+                         (4 * D + 12 * H, iso(MON + D + 14 * H)))
+        self.same_clock_from_the_database(game)
+
     def test_claim_on_time_and_a_fresh_server(self):
         self.set_time(MON)
         a, b = self.players("Al", "Bea")
@@ -158,13 +238,7 @@ class ClockTest(wp.ServerTestCase):
         self.assertEqual(ml.seq_of(a, game), seq, "a refused claim changes nothing")
         self.assertFalse(self.line(b, game)["can_claim"])
 
-        # A fresh process on the same database derives the same clocks.
-        other = wp.Server(self.db.url, env=self.server_env).start()
-        try:
-            self.assertEqual(other.request("GET", "/api/games/%d" % game).json()["clock"],
-                             self.server.request("GET", "/api/games/%d" % game).json()["clock"])
-        finally:
-            other.stop()
+        self.same_clock_from_the_database(game)
 
         self.set_time(MON + 2 * D)
         self.assertProblem(self.move(a, game), 409, "time-expired")

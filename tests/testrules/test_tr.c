@@ -90,6 +90,59 @@ undo_barrier(void)
 	json_object_put(snap);
 }
 
+/* RULINGS.md, G8 (amended), what the clocks read: with two actions a
+ * turn, seat 0's attack asks seat 1 to dodge while seat 0's turn goes on
+ * (turn_of), and after the answer seat 0 is awaited again; with one, the
+ * answer passes the turn. Seat 0's d1 Scout is put below seat 1's real
+ * Scout. */
+static void
+turn_goes_on(int per_turn)
+{
+	struct wr_rng rng;
+	uint64_t st;
+	struct wr_error err;
+	void *s = NULL, *p = NULL;
+	json_object *snap, *scout = NULL;
+	char act[96], opts[48];
+
+	snprintf(opts, sizeof(opts), "{\"actions_per_turn\":%d}", per_turn);
+	json_object *o = json_tokener_parse(opts);
+	wr_rng_seeded(&rng, &st, 7);
+	CHECK(R->create(o, 2, &rng, &s, &err) == 0, "actions_per_turn is an option");
+	json_object_put(o);
+	if (!s)
+		return;
+	snap = R->save(s);
+	json_object *pieces = json_object_object_get(snap, "pieces");
+	for (int i = 4; i <= 5; i++)
+		if (!json_object_get_int(json_object_array_get_idx(json_object_array_get_idx(pieces, (size_t)i), 3)))
+			scout = json_object_array_get_idx(pieces, (size_t)i);
+	int sq = json_object_get_int(json_object_array_get_idx(scout, 2));
+	json_object_array_put_idx(json_object_array_get_idx(pieces, 1), 2, json_object_new_int(sq - 8));
+	CHECK(R->load(snap, &p, &err) == 0, "the position loads");
+	snprintf(act, sizeof(act), "{\"type\":\"attack\",\"from\":\"%c7\",\"to\":\"%c8\"}",
+	         'a' + sq % 8, 'a' + sq % 8);
+	const char *posts[][2] = {{"0", act}, {"1", "{\"type\":\"dodge\",\"dodge\":false}"},
+	                          {"0", "{\"type\":\"move\",\"from\":\"e1\",\"to\":\"e2\"}"}};
+	/* after each post: awaited, turn holder */
+	const unsigned two[][2] = {{2, 1}, {1, 1}, {2, 2}}, one[][2] = {{2, 1}, {2, 2}};
+	for (int k = 0; p && k < (per_turn == 2 ? 3 : 2); k++) {
+		struct wr_events ev = {0};
+		json_object *a = json_tokener_parse(posts[k][1]);
+		const unsigned *want = per_turn == 2 ? two[k] : one[k];
+		CHECK(R->apply(p, posts[k][0][0] - '0', a, &rng, &ev, &err) == 0, "the post applies");
+		CHECK(R->to_act(p) == want[0] && R->turn_of(p) == want[1],
+		      per_turn == 2 ? "RULINGS.md, G8 (amended): the attacker's turn goes on while "
+		                      "the defender answers, and after"
+		                    : "one action a turn: the answer ends the attacker's turn");
+		json_object_put(a);
+		wr_events_free(&ev);
+	}
+	R->free(p);
+	R->free(s);
+	json_object_put(snap);
+}
+
 int
 main(void)
 {
@@ -131,5 +184,7 @@ main(void)
 	json_object_put(bad);
 	R->free(s);
 	undo_barrier();
+	turn_goes_on(2);
+	turn_goes_on(1);
 	return check_done("testrules");
 }

@@ -7,11 +7,16 @@
  * dodging defender rolls d6 too and escapes on an equal or higher roll.
  * An attacked Decoy is revealed and removed without a roll. A seat whose
  * Chief is removed is out and its pieces leave; the last seat standing
- * wins; after `turn_limit` turns the match is a draw.
+ * wins; after `turn_limit` turns the match is a draw. With the option
+ * `actions_per_turn` a turn is that many actions (moves, or attacks with
+ * their answers): the attacker's turn then goes on after the defender's
+ * Dodge, which the clocks must tell from a turn that ended (RULINGS.md
+ * G8, turn_of).
  * Seats sit as RULINGS.md G1 says: 0 on rank 1, 1 on rank 8, 2 on file a.
- * Undo barrier (issue 14): the generic one and an attacked Decoy. A move
- * passes the turn, so only the defender's Dodge, when its own turn
- * follows, is a post its seat could take back, and that rolls dice. */
+ * Undo barrier (issue 14): the generic one and an attacked Decoy. With
+ * one action a turn a move passes the turn, so only the defender's Dodge,
+ * when its own turn follows, is a post its seat could take back, and that
+ * rolls dice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,7 @@ struct piece {
 
 struct tr_state {
 	int seats, turn, turn_limit, active;
+	int per_turn, done;      /* actions a turn, and done in this one */
 	int out;                 /* mask of seats that are out */
 	struct piece p[NPIECES];
 	int orders[3];
@@ -49,16 +55,25 @@ start_square(int seat, int i)
 }
 
 static json_object *
-tr_options(void)
+int_option(int def, int max, const char *description)
 {
-	json_object *o = json_object_new_object(), *t = json_object_new_object();
+	json_object *t = json_object_new_object();
 
 	json_object_object_add(t, "type", json_object_new_string("integer"));
-	json_object_object_add(t, "default", json_object_new_int(30));
+	json_object_object_add(t, "default", json_object_new_int(def));
 	json_object_object_add(t, "minimum", json_object_new_int(1));
-	json_object_object_add(t, "maximum", json_object_new_int(10000));
-	json_object_object_add(t, "description", json_object_new_string("turns before a draw"));
-	json_object_object_add(o, "turn_limit", t);
+	json_object_object_add(t, "maximum", json_object_new_int(max));
+	json_object_object_add(t, "description", json_object_new_string(description));
+	return t;
+}
+
+static json_object *
+tr_options(void)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "turn_limit", int_option(30, 10000, "turns before a draw"));
+	json_object_object_add(o, "actions_per_turn", int_option(1, 3, "actions a turn"));
 	return o;
 }
 
@@ -75,19 +90,21 @@ static int
 tr_create(json_object *options, int seats, struct wr_rng *rng, void **state,
           struct wr_error *err)
 {
-	static const char *const known[] = {"turn_limit", NULL};
+	static const char *const known[] = {"turn_limit", "actions_per_turn", NULL};
 	struct tr_state *s;
-	int limit;
+	int limit, per_turn;
 
 	if (seats < 2 || seats > 3)
 		return wr_fail(err, "seats", "seats", "Skirmish is for 2 or 3 seats");
 	if (options && wr_json_only(options, known, err) != 0)
 		return -1;
-	if (wr_json_int(options, "turn_limit", 1, 10000, 0, 30, &limit, err) != 0)
+	if (wr_json_int(options, "turn_limit", 1, 10000, 0, 30, &limit, err) != 0 ||
+	    wr_json_int(options, "actions_per_turn", 1, 3, 0, 1, &per_turn, err) != 0)
 		return -1;
 	s = calloc(1, sizeof(*s));
 	s->seats = seats;
 	s->turn_limit = limit;
+	s->per_turn = per_turn;
 	s->turn = 1;
 	for (int seat = 0; seat < seats; seat++) {
 		int decoy = 1 + (int)wr_die(rng, 2) - 1; /* scout 1 or 2 */
@@ -117,6 +134,8 @@ tr_save(const void *state)
 	json_object_object_add(o, "turn", json_object_new_int(s->turn));
 	json_object_object_add(o, "turn_limit", json_object_new_int(s->turn_limit));
 	json_object_object_add(o, "active", json_object_new_int(s->active));
+	json_object_object_add(o, "per_turn", json_object_new_int(s->per_turn));
+	json_object_object_add(o, "done", json_object_new_int(s->done));
 	json_object_object_add(o, "out", json_object_new_int(s->out));
 	json_object_object_add(o, "pending", json_object_new_int(s->pending));
 	json_object_object_add(o, "att", json_object_new_int(s->att));
@@ -157,6 +176,10 @@ tr_load(json_object *snap, void **state, struct wr_error *err)
 	s->turn = geti(snap, "turn");
 	s->turn_limit = geti(snap, "turn_limit");
 	s->active = geti(snap, "active");
+	s->per_turn = geti(snap, "per_turn");
+	s->done = geti(snap, "done");
+	if (s->per_turn < 1)
+		s->per_turn = 1;     /* a snapshot from before the option */
 	s->out = geti(snap, "out");
 	s->pending = geti(snap, "pending");
 	s->att = geti(snap, "att");
@@ -192,6 +215,15 @@ tr_to_act(const void *state)
 	if (s->over)
 		return 0;
 	return 1u << (s->pending ? s->p[s->def].seat : s->active);
+}
+
+/* The active seat's turn goes on while the defender decides (G8). */
+static unsigned
+tr_turn_of(const void *state)
+{
+	const struct tr_state *s = state;
+
+	return s->over ? 0 : 1u << s->active;
 }
 
 static json_object *
@@ -276,6 +308,7 @@ next_turn(struct tr_state *s, struct wr_events *evs)
 {
 	if (s->over)
 		return;
+	s->done = 0;
 	do {
 		s->active = (s->active + 1) % s->seats;
 		if (s->active == 0)
@@ -286,6 +319,16 @@ next_turn(struct tr_state *s, struct wr_events *evs)
 		s->winner = -1;
 		wr_emit(evs, WR_VIS_PUBLIC, ev("turn_limit"));
 	}
+}
+
+/* An action is over (a move, or an attack resolved): the turn goes on
+ * while actions are left (actions_per_turn). */
+static void
+action_done(struct tr_state *s, struct wr_events *evs)
+{
+	if (++s->done < s->per_turn && !s->over && !(s->out & (1u << s->active)))
+		return;
+	next_turn(s, evs);
 }
 
 static void
@@ -320,7 +363,7 @@ resolve(struct tr_state *s, int dodge, struct wr_rng *rng, struct wr_events *evs
 		remove_piece(s, s->def, evs);
 		s->p[s->att].sq = to;
 	}
-	next_turn(s, evs);
+	action_done(s, evs);
 }
 
 static int
@@ -364,7 +407,7 @@ tr_apply(void *state, int seat, json_object *act, struct wr_rng *rng, struct wr_
 		json_object_object_add(e, "from", wr_json_square_new(B, from));
 		json_object_object_add(e, "to", wr_json_square_new(B, to));
 		wr_emit(evs, WR_VIS_PUBLIC, e);
-		next_turn(s, evs);
+		action_done(s, evs);
 		return 0;
 	}
 	if (j < 0 || s->p[j].seat == seat)
@@ -379,7 +422,7 @@ tr_apply(void *state, int seat, json_object *act, struct wr_rng *rng, struct wr_
 		/* A decoy has nothing to defend: it is revealed, no dice. */
 		remove_piece(s, j, evs);
 		s->p[i].sq = to;
-		next_turn(s, evs);
+		action_done(s, evs);
 		return 0;
 	}
 	int order = s->orders[s->p[j].seat];
@@ -515,6 +558,7 @@ const struct wr_ruleset tr_ruleset = {
 	.save = tr_save,
 	.free = tr_free,
 	.to_act = tr_to_act,
+	.turn_of = tr_turn_of,
 	.actions = tr_actions,
 	.apply = tr_apply,
 	.set_orders = tr_set_orders,

@@ -81,11 +81,12 @@ compute_table(void)
 	const struct wp_interval *vac[2] = {none, none};
 	int nvac[2] = {0, 0};
 	struct wp_seat_clock c[2];
-	const struct wp_clock_mark m1[] = {{MON, 1}};
-	const struct wp_clock_mark m2[] = {{MON, 1}, {MON + 1 * D, 2}};
-	const struct wp_clock_mark m3[] = {{MON, 1}, {MON + H, 2}, {MON + 2 * H, 1},
-	                                   {MON + 3 * H, 2}, {MON + 4 * H, 1}};
-	const struct wp_clock_mark m4[] = {{MON, 1}, {MON + 1 * D, 0}};
+	const struct wp_clock_mark m1[] = {{MON, 1, 0, 0}};
+	const struct wp_clock_mark m2[] = {{MON, 1, 0, 0}, {MON + 1 * D, 2, 0, 0}};
+	const struct wp_clock_mark m3[] = {{MON, 1, 0, 0}, {MON + H, 2, 0, 0},
+	                                   {MON + 2 * H, 1, 0, 0}, {MON + 3 * H, 2, 0, 0},
+	                                   {MON + 4 * H, 1, 0, 0}};
+	const struct wp_clock_mark m4[] = {{MON, 1, 0, 0}, {MON + 1 * D, 0, 0, 0}};
 
 	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + D, c);
 	CHECK(c[0].awaited && !c[1].awaited, "seat 0 awaited after the start");
@@ -108,7 +109,8 @@ compute_table(void)
 	wp_clock_compute(&capped, m3, 5, vac, nvac, 2, MON + 4 * H, c);
 	CHECK(c[1].bank == 4 * D, "the bank never exceeds max_bank");
 	static const struct wp_tc slow = {1, 3 * D, 0, 3 * D, 0};
-	const struct wp_clock_mark m5[] = {{MON, 1}, {MON + 2 * D + 23 * H, 2}, {MON + 3 * D, 1}};
+	const struct wp_clock_mark m5[] = {{MON, 1, 0, 0}, {MON + 2 * D + 23 * H, 2, 0, 0},
+	                                   {MON + 3 * D, 1, 0, 0}};
 	wp_clock_compute(&slow, m5, 3, vac, nvac, 2, MON + 3 * D, c);
 	CHECK(c[0].bank == 3 * D, "days per move is the floor of every turn");
 
@@ -121,6 +123,80 @@ compute_table(void)
 	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + 4 * D, c);
 	CHECK(c[0].deadline == MON + 6 * D && !c[0].flagged, "a vacation pauses the clock");
 	CHECK(c[0].left == 1 * D, "two days counted before the vacation");
+}
+
+/* RULINGS.md, G8 (amended): seat 0 (A) is in its turn; its post asks
+ * seat 1 (B) a reaction (B awaited and reacting, A waiting); B answers
+ * and A's turn goes on; A ends it. Marks as api/write.c makes them. */
+static void
+g8_table(void)
+{
+	static const struct wp_interval none[1];
+	const struct wp_interval *vac[2] = {none, none};
+	int nvac[2] = {0, 0};
+	struct wp_seat_clock c[2];
+	/* 2 days a move, 2 of increment, 10 at most; B answers after 12 h */
+	static const struct wp_tc tc = {1, 2 * D, 2 * D, 10 * D, 0};
+	const struct wp_clock_mark m[] = {
+		{MON, 1, 0, 0},                   /* A's turn */
+		{MON + 1 * D, 2, 1, 2},           /* A asks B: A waits, B reacts */
+		{MON + 1 * D + 12 * H, 1, 0, 0},  /* B answered: A's turn goes on */
+		{MON + 1 * D + 14 * H, 2, 0, 0},  /* A ends its turn: B's turn */
+	};
+
+	wp_clock_compute(&tc, m, 2, vac, nvac, 2, MON + 5 * D, c);
+	CHECK(!c[0].awaited && c[0].bank == 1 * D && !c[0].flagged,
+	      "RULINGS.md, G8 (amended): a turn waiting for a reaction keeps what it had, "
+	      "no increment, and its clock stops");
+	CHECK(c[1].awaited && c[1].since == MON + 1 * D && c[1].deadline == MON + 3 * D,
+	      "RULINGS.md, G8 (amended): the reacting seat's clock runs");
+	wp_clock_compute(&tc, m, 3, vac, nvac, 2, MON + 1 * D + 13 * H, c);
+	CHECK(c[1].bank == 2 * D - 12 * H + 2 * D,
+	      "RULINGS.md, G8 (amended): a reaction is a move of the seat that answers it: "
+	      "charged, then the increment");
+	CHECK(c[0].awaited && c[0].since == MON + 1 * D + 12 * H && c[0].left == 1 * D - H &&
+	          c[0].deadline == MON + 2 * D + 12 * H,
+	      "RULINGS.md, G8 (amended): the resumed turn runs on with what it had");
+	wp_clock_compute(&tc, m, 4, vac, nvac, 2, MON + 2 * D, c);
+	CHECK(c[0].bank == 1 * D - 2 * H + 2 * D,
+	      "RULINGS.md, G8 (amended): the increment comes when the turn ends");
+	CHECK(c[1].bank == 3 * D + 12 * H && c[1].since == MON + 1 * D + 14 * H,
+	      "RULINGS.md, G8 (amended): the reactor's own turn starts with its bank");
+
+	/* No floor while waiting: 2 days 23 hours spent of 3, no increment. */
+	static const struct wp_tc slow = {1, 3 * D, 0, 3 * D, 0};
+	const struct wp_clock_mark late[] = {
+		{MON, 1, 0, 0}, {MON + 2 * D + 23 * H, 2, 1, 2}, {MON + 3 * D, 1, 0, 0},
+		{MON + 3 * D + 30 * 60, 2, 0, 0},
+	};
+	wp_clock_compute(&slow, late, 3, vac, nvac, 2, MON + 3 * D, c);
+	CHECK(c[0].bank == H && c[0].deadline == MON + 3 * D + H,
+	      "RULINGS.md, G8 (amended): no floor while the turn waits");
+	CHECK(c[1].bank == 3 * D, "RULINGS.md, G8 (amended): the reaction's move gets the floor");
+	wp_clock_compute(&slow, late, 3, vac, nvac, 2, MON + 3 * D + H, c);
+	CHECK(c[0].flagged, "RULINGS.md, G8 (amended): the resumed turn can run out");
+	wp_clock_compute(&slow, late, 4, vac, nvac, 2, MON + 3 * D + H, c);
+	CHECK(c[0].bank == 3 * D, "RULINGS.md, G8 (amended): the floor once the turn ends");
+
+	/* B's answer ends A's turn and B's own begins at once: A's move
+	 * ends waiting, B's reaction ends and its turn starts. */
+	const struct wp_clock_mark handover[] = {
+		{MON, 1, 0, 0}, {MON + 1 * D, 2, 1, 2}, {MON + 1 * D + 12 * H, 2, 0, 0},
+	};
+	wp_clock_compute(&tc, handover, 3, vac, nvac, 2, MON + 2 * D, c);
+	CHECK(c[0].bank == 3 * D, "RULINGS.md, G8 (amended): a turn that ends while waiting "
+	                          "gets its increment then");
+	CHECK(c[1].bank == 3 * D + 12 * H && c[1].since == MON + 1 * D + 12 * H,
+	      "RULINGS.md, G8 (amended): the answer is a move even when the turn follows it");
+
+	/* The stored form (posts.awaiting) reads back; a row from before G8
+	 * is awaiting alone. */
+	struct wp_clock_mark r;
+	wp_clock_mark_read(&r, MON, WP_MARK_STORED(2u, 1u, 2u));
+	CHECK(r.at == MON && r.awaiting == 2 && r.waiting == 1 && r.reacting == 2,
+	      "posts.awaiting keeps the three masks");
+	wp_clock_mark_read(&r, MON, 5);
+	CHECK(r.awaiting == 5 && r.waiting == 0 && r.reacting == 0, "an old row: awaiting alone");
 }
 
 static void
@@ -206,6 +282,7 @@ main(void)
 	counted_table();
 	deadline_table();
 	compute_table();
+	g8_table();
 	balance_table();
 	parse_table();
 	CHECK(wp_vacation_every() == 30 * D && wp_vacation_cap() == 30, "policy: 30 and 30 by default");
