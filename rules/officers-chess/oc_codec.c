@@ -1,6 +1,6 @@
 /* Officers Chess JSON: options and create, actions in and out (with the
- * combat forecast), events, save/load with validation, views, and the
- * wr_ruleset and wr_template tables. No rule is decided here. */
+ * combat forecast), events, views, and the wr_ruleset and wr_template
+ * tables (save/load: oc_save.c). No rule is decided here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +30,8 @@ glyph_tile(char c)
 }
 
 /* A grid: 8 rows of 8 letters separated by '/', rank 8 first. */
-static int
-parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
+int
+oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
 {
 	int r = 7, f = 0;
 
@@ -55,8 +55,8 @@ parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
 	return 0;
 }
 
-static void
-grid_string(const unsigned char *terrain, char *out)
+void
+oc_grid_string(const unsigned char *terrain, char *out)
 {
 	int k = 0;
 	for (int r = 7; r >= 0; r--) {
@@ -75,14 +75,14 @@ sqj(int sq)
 }
 
 /* o[k] = v; k has static storage (wr_json_put). */
-static void
-put(json_object *o, const char *k, int v)
+void
+oc_put_int(json_object *o, const char *k, int v)
 {
 	wr_json_put(o, k, json_object_new_int(v));
 }
 
-static void
-puts_(json_object *o, const char *k, const char *v)
+void
+oc_put_str(json_object *o, const char *k, const char *v)
 {
 	wr_json_put(o, k, v ? json_object_new_string(v) : NULL);
 }
@@ -105,8 +105,8 @@ opt(json_object *o, const char *name, const char *type, json_object *def, const 
 static void
 range(json_object *x, int lo, int hi)
 {
-	put(x, "minimum", lo);
-	put(x, "maximum", hi);
+	oc_put_int(x, "minimum", lo);
+	oc_put_int(x, "maximum", hi);
 }
 
 static void
@@ -292,7 +292,7 @@ oc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 			wr_fail(err, "bad-option", "grid", "a custom map needs a grid");
 			goto fail;
 		}
-		if (parse_grid(grid, st->terrain, err))
+		if (oc_parse_grid(grid, st->terrain, err))
 			goto fail;
 	} else {
 		size_t i;
@@ -307,7 +307,7 @@ oc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 			wr_fail(err, "bad-option", "grid", "a grid is given only with map: custom");
 			goto fail;
 		}
-		parse_grid(maps[i].grid, st->terrain, err);
+		oc_parse_grid(maps[i].grid, st->terrain, err);
 		snprintf(st->map, sizeof(st->map), "%s", maps[i].name);
 	}
 	if (!st->map[0])
@@ -507,11 +507,11 @@ static json_object *
 side_json(const struct oc_side *s)
 {
 	json_object *o = json_object_new_object();
-	put(o, "hit", s->hit);
-	put(o, "crit", s->crit);
-	put(o, "damage", s->dmg);
-	put(o, "crit_damage", s->crit_dmg);
-	put(o, "strikes", s->strikes);
+	oc_put_int(o, "hit", s->hit);
+	oc_put_int(o, "crit", s->crit);
+	oc_put_int(o, "damage", s->dmg);
+	oc_put_int(o, "crit_damage", s->crit_dmg);
+	oc_put_int(o, "strikes", s->strikes);
 	json_object_object_add(o, "follow_up", json_object_new_boolean(s->follow_up));
 	return o;
 }
@@ -525,7 +525,7 @@ forecast_json(const struct oc_forecast *f)
 	json_object_object_add(o, "defender", d);
 	json_object_object_add(o, "defender_first", json_object_new_boolean(f->heavy_first));
 	json_object_object_add(o, "backup", json_object_new_boolean(f->backup));
-	put(o, "triangle", f->triangle);
+	oc_put_int(o, "triangle", f->triangle);
 	return o;
 }
 
@@ -533,9 +533,9 @@ static json_object *
 unit_json_brief(const struct oc_state *st, int i)
 {
 	json_object *o = json_object_new_object();
-	puts_(o, "name", st->u[i].name);
-	put(o, "seat", st->u[i].seat);
-	puts_(o, "class", oc_classes[st->u[i].cls].id);
+	oc_put_str(o, "name", st->u[i].name);
+	oc_put_int(o, "seat", st->u[i].seat);
+	oc_put_str(o, "class", oc_classes[st->u[i].cls].id);
 	return o;
 }
 
@@ -544,9 +544,9 @@ recruit_json(const struct oc_recruit *r, const char *type)
 {
 	json_object *o = json_object_new_object(), *it = json_object_new_array();
 	if (type)
-		puts_(o, "type", type);
-	puts_(o, "name", r->name);
-	puts_(o, "class", oc_classes[r->cls].id);
+		oc_put_str(o, "type", type);
+	oc_put_str(o, "name", r->name);
+	oc_put_str(o, "class", oc_classes[r->cls].id);
 	for (int k = 0; k < r->nitems; k++)
 		json_object_array_add(it, json_object_new_string(oc_items[r->items[k]].name));
 	json_object_object_add(o, "items", it);
@@ -563,7 +563,7 @@ oc_action_json(const void *state, const void *action)
 	if (a->type == OC_A_RECRUIT)
 		return recruit_json(&a->rec[0], "recruit");
 	o = json_object_new_object();
-	puts_(o, "type", oc_act_names[a->type]);
+	oc_put_str(o, "type", oc_act_names[a->type]);
 	switch (a->type) {
 	case OC_A_ARMY: {
 		json_object *us = json_object_new_array();
@@ -573,7 +573,7 @@ oc_action_json(const void *state, const void *action)
 		return o;
 	}
 	case OC_A_DEPLOY:
-		puts_(o, "unit", a->unit);
+		oc_put_str(o, "unit", a->unit);
 		wr_json_put(o, "to", sqj(a->to));
 		return o;
 	case OC_A_ACTIVATE:
@@ -589,13 +589,13 @@ oc_action_json(const void *state, const void *action)
 	if (a->type == OC_A_TRADE) {
 		wr_json_put(o, "target", sqj(a->with));
 		if (a->give >= 0)
-			put(o, "give", a->give);
+			oc_put_int(o, "give", a->give);
 		if (a->take >= 0)
-			put(o, "take", a->take);
+			oc_put_int(o, "take", a->take);
 		return o;
 	}
 	if (a->slot >= 0)
-		put(o, "slot", a->slot);
+		oc_put_int(o, "slot", a->slot);
 	if (a->target >= 0)
 		wr_json_put(o, "target", sqj(a->target));
 	if (a->to >= 0)
@@ -614,7 +614,7 @@ oc_action_json(const void *state, const void *action)
 		int t = oc_unit_at(st, a->target);
 		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
 			json_object *f = json_object_new_object();
-			put(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
+			oc_put_int(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
 			wr_json_put(o, "forecast", f);
 		}
 	}
@@ -631,9 +631,9 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 	json_object *o = json_object_new_object();
 
 	*visible_to = e->vis;
-	puts_(o, "type", oc_ev_names[e->type]);
+	oc_put_str(o, "type", oc_ev_names[e->type]);
 	if (e->seat >= 0)
-		put(o, "seat", e->seat);
+		oc_put_int(o, "seat", e->seat);
 	if (e->unit >= 0)
 		json_object_object_add(o, "unit", unit_json_brief(st, e->unit));
 	if (e->other >= 0)
@@ -645,39 +645,39 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 		json_object_object_add(o, "to", sqj(e->to));
 	switch (e->type) {
 	case OC_E_ROUND:
-		put(o, "round", e->amount);
+		oc_put_int(o, "round", e->amount);
 		break;
 	case OC_E_TILE:
-		puts_(o, "tile", oc_tiles[e->kind].name);
-		put(o, "hp_change", e->amount);
-		put(o, "hp", e->hp);
+		oc_put_str(o, "tile", oc_tiles[e->kind].name);
+		oc_put_int(o, "hp_change", e->amount);
+		oc_put_int(o, "hp", e->hp);
 		break;
 	case OC_E_COMBAT: {
 		json_object *ss = json_object_new_array();
 		if (e->unit >= 0 && e->item >= 0)
-			puts_(o, "weapon", oc_items[e->item].name);
+			oc_put_str(o, "weapon", oc_items[e->item].name);
 		if (e->other >= 0 && e->item2 >= 0)
-			puts_(o, "defender_weapon", oc_items[e->item2].name);
+			oc_put_str(o, "defender_weapon", oc_items[e->item2].name);
 		if (e->unit >= 0)
 			json_object_object_add(o, "forecast", forecast_json(&e->fc));
 		for (int k = 0; k < e->nstrikes; k++) {
 			const struct oc_strike *s = &e->strikes[k];
 			json_object *x = json_object_new_object();
-			puts_(x, "by", s->by_attacker ? "attacker" : "defender");
-			put(x, "roll", s->roll);
-			put(x, "need", s->need);
-			put(x, "crit_need", s->crit_need);
+			oc_put_str(x, "by", s->by_attacker ? "attacker" : "defender");
+			oc_put_int(x, "roll", s->roll);
+			oc_put_int(x, "need", s->need);
+			oc_put_int(x, "crit_need", s->crit_need);
 			json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
 			json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
-			put(x, "damage", s->dmg);
+			oc_put_int(x, "damage", s->dmg);
 			if (s->hp >= 0)   /* not the HP of a Qi Adept the seat does not see */
-				put(x, "hp", s->hp);
+				oc_put_int(x, "hp", s->hp);
 			if (s->broke)
 				json_object_object_add(x, "broken", json_object_new_boolean(1));
 			if (s->status)
-				puts_(x, "status", oc_status_names[s->status]);
+				oc_put_str(x, "status", oc_status_names[s->status]);
 			if (s->drained)
-				put(x, "drained", s->drained);
+				oc_put_int(x, "drained", s->drained);
 			if (s->pushed_to >= 0)
 				json_object_object_add(x, "pushed_to", sqj(s->pushed_to));
 			if (s->guard >= 0)
@@ -690,49 +690,49 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	}
 	case OC_E_TILE_HIT:
-		puts_(o, "tile", oc_tiles[e->kind].name);
-		put(o, "damage", e->amount);
+		oc_put_str(o, "tile", oc_tiles[e->kind].name);
+		oc_put_int(o, "damage", e->amount);
 		json_object_object_add(o, "destroyed", json_object_new_boolean(e->hp));
 		break;
 	case OC_E_STAFF:
-		puts_(o, "action", e->special < 0 ? "dance" : oc_special_names[e->special]);
+		oc_put_str(o, "action", e->special < 0 ? "dance" : oc_special_names[e->special]);
 		if (e->item >= 0)
-			puts_(o, "item", oc_items[e->item].name);
+			oc_put_str(o, "item", oc_items[e->item].name);
 		if (e->special == OC_SP_HEAL)
-			put(o, "healed", e->amount);
+			oc_put_int(o, "healed", e->amount);
 		if (e->special == OC_SP_TORCH)
-			put(o, "radius", e->amount);
+			oc_put_int(o, "radius", e->amount);
 		if (e->special == OC_SP_VEIN)
-			puts_(o, "tile", oc_tiles[e->kind].name);
+			oc_put_str(o, "tile", oc_tiles[e->kind].name);
 		if ((e->special == OC_SP_RESCUE || e->special == OC_SP_WARP ||
 		     e->special == OC_SP_ENTRAP) && e->hit && e->amount >= 0 && e->other >= 0)
 			json_object_object_add(o, "moved_to", sqj(e->amount));
 		if (e->special == OC_SP_STATUS)
-			puts_(o, "status", oc_status_names[e->status]);
+			oc_put_str(o, "status", oc_status_names[e->status]);
 		if (e->roll) {
-			put(o, "roll", e->roll);
-			put(o, "need", e->need);
+			oc_put_int(o, "roll", e->roll);
+			oc_put_int(o, "need", e->need);
 		}
 		json_object_object_add(o, "hit", json_object_new_boolean(e->hit));
 		break;
 	case OC_E_USE:
-		puts_(o, "item", oc_items[e->item].name);
+		oc_put_str(o, "item", oc_items[e->item].name);
 		if (e->special == OC_SP_HEAL)
-			put(o, "healed", e->amount);
-		put(o, "hp", e->hp);
+			oc_put_int(o, "healed", e->amount);
+		oc_put_int(o, "hp", e->hp);
 		break;
 	case OC_E_EQUIP:
 	case OC_E_DISCARD:
-		puts_(o, "item", oc_items[e->item].name);
+		oc_put_str(o, "item", oc_items[e->item].name);
 		break;
 	case OC_E_TRADE:
 		if (e->item >= 0)
-			puts_(o, "gave", oc_items[e->item].name);
+			oc_put_str(o, "gave", oc_items[e->item].name);
 		if (e->item2 >= 0)
-			puts_(o, "took", oc_items[e->item2].name);
+			oc_put_str(o, "took", oc_items[e->item2].name);
 		break;
 	case OC_E_VEIN_END:
-		puts_(o, "tile", oc_tiles[e->kind].name);
+		oc_put_str(o, "tile", oc_tiles[e->kind].name);
 		break;
 	case OC_E_OVER: {
 		json_object *w = json_object_new_array();
@@ -740,341 +740,13 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 			if (e->amount & 1 << s)
 				json_object_array_add(w, json_object_new_int(s));
 		json_object_object_add(o, "winners", w);
-		puts_(o, "reason", oc_reason_names[e->kind]);
+		oc_put_str(o, "reason", oc_reason_names[e->kind]);
 		break;
 	}
 	default:
 		break;
 	}
 	return o;
-}
-
-/* ------------------------------------------------------- save / load */
-
-static json_object *
-oc_save(const void *state)
-{
-	const struct oc_state *st = state;
-	json_object *o = json_object_new_object(), *us = json_object_new_array(),
-	            *tq = json_object_new_array();
-	char g[80];
-	int v[OC_MAX_TILES];
-
-	put(o, "seats", st->seats);
-	put(o, "units", st->nunits);
-	put(o, "promoted", st->promoted);
-	put(o, "fog", st->fog);
-	put(o, "first_random", st->first_random);
-	json_object_object_add(o, "act", wr_json_ints(st->act, 2));
-	put(o, "round_limit", st->round_limit);
-	put(o, "scenario", st->scenario);
-	put(o, "scenario_seat", st->scen_seat);
-	puts_(o, "map", st->map);
-	grid_string(st->terrain, g);
-	puts_(o, "terrain", g);
-	grid_string(st->base, g);
-	puts_(o, "base", g);
-	for (int t = 0; t < 64; t++)
-		v[t] = st->vein[t];
-	json_object_object_add(o, "vein", wr_json_ints(v, 64));
-	for (int t = 0; t < 64; t++)
-		v[t] = st->mark[t];
-	json_object_object_add(o, "mark", wr_json_ints(v, 64));
-	json_object_object_add(o, "tile_dmg", wr_json_ints(st->tile_dmg, 64));
-	int play[] = {st->phase, st->round, st->first, st->cur, st->left, st->active, st->moved,
-	              st->acted, st->canto, st->traded, st->ready[0], st->ready[1], st->routed[0],
-	              st->routed[1], st->escaped[0], st->escaped[1], st->razed, st->qi[0],
-	              st->qi[1], st->winners, st->reason, st->pend, st->pend_att, st->pend_def};
-	json_object_object_add(o, "play", wr_json_ints(play, (int)(sizeof(play) / sizeof(play[0]))));
-	for (int i = 0; i < st->nu; i++) {
-		const struct oc_unit *u = &st->u[i];
-		json_object *x = json_object_new_object();
-		int f[] = {u->seat, u->cls, u->hp, u->where, u->sq, u->item[0], u->item[1], u->item[2],
-		           u->uses[0], u->uses[1], u->uses[2], u->equip, u->acc, u->activated,
-		           u->danced, u->broken, u->poisoned, u->silenced, u->frozen, u->barrier,
-		           u->scen};
-		puts_(x, "name", u->name);
-		json_object_object_add(x, "f", wr_json_ints(f, (int)(sizeof(f) / sizeof(f[0]))));
-		json_object_array_add(us, x);
-	}
-	json_object_object_add(o, "u", us);
-	for (int k = 0; k < st->ntorch; k++) {
-		int t[] = {st->torch[k].seat, st->torch[k].sq, st->torch[k].radius};
-		json_object_array_add(tq, wr_json_ints(t, 3));
-	}
-	json_object_object_add(o, "torch", tq);
-	return o;
-}
-
-static int
-get_ints(json_object *o, const char *k, int *out, int n, int lo, int hi, struct wr_error *err)
-{
-	json_object *a;
-	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array) ||
-	    (int)json_object_array_length(a) != n)
-		return wr_fail(err, "bad-snapshot", k, "%s: a list of %d numbers", k, n);
-	for (int i = 0; i < n; i++) {
-		json_object *x = json_object_array_get_idx(a, (size_t)i);
-		if (!json_object_is_type(x, json_type_int))
-			return wr_fail(err, "bad-snapshot", k, "%s: numbers", k);
-		int64_t v = json_object_get_int64(x);
-		if (v < lo || v > hi)
-			return wr_fail(err, "bad-snapshot", k, "%s: out of range", k);
-		out[i] = (int)v;
-	}
-	return 0;
-}
-
-#define BAD(...) do { wr_fail(err, "bad-snapshot", "", __VA_ARGS__); goto fail; } while (0)
-
-static int
-oc_load(json_object *j, void **state, struct wr_error *err)
-{
-	static const char *const known[] = {"seats", "units", "promoted", "fog", "first_random",
-		"act", "round_limit", "scenario", "scenario_seat", "map", "terrain", "base", "vein",
-		"mark", "tile_dmg", "play", "u", "torch", NULL};
-	struct oc_state *st = calloc(1, sizeof(*st));
-	const char *s;
-	int v[OC_MAX_TILES];
-	json_object *us, *tq;
-
-	if (!st)
-		return wr_fail(err, "internal", "", "out of memory");
-	if (!json_object_is_type(j, json_type_object))
-		BAD("a snapshot is an object");
-	if (wr_json_only(j, known, err) ||
-	    wr_json_int(j, "seats", 2, 2, 1, 2, &st->seats, err) ||
-	    wr_json_int(j, "units", 1, OC_MAX_UNITS, 1, 5, &st->nunits, err) ||
-	    wr_json_int(j, "promoted", 0, 1, 1, 0, &st->promoted, err) ||
-	    wr_json_int(j, "fog", 0, 1, 1, 0, &st->fog, err) ||
-	    wr_json_int(j, "first_random", 0, 1, 1, 0, &st->first_random, err) ||
-	    get_ints(j, "act", st->act, 2, 1, 4, err) ||
-	    wr_json_int(j, "round_limit", 0, 99, 1, 0, &st->round_limit, err) ||
-	    wr_json_int(j, "scenario", 0, OC_SC_MAX - 1, 1, 0, &st->scenario, err) ||
-	    wr_json_int(j, "scenario_seat", 0, 1, 1, 0, &st->scen_seat, err) ||
-	    wr_json_string(j, "map", 1, &s, err))
-		goto fail;
-	st->files = st->ranks = 8;
-	if (strlen(s) >= sizeof(st->map))
-		BAD("map: too long");
-	snprintf(st->map, sizeof(st->map), "%s", s);
-	if (wr_json_string(j, "terrain", 1, &s, err) || parse_grid(s, st->terrain, err) ||
-	    wr_json_string(j, "base", 1, &s, err) || parse_grid(s, st->base, err))
-		goto fail;
-	if (get_ints(j, "vein", v, 64, 0, 1, err))
-		goto fail;
-	for (int t = 0; t < 64; t++)
-		st->vein[t] = (unsigned char)v[t];
-	if (get_ints(j, "mark", v, 64, 0, 1, err))
-		goto fail;
-	for (int t = 0; t < 64; t++)
-		st->mark[t] = (unsigned char)v[t];
-	if (get_ints(j, "tile_dmg", st->tile_dmg, 64, 0, 1000, err))
-		goto fail;
-	int play[24];
-	if (get_ints(j, "play", play, 24, -1, 100000, err))
-		goto fail;
-	st->phase = play[0];
-	st->round = play[1];
-	st->first = play[2];
-	st->cur = play[3];
-	st->left = play[4];
-	st->active = play[5];
-	st->moved = play[6];
-	st->acted = play[7];
-	st->canto = play[8];
-	st->traded = play[9];
-	st->ready[0] = play[10];
-	st->ready[1] = play[11];
-	st->routed[0] = play[12];
-	st->routed[1] = play[13];
-	st->escaped[0] = play[14];
-	st->escaped[1] = play[15];
-	st->razed = play[16];
-	st->qi[0] = play[17];
-	st->qi[1] = play[18];
-	st->winners = play[19];
-	st->reason = play[20];
-	st->pend = play[21];
-	st->pend_att = play[22];
-	st->pend_def = play[23];
-	if (!json_object_object_get_ex(j, "u", &us) || !json_object_is_type(us, json_type_array) ||
-	    json_object_array_length(us) > (size_t)(2 * st->nunits))
-		BAD("u: the units");
-	st->nu = (int)json_object_array_length(us);
-	for (int i = 0; i < st->nu; i++) {
-		json_object *x = json_object_array_get_idx(us, (size_t)i);
-		struct oc_unit *u = &st->u[i];
-		int f[21];
-		static const char *const uk[] = {"name", "f", NULL};
-		if (!json_object_is_type(x, json_type_object) || wr_json_only(x, uk, err) ||
-		    wr_json_string(x, "name", 1, &s, err) ||
-		    get_ints(x, "f", f, 21, -1, 1000, err))
-			goto fail;
-		if (!*s || strlen(s) >= OC_NAME)
-			BAD("a unit's name");
-		snprintf(u->name, sizeof(u->name), "%s", s);
-		u->seat = f[0];
-		u->cls = f[1];
-		u->hp = f[2];
-		u->where = f[3];
-		u->sq = f[4];
-		for (int k = 0; k < 3; k++) {
-			u->item[k] = f[5 + k];
-			u->uses[k] = f[8 + k];
-		}
-		u->equip = f[11];
-		u->acc = f[12];
-		u->activated = f[13];
-		u->danced = f[14];
-		u->broken = f[15];
-		u->poisoned = f[16];
-		u->silenced = f[17];
-		u->frozen = f[18];
-		u->barrier = f[19];
-		u->scen = f[20];
-	}
-	if (!json_object_object_get_ex(j, "torch", &tq) || !json_object_is_type(tq, json_type_array) ||
-	    json_object_array_length(tq) > OC_MAX_TORCH)
-		BAD("torch");
-	st->ntorch = (int)json_object_array_length(tq);
-	for (int k = 0; k < st->ntorch; k++) {
-		json_object *x = json_object_array_get_idx(tq, (size_t)k), *w = json_object_new_object();
-		int t[3];
-		json_object_object_add(w, "t", json_object_get(x));
-		int rc = get_ints(w, "t", t, 3, 0, 63, err);
-		json_object_put(w);
-		if (rc)
-			goto fail;
-		st->torch[k] = (struct oc_torch){t[0], t[1], t[2]};
-	}
-	if (oc_check(st, err))
-		goto fail;
-	*state = st;
-	return 0;
-fail:
-	free(st);
-	return -1;
-}
-
-/* Everything load() must hold so that no rule reads out of bounds. */
-int
-oc_check(const struct oc_state *st, struct wr_error *err)
-{
-	int per[2] = {0, 0};
-	unsigned char occ[OC_MAX_TILES] = {0};
-
-#define NO(...) return wr_fail(err, "bad-snapshot", "", __VA_ARGS__)
-	if (st->phase < 0 || st->phase >= OC_PH_MAX)
-		NO("phase");
-	if (st->round < 0 || st->round > 100 || st->first < 0 || st->first > 1 || st->cur < 0 ||
-	    st->cur > 1 || st->left < 0 || st->left > 4)
-		NO("round");
-	if (st->moved < 0 || st->moved > 1 || st->acted < 0 || st->acted > 1 || st->canto < 0 ||
-	    st->canto > 2)
-		NO("turn");
-	for (int s = 0; s < 2; s++)
-		if (st->ready[s] < 0 || st->ready[s] > 1 || st->routed[s] < 0 ||
-		    st->routed[s] > OC_MAX_UNITS || st->escaped[s] < 0 ||
-		    st->escaped[s] > OC_MAX_UNITS || st->qi[s] < 0 || st->qi[s] >= OC_QI_MAX)
-			NO("seat counters");
-	if (st->razed < 0 || st->razed > 64 || st->winners < 0 || st->winners > 3 ||
-	    st->reason < 0 || st->reason >= OC_R_MAX)
-		NO("result");
-	for (int t = 0; t < 64; t++)
-		if (st->vein[t] && !oc_tiles[st->terrain[t]].vein)
-			NO("vein");
-	for (int i = 0; i < st->nu; i++) {
-		const struct oc_unit *u = &st->u[i];
-		if (u->seat < 0 || u->seat > 1 || u->cls < 0 || u->cls >= oc_nclasses)
-			NO("unit %d", i);
-		if (oc_classes[u->cls].promoted && !st->promoted)
-			NO("unit %d: promoted", i);
-		if (++per[u->seat] > st->nunits)
-			NO("too many units");
-		for (int k = 0; k < i; k++)
-			if (st->u[k].seat == u->seat && strcmp(st->u[k].name, u->name) == 0)
-				NO("duplicate name");
-		if (u->hp < 0 || u->hp > oc_classes[u->cls].hp || u->where < 0 || u->where >= OC_W_MAX)
-			NO("unit %d: hp", i);
-		if ((u->where == OC_W_MAP) != (u->sq >= 0) || u->sq > 63)
-			NO("unit %d: square", i);
-		if (u->where == OC_W_MAP) {
-			if (occ[u->sq]++ || u->hp == 0)
-				NO("unit %d: square", i);
-		} else if (u->where != OC_W_RESERVE && u->hp != 0 && u->where == OC_W_ROUTED) {
-			NO("unit %d: routed with hp", i);
-		}
-		if (u->where == OC_W_RESERVE && st->phase >= OC_PH_BATTLE && st->phase != OC_PH_OVER)
-			NO("unit %d: not deployed", i);
-		if (u->where != OC_W_RESERVE && st->phase < OC_PH_DEPLOY)
-			NO("unit %d: deployed early", i);
-		for (int k = 0; k < 3; k++) {
-			if (u->item[k] < -1 || u->item[k] >= oc_nitems)
-				NO("unit %d: item", i);
-			if (u->uses[k] < 0 || u->uses[k] > 20 || (u->item[k] < 0 && u->uses[k]))
-				NO("unit %d: uses", i);
-		}
-		if (u->equip < -1 || u->equip > 2 || u->acc < -1 || u->acc > 2)
-			NO("unit %d: equipped", i);
-		if (u->equip >= 0 && (u->item[u->equip] < 0 ||
-		                      oc_items[u->item[u->equip]].kind != OC_WEAPON))
-			NO("unit %d: equipped weapon", i);
-		if (u->acc >= 0 && (u->item[u->acc] < 0 ||
-		                    oc_items[u->item[u->acc]].kind != OC_ACCESSORY))
-			NO("unit %d: equipped accessory", i);
-		int flags[] = {u->activated, u->danced, u->broken, u->poisoned, u->silenced, u->frozen,
-		               u->scen};
-		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-			if (flags[k] < 0 || flags[k] > 1)
-				NO("unit %d: flags", i);
-		if (u->barrier < 0 || u->barrier > 101)
-			NO("unit %d: barrier", i);
-	}
-	if (st->pend < 0 || st->pend > 1)
-		NO("pending");
-	if (st->pend) {
-		if (st->phase != OC_PH_BATTLE || st->active < 0 || st->pend_att != st->active ||
-		    st->pend_def < 0 || st->pend_def >= st->nu ||
-		    st->u[st->pend_def].where != OC_W_MAP ||
-		    st->u[st->pend_def].seat == st->u[st->pend_att].seat)
-			NO("pending");
-		if (st->u[st->pend_att].where != OC_W_MAP || !oc_weapon(&st->u[st->pend_att]))
-			NO("pending");
-	}
-	if (st->phase == OC_PH_BATTLE) {
-		if (st->active >= 0) {
-			if (st->active >= st->nu || st->u[st->active].where != OC_W_MAP)
-				NO("active unit");
-			if (st->traded < -1 || st->traded >= st->nu)
-				NO("traded");
-		} else if (st->active != -1) {
-			NO("active unit");
-		}
-		if (per[0] != st->nunits || per[1] != st->nunits)
-			NO("armies");
-	} else if (st->active != -1) {
-		NO("active unit");
-	}
-	if (st->phase == OC_PH_DEPLOY && (per[0] != st->nunits || per[1] != st->nunits))
-		NO("armies");
-	if (st->phase == OC_PH_RECRUIT)
-		for (int s = 0; s < 2; s++)
-			if (st->ready[s] != (per[s] == st->nunits))
-				NO("ready");
-	if (st->phase == OC_PH_DEPLOY)
-		for (int s = 0; s < 2; s++) {
-			int left = 0;
-			for (int i = 0; i < st->nu; i++)
-				left += st->u[i].seat == s && st->u[i].where == OC_W_RESERVE;
-			if (st->ready[s] != (left == 0))
-				NO("ready");
-		}
-	for (int k = 0; k < st->ntorch; k++)
-		if (st->torch[k].seat > 1 || st->torch[k].radius > 20)
-			NO("torch");
-	return 0;
-#undef NO
 }
 
 /* -------------------------------------------------------------- view */
@@ -1088,13 +760,13 @@ unit_view(const struct oc_state *st, int i)
 	            *status = json_object_new_array(), *r = json_object_new_object(),
 	            *tags = json_object_new_array();
 
-	puts_(o, "name", u->name);
-	put(o, "seat", u->seat);
-	puts_(o, "class", c->id);
+	oc_put_str(o, "name", u->name);
+	oc_put_int(o, "seat", u->seat);
+	oc_put_str(o, "class", c->id);
 	json_object_object_add(o, "promoted", json_object_new_boolean(c->promoted));
-	put(o, "hp", u->hp);
-	put(o, "max_hp", c->hp);
-	puts_(o, "where", oc_where_names[u->where]);
+	oc_put_int(o, "hp", u->hp);
+	oc_put_int(o, "max_hp", c->hp);
+	oc_put_str(o, "where", oc_where_names[u->where]);
 	json_object_object_add(o, "square", sqj(u->where == OC_W_MAP ? u->sq : -1));
 	for (int k = 0; k < 3; k++) {
 		if (u->item[k] < 0) {
@@ -1102,18 +774,18 @@ unit_view(const struct oc_state *st, int i)
 			continue;
 		}
 		json_object *x = json_object_new_object();
-		puts_(x, "name", oc_items[u->item[k]].name);
+		oc_put_str(x, "name", oc_items[u->item[k]].name);
 		if (u->uses[k])
-			put(x, "uses", u->uses[k]);
+			oc_put_int(x, "uses", u->uses[k]);
 		json_object_object_add(x, "equipped", json_object_new_boolean(k == u->equip || k == u->acc));
 		json_object_array_add(items, x);
 	}
 	json_object_object_add(o, "items", items);
 	for (int s = 0; s < OC_STAT_MAX; s++)
-		puts_(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
+		oc_put_str(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
 	json_object_object_add(o, "ratings", r);
-	put(o, "agility", oc_agility(st, u));
-	put(o, "movement", oc_movement(st, u));
+	oc_put_int(o, "agility", oc_agility(st, u));
+	oc_put_int(o, "movement", oc_movement(st, u));
 	for (int t = 0; t < OC_NTAGS; t++)
 		if (c->tags & 1u << t)
 			json_object_array_add(tags, json_object_new_string(oc_tag_names[t]));
@@ -1154,21 +826,21 @@ oc_view(const void *state, int viewer)
 	int everyone = viewer == WR_EVERYONE || st->phase == OC_PH_OVER;
 	int vw = everyone ? WR_EVERYONE : viewer;
 
-	puts_(o, "phase", oc_phase_names[st->phase]);
-	put(o, "round", st->round);
+	oc_put_str(o, "phase", oc_phase_names[st->phase]);
+	oc_put_int(o, "round", st->round);
 	json_object_object_add(o, "turn_seat",
 	                       st->phase == OC_PH_BATTLE ? json_object_new_int(st->cur) : NULL);
-	put(opts, "units", st->nunits);
+	oc_put_int(opts, "units", st->nunits);
 	json_object_object_add(opts, "promoted", json_object_new_boolean(st->promoted));
 	json_object_object_add(opts, "fog", json_object_new_boolean(st->fog));
 	json_object_object_add(opts, "activations", wr_json_ints(st->act, 2));
-	put(opts, "round_limit", st->round_limit);
-	puts_(opts, "scenario", oc_scenario_names[st->scenario]);
-	put(opts, "scenario_seat", st->scen_seat);
-	puts_(opts, "map", st->map);
+	oc_put_int(opts, "round_limit", st->round_limit);
+	oc_put_str(opts, "scenario", oc_scenario_names[st->scenario]);
+	oc_put_int(opts, "scenario_seat", st->scen_seat);
+	oc_put_str(opts, "map", st->map);
 	json_object_object_add(o, "options", opts);
-	grid_string(st->terrain, g);
-	puts_(o, "grid", g);
+	oc_grid_string(st->terrain, g);
+	oc_put_str(o, "grid", g);
 	for (int t = 0; t < 64; t++)
 		if (st->mark[t])
 			json_object_array_add(marks, sqj(t));
@@ -1197,24 +869,24 @@ oc_view(const void *state, int viewer)
 	json_object_object_add(o, "units", us);
 	for (int s = 0; s < st->seats; s++) {
 		json_object *x = json_object_new_object();
-		put(x, "seat", s);
+		oc_put_int(x, "seat", s);
 		json_object_object_add(x, "ready", json_object_new_boolean(st->ready[s]));
 		if (everyone || viewer == s || !st->fog) {
-			put(x, "routed", st->routed[s]);
-			put(x, "escaped", st->escaped[s]);
+			oc_put_int(x, "routed", st->routed[s]);
+			oc_put_int(x, "escaped", st->escaped[s]);
 		}
 		if (everyone || viewer == s)
-			puts_(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
+			oc_put_str(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
 		json_object_array_add(seats, x);
 	}
 	json_object_object_add(o, "seats", seats);
 	if (st->phase == OC_PH_BATTLE && st->active >= 0 && oc_visible(st, vw, st->active)) {
 		json_object *t = json_object_new_object();
 		json_object_object_add(t, "unit", sqj(st->u[st->active].sq));
-		puts_(t, "name", st->u[st->active].name);
+		oc_put_str(t, "name", st->u[st->active].name);
 		json_object_object_add(t, "moved", json_object_new_boolean(st->moved));
 		json_object_object_add(t, "acted", json_object_new_boolean(st->acted));
-		put(t, "canto", st->canto);
+		oc_put_int(t, "canto", st->canto);
 		json_object_object_add(o, "active", t);
 	} else {
 		json_object_object_add(o, "active", NULL);
@@ -1223,13 +895,13 @@ oc_view(const void *state, int viewer)
 	if (st->pend) {
 		json_object *x = json_object_new_object();
 		char b[160];
-		put(x, "seat", st->u[st->pend_def].seat);
-		puts_(x, "kind", "qi_adept");
+		oc_put_int(x, "seat", st->u[st->pend_def].seat);
+		oc_put_str(x, "kind", "qi_adept");
 		/* Under fog only the units the viewer sees are named (O19, G5). */
 		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
 		         oc_visible(st, vw, st->pend_def) ? st->u[st->pend_def].name : "a unit",
 		         oc_visible(st, vw, st->pend_att) ? st->u[st->pend_att].name : "an unseen unit");
-		puts_(x, "prompt", b);
+		oc_put_str(x, "prompt", b);
 		json_object_array_add(pend, x);
 	}
 	json_object_object_add(o, "pending", pend);
@@ -1238,7 +910,7 @@ oc_view(const void *state, int viewer)
 		if (st->winners & 1 << s)
 			json_object_array_add(w, json_object_new_int(s));
 	json_object_object_add(res, "winners", w);
-	puts_(res, "reason", oc_reason_names[st->reason]);
+	oc_put_str(res, "reason", oc_reason_names[st->reason]);
 	json_object_object_add(o, "result", res);
 	return o;
 }

@@ -258,6 +258,14 @@ void oc_start(struct oc_state *st, struct wr_rng *rng);
 void oc_resign(struct oc_state *st, int seat, struct wr_list *ev);
 int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() validation */
 
+/* The codec's shared parts (oc_codec.c; oc_save.c saves and loads). */
+int oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err);
+void oc_grid_string(const unsigned char *terrain, char *out);
+void oc_put_int(json_object *o, const char *static_key, int v);
+void oc_put_str(json_object *o, const char *static_key, const char *v);
+json_object *oc_save(const void *state);
+int oc_load(json_object *j, void **state, struct wr_error *err);
+
 /* Warp's destination and Rewarp's reach (RULINGS.md O16: one value). */
 #define OC_WARP_RANGE 5
 
