@@ -6,14 +6,14 @@
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
 #   run    build + db: what scripts/run.sh needs
 #   test   what the test suite needs on top of build: db, nginx, curl, python3,
-#          clang, Node.js and npm, and the ops and image groups
+#          clang, Node.js and npm, and the ops group
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
 #   ops    the operations tests (tests/ops, label ops): PgBouncer, promtool
 #          (prometheus), Node.js and npm for the Compose schema check
 #   image  building and inspecting the container image without a Docker
-#          engine: podman, buildah, debootstrap (scripts/container-base.sh,
-#          scripts/test-image.sh)
+#          engine: podman, buildah, debootstrap (scripts/container-base.sh;
+#          scripts/test.sh --image installs it)
 #   all    every group above (the default)
 #
 # Prints nothing and exits 0 when everything is already installed, so the
@@ -110,14 +110,14 @@ group_packages() {
         db)    printf '%s\n' "${DB_PKGS[@]}" ;;
         run)   group_packages build; group_packages db ;;
         test)  group_packages build; group_packages db
-               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops
-               group_packages image ;;
+               printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops ;;
         ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
         image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
         bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
         all)   group_packages run; group_packages test; group_packages bench
+               group_packages image
                group_packages e2e ;;
         *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
     esac

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Build Warpost and run its whole test suite; CI runs exactly this.
 #
-# Usage: ./scripts/test.sh [--quick]
+# Usage: ./scripts/test.sh [--quick | --image]
 #   --quick   skip the ASan+UBSan build and its test run (developers only;
 #             CI always runs everything)
+#   --image   the slow, rarely-changing checks instead (CI runs them after
+#             the default run, .ci/run): the container image built with
+#             podman and run from its own file system (label image), and
+#             beside it a ThreadSanitizer build (build-tsan/) running the
+#             api tests. A cold image build is minutes of apt and compile.
 #
 # Stages:
 #   1. Debian packages (scripts/deps.sh build test e2e), then the npm
@@ -13,6 +18,9 @@
 #   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
 #                  then the unit, api and fuzz tests: in the background,
 #                  beside stage 2 from its build on (output in test-output/)
+# With --image: 1 (with the image packages), then build/ and the image
+# test, beside build-tsan/ (clang, ThreadSanitizer) and its api tests
+# (output in test-output/tsan.log).
 # Stage 2's ctest output is also kept in test-output/ctest-build.log, stage
 # 3's (build and tests) in test-output/sanitizers.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
@@ -44,6 +52,7 @@ TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
 # The sanitizer tests run beside them (see start_sanitizers).
 SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 2))}
 QUICK=0
+IMAGE=0
 
 # One line per finished stage, repeated at the end as a summary.
 SUMMARY=()
@@ -57,7 +66,7 @@ log() {
 }
 
 usage() {
-    echo "usage: $0 [--quick]" >&2
+    echo "usage: $0 [--quick | --image]" >&2
 }
 
 parse_args() {
@@ -65,10 +74,15 @@ parse_args() {
     for arg in "$@"; do
         case "$arg" in
             --quick) QUICK=1 ;;
+            --image) IMAGE=1 ;;
             -h|--help) usage; exit 0 ;;
             *) echo "$0: unknown argument '$arg'" >&2; usage; exit 2 ;;
         esac
     done
+    if (( QUICK && IMAGE )); then
+        usage
+        exit 2
+    fi
 }
 
 # Run one stage, print how long it took, and stop the script if it failed.
@@ -111,7 +125,11 @@ install_deps() {
     if [[ "${WP_SKIP_DEPS:-0}" == "1" ]]; then
         log "WP_SKIP_DEPS=1: not checking Debian packages"
     else
-        bash "$ROOT/scripts/deps.sh" build test e2e || return
+        if (( IMAGE )); then
+            bash "$ROOT/scripts/deps.sh" build test image || return
+        else
+            bash "$ROOT/scripts/deps.sh" build test e2e || return
+        fi
     fi
     install_npm_packages "${NPM_DIRS[@]}" || return
     # Without the sanitizer stage, its packages are needed here.
@@ -210,6 +228,9 @@ SAN_PID=
 SAN_LOG=$LOG_DIR/sanitizers.log
 start_sanitizers() {
     mkdir -p "$LOG_DIR"
+    # Job control for this one fork: the stage gets a process group of its
+    # own, which stop_sanitizers ends whole.
+    set -m
     (
         # Sanitizer reports must fail the test that triggers them: UBSan
         # only prints and carries on unless told to halt. Values already in
@@ -231,6 +252,7 @@ start_sanitizers() {
             -j "$SAN_JOBS" -L 'unit|api|fuzz'
     ) >"$SAN_LOG" 2>&1 &
     SAN_PID=$!
+    set +m
 }
 
 # A failed stage ends the script: the background stage goes with it.
@@ -244,10 +266,17 @@ kill_tree() {
     kill -TERM "$1" 2>/dev/null || true
 }
 
+# Its process group first (everything it started that stayed in it), then
+# what left the group (pg_ctl's postmaster starts a session of its own)
+# by walking the tree.
 stop_sanitizers() {
-    if [[ -n "$SAN_PID" ]] && kill -0 "$SAN_PID" 2>/dev/null; then
-        kill_tree "$SAN_PID"
-    fi
+    local pid
+    for pid in "$SAN_PID" "$TSAN_PID"; do
+        if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+            kill_tree "$pid"
+            kill -TERM -- "-$pid" 2>/dev/null || true
+        fi
+    done
 }
 
 # Waits for the background stage, prints its output and counts its tests.
@@ -267,16 +296,65 @@ finish_sanitizers() {
     return "$status"
 }
 
+# --image: the api tests again, under ThreadSanitizer, beside the image
+# test (which mostly waits on apt and podman). A report fails the test that
+# triggers it: warpostd then exits non-zero, which every api test checks.
+# setarch -R: TSan's shadow memory needs the usual address layout on
+# kernels with more mmap randomisation than clang 14's runtime expects.
+TSAN_PID=
+TSAN_LOG=$LOG_DIR/tsan.log
+start_tsan() {
+    mkdir -p "$LOG_DIR"
+    set -m
+    (
+        export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
+        export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
+        export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
+        install_npm_packages "${NPM_API_DIRS[@]}" || exit 91
+        with_cc clang configure_and_build "$ROOT/build-tsan" \
+            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_TSAN=ON || exit 90
+        local run=()
+        if setarch "$(uname -m)" -R true 2>/dev/null; then
+            run=(setarch "$(uname -m)" -R)
+        fi
+        "${run[@]}" ctest --test-dir "$ROOT/build-tsan" --output-on-failure --no-tests=error \
+            -j "$SAN_JOBS" -L '^api$'
+    ) >"$TSAN_LOG" 2>&1 &
+    TSAN_PID=$!
+    set +m
+}
+
+finish_tsan() {
+    local status=0
+    wait "$TSAN_PID" || status=$?
+    cat "$TSAN_LOG"
+    if (( status == 90 )); then
+        log "the ThreadSanitizer build failed"
+        return 1
+    fi
+    if (( status == 91 )); then
+        log "npm ci of ${NPM_API_DIRS[*]} failed"
+        return 1
+    fi
+    count_tests "$TSAN_LOG"
+    return "$status"
+}
+
 main() {
     parse_args "$@"
     cd "$ROOT"
     local total_start=$SECONDS
 
     stage "deps" install_deps
-    if (( QUICK )); then
+    if (( IMAGE )); then
+        start_tsan
+        stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        stage "ctest (image)" run_ctest "$ROOT/build" -L '^image$'
+        stage "tsan (api)" finish_tsan
+    elif (( QUICK )); then
         log "--quick: skipping the ASan+UBSan build and its tests"
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build"
+        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build" -LE '^image$'
     else
         # Both builds compile side by side, then both test runs go on side
         # by side: measured, one after the other left the cores idle a
@@ -286,7 +364,8 @@ main() {
         # the optimised build.
         start_sanitizers
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all but api)" run_ctest "$ROOT/build" -LE '^api$'
+        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all but api)" run_ctest "$ROOT/build" \
+            -LE '^(api|image)$'
         stage "asan+ubsan (unit|api|fuzz)" finish_sanitizers
     fi
 
