@@ -216,6 +216,13 @@ cw_snapshot(const void *state)
 	put(o, "pending_next", jint(st->pending_next));
 	put(o, "cast", action_fields(st, &st->cast));
 	put(o, "held", action_fields(st, &st->held));
+	put(o, "react_seat", jint(st->react_seat));
+	put(o, "dispel_fx", jint(st->dispel_fx));
+	arr = json_object_new_array();
+	json_object_array_add(arr, jint(st->hit_weapon));
+	for (int i = 0; i < st->nhitq; i++)
+		json_object_array_add(arr, jint(st->hitq[i]));
+	put(o, "hits", arr);
 	arr = json_object_new_array();
 	for (int i = 0; i < st->nfx; i++) {
 		json_object *f = json_object_new_array();
@@ -245,6 +252,8 @@ cw_snapshot(const void *state)
 		put(so, "counter_mask", jint((int)sd->counter_mask));
 		put(so, "heal_order", jint(sd->heal_order));
 		put(so, "protect_order", jint(sd->protect_order));
+		put(so, "dispel_order", jint(sd->dispel_order));
+		put(so, "dispel_mask", jint((int)sd->dispel_mask));
 		json_object_array_add(arr, so);
 	}
 	put(o, "sides", arr);
@@ -310,7 +319,7 @@ static int
 load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 {
 	json_object *t, *arr;
-	int nsq, v;
+	int nsq, v, v2;
 	struct cw_opts op;
 	memset(&op, 0, sizeof(op));
 	if (!json_object_is_type(o, json_type_object))
@@ -338,7 +347,9 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
 	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
 	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
-	    get_int(o, "pending", 0, CW_PEND_PROTECT, &st->pending, err) ||
+	    get_int(o, "pending", 0, CW_PEND_DISPEL, &st->pending, err) ||
+	    get_int(o, "react_seat", 0, CW_SEATS - 1, &st->react_seat, err) ||
+	    get_int(o, "dispel_fx", 0, CW_MAX_FX - 1, &st->dispel_fx, err) ||
 	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
 	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
 	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
@@ -364,6 +375,20 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
 	if (!json_object_object_get_ex(o, "held", &t) || load_action(st, t, &st->held, err))
 		return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	if (!json_object_object_get_ex(o, "hits", &t) || !json_object_is_type(t, json_type_array) ||
+	    json_object_array_length(t) < 1 || json_object_array_length(t) > CW_UNITS + 1)
+		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+	st->nhitq = (int)json_object_array_length(t) - 1;
+	for (int k = 0; k <= st->nhitq; k++) {
+		json_object *x = json_object_array_get_idx(t, (size_t)k);
+		int hv = json_object_is_type(x, json_type_int) ? json_object_get_int(x) : -1;
+		if (hv < 0 || hv >= (k == 0 ? CW_W_MAX : CW_UNITS))
+			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+		if (k == 0)
+			st->hit_weapon = hv;
+		else
+			st->hitq[k - 1] = hv;
+	}
 	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
 	    strlen(json_object_get_string(t)) >= sizeof(st->reason))
 		return wr_fail(err, "bad-snapshot", "reason", "bad reason");
@@ -402,9 +427,12 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		    get_int(so, "counter_order", 0, 3, &sd->counter_order, err) ||
 		    get_int(so, "heal_order", 0, 2, &sd->heal_order, err) ||
 		    get_int(so, "protect_order", 0, 2, &sd->protect_order, err) ||
+		    get_int(so, "dispel_order", 0, 3, &sd->dispel_order, err) ||
+		    get_int(so, "dispel_mask", 0, (1 << CW_SPELL_MAX) - 1, &v2, err) ||
 		    get_int(so, "counter_mask", 0, (1 << CW_SPELL_MAX) - 1, &v, err))
 			return wr_fail(err, "bad-snapshot", "sides", "bad side");
 		sd->counter_mask = (unsigned)v;
+		sd->dispel_mask = (unsigned)v2;
 		if (!json_object_object_get_ex(so, "counts", &c) ||
 		    !json_object_is_type(c, json_type_array) || json_object_array_length(c) != CW_TYPES)
 			return wr_fail(err, "bad-snapshot", "counts", "bad counts");
@@ -590,18 +618,24 @@ side_visible(const struct cw_state *st, int seat, int viewer)
 }
 
 static json_object *
+spell_order_json(int order, unsigned mask)
+{
+	json_object *a;
+	if (order != 3)
+		return jstr(order_name[order]);
+	a = json_object_new_array();
+	for (int s = 0; s < CW_SPELL_MAX; s++)
+		if ((mask >> s) & 1)
+			json_object_array_add(a, jstr(cw_spells[s].slug));
+	return a;
+}
+
+static json_object *
 orders_json(const struct cw_side *sd)
 {
 	json_object *o = json_object_new_object();
-	if (sd->counter_order == 3) {
-		json_object *a = json_object_new_array();
-		for (int s = 0; s < CW_SPELL_MAX; s++)
-			if ((sd->counter_mask >> s) & 1)
-				json_object_array_add(a, jstr(cw_spells[s].slug));
-		put(o, "counterspell", a);
-	} else {
-		put(o, "counterspell", jstr(order_name[sd->counter_order]));
-	}
+	put(o, "counterspell", spell_order_json(sd->counter_order, sd->counter_mask));
+	put(o, "dispel", spell_order_json(sd->dispel_order, sd->dispel_mask));
 	put(o, "heal", jstr(order_name[sd->heal_order]));
 	put(o, "protection", jstr(order_name[sd->protect_order]));
 	return o;
@@ -656,13 +690,24 @@ cw_view(const void *state, int viewer)
 			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
 			         cw_spells[st->cast.spell].name);
 		} else if (st->pending == CW_PEND_PROTECT) {
+			int t = cw_protect_target(st);
 			p = json_object_new_object();
 			put(p, "kind", jstr("protection"));
-			put(p, "seat", jint(1 - st->turn_seat));
-			put(p, "attacker", jsq(st, st->held.unit));
-			put(p, "target", jsq(st, st->held.to));
-			snprintf(prompt, sizeof(prompt),
-			         "cast Protection (+1 saves) on the unit attacked, or not");
+			put(p, "seat", jint(cw_seat_of(t)));
+			put(p, "attacker", jsq(st, st->nhitq > 0 ? st->shot_from : st->held.unit));
+			put(p, "target", jsq(st, st->u[t].sq));
+			snprintf(prompt, sizeof(prompt), "%s",
+			         st->nhitq > 0 ? "cast Protection (+1 saves) on the unit hit, before its save, or not"
+			                       : "cast Protection (+1 saves) on the unit attacked, or not");
+		} else if (st->pending == CW_PEND_DISPEL) {
+			const struct cw_effect *fx = &st->fx[st->dispel_fx];
+			p = json_object_new_object();
+			put(p, "kind", jstr("dispel"));
+			put(p, "seat", jint(st->react_seat));
+			put(p, "spell", jstr(cw_spells[fx->spell].slug));
+			put(p, "caster", jsq(st, st->u[fx->caster].sq));
+			snprintf(prompt, sizeof(prompt), "dispel %s, just cast, or not",
+			         cw_spells[fx->spell].name);
 		} else if (st->pending == CW_PEND_HEAL) {
 			p = json_object_new_object();
 			put(p, "kind", jstr("heal"));
@@ -885,6 +930,7 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_HOLD:
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
+	case CW_A_DISPEL:
 		return unit_field(st, j, &a->unit, err);
 	case CW_A_HEAL:
 	case CW_A_PROTECT:
@@ -970,6 +1016,7 @@ cw_action_json(const void *state, const void *action)
 	case CW_A_HOLD:
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
+	case CW_A_DISPEL:
 		put(o, "from", jsq(st, a->unit));
 		break;
 	case CW_A_HEAL:
@@ -1176,17 +1223,48 @@ cw_apply_fn(void *state, int seat, json_object *action, struct wr_rng *rng, stru
 	return wr_tpl_apply(&cw_template, state, seat, action, rng, ev, err);
 }
 
+/* A standing order about spells: "ask", "always", "never" (0-2) or a list
+ * of spells (3, their bits in *mask). */
+static int
+spell_order(json_object *v, const char *field, int *order, unsigned *mask,
+            struct wr_error *err)
+{
+	*order = -1;
+	*mask = 0;
+	if (json_object_is_type(v, json_type_string)) {
+		for (int i = 0; i < 3; i++)
+			if (strcmp(json_object_get_string(v), order_name[i]) == 0)
+				*order = i;
+	} else if (json_object_is_type(v, json_type_array) &&
+	           json_object_array_length(v) <= CW_SPELL_MAX) {
+		*order = 3;
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			json_object *x = json_object_array_get_idx(v, i);
+			int sp = json_object_is_type(x, json_type_string)
+			                 ? cw_spell_lookup(json_object_get_string(x))
+			                 : CW_NONE;
+			if (sp == CW_NONE)
+				return wr_fail(err, "unknown-spell", field, "no such spell");
+			*mask |= 1u << sp;
+		}
+	}
+	if (*order < 0)
+		return wr_fail(err, "bad-order", field, "%s: ask, always, never or a list of spells",
+		               field);
+	return 0;
+}
+
 /* Standing orders (G3, C9): {"counterspell": "ask" | "always" | "never" |
  * ["zap", "storm", ...]} (counter those spells only), {"heal": "ask" |
  * "always" | "never"}. Checked whole before anything is set. */
 static int
 cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 {
-	static const char *const known[] = {"counterspell", "heal", "protection", NULL};
+	static const char *const known[] = {"counterspell", "heal", "protection", "dispel", NULL};
 	struct cw_state *st = state;
 	json_object *v;
-	int corder = -1, horder = -1, porder = -1;
-	unsigned mask = 0;
+	int corder = -1, horder = -1, porder = -1, dorder = -1;
+	unsigned mask = 0, dmask = 0;
 	if (seat < 0 || seat >= CW_SEATS)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
 	if (!json_object_is_type(orders, json_type_object))
@@ -1208,28 +1286,12 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 			return wr_fail(err, "bad-order", "protection",
 			               "protection: ask, always or never");
 	}
-	if (json_object_object_get_ex(orders, "counterspell", &v)) {
-		if (json_object_is_type(v, json_type_string)) {
-			for (int i = 0; i < 3; i++)
-				if (strcmp(json_object_get_string(v), order_name[i]) == 0)
-					corder = i;
-		} else if (json_object_is_type(v, json_type_array) &&
-		           json_object_array_length(v) <= CW_SPELL_MAX) {
-			corder = 3;
-			for (size_t i = 0; i < json_object_array_length(v); i++) {
-				json_object *x = json_object_array_get_idx(v, i);
-				int sp = json_object_is_type(x, json_type_string)
-				                 ? cw_spell_lookup(json_object_get_string(x))
-				                 : CW_NONE;
-				if (sp == CW_NONE)
-					return wr_fail(err, "unknown-spell", "counterspell", "no such spell");
-				mask |= 1u << sp;
-			}
-		}
-		if (corder < 0)
-			return wr_fail(err, "bad-order", "counterspell",
-			               "counterspell: ask, always, never or a list of spells");
-	}
+	if (json_object_object_get_ex(orders, "counterspell", &v) &&
+	    spell_order(v, "counterspell", &corder, &mask, err))
+		return -1;
+	if (json_object_object_get_ex(orders, "dispel", &v) &&
+	    spell_order(v, "dispel", &dorder, &dmask, err))
+		return -1;
 	if (horder >= 0)
 		st->side[seat].heal_order = horder;
 	if (porder >= 0)
@@ -1237,6 +1299,10 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 	if (corder >= 0) {
 		st->side[seat].counter_order = corder;
 		st->side[seat].counter_mask = mask;
+	}
+	if (dorder >= 0) {
+		st->side[seat].dispel_order = dorder;
+		st->side[seat].dispel_mask = dmask;
 	}
 	return 0;
 }
@@ -1267,6 +1333,17 @@ cw_result(const void *state, struct wr_result *out)
 	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
 }
 
+/* RULINGS.md G8 (amended): the turn's seat holds its phases while the
+ * enemy answers with an instant spell (C9). */
+static unsigned
+cw_turn_of(const void *state)
+{
+	const struct cw_state *st = state;
+	if (st->phase == CW_PH_MOVE || st->phase == CW_PH_SHOOT || st->phase == CW_PH_MELEE)
+		return 1u << st->turn_seat;
+	return cw_to_act(st);
+}
+
 const struct wr_ruleset cw_ruleset = {
 	.id = "chesswar",
 	.title = "ChessWar",
@@ -1279,6 +1356,7 @@ const struct wr_ruleset cw_ruleset = {
 	.save = cw_snapshot,
 	.free = cw_free,
 	.to_act = cw_to_act_fn,
+	.turn_of = cw_turn_of,
 	.actions = cw_actions,
 	.apply = cw_apply_fn,
 	.set_orders = cw_set_orders,

@@ -142,6 +142,21 @@ cw_kill(struct cw_state *st, int id, const char *why, struct wr_rng *rng, struct
 		plague(st, id, links, rng, ev);
 }
 
+void
+cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, w);
+	cw_ev_other(st, e, target);
+	if (e) {
+		e->spell = CW_SPELL_PROTECTION;
+		e->sq = st->u[target].sq;
+	}
+	st->u[w].cast = 1;
+	st->u[w].instant = 1;
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
+}
+
 /* One unit hit by a ranged attack (weapon CW_W_NONE: a spell, Zap!). */
 static void
 resolve_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct wr_list *ev)
@@ -178,13 +193,65 @@ resolve_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct 
 		cw_kill(st, id, weapon == CW_W_NONE ? "spell" : w->slug, rng, ev);
 }
 
+/* The hit unit will roll a save (Protection would matter): not a non-brave
+ * unit under terror, not a unit immune to plaguebombs. */
+static int
+saves_against(const struct cw_state *st, int id, int weapon)
+{
+	int effect = cw_weapons[weapon].effect;
+	if (!cw_on(st, id))
+		return 0;
+	if (effect == CW_HE_TERROR && !cw_is_brave(st, id))
+		return 0;
+	return effect != CW_HE_PLAGUE || !cw_immune_plague(st, id);
+}
+
+int
+cw_protect_target(const struct cw_state *st)
+{
+	return st->nhitq > 0 ? st->hitq[0] : cw_unit_at(st, st->held.to);
+}
+
+void
+cw_hits_go(struct cw_state *st, int asked, struct wr_rng *rng, struct wr_list *ev)
+{
+	while (st->nhitq > 0) {
+		int id = st->hitq[0], seat = cw_seat_of(id), w;
+		if (!asked && seat != st->turn_seat && saves_against(st, id, st->hit_weapon) &&
+		    (w = cw_protector_for(st, id)) != CW_NONE) {
+			if (st->side[seat].protect_order == 0) {
+				st->pending = CW_PEND_PROTECT;
+				return;
+			}
+			if (st->side[seat].protect_order == 1)
+				cw_cast_protection(st, w, id, ev);
+		}
+		asked = 0;
+		memmove(st->hitq, st->hitq + 1, (size_t)(st->nhitq - 1) * sizeof(st->hitq[0]));
+		st->nhitq--;
+		resolve_hit(st, id, st->hit_weapon, rng, ev);
+	}
+	st->hit_weapon = CW_W_NONE;
+}
+
+/* The units hit, each to save in turn (after its Protection). */
+static void
+hits(struct cw_state *st, const int *ids, int n, int weapon, struct wr_rng *rng,
+     struct wr_list *ev)
+{
+	memcpy(st->hitq, ids, (size_t)n * sizeof(ids[0]));
+	st->nhitq = n;
+	st->hit_weapon = weapon;
+	cw_hits_go(st, 0, rng, ev);
+}
+
 /* "whenever a ranged attack (bows, catapult, spell) hits an unit in melee
  * combat, roll a d6: 5-6 the original target is hit, 3-4 the original
  * target and one random opponent, 1-2 one random opponent" */
 void
 cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struct wr_list *ev)
 {
-	int hits[2], nh = 0;
+	int hit[2], nh = 0;
 	if (!cw_on(st, id))
 		return;
 	if (cw_in_melee(st, id)) {
@@ -204,14 +271,13 @@ cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struc
 				cw_ev_other(st, e, pick);
 		}
 		if (face >= 3)
-			hits[nh++] = id;
+			hit[nh++] = id;
 		if (pick != CW_NONE)
-			hits[nh++] = pick;
+			hit[nh++] = pick;
 	} else {
-		hits[nh++] = id;
+		hit[nh++] = id;
 	}
-	for (int i = 0; i < nh; i++)
-		resolve_hit(st, hits[i], weapon, rng, ev);
+	hits(st, hit, nh, weapon, rng, ev);
 }
 
 /* Bows: "-1 the firer moved, -1 the range is 3 or more squares, -2 the
@@ -310,8 +376,7 @@ cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_
 		return;
 	if (w->whole_melee && cw_in_melee(st, t)) {
 		int grp[CW_UNITS], ng = cw_melee_group(st, t, grp);
-		for (int i = 0; i < ng; i++)
-			resolve_hit(st, grp[i], d->weapon, rng, ev);
+		hits(st, grp, ng, d->weapon, rng, ev);
 		return;
 	}
 	cw_ranged_hit(st, t, d->weapon, rng, ev);

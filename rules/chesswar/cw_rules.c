@@ -14,7 +14,7 @@
 const char *const cw_act_name[CW_A_MAX] = {
 	"army", "buy", "sell", "ready", "deploy", "undeploy", "done", "first", "move",
 	"charge", "shoot", "attack", "advance", "hold", "cast", "counterspell", "allow",
-	"sacrifice", "end_phase", "heal", "no_heal", "protect", "no_protect",
+	"sacrifice", "end_phase", "heal", "no_heal", "protect", "no_protect", "dispel", "no_dispel",
 };
 
 const char *const cw_ev_name[CW_E_MAX] = {
@@ -211,7 +211,9 @@ cw_to_act(const struct cw_state *st)
 		if (st->pending == CW_PEND_HEAL)
 			return 1u << st->heal_seat;
 		if (st->pending == CW_PEND_PROTECT)
-			return 1u << (1 - st->turn_seat);
+			return 1u << cw_seat_of(cw_protect_target(st));
+		if (st->pending == CW_PEND_DISPEL)
+			return 1u << st->react_seat;
 		return 1u << st->turn_seat;
 	default:
 		return 0;
@@ -292,9 +294,16 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 			if (cw_on(st, w) && (cw_def(st, w)->spells & (1u << CW_SPELL_PROTECTION)) &&
 			    (a = cw_cand(out, CW_A_PROTECT))) {
 				a->unit = st->u[w].sq;
-				a->to = st->held.to;
+				a->to = st->u[cw_protect_target(st)].sq;
 			}
 		cw_cand(out, CW_A_NO_PROTECT);
+		return;
+	}
+	if (st->pending == CW_PEND_DISPEL) {
+		for (int w = seat * CW_UPS; w < (seat + 1) * CW_UPS; w++)
+			if (cw_on(st, w) && (a = cw_cand(out, CW_A_DISPEL)))
+				a->unit = st->u[w].sq;
+		cw_cand(out, CW_A_NO_DISPEL);
 		return;
 	}
 	if (st->pending == CW_PEND_HEAL) {
@@ -539,13 +548,17 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 		                         "cast Protection on the unit attacked (protect) or not (no_protect)",
 		                         &id, err)) != 0)
 			return t < 0 ? -1 : 0;
-		if (a->to != st->held.to)
+		if (a->to != st->u[cw_protect_target(st)].sq)
 			return wr_fail(err, "bad-target", "target", "Protection goes on the unit attacked");
 		if (cw_dist(st, st->u[id].sq, a->to) > cw_spells[CW_SPELL_PROTECTION].range)
 			return wr_fail(err, "out-of-range", "target", "Protection reaches %d squares",
 			               cw_spells[CW_SPELL_PROTECTION].range);
 		return 0;
 	}
+	if (st->pending == CW_PEND_DISPEL)
+		return reaction_caster(st, seat, a, CW_A_DISPEL, CW_A_NO_DISPEL, CW_SPELL_DISPEL,
+		                       "dispel the spell just cast (dispel) or not (no_dispel)", &id,
+		                       err) < 0 ? -1 : 0;
 	if (st->pending == CW_PEND_HEAL) {
 		int d = CW_NONE;
 		if ((t = reaction_caster(st, seat, a, CW_A_HEAL, CW_A_NO_HEAL, CW_SPELL_HEAL,
@@ -991,16 +1004,15 @@ resolve_strike(struct cw_state *st, int seat, const struct cw_action *a, struct 
 		st->pending = CW_PEND_NONE;
 }
 
-/* A bow shot or a melee attack at a known unit: the target's side may
- * first cast Protection on it (its standing order, or it is asked). */
+/* A melee attack: the defender's side may first cast Protection on it
+ * (its standing order, or it is asked). A shot's hits are asked about
+ * before each save instead (cw_hits_go, C9 amended). */
 static void
 shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
                struct wr_list *ev)
 {
 	int t = cw_unit_at(st, a->to), w = CW_NONE, order;
-	int bow = a->type == CW_A_ATTACK ||
-	          cw_weapons[cw_def(st, cw_unit_at(st, a->unit))->weapon].kind == CW_WK_BOW;
-	if (bow && t != CW_NONE && cw_seat_of(t) != seat)
+	if (a->type == CW_A_ATTACK && t != CW_NONE && cw_seat_of(t) != seat)
 		w = cw_protector_for(st, t);
 	if (w == CW_NONE) {
 		resolve_strike(st, seat, a, rng, ev);
@@ -1015,10 +1027,7 @@ shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct 
 	}
 	st->held = *a;
 	st->pending = CW_PEND_PROTECT;
-	if (a->type == CW_A_SHOOT)
-		st->u[cw_unit_at(st, a->unit)].shot = 1;
-	else
-		st->u[cw_unit_at(st, a->unit)].attacked = 1;
+	st->u[cw_unit_at(st, a->unit)].attacked = 1;
 }
 
 void
@@ -1103,6 +1112,13 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	case CW_A_PROTECT:
 	case CW_A_NO_PROTECT: {
 		struct cw_action held = st->held;
+		if (st->nhitq > 0) {
+			if (a->type == CW_A_PROTECT)
+				cw_cast_protection(st, id, st->hitq[0], ev);
+			st->pending = CW_PEND_NONE;
+			cw_hits_go(st, 1, rng, ev);
+			break;
+		}
 		if (a->type == CW_A_PROTECT)
 			cw_cast_protection(st, id, cw_unit_at(st, held.to), ev);
 		st->pending = CW_PEND_NONE;
@@ -1115,6 +1131,14 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		break;
 	case CW_A_COUNTER:
 		cw_do_counter(st, id, rng, ev);
+		break;
+	case CW_A_DISPEL:
+		st->pending = CW_PEND_NONE;
+		cw_do_dispel(st, id, ev);
+		break;
+	case CW_A_NO_DISPEL:
+		st->pending = CW_PEND_NONE;
+		cw_dispel_ask(st, st->react_seat + 1, ev);
 		break;
 	case CW_A_ALLOW:
 		st->pending = CW_PEND_NONE;
@@ -1145,7 +1169,8 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	}
 	if (st->pending != CW_PEND_COUNTER)
 		memset(&st->cast, 0, sizeof(st->cast));
-	if (st->pending != CW_PEND_COUNTER && st->pending != CW_PEND_PROTECT)
+	if (st->pending != CW_PEND_COUNTER && st->pending != CW_PEND_PROTECT &&
+	    st->pending != CW_PEND_DISPEL)
 		heal_check(st, rng, ev);
 	cw_check_end(st, ev);
 }
@@ -1280,7 +1305,8 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	if (st->pending == CW_PEND_SACRIFICE && cw_units_alive(st, st->turn_seat) == 0)
 		return wr_fail(err, "bad-snapshot", "pending", "bad sacrifice");
 	for (int i = 0; i < CW_UNITS; i++) {
-		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD || st->pending != CW_PEND_HEAL))
+		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD ||
+		                       (st->pending != CW_PEND_HEAL && st->pending != CW_PEND_PROTECT)))
 			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
 		if (st->u[i].was_link & ~((1ull << CW_UNITS) - 1))
 			return wr_fail(err, "bad-snapshot", "units", "bad link");
@@ -1291,7 +1317,16 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
 	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
-	if (st->pending == CW_PEND_PROTECT) {
+	if (st->nhitq < 0 || st->nhitq > CW_UNITS || (st->nhitq > 0 && st->pending != CW_PEND_PROTECT))
+		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+	for (int i = 0; i < st->nhitq; i++)
+		if (st->hitq[i] < 0 || st->hitq[i] >= CW_UNITS)
+			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+	if (st->pending == CW_PEND_PROTECT && st->nhitq > 0) {
+		int t = st->hitq[0];
+		if (!cw_on(st, t) || cw_seat_of(t) == st->turn_seat || cw_protector_for(st, t) == CW_NONE)
+			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+	} else if (st->pending == CW_PEND_PROTECT) {
 		struct wr_error e2;
 		struct cw_state tmp = *st;
 		int f = cw_unit_at(st, st->held.unit), t = cw_unit_at(st, st->held.to);
@@ -1303,7 +1338,12 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		if (cw_legal(&tmp, st->turn_seat, &st->held, &e2) != 0)
 			return wr_fail(err, "bad-snapshot", "held", "bad held action");
 	}
-	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_PROTECT ||
+	if (st->pending == CW_PEND_DISPEL &&
+	    (st->react_seat < 0 || st->react_seat >= CW_SEATS || st->dispel_fx < 0 ||
+	     st->dispel_fx >= st->nfx || cw_seat_of(st->fx[st->dispel_fx].caster) != st->turn_seat ||
+	     st->react_seat == st->turn_seat || cw_dispeller(st, st->react_seat) == CW_NONE))
+		return wr_fail(err, "bad-snapshot", "pending", "bad dispel");
+	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_DISPEL ||
 	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
 	if (st->nfx < 0 || st->nfx > CW_MAX_FX)

@@ -148,6 +148,8 @@ struct cw_side {
 	unsigned counter_mask;
 	int heal_order;           /* Heal: 0 ask, 1 always, 2 never */
 	int protect_order;        /* Protection on the enemy's turn: 0 ask, 1 always, 2 never */
+	int dispel_order;         /* Dispel of an enemy temporal spell: as counter_order */
+	unsigned dispel_mask;
 };
 
 enum cw_phase { CW_PH_SETUP, CW_PH_FIRST, CW_PH_MOVE, CW_PH_SHOOT, CW_PH_MELEE, CW_PH_OVER };
@@ -158,7 +160,9 @@ enum cw_pending {
 	CW_PEND_COUNTER,          /* the other seat may counter `cast` */
 	CW_PEND_SACRIFICE,        /* total massacre: the Undead seat loses a unit of its choice */
 	CW_PEND_HEAL,             /* `heal_seat` may Heal its units destroyed by the last action */
-	CW_PEND_PROTECT,          /* the other seat may cast Protection before `held` is rolled */
+	CW_PEND_PROTECT,          /* the target's seat may cast Protection before `held` is rolled
+	                             or, with hits queued, before the save of hitq[0] */
+	CW_PEND_DISPEL,           /* `react_seat` may Dispel the temporal spell fx[dispel_fx] */
 };
 
 struct cw_effect {
@@ -182,7 +186,7 @@ enum cw_act {
 	CW_A_ARMY, CW_A_BUY, CW_A_SELL, CW_A_READY, CW_A_DEPLOY, CW_A_UNDEPLOY, CW_A_DONE,
 	CW_A_FIRST, CW_A_MOVE, CW_A_CHARGE, CW_A_SHOOT, CW_A_ATTACK, CW_A_ADVANCE, CW_A_HOLD,
 	CW_A_CAST, CW_A_COUNTER, CW_A_ALLOW, CW_A_SACRIFICE, CW_A_END_PHASE, CW_A_HEAL,
-	CW_A_NO_HEAL, CW_A_PROTECT, CW_A_NO_PROTECT, CW_A_MAX
+	CW_A_NO_HEAL, CW_A_PROTECT, CW_A_NO_PROTECT, CW_A_DISPEL, CW_A_NO_DISPEL, CW_A_MAX
 };
 extern const char *const cw_act_name[CW_A_MAX];
 
@@ -222,7 +226,12 @@ struct cw_state {
 	int heal_seat;            /* CW_PEND_HEAL: who decides */
 	int pending_next;         /* the follow-up waiting for the Heal decisions */
 	struct cw_action cast;    /* counter: the spell cast, by seat turn_seat */
-	struct cw_action held;    /* protect: the shot or attack waiting for the decision */
+	struct cw_action held;    /* protect: the attack waiting for the decision */
+	int hitq[CW_UNITS];       /* units hit by a ranged attack, waiting for their saves */
+	int nhitq;
+	int hit_weapon;           /* what hit them (enum cw_weapon_id; CW_W_NONE: Zap!) */
+	int react_seat;           /* CW_PEND_DISPEL: the seat asked */
+	int dispel_fx;            /* CW_PEND_DISPEL: the effect just cast */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
 	int shot_from, shot_aim, shot_land;   /* this turn's last shot, for the board */
@@ -324,7 +333,12 @@ void cw_remove_fx(struct cw_state *st, int i, struct wr_list *ev);
 void cw_heal_done(struct cw_state *st, int seat);
 int cw_heal_possible(const struct cw_state *st, int seat);
 void cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev);
-void cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev);
+/* Dispel as a reaction (C9, amended): the seats after `from` (in order,
+ * not the caster's) with a wizard that may Dispel fx[st->dispel_fx] answer
+ * by standing order or are asked (CW_PEND_DISPEL). */
+void cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev);
+void cw_do_dispel(struct cw_state *st, int w, struct wr_list *ev);
+int cw_dispeller(const struct cw_state *st, int seat);
 
 /* combat (cw_combat.c) */
 /* A save: base need `need`, rolled with `bonus` added; a 1 fails, a need
@@ -337,9 +351,17 @@ void cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev
  * unit in melee spreads its plague (C8). */
 void cw_kill(struct cw_state *st, int id, const char *why, struct wr_rng *rng, struct wr_list *ev);
 /* A ranged attack (bows, catapult, spell) hits unit `id`: the shot into
- * melee roll, then each unit hit saves. */
+ * melee roll, then each unit hit saves (cw_hits_go). */
 void cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng,
                    struct wr_list *ev);
+/* The saves of the units in st->hitq, in order; before each save of an
+ * enemy of the turn seat, its Protection (C9, amended): by standing order,
+ * or the seat is asked (CW_PEND_PROTECT, the queue waits). `asked`: the
+ * first unit's question has been answered. */
+void cw_hits_go(struct cw_state *st, int asked, struct wr_rng *rng, struct wr_list *ev);
+/* The unit whose Protection is asked now (CW_PEND_PROTECT). */
+int cw_protect_target(const struct cw_state *st);
+void cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev);
 void cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
                  struct wr_list *ev);
 void cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,

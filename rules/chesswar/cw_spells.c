@@ -265,6 +265,8 @@ cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct w
 	case CW_SPELL_STORM:
 	case CW_SPELL_PROTECTION:
 		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
+		st->dispel_fx = st->nfx - 1;
+		cw_dispel_ask(st, 0, ev);
 		break;
 	case CW_SPELL_ZAP:
 		st->shot_from = st->u[id].sq;
@@ -309,29 +311,72 @@ cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct w
 	}
 }
 
-/* The standing order of the other seat, or ask it (C9, G3). */
+/* A standing order about spells (G3): 1 react, 0 not, -1 ask. */
 static int
-counter_order(const struct cw_state *st, int seat, int spell)
+spell_order(int order, unsigned mask, int spell)
 {
-	const struct cw_side *sd = &st->side[seat];
-	switch (sd->counter_order) {
+	switch (order) {
 	case 1: return 1;
 	case 2: return 0;
-	case 3: return (sd->counter_mask >> spell) & 1;
+	case 3: return (mask >> spell) & 1;
 	default: return -1;
 	}
 }
 
+/* The seat's first wizard that knows `spell` and has its spell unused. */
 static int
-counterspeller(const struct cw_state *st, int seat)
+wizard_with(const struct cw_state *st, int seat, int spell)
 {
 	for (int k = 0; k < CW_UPS; k++) {
 		int id = seat * CW_UPS + k;
-		if (cw_on(st, id) && (cw_def(st, id)->spells & (1u << CW_SPELL_COUNTERSPELL)) &&
-		    !st->u[id].cast)
+		if (cw_on(st, id) && (cw_def(st, id)->spells & (1u << spell)) && !st->u[id].cast)
 			return id;
 	}
 	return CW_NONE;
+}
+
+int
+cw_dispeller(const struct cw_state *st, int seat)
+{
+	return wizard_with(st, seat, CW_SPELL_DISPEL);
+}
+
+void
+cw_do_dispel(struct cw_state *st, int w, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
+	cw_ev_unit(st, e, w);
+	if (e) {
+		e->spell = CW_SPELL_DISPEL;
+		e->value = st->fx[st->dispel_fx].spell;
+		e->other = st->fx[st->dispel_fx].caster;
+	}
+	st->u[w].cast = 1;
+	st->u[w].instant = 1;
+	cw_remove_fx(st, st->dispel_fx, ev);
+}
+
+/* "Instant spells can be cast anytime, even on enemy's turn!" (C9,
+ * amended): Dispel is asked as soon as an enemy temporal spell is cast. */
+void
+cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
+{
+	const struct cw_effect *f = &st->fx[st->dispel_fx];
+	for (int s = from; s < CW_SEATS; s++) {
+		int w = cw_dispeller(st, s), order;
+		if (s == cw_seat_of(f->caster) || w == CW_NONE)
+			continue;
+		order = spell_order(st->side[s].dispel_order, st->side[s].dispel_mask, f->spell);
+		if (order == 0)
+			continue;
+		if (order == 1) {
+			cw_do_dispel(st, w, ev);
+			return;
+		}
+		st->pending = CW_PEND_DISPEL;
+		st->react_seat = s;
+		return;
+	}
 }
 
 void
@@ -379,13 +424,13 @@ cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, 
 	}
 	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)
 		st->u[id].shot = 1;
-	wiz = counterspeller(st, other);
+	wiz = wizard_with(st, other, CW_SPELL_COUNTERSPELL);
 	if (wiz == CW_NONE) {
 		cw_resolve_cast(st, a, id, rng, ev);
 		return;
 	}
 	st->cast = *a;
-	order = counter_order(st, other, a->spell);
+	order = spell_order(st->side[other].counter_order, st->side[other].counter_mask, a->spell);
 	if (order == 1)
 		cw_do_counter(st, wiz, rng, ev);
 	else if (order == 0)
@@ -441,19 +486,4 @@ cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list
 		if (((u->was_link >> j) & 1) && cw_on(st, j))
 			cw_link(st, d, j);
 	u->was_link = 0;
-}
-
-void
-cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
-{
-	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
-	cw_ev_unit(st, e, w);
-	cw_ev_other(st, e, target);
-	if (e) {
-		e->spell = CW_SPELL_PROTECTION;
-		e->sq = st->u[target].sq;
-	}
-	st->u[w].cast = 1;
-	st->u[w].instant = 1;
-	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
 }

@@ -188,7 +188,7 @@ class ChessWarSecretsTest(wp.ServerTestCase):
         self.assertEqual(r.status, 200, r)
         self.assertEqual(before, self.seen_by_others(game), "standing orders leaked")
         mine = self.a.view(game).json()["state"]
-        self.assertEqual(mine["sides"][0]["orders"], {"counterspell": ["storm", "zap"], "heal": "ask",
+        self.assertEqual(mine["sides"][0]["orders"], {"counterspell": ["storm", "zap"], "dispel": "ask", "heal": "ask",
                                                      "protection": "ask"})
 
 

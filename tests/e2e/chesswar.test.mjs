@@ -3,7 +3,7 @@
 // square; the other seat's army stays hidden until both are in), then a few
 // turns played on the board by clicking a unit and its target and the
 // phase buttons: a move, a spell (Storm) that the other seat is asked to
-// counter and lets be, a catapult shot drawn as a line, the phases ended,
+// counter and lets be, then to dispel and lets stand, a catapult shot drawn as a line, the phases ended,
 // and the other seat's turn. Screenshots go to test-output/e2e/.
 
 import { test, before, after } from 'node:test';
@@ -163,6 +163,10 @@ test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the
     await waitMyTurn(pb);
     assert.match(await pb.textContent('.panel .state-facts'), /counter Storm/);
     await clickButton(pb, 'let the spell be');
+    // Storm lasts (temporal): the Liche may Dispel it at once (RULINGS.md,
+    // ChessWar C9 (amended)); Ben is asked again and lets it stand.
+    assert.match(await pb.textContent('.panel .state-facts'), /dispel Storm/);
+    await clickButton(pb, 'let the spell stand');
     await pa.reload();
     await waitMyTurn(pa);
     assert.match(await pa.textContent('.panel .state-facts'), /In effect/);

@@ -17,6 +17,7 @@ const ARMY_COLOR = {
 const ORDER = { ask: 'Ask me each time', always: 'Always counter', never: 'Never counter' };
 const HEAL = { ask: 'Ask me each time', always: 'Always heal', never: 'Never heal' };
 const PROTECT = { ask: 'Ask me each time', always: 'Always protect', never: 'Never protect' };
+const DISPEL = { ask: 'Ask me each time', always: 'Always dispel', never: 'Never dispel' };
 const FILES = 'abcdefghijklmnop';
 const DONE = { type: 'done' };
 
@@ -182,6 +183,8 @@ export default {
       case 'no_heal': return 'let them fall (no Heal)';
       case 'protect': return `cast Protection (+1 saves) on ${at(view, a.target)} with ${at(view, a.from)}`;
       case 'no_protect': return 'no Protection';
+      case 'dispel': return `dispel the spell just cast with ${at(view, a.from)}`;
+      case 'no_dispel': return 'let the spell stand (no Dispel)';
       case 'end_phase': {
         const p = view.state?.phase;
         return p === 'movement' ? 'end movement: to shooting' : p === 'shooting' ? 'end shooting: to melee' : 'end melee: end the turn';
@@ -318,12 +321,16 @@ export default {
       Object.entries(HEAL).map(([v, text]) => h('option', { value: v, selected: v === (mine.orders.heal || 'ask') }, text)));
     const prot = h('select', { id: 'orders-protection' },
       Object.entries(PROTECT).map(([v, text]) => h('option', { value: v, selected: v === (mine.orders.protection || 'ask') }, text)));
+    const dcur = typeof mine.orders.dispel === 'string' ? mine.orders.dispel : 'ask';
+    const disp = h('select', { id: 'orders-dispel' },
+      Object.entries(DISPEL).map(([v, text]) => h('option', { value: v, selected: v === dcur }, text)));
     return h('form', {
       class: 'orders-form',
-      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value, heal: heal.value, protection: prot.value }); },
+      onsubmit: (e) => { e.preventDefault(); send({ counterspell: sel.value, heal: heal.value, protection: prot.value, dispel: disp.value }); },
     }, h('label', { for: 'orders-counterspell' }, 'When the enemy casts a spell:'), sel,
+    h('label', { for: 'orders-dispel' }, 'When the enemy casts a lasting spell:'), disp,
     h('label', { for: 'orders-heal' }, 'When a unit of mine falls near a healer:'), heal,
-    h('label', { for: 'orders-protection' }, 'When the enemy shoots or attacks a unit near my wizard:'), prot,
+    h('label', { for: 'orders-protection' }, 'When a unit near my wizard is hit or attacked:'), prot,
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };

@@ -1159,6 +1159,156 @@ melee(void)
 }
 
 static void
+orders(struct cw_state *st, int seat, const char *json)
+{
+	json_object *o = json_tokener_parse(json);
+	struct wr_error err;
+	CHECK(cw_ruleset.set_orders(st, seat, o, &err) == 0, json);
+	json_object_put(o);
+}
+
+/* Two Human armies, each with a wizard (Counterspell, Dispel, Heal,
+ * Protection, Storm, Zap!): seat 0's wizard on c3 next to its infantry on
+ * d4, seat 1 to play. */
+static struct cw_state *
+wizards(int phase)
+{
+	struct cw_state *st = pos(CW_ARMY_HUMANS, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "general", "h8");
+	add(st, 0, "wizard", "c3");
+	add(st, 0, "infantry", "d4");
+	st->turn_seat = 1;
+	st->phase = phase;
+	return st;
+}
+
+/* RULINGS.md C9 (amended): every instant spell on the enemy's turn. */
+static void
+c9_amended(void)
+{
+	struct cw_state *st = wizards(CW_PH_SHOOT);
+	int inf = cw_unit_at(st, sq(st, "d4"));
+	add(st, 1, "archers", "d7");
+	add(st, 1, "archers", "e7");
+	row(R "C9 (amended): Protection is asked before the save of a unit hit by a bow: the "
+	      "hit (4 at range 3) is rolled first");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	CHECK(st->pending == CW_PEND_PROTECT && cw_to_act(st) == 1u && has_event("shoot") &&
+	      !has_event("save") &&
+	      listed(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}"), row_name);
+	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(3));
+	CHECK(!dead(st, inf) && ev_int("save", "need") == 3 && st->nfx == 1, "3 + 1 saves on 4+");
+	row(R "C9 (amended): a bow that misses asks nothing");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"e7\",\"target\":\"d4\"}", D(2));
+	CHECK(st->pending == CW_PEND_NONE && !has_event("save"), row_name);
+	free(st);
+
+	st = wizards(CW_PH_SHOOT);
+	inf = cw_unit_at(st, sq(st, "d4"));
+	add(st, 1, "catapults", "d8");
+	row(R "C9 (amended): Protection is asked for the unit a catapult hits, after the scatter "
+	      "(aimed at d5, a 1 carries it to d4)");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d8\",\"target\":\"d5\"}", D(1, 5));
+	CHECK(st->pending == CW_PEND_PROTECT && has_event("scatter") &&
+	      listed(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}"), row_name);
+	ok(st, 0, "{\"type\":\"no_protect\"}", D(4));
+	CHECK(!dead(st, inf) && st->nfx == 0 && ev_int("save", "need") == 4, "no Protection: 4+");
+	free(st);
+
+	st = wizards(CW_PH_SHOOT);
+	inf = cw_unit_at(st, sq(st, "d4"));
+	add(st, 1, "wizard", "d7");
+	orders(st, 0, "{\"counterspell\":\"never\"}");
+	row(R "C9 (amended): Protection is asked before the save of a unit hit by Zap!");
+	ok(st, 1, "{\"type\":\"cast\",\"from\":\"d7\",\"spell\":\"zap\",\"target\":\"d4\"}", NODICE);
+	CHECK(st->pending == CW_PEND_PROTECT && cw_to_act(st) == 1u, row_name);
+	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(3));
+	CHECK(!dead(st, inf) && st->u[cw_unit_at(st, sq(st, "c3"))].instant, row_name);
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	int w1 = add(st, 1, "wizard", "d7");
+	orders(st, 1, "{\"counterspell\":\"never\"}");
+	row(R "C9 (amended): Dispel is asked as soon as an enemy temporal spell is cast");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}", NODICE);
+	CHECK(st->pending == CW_PEND_DISPEL && cw_to_act(st) == 2u && st->nfx == 1 &&
+	      listed(st, 1, "{\"type\":\"dispel\",\"from\":\"d7\"}") &&
+	      listed(st, 1, "{\"type\":\"no_dispel\"}"), row_name);
+	refused(st, 0, "{\"type\":\"end_phase\"}", "not-awaited");
+	ok(st, 1, "{\"type\":\"dispel\",\"from\":\"d7\"}", NODICE);
+	CHECK(st->nfx == 0 && has_event("spell_end") && st->u[w1].instant && st->u[w1].cast &&
+	      cw_to_act(st) == 1u, "dispelled; its next turn's spell is used");
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	add(st, 1, "wizard", "d7");
+	orders(st, 1, "{\"counterspell\":\"never\",\"dispel\":[\"storm\"]}");
+	row(R "C9 (amended): a standing order (these spells) answers Dispel: Storm is dispelled "
+	      "without asking");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}", NODICE);
+	CHECK(st->pending == CW_PEND_NONE && st->nfx == 0 && has_event("spell_end"), row_name);
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	add(st, 1, "wizard", "d7");
+	orders(st, 1, "{\"counterspell\":\"never\",\"dispel\":\"never\"}");
+	row(R "C9 (amended): a standing order (never) answers Dispel: the Storm stands");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}", NODICE);
+	CHECK(st->pending == CW_PEND_NONE && st->nfx == 1, row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "chaos_lord", "h8");
+	inf = add(st, 0, "infantry", "d4");
+	int bm = add(st, 1, "beastmen", "d5");
+	add(st, 0, "archers", "b3");
+	add(st, 0, "wizard", "c2");
+	cw_link(st, inf, bm);
+	st->phase = CW_PH_SHOOT;
+	row(R "C9 (amended): Heal is asked once the shot is fully resolved, its plague included");
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"b3\",\"target\":\"d5\"}", D(3, 5, 2, 4));
+	CHECK(dead(st, bm) && has_event("plague") && st->pending == CW_PEND_HEAL &&
+	      st->heal_seat == 0 &&
+	      listed(st, 0, "{\"type\":\"heal\",\"from\":\"c2\",\"target\":\"d4\"}"), row_name);
+	ok(st, 0, "{\"type\":\"heal\",\"from\":\"c2\",\"target\":\"d4\"}", D(4));
+	CHECK(on_at(st, inf, "d4") && !cw_in_melee(st, inf), "healed; its enemy is gone");
+	free(st);
+
+	st = pos(CW_ARMY_DWARVES, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "general", "h8");
+	int xb = add(st, 0, "crossbowers", "d2");
+	int ti = add(st, 1, "infantry", "d4");
+	int sw = add(st, 1, "wizard", "h7");
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_STORM, sw, CW_NONE};
+	row(R "C9 Storm (amended): crossbows -1 to hit (3+ becomes 4+)");
+	{
+		int m[4], n;
+		CHECK(cw_shoot_need(st, xb, ti, m, &n) == 4 && n == 1 && m[0] == 4, row_name);
+	}
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "general", "h8");
+	add(st, 0, "catapults", "c1");
+	add(st, 0, "catapults", "f1");          /* may still fire: the phase goes on */
+	add(st, 0, "infantry", "c2");           /* blocks the catapult's own sight; sees c5 */
+	sw = add(st, 1, "wizard", "h7");
+	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_STORM, sw, CW_NONE};
+	st->phase = CW_PH_SHOOT;
+	row(R "C9 Storm (amended): every catapult rolls one more scatter die (indirect: 3 + 1)");
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"c1\",\"target\":\"c5\"}", D(5, 6, 5, 6));
+	CHECK(ev_int("scatter", "direct") == 0, row_name);
+	free(st);
+}
+
+static void
 saves(void)
 {
 	struct cw_state *st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
@@ -1729,6 +1879,7 @@ main(void)
 	catapults();
 	melee();
 	c8_amended();
+	c9_amended();
 	saves();
 	spells();
 	endings();
