@@ -1013,6 +1013,17 @@ bc_seats_in(const void *state)
 	return st->seats == 3 && st->referee ? 7u : 3u;
 }
 
+/* RULINGS.md G8 (amended): the acting character's seat holds the phase
+ * while the referee resolves its attack (B11). */
+static unsigned
+bc_turn_of(const void *state)
+{
+	const struct bc_state *st = state;
+	if ((st->stage == BC_PLAY || st->stage == BC_REFEREE) && st->qpos < st->nqueue)
+		return 1u << (st->queue[st->qpos] / BC_ROLES);
+	return bc_to_act(st);
+}
+
 const struct wr_ruleset bc_ruleset = {
 	.id = "blood-chess",
 	.title = "Blood Chess",
@@ -1025,6 +1036,7 @@ const struct wr_ruleset bc_ruleset = {
 	.save = bc_save,
 	.free = bc_free,
 	.to_act = bc_to_act_entry,
+	.turn_of = bc_turn_of,
 	.actions = bc_actions,
 	.apply = bc_apply_entry,
 	.set_orders = NULL,

@@ -762,6 +762,17 @@ cf_seats_in(const void *state)
 	return in;
 }
 
+/* RULINGS.md G8 (amended): in play, the active seat's turn goes on while
+ * another seat answers (Hold the Line, Luck, Live Again, Panic, Fury). */
+static unsigned
+cf_turn_of(const void *vst)
+{
+	const struct cf_state *st = vst;
+	if (st->phase == CF_PLAY && st->active >= 0)
+		return 1u << st->active;
+	return cf_awaited(st);
+}
+
 const struct wr_ruleset cf_ruleset = {
 	.id = "confrontation",
 	.title = "Confrontation",
@@ -774,6 +785,7 @@ const struct wr_ruleset cf_ruleset = {
 	.save = cf_save,
 	.free = cf_free,
 	.to_act = cf_to_act,
+	.turn_of = cf_turn_of,
 	.actions = cf_actions_json,
 	.apply = cf_apply_json,
 	.set_orders = cf_orders,

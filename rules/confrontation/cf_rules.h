@@ -245,7 +245,7 @@ int cf_in_area(const struct cf_state *st, int seat, int sq);
 int cf_on_near_line(int seat, int sq);
 int cf_racial_ok(const struct cf_state *st, int seat, int race, int sq);
 int cf_nspells(const struct cf_piece *p);
-/* Undo (issue 14): 1 when a spell held in secret was cast (18: spells are
+/* Undo (issue 14): 1 when a spell held in secret was cast (17: spells are
  * secret until cast). */
 int cf_undo_barrier(const void *before, const void *after, int seat,
                     const struct wr_events *ev);

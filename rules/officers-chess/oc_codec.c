@@ -1020,6 +1020,17 @@ oc_result(const void *state, struct wr_result *out)
 	snprintf(out->reason, sizeof(out->reason), "%s", oc_reason_names[st->reason]);
 }
 
+/* RULINGS.md G8 (amended): the active unit's seat holds its combat turn
+ * while the defender decides on Qi Adept (O19). */
+static unsigned
+oc_turn_of(const void *state)
+{
+	const struct oc_state *st = state;
+	if (st->phase != OC_PH_BATTLE)
+		return oc_to_act(st);
+	return 1u << (st->active >= 0 ? st->u[st->active].seat : st->cur);
+}
+
 const struct wr_ruleset oc_ruleset = {
 	.id = "officers-chess",
 	.title = "Officers Chess",
@@ -1032,6 +1043,7 @@ const struct wr_ruleset oc_ruleset = {
 	.save = oc_save_fn,
 	.free = oc_free,
 	.to_act = oc_to_act_fn,
+	.turn_of = oc_turn_of,
 	.actions = oc_actions,
 	.apply = oc_apply_json,
 	.set_orders = oc_set_orders,

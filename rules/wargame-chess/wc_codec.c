@@ -628,6 +628,17 @@ wc_free_state(void *state)
 	free(state);
 }
 
+/* RULINGS.md G8 (amended): the activating seat holds its turn while the
+ * defender answers (W4). */
+static unsigned
+wc_turn_of(const void *state)
+{
+	const struct wc_state *st = state;
+	if (st->phase == WC_PH_PLAY && st->active >= 0)
+		return 1u << st->active;
+	return wc_to_act(st);
+}
+
 const struct wr_ruleset wc_ruleset = {
 	.id = "wargame-chess",
 	.title = "Wargame Chess",
@@ -640,6 +651,7 @@ const struct wr_ruleset wc_ruleset = {
 	.save = wc_save,
 	.free = wc_free_state,
 	.to_act = wc_to_act_fn,
+	.turn_of = wc_turn_of,
 	.actions = wc_actions,
 	.apply = wc_apply_json,
 	.set_orders = wc_set_orders,

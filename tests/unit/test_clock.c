@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "match.h"
 
 #define D WP_DAY
 #define H 3600
@@ -199,6 +200,56 @@ g8_table(void)
 	CHECK(r.awaiting == 5 && r.waiting == 0 && r.reacting == 0, "an old row: awaiting alone");
 }
 
+/* RULINGS.md, G8 (amended), of every product ruleset: it says whose turn
+ * it is (turn_of), a match in play always has one, and a seat asked a
+ * reaction answers on a turn that waits for it. Seeded random play, the
+ * masks as api/write.c stores them after each post; how many reactions
+ * random play met is printed (some need options or armies it rarely
+ * builds). */
+static void
+every_ruleset_turns(void)
+{
+	for (size_t i = 0; i < wr_ruleset_count(); i++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(i);
+		int posts = 0, bad = 0, reactions = 0;
+		char what[160];
+		for (int seats = rs->min_seats; rs->turn_of && seats <= rs->max_seats; seats++) {
+			for (uint64_t seed = 1; seed <= 6; seed++) {
+				struct wr_rng rng;
+				struct wr_error err;
+				uint64_t x;
+				void *st = NULL;
+				wr_rng_seeded(&rng, &x, seed * 977 + (uint64_t)seats);
+				if (rs->create(NULL, seats, &rng, &st, &err) != 0)
+					break;   /* a seat count that needs an option */
+				for (int k = 0; k < 400 && rs->to_act(st); k++, posts++) {
+					struct wr_events ev = {0};
+					unsigned a = rs->to_act(st), w, r;
+					int seat = __builtin_ctz(a);
+					wp_turn_masks(rs, st, a, &w, &r);
+					bad += rs->turn_of(st) == 0 || (r && !w) || (w & a) || (r & ~a);
+					reactions += r != 0;
+					json_object *acts = rs->actions(st, seat);
+					size_t n = json_object_array_length(acts);
+					if (n)
+						rs->apply(st, seat, json_object_array_get_idx(
+						                        acts, rng.next(&rng, (uint32_t)n)),
+						          &rng, &ev, &err);
+					json_object_put(acts);
+					wr_events_free(&ev);
+					if (!n)
+						break;
+				}
+				rs->free(st);
+			}
+		}
+		snprintf(what, sizeof(what), "RULINGS.md, G8 (amended): %s says whose turn it is "
+		         "(%d posts, %d reactions asked)", rs->id, posts, reactions);
+		CHECK(rs->turn_of && posts > 0 && bad == 0, what);
+		printf("%s\n", what);
+	}
+}
+
 static void
 balance_table(void)
 {
@@ -283,6 +334,7 @@ main(void)
 	deadline_table();
 	compute_table();
 	g8_table();
+	every_ruleset_turns();
 	balance_table();
 	parse_table();
 	CHECK(wp_vacation_every() == 30 * D && wp_vacation_cap() == 30, "policy: 30 and 30 by default");

@@ -1508,7 +1508,7 @@ event_checks(void)
 	}
 }
 
-/* Issue 14 (undo): a cast shows a spell held in secret (18), a move
+/* Issue 14 (undo): a cast shows a spell held in secret (17), a move
  * shows nothing hidden. */
 static void
 undo_barrier(void)
@@ -1530,7 +1530,7 @@ undo_barrier(void)
 		before = wrt_clone(&cf_ruleset, st);
 		CHECK(!why[0] && before && cf_ruleset.apply(st, 0, j, &rng, &ev, &err) == 0 &&
 		          cf_undo_barrier(before, st, 0, &ev) == k,
-		      k ? "issue 14 / 18: a cast reveals a secret spell: an undo barrier"
+		      k ? "issue 14 / 17: a cast reveals a secret spell: an undo barrier"
 		        : "issue 14: a move reveals nothing: undoable");
 		json_object_put(j);
 		wr_events_free(&ev);
