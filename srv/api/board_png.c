@@ -32,6 +32,19 @@ __lsan_default_suppressions(void)
 	return "leak:libfontconfig.so\n";
 }
 
+/* ThreadSanitizer (the WP_TSAN build) reads this. Pango hands fontconfig
+ * results over from threads of its own ("[pango] FcFontSetMatch") through
+ * GLib's mutexes and conditions, which are futexes that ThreadSanitizer
+ * does not see: every handover reads as a race. They happen only in the
+ * renderer process (png_render.c), whose crash costs one image. */
+const char *__tsan_default_suppressions(void);
+const char *
+__tsan_default_suppressions(void)
+{
+	return "race:libpangoft2-1.0.so\n"
+	       "race:libfontconfig.so\n";
+}
+
 int
 wp_png_available(void)
 {

@@ -153,7 +153,9 @@ wp_wait_add(struct wp_waiter *w)
 
 	pthread_mutex_lock(&lock);
 	w->gone = 0;
-	if (stopping || gen[s] != w->gen_seen) {
+	/* stopping is set without the lock (wp_wait_stop): read it as the
+	 * atomic it is. */
+	if (wp_wait_stopping() || gen[s] != w->gen_seen) {
 		now = 1;
 	} else {
 		w->next = bucket[s];

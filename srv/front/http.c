@@ -481,14 +481,21 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 
 	if (!h)
 		return;
+	/* No new connections: the listening socket stops listening at once
+	 * (shutdown), but is closed only after MHD_stop_daemon, as
+	 * libmicrohttpd's worker threads may still use its number (its
+	 * manual, MHD_quiesce_daemon; ThreadSanitizer saw close() race a
+	 * worker's epoll_ctl). */
 	fd = MHD_quiesce_daemon(h->daemon);
 	if (fd != MHD_INVALID_SOCKET)
-		close(fd);
+		shutdown(fd, SHUT_RDWR);
 	/* Requests in flight finish (up to the deadline); idle keep-alive
 	 * connections and requests still sending their headers are closed. */
 	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)
 		usleep(20000);
 	MHD_stop_daemon(h->daemon);
+	if (fd != MHD_INVALID_SOCKET)
+		close(fd);
 	fixed_clear();
 	wp_http_watchdog_stop(h);
 	free(h);
