@@ -50,6 +50,10 @@ def send_all(pids, sig):
 class HungDatabaseTest(wp.ServerTestCase):
 
     private_cluster = True
+    # The deadlines this test is about, named: scripts/test.sh --image
+    # gives the ThreadSanitizer run generous ones by default.
+    server_env = {"DB_CHECK_TIMEOUT_MS": "2000", "DB_CONNECT_TIMEOUT_MS": "2000",
+                  "DB_POOL_WAIT_MS": "500"}
 
     def test_item2_hung_database(self):
         s = self.server
@@ -145,7 +149,8 @@ class LateHealthCheckTest(wp.ServerTestCase):
     # at its 2 s, so pooled connections get 15 s, and the worker's rounds
     # (once a second by default) are kept apart. The monitor's checks and
     # their connections keep DB_CHECK_TIMEOUT_MS's 2 s.
-    server_env = {"NOTIFY_POLL_MS": "600000", "DB_CONNECT_TIMEOUT_MS": "15000"}
+    server_env = {"NOTIFY_POLL_MS": "600000", "DB_CONNECT_TIMEOUT_MS": "15000",
+                  "DB_CHECK_TIMEOUT_MS": "2000"}
 
     def stop_for_a_while(self):
         s = self.server
