@@ -81,83 +81,11 @@ enemy_of(const struct cw_state *st, int id, int seat)
 	return id != CW_NONE && cw_seat_of(id) != seat;
 }
 
-/* "the unit cannot move from square adjacent to particular enemy to other
- * square adjacent to that same enemy" (Movement; C5, step by step). */
-static int
-step_ok(const struct cw_state *st, int seat, int a, int b)
-{
-	for (int d = 0; d < WR_DIRS; d++) {
-		int e = cw_unit_at(st, wr_step(&st->board, a, d));
-		if (e != CW_NONE && cw_seat_of(e) != seat && cw_dist(st, b, st->u[e].sq) == 1)
-			return 0;
-	}
-	return 1;
-}
-
-/* Breadth-first reach of a unit within `max` steps; dist[sq] = steps or
- * -1, prev[sq] the square before. Teleport: "move ignores other units". */
-static void
-reach(const struct cw_state *st, int id, int from, int max, int teleport, int *dist, int *prev)
-{
-	int nsq = st->board.files * st->board.ranks, queue[CW_MAX_SQ], qh = 0, qt = 0;
-	int seat = cw_seat_of(id);
-	for (int i = 0; i < nsq; i++)
-		dist[i] = prev[i] = -1;
-	dist[from] = 0;
-	queue[qt++] = from;
-	while (qh < qt) {
-		int a = queue[qh++];
-		if (dist[a] >= max)
-			continue;
-		/* a teleporter may pass an occupied square but not stop there */
-		if (a != from && cw_unit_at(st, a) != CW_NONE)
-			continue;
-		for (int d = 0; d < WR_DIRS; d++) {
-			int b = wr_step(&st->board, a, d);
-			if (b < 0 || dist[b] >= 0)
-				continue;
-			if (!teleport && (cw_unit_at(st, b) != CW_NONE || !step_ok(st, seat, a, b)))
-				continue;
-			dist[b] = dist[a] + 1;
-			prev[b] = a;
-			queue[qt++] = b;
-		}
-	}
-}
-
 static int
 can_move(const struct cw_state *st, int id)
 {
 	return cw_on(st, id) && !st->u[id].moved && !st->u[id].charged && !cw_in_melee(st, id) &&
 	       cw_def(st, id)->move > 0;
-}
-
-/* A given path: each step to an adjacent empty square, the restriction
- * checked at each step, at most Move steps. */
-static int
-path_ok(const struct cw_state *st, int id, const struct cw_action *a, struct wr_error *err)
-{
-	int at = st->u[id].sq, seat = cw_seat_of(id);
-	int teleport = (cw_def(st, id)->special & CW_SP_TELEPORT) != 0;
-	if (a->npath > cw_def(st, id)->move)
-		return wr_fail(err, "too-far", "path", "this unit moves at most %d squares",
-		               cw_def(st, id)->move);
-	for (int i = 0; i < a->npath; i++) {
-		int b = a->path[i];
-		if (cw_dist(st, at, b) != 1)
-			return wr_fail(err, "not-adjacent", "path",
-			               "each step of a path goes to an adjacent square");
-		if (cw_unit_at(st, b) != CW_NONE && (!teleport || i == a->npath - 1))
-			return wr_fail(err, "occupied", "path", "a step goes into an occupied square");
-		if (!teleport && !step_ok(st, seat, at, b))
-			return wr_fail(err, "stays-next-to-enemy", "path",
-			               "a unit cannot move from a square next to an enemy to another "
-			               "square next to the same enemy (Movement)");
-		at = b;
-	}
-	if (at != a->to)
-		return wr_fail(err, "bad-path", "path", "the path does not end at \"to\"");
-	return 0;
 }
 
 /* "An unit can charge any enemies laterally, or even diagonally if side
@@ -345,12 +273,13 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		if (st->phase == CW_PH_MOVE) {
 			if (can_move(st, id)) {
 				int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
-				reach(st, id, sq, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
+				struct cw_mover m;
+				cw_mover_of(st, id, &m);
+				cw_reach(st, &m, dist, prev);
 				/* listed with the path the server found, so legal() only
 				 * checks the steps */
 				for (int to = 0; to < nsq; to++)
-					if (dist[to] > 0 && cw_unit_at(st, to) == CW_NONE &&
-					    (a = cw_cand(out, CW_A_MOVE))) {
+					if (dist[to] > 0 && (a = cw_cand(out, CW_A_MOVE))) {
 						a->unit = sq;
 						a->to = to;
 						a->npath = dist[to];
@@ -629,13 +558,13 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			return wr_fail(err, "cannot-move", "unit", "this unit has move of 0");
 		if (a->to < 0)
 			return wr_fail(err, "bad-destination", "to", "no such square");
-		if (a->npath > 0)
-			return path_ok(st, id, a, err);
 		{
-			int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
-			const struct cw_unit_def *d = cw_def(st, id);
-			reach(st, id, a->unit, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
-			if (a->to == a->unit || dist[a->to] <= 0 || cw_unit_at(st, a->to) != CW_NONE)
+			struct cw_mover m;
+			int path[CW_MAX_PATH];
+			cw_mover_of(st, id, &m);
+			if (a->npath > 0)
+				return cw_path_check(st, &m, a->path, a->npath, a->to, err);
+			if (cw_route(st, &m, a->to, path) == 0)
 				return wr_fail(err, "unreachable", "to",
 				               "this unit cannot reach that square this turn");
 		}
@@ -1065,12 +994,9 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 			memcpy(path, a->path, sizeof(int) * (size_t)a->npath);
 			n = a->npath;
 		} else {
-			int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
-			const struct cw_unit_def *d = cw_def(st, id);
-			reach(st, id, a->unit, d->move, (d->special & CW_SP_TELEPORT) != 0, dist, prev);
-			n = dist[a->to];
-			for (int sq = a->to, i = n - 1; i >= 0; sq = prev[sq], i--)
-				path[i] = sq;
+			struct cw_mover m;
+			cw_mover_of(st, id, &m);
+			n = cw_route(st, &m, a->to, path);
 		}
 		e = cw_ev_push(ev, CW_E_MOVE, WR_VIS_PUBLIC);
 		cw_ev_unit(st, e, id);

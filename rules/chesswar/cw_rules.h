@@ -21,6 +21,7 @@
 #define CW_TYPES 6                /* K Q R B N pawns */
 #define CW_MAX_FX 16              /* temporal spells in effect */
 #define CW_MAX_PATH 8
+#define CW_FLIGHT_STEPS 6         /* C9 Flight: "moves up to 6 squares" */
 #define CW_NONE (-1)
 
 /* ------------------------------------------------------------ data */
@@ -318,6 +319,25 @@ int cw_protector_for(const struct cw_state *st, int id);
 struct cw_action *cw_cand(struct wr_list *out, int type);
 /* Cuts every melee link of unit `id`. */
 void cw_unlink_all(struct cw_state *st, int id);
+
+/* movement (cw_move.c): the one step rule and the one search */
+struct cw_mover {
+	int seat, from;
+	int max;                  /* steps */
+	int ghost;                /* passes units, not held by enemies (Teleport, Flight) */
+};
+/* The unit's own move; Flight carrying it. */
+void cw_mover_of(const struct cw_state *st, int id, struct cw_mover *m);
+void cw_mover_flight(const struct cw_state *st, int id, struct cw_mover *m);
+/* Every destination: dist[sq] > 0 its steps (else -1), prev[sq] the square
+ * before it on a shortest path. */
+void cw_reach(const struct cw_state *st, const struct cw_mover *m, int *dist, int *prev);
+/* A shortest path to `to` into path[] (the destination last): its length,
+ * 0 when `to` cannot be reached. */
+int cw_route(const struct cw_state *st, const struct cw_mover *m, int to, int *path);
+/* A given path, step by step by the same rule: 0, or -1 and why. */
+int cw_path_check(const struct cw_state *st, const struct cw_mover *m, const int *path, int n,
+                  int to, struct wr_error *err);
 
 /* spells (cw_spells.c) */
 void cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out);

@@ -60,10 +60,14 @@ cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 			break;
 		case CW_ST_FLIGHT:
 			for (int t = seat * CW_UPS; t < (seat + 1) * CW_UPS; t++) {
+				int dist[CW_MAX_SQ], prev[CW_MAX_SQ];
+				struct cw_mover m;
 				if (!cw_on(st, t) || cw_dist(st, st->u[id].sq, st->u[t].sq) > 4)
 					continue;
+				cw_mover_flight(st, t, &m);
+				cw_reach(st, &m, dist, prev);
 				for (int sq = 0; sq < nsq; sq++) {
-					if (cw_dist(st, st->u[t].sq, sq) > 6 || cw_unit_at(st, sq) != CW_NONE)
+					if (dist[sq] <= 0)
 						continue;
 					a = cw_cand(out, CW_A_CAST);
 					if (a) {
@@ -207,10 +211,15 @@ cw_legal_cast(const struct cw_state *st, int seat, int id, const struct cw_actio
 		if (cw_in_melee(st, t) && t != id)
 			return wr_fail(err, "in-melee", "target",
 			               "only the wizard himself flies out of a melee");
-		if (a->target2 < 0 || cw_unit_at(st, a->target2) != CW_NONE ||
-		    cw_dist(st, a->to, a->target2) > 6)
-			return wr_fail(err, "bad-destination", "to",
-			               "Flight ends on an empty square within 6 squares");
+		{
+			struct cw_mover m;
+			int path[CW_MAX_PATH];
+			cw_mover_flight(st, t, &m);
+			if (cw_route(st, &m, a->target2, path) == 0)
+				return wr_fail(err, "bad-destination", "to",
+				               "Flight ends on an empty square within %d squares",
+				               CW_FLIGHT_STEPS);
+		}
 		return 0;
 	case CW_ST_RAISE: {
 		int found = 0, ut = cw_type_lookup(st->side[seat].army, a->utype);

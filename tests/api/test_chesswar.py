@@ -108,6 +108,37 @@ class ChessWarMatchTest(wp.ServerTestCase):
         rep = self.server.request("GET", "/api/games/%d/verify" % game).json()
         self.assertTrue(rep["verified"], rep["mismatches"])
 
+    def test_teleport_through_units_is_listed_and_accepted(self):
+        """Finding: the Liche's Teleport through occupied squares was missing
+        from GET /actions and refused in the {"from","to"} form (422
+        unreachable), while the {"from","path"} form accepted it. One
+        movement search (rules/chesswar/cw_move.c) answers all of them."""
+        game = self.start()
+        self.post(self.a, game, [{"type": "army", "army": "humans"}, {"type": "ready"},
+                                 {"type": "deploy", "unit": "general", "square": "e1"},
+                                 {"type": "done"}])
+        self.post(self.b, game, [{"type": "army", "army": "undead"},
+                                 {"type": "buy", "unit": "zombies", "count": 3},
+                                 {"type": "ready"},
+                                 {"type": "deploy", "unit": "liche", "square": "b8"},
+                                 {"type": "deploy", "unit": "zombies", "square": "a7"},
+                                 {"type": "deploy", "unit": "zombies", "square": "b7"},
+                                 {"type": "deploy", "unit": "zombies", "square": "c7"},
+                                 {"type": "done"}])
+        # seat 0 ends its three phases (the server ends those with nothing
+        # else to do itself, RULINGS.md G3 (amended))
+        while self.a.view(game).json()["state"]["turn_seat"] == 0:
+            self.post(self.a, game, [{"type": "end_phase"}])
+        a = self.b.actions(game)
+        offered = {x["to"] for x in a["actions"] if x["type"] == "move" and x["from"] == "b8"}
+        for sq in ("b6", "a6", "c6", "d6"):
+            self.assertIn(sq, offered, "the Liche may teleport through its zombies to " + sq)
+        self.assertNotIn("b7", offered, "a teleport never ends on a unit")
+        r = self.b.turn(game, a["seq"], [{"type": "move", "from": "b8", "to": "b6"}])
+        self.assertEqual(r.status, 200, r)
+        liche = [u for u in self.b.view(game).json()["state"]["units"] if u["unit"] == "liche"]
+        self.assertEqual(liche[0]["square"], "b6")
+
     def test_refusals_speak_plainly(self):
         game = self.start()
         self.post(self.a, game, [{"type": "army", "army": "dwarves"}])

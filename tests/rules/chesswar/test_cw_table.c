@@ -534,6 +534,81 @@ movement(void)
 	free(st);
 }
 
+/* A move of the unit on `from` to `to` is in the seat's list (whatever
+ * path the server found for it). */
+static int
+listed_move(const struct cw_state *st, int seat, const char *from, const char *to)
+{
+	json_object *a = cw_ruleset.actions(st, seat), *v;
+	int found = 0;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+		found |= json_object_object_get_ex(x, "type", &v) &&
+		         strcmp(json_object_get_string(v), "move") == 0 &&
+		         json_object_object_get_ex(x, "from", &v) &&
+		         strcmp(json_object_get_string(v), from) == 0 &&
+		         json_object_object_get_ex(x, "to", &v) && strcmp(json_object_get_string(v), to) == 0;
+	}
+	json_object_put(a);
+	return found;
+}
+
+/* Finding (checks by people who did not read the code): the Liche's
+ * Teleport through occupied squares was missing from the list and refused
+ * in the {"from","to"} form, accepted in the {"from","path"} form. One
+ * search (cw_move.c) answers all three now. */
+static void
+teleport_one_search(void)
+{
+	struct cw_state *st = pos(CW_ARMY_HUMANS, CW_ARMY_UNDEAD, 8, 8);
+	add(st, 0, "general", "e1");
+	int li = add(st, 1, "liche", "b8");
+	add(st, 1, "zombies", "a7");
+	add(st, 1, "zombies", "b7");
+	add(st, 1, "zombies", "c7");
+	st->turn_seat = 1;
+	row("finding (Teleport, \"move ignores other units\"): the Liche walled in by its zombies "
+	    "is offered b6, a6, c6 and d6 through them");
+	CHECK(listed_move(st, 1, "b8", "b6") && listed_move(st, 1, "b8", "a6") &&
+	      listed_move(st, 1, "b8", "c6") && listed_move(st, 1, "b8", "d6"), row_name);
+	row("finding (Teleport): it never ends on a unit");
+	CHECK(!listed_move(st, 1, "b8", "b7"), row_name);
+	refused(st, 1, "{\"type\":\"move\",\"from\":\"b8\",\"to\":\"b7\"}", "unreachable");
+	refused(st, 1, "{\"type\":\"move\",\"from\":\"b8\",\"path\":[\"b7\"]}", "occupied");
+	row("finding (Teleport): the {\"from\",\"path\"} form through a zombie is accepted");
+	{
+		struct cw_state *cp = malloc(sizeof(*cp));
+		memcpy(cp, st, sizeof(*cp));
+		ok(cp, 1, "{\"type\":\"move\",\"from\":\"b8\",\"path\":[\"c7\",\"d6\"]}", NODICE);
+		CHECK(on_at(cp, li, "d6"), row_name);
+		free(cp);
+	}
+	row("finding (Teleport): the {\"from\",\"to\"} form through the zombies is accepted");
+	ok(st, 1, "{\"type\":\"move\",\"from\":\"b8\",\"to\":\"b6\"}", NODICE);
+	CHECK(on_at(st, li, "b6") && ev_int("move", "to") != -999, row_name);
+	free(st);
+
+	st = pos(CW_ARMY_ORCS, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "general", "h8");
+	int w = add(st, 0, "shaman", "d1");
+	add(st, 0, "orcs", "c2");
+	add(st, 0, "orcs", "d2");
+	add(st, 0, "orcs", "e2");
+	row(R "C9 Flight: the same search, ignoring units: the walled-in shaman flies to d7 "
+	      "(6 squares), not to d8 (7)");
+	CHECK(listed(st, 0, "{\"type\":\"cast\",\"from\":\"d1\",\"spell\":\"flight\",\"target\":\"d1\","
+	                    "\"to\":\"d7\"}") &&
+	      !listed(st, 0, "{\"type\":\"cast\",\"from\":\"d1\",\"spell\":\"flight\",\"target\":\"d1\","
+	                     "\"to\":\"d8\"}"), row_name);
+	refused(st, 0, "{\"type\":\"cast\",\"from\":\"d1\",\"spell\":\"flight\",\"target\":\"d1\",\"to\":\"d8\"}",
+	        "bad-destination");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"d1\",\"spell\":\"flight\",\"target\":\"d1\",\"to\":\"d7\"}",
+	   NODICE);
+	CHECK(on_at(st, w, "d7"), row_name);
+	free(st);
+}
+
 static void
 charges(void)
 {
@@ -1873,6 +1948,7 @@ main(void)
 	building();
 	initiative_tie();
 	movement();
+	teleport_one_search();
 	charges();
 	line_of_sight_figure();
 	shooting();
