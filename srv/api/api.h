@@ -167,11 +167,11 @@ json_object *wp_clock_json(const struct wp_game *g, const struct wp_game_clock *
 /* A GET /api/me/games line's clock members, for the caller's seat. */
 void wp_my_game_clock(json_object *line, const struct wp_tc *tc, const struct wp_game_clock *gc,
                       int seat, int nseats);
-/* A post's clock mark beyond its awaiting mask (RULINGS.md G8,
- * wp_turn_masks): of `state`, or of the match's own state when NULL (a
- * post that changes none); 0 without a time control. */
-void wp_clock_turns(const struct wp_game *g, const void *state, unsigned awaiting,
-                    unsigned *waiting, unsigned *reacting);
+/* Post p's clock mark (RULINGS.md G8, wp_turn_masks; all but its time):
+ * of `state`, or of the match's own state when NULL (a post that changes
+ * none); awaiting alone without a time control. */
+void wp_clock_turns(const struct wp_game *g, const void *state, const struct wp_post *p,
+                    unsigned awaiting, struct wp_clock_mark *m);
 /* 409 time-expired when the seat's time has run out. */
 enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g,
                                 int seat);

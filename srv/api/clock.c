@@ -112,8 +112,8 @@ wp_my_game_clock(json_object *line, const struct wp_tc *tc, const struct wp_game
 }
 
 void
-wp_clock_turns(const struct wp_game *g, const void *state, unsigned awaiting, unsigned *waiting,
-               unsigned *reacting)
+wp_clock_turns(const struct wp_game *g, const void *state, const struct wp_post *p,
+               unsigned awaiting, struct wp_clock_mark *m)
 {
 	void *own = NULL;
 
@@ -121,7 +121,8 @@ wp_clock_turns(const struct wp_game *g, const void *state, unsigned awaiting, un
 	 * its row (they are rare; a turn has its state at hand). */
 	if (g->tc.on && g->rs->turn_of && awaiting && !state)
 		state = own = wp_game_state(g);
-	wp_turn_masks(g->rs, g->tc.on ? state : NULL, awaiting, waiting, reacting);
+	wp_turn_masks(g->rs, g->tc.on ? state : NULL, awaiting,
+	              p->kind == WP_POST_TURN ? p->seat : -1, m);
 	if (own)
 		g->rs->free(own);
 }

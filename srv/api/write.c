@@ -70,10 +70,10 @@ keep_after(struct wp_write *wr, const struct wp_game *g, const struct wp_post_wr
 	if (!wr)
 		return;
 	after_of(&a, g, w, result);
-	if (have_clk)
-		clk->marks[clk->nmarks++] = (struct wp_clock_mark){
-			.at = w->at, .awaiting = w->awaiting, .waiting = w->waiting,
-			.reacting = w->reacting};
+	if (have_clk) {
+		clk->marks[clk->nmarks] = w->mark;
+		clk->marks[clk->nmarks++].at = w->at;
+	}
 	if (wr->fast) {
 		wp_cache_game_written(&a);
 		if (have_clk)
@@ -134,8 +134,6 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		state_text = g->state ? strdup(g->state) : NULL;
 		awaiting = result ? 0 : g->awaiting;
 	}
-	unsigned waiting, reacting;
-	wp_clock_turns(g, state, awaiting, &waiting, &reacting);
 	enum wp_status status = p->aborted ? WP_STATUS_ABORTED
 	                        : result   ? WP_STATUS_OVER
 	                                   : WP_STATUS_ACTIVE;
@@ -148,11 +146,11 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 		.events = text_of(events), .draws_from = g->draws, .rolls = text_of(rolls),
 		.status = status, .state = state_text,
 		.draws = rng ? (int64_t)rng->count : g->draws,
-		.awaiting = awaiting, .waiting = waiting, .reacting = reacting,
-		.draw_offers = p->draw_offers,
+		.awaiting = awaiting, .draw_offers = p->draw_offers,
 		.result = result ? text_of(result) : NULL,
 		.client = g->client, .client_len = g->client_len,
 	};
+	wp_clock_turns(g, state, p, awaiting, &w.mark);
 	/* Before the write, which forgets the match's cached clock input. */
 	struct wp_clock_input clk;
 	int have_clk = g->tc.on && wp_cache_clock(g->id, g->version, &clk);

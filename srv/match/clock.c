@@ -206,6 +206,14 @@ wp_clock_deadline(const struct wp_tc *tc, const struct wp_interval *vac, int nva
 	return counted_inverse(tc, counted_to(tc, t) + need);
 }
 
+int64_t
+wp_clock_mark_stored(const struct wp_clock_mark *m)
+{
+	return (int64_t)((m->awaiting & WP_MARK_SEATS) | (m->waiting & WP_MARK_SEATS) << WP_MARK_BITS |
+	                 (m->reacting & WP_MARK_SEATS) << 2 * WP_MARK_BITS |
+	                 (m->answered & WP_MARK_SEATS) << 3 * WP_MARK_BITS);
+}
+
 void
 wp_clock_mark_read(struct wp_clock_mark *m, int64_t at, int64_t stored)
 {
@@ -215,6 +223,7 @@ wp_clock_mark_read(struct wp_clock_mark *m, int64_t at, int64_t stored)
 	m->awaiting = v & WP_MARK_SEATS;
 	m->waiting = v >> WP_MARK_BITS & WP_MARK_SEATS;
 	m->reacting = v >> 2 * WP_MARK_BITS & WP_MARK_SEATS;
+	m->answered = v >> 3 * WP_MARK_BITS & WP_MARK_SEATS;
 }
 
 /* What a seat is doing after a mark (G8): its turn (awaited or waiting
@@ -231,20 +240,23 @@ move_of(unsigned awaiting, unsigned waiting, unsigned reacting, int s)
 }
 
 /* One seat from one mark to the next. Its clock runs while it is awaited;
- * when it stops, or a new move begins, the counted time comes off the
- * bank. When a move ends, and only then, come the increment and the
- * floor: a turn that waits for a reaction has not ended. */
+ * when it stops, or a new move begins (another kind, or another reaction
+ * after the answer to one), the counted time comes off the bank. When a
+ * move ends, and only then, come the increment and the floor: a turn that
+ * waits for a reaction has not ended. */
 static void
 clock_step(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
            struct wp_seat_clock *c, int64_t at, int was_run, enum move was, int run,
-           enum move now)
+           enum move now, int answered)
 {
-	if (was_run && (!run || now != was)) {
+	int ended = was != MOVE_NONE && (now != was || answered);
+
+	if (was_run && (!run || ended)) {
 		int64_t left = c->bank - wp_clock_counted(tc, vac, nvac, c->since, at);
 		c->bank = left > 0 ? left : 0;
 		c->since = 0;
 	}
-	if (was != MOVE_NONE && now != was) {
+	if (ended) {
 		int64_t bank = c->bank + tc->increment;
 		if (bank < tc->per_move)
 			bank = tc->per_move;
@@ -252,7 +264,7 @@ clock_step(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
 			bank = tc->max_bank;
 		c->bank = bank;
 	}
-	if (run && (!was_run || now != was))
+	if (run && (!was_run || ended))
 		c->since = at;
 }
 
@@ -273,7 +285,8 @@ wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int 
 			clock_step(tc, vac[s], nvac[s], &out[s], m->at, (prev.awaiting >> s) & 1,
 			           move_of(prev.awaiting, prev.waiting, prev.reacting, s),
 			           (m->awaiting >> s) & 1,
-			           move_of(m->awaiting, m->waiting, m->reacting, s));
+			           move_of(m->awaiting, m->waiting, m->reacting, s),
+			           (m->answered >> s) & 1);
 		prev = *m;
 	}
 	for (int s = 0; s < nseats; s++) {

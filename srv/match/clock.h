@@ -41,20 +41,20 @@ json_object *wp_tc_json(const struct wp_tc *tc);
 /* One post as the clock sees it: when, who was awaited after it, and
  * where that differs from whose turn it is (RULINGS.md G8, amended;
  * wp_turn_masks() in match.h): the seats whose turn, not awaited, waits
- * for another seat's reaction, and the awaited seats that answer a
- * reaction on another seat's turn. Both 0: every awaited seat is in its
+ * for another seat's reaction, the awaited seats that answer a reaction
+ * on another seat's turn, and the seat that answered one with this post
+ * and was asked another (a new move). All 0: every awaited seat is in its
  * turn. */
 struct wp_clock_mark {
 	int64_t at;
 	unsigned awaiting;
-	unsigned waiting, reacting;
+	unsigned waiting, reacting, answered;
 };
-/* posts.awaiting keeps the three masks, WP_MARK_BITS bits each: awaiting,
- * waiting, reacting (rows written before G8 have awaiting alone). */
+/* posts.awaiting keeps the four masks, WP_MARK_BITS bits each, in that
+ * order from the lowest (rows written before G8 have awaiting alone). */
 #define WP_MARK_BITS 4
 #define WP_MARK_SEATS ((1u << WP_MARK_BITS) - 1)
-#define WP_MARK_STORED(awaiting, waiting, reacting) \
-	((int64_t)((awaiting) | (waiting) << WP_MARK_BITS | (reacting) << 2 * WP_MARK_BITS))
+int64_t wp_clock_mark_stored(const struct wp_clock_mark *m);
 void wp_clock_mark_read(struct wp_clock_mark *m, int64_t at, int64_t stored);
 /* [from, to): a vacation. */
 struct wp_interval {

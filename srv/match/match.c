@@ -173,17 +173,21 @@ wp_agreed_end(const struct wr_ruleset *rs, void *state, struct wr_events *ev)
 _Static_assert(WP_MARK_BITS >= WR_MAX_SEATS, "posts.awaiting keeps three seat masks");
 
 void
-wp_turn_masks(const struct wr_ruleset *rs, const void *state, unsigned awaiting,
-              unsigned *waiting, unsigned *reacting)
+wp_turn_masks(const struct wr_ruleset *rs, const void *state, unsigned awaiting, int poster,
+              struct wp_clock_mark *m)
 {
 	unsigned turn;
 
-	*waiting = *reacting = 0;
+	m->awaiting = awaiting;
+	m->waiting = m->reacting = m->answered = 0;
 	if (!rs->turn_of || !state || !awaiting)
 		return;             /* an ended match: every move has ended */
 	turn = rs->turn_of(state) & WP_MARK_SEATS;
-	*waiting = turn & ~awaiting;
-	*reacting = awaiting & ~turn;
+	m->waiting = turn & ~awaiting;
+	m->reacting = awaiting & ~turn;
+	/* A reacting seat's actions are answers: each one a move. */
+	if (poster >= 0 && poster < WR_MAX_SEATS && (m->reacting >> poster & 1))
+		m->answered = 1u << poster;
 }
 
 json_object *

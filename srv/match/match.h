@@ -121,13 +121,13 @@ int wp_apply_post(const struct wr_ruleset *rs, void *state, int seat, enum wp_po
                   json_object *content, struct wr_rng *rng, struct wr_events *ev,
                   struct wr_error *err, int *bad_index);
 
-/* RULINGS.md G8 (amended), after a post that left the match in `state`
- * with `awaiting` awaited: the seats whose turn waits, not awaited, for
- * another seat's reaction, and the awaited seats that answer a reaction
- * on another seat's turn (rs->turn_of; both 0 without one). The post's
- * clock mark (clock.h) carries them. */
+/* RULINGS.md G8 (amended): the clock mark (clock.h; all but its time) of
+ * a post that left the match in `state` with `awaiting` awaited: whose
+ * turn waits for another seat's reaction, who answers one (rs->turn_of;
+ * none without one), and `poster`, the seat whose actions the post were
+ * (else -1), when it answered a reaction and was asked another. */
 void wp_turn_masks(const struct wr_ruleset *rs, const void *state, unsigned awaiting,
-                   unsigned *waiting, unsigned *reacting);
+                   int poster, struct wp_clock_mark *m);
 
 /* Result of the ruleset as JSON ({"winners":[...], "draw":..., ...}),
  * NULL while the match goes on. */

@@ -40,7 +40,7 @@ post_own_params(const struct wp_post_write *w, struct wp_params *p)
 	wp_p_int(p, w->draws_from);
 	wp_p_text(p, w->rolls);
 	/* POST_INSERT's $11, TURN_WRITE's $22: the clock's mark (clock.h). */
-	wp_p_int(p, WP_MARK_STORED(w->awaiting, w->waiting, w->reacting));
+	wp_p_int(p, wp_clock_mark_stored(&w->mark));
 }
 
 /* POST_INSERT's parameters, once game_params set w->at. */

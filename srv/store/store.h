@@ -129,7 +129,7 @@ struct wp_post_write {
 	const char *state;       /* JSON text or NULL */
 	int64_t draws;
 	unsigned awaiting, draw_offers;
-	unsigned waiting, reacting;   /* the post's clock mark only (clock.h, G8) */
+	struct wp_clock_mark mark;    /* the post's (clock.h, G8); its time is `at` */
 	const char *result;      /* JSON text or NULL */
 	const unsigned char *client;
 	size_t client_len;

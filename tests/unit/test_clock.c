@@ -82,12 +82,12 @@ compute_table(void)
 	const struct wp_interval *vac[2] = {none, none};
 	int nvac[2] = {0, 0};
 	struct wp_seat_clock c[2];
-	const struct wp_clock_mark m1[] = {{MON, 1, 0, 0}};
-	const struct wp_clock_mark m2[] = {{MON, 1, 0, 0}, {MON + 1 * D, 2, 0, 0}};
-	const struct wp_clock_mark m3[] = {{MON, 1, 0, 0}, {MON + H, 2, 0, 0},
-	                                   {MON + 2 * H, 1, 0, 0}, {MON + 3 * H, 2, 0, 0},
-	                                   {MON + 4 * H, 1, 0, 0}};
-	const struct wp_clock_mark m4[] = {{MON, 1, 0, 0}, {MON + 1 * D, 0, 0, 0}};
+	const struct wp_clock_mark m1[] = {{MON, 1, 0, 0, 0}};
+	const struct wp_clock_mark m2[] = {{MON, 1, 0, 0, 0}, {MON + 1 * D, 2, 0, 0, 0}};
+	const struct wp_clock_mark m3[] = {{MON, 1, 0, 0, 0}, {MON + H, 2, 0, 0, 0},
+	                                   {MON + 2 * H, 1, 0, 0, 0}, {MON + 3 * H, 2, 0, 0, 0},
+	                                   {MON + 4 * H, 1, 0, 0, 0}};
+	const struct wp_clock_mark m4[] = {{MON, 1, 0, 0, 0}, {MON + 1 * D, 0, 0, 0, 0}};
 
 	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + D, c);
 	CHECK(c[0].awaited && !c[1].awaited, "seat 0 awaited after the start");
@@ -110,8 +110,8 @@ compute_table(void)
 	wp_clock_compute(&capped, m3, 5, vac, nvac, 2, MON + 4 * H, c);
 	CHECK(c[1].bank == 4 * D, "the bank never exceeds max_bank");
 	static const struct wp_tc slow = {1, 3 * D, 0, 3 * D, 0};
-	const struct wp_clock_mark m5[] = {{MON, 1, 0, 0}, {MON + 2 * D + 23 * H, 2, 0, 0},
-	                                   {MON + 3 * D, 1, 0, 0}};
+	const struct wp_clock_mark m5[] = {{MON, 1, 0, 0, 0}, {MON + 2 * D + 23 * H, 2, 0, 0, 0},
+	                                   {MON + 3 * D, 1, 0, 0, 0}};
 	wp_clock_compute(&slow, m5, 3, vac, nvac, 2, MON + 3 * D, c);
 	CHECK(c[0].bank == 3 * D, "days per move is the floor of every turn");
 
@@ -124,6 +124,12 @@ compute_table(void)
 	wp_clock_compute(&plain, m1, 1, vac, nvac, 2, MON + 4 * D, c);
 	CHECK(c[0].deadline == MON + 6 * D && !c[0].flagged, "a vacation pauses the clock");
 	CHECK(c[0].left == 1 * D, "two days counted before the vacation");
+}
+
+static unsigned
+fixed_turn(const void *state)
+{
+	return *(const unsigned *)state;
 }
 
 /* RULINGS.md, G8 (amended): seat 0 (A) is in its turn; its post asks
@@ -139,10 +145,10 @@ g8_table(void)
 	/* 2 days a move, 2 of increment, 10 at most; B answers after 12 h */
 	static const struct wp_tc tc = {1, 2 * D, 2 * D, 10 * D, 0};
 	const struct wp_clock_mark m[] = {
-		{MON, 1, 0, 0},                   /* A's turn */
-		{MON + 1 * D, 2, 1, 2},           /* A asks B: A waits, B reacts */
-		{MON + 1 * D + 12 * H, 1, 0, 0},  /* B answered: A's turn goes on */
-		{MON + 1 * D + 14 * H, 2, 0, 0},  /* A ends its turn: B's turn */
+		{MON, 1, 0, 0, 0},                   /* A's turn */
+		{MON + 1 * D, 2, 1, 2, 0},           /* A asks B: A waits, B reacts */
+		{MON + 1 * D + 12 * H, 1, 0, 0, 0},  /* B answered: A's turn goes on */
+		{MON + 1 * D + 14 * H, 2, 0, 0, 0},  /* A ends its turn: B's turn */
 	};
 
 	wp_clock_compute(&tc, m, 2, vac, nvac, 2, MON + 5 * D, c);
@@ -167,8 +173,8 @@ g8_table(void)
 	/* No floor while waiting: 2 days 23 hours spent of 3, no increment. */
 	static const struct wp_tc slow = {1, 3 * D, 0, 3 * D, 0};
 	const struct wp_clock_mark late[] = {
-		{MON, 1, 0, 0}, {MON + 2 * D + 23 * H, 2, 1, 2}, {MON + 3 * D, 1, 0, 0},
-		{MON + 3 * D + 30 * 60, 2, 0, 0},
+		{MON, 1, 0, 0, 0}, {MON + 2 * D + 23 * H, 2, 1, 2, 0}, {MON + 3 * D, 1, 0, 0, 0},
+		{MON + 3 * D + 30 * 60, 2, 0, 0, 0},
 	};
 	wp_clock_compute(&slow, late, 3, vac, nvac, 2, MON + 3 * D, c);
 	CHECK(c[0].bank == H && c[0].deadline == MON + 3 * D + H,
@@ -182,7 +188,7 @@ g8_table(void)
 	/* B's answer ends A's turn and B's own begins at once: A's move
 	 * ends waiting, B's reaction ends and its turn starts. */
 	const struct wp_clock_mark handover[] = {
-		{MON, 1, 0, 0}, {MON + 1 * D, 2, 1, 2}, {MON + 1 * D + 12 * H, 2, 0, 0},
+		{MON, 1, 0, 0, 0}, {MON + 1 * D, 2, 1, 2, 0}, {MON + 1 * D + 12 * H, 2, 0, 0, 0},
 	};
 	wp_clock_compute(&tc, handover, 3, vac, nvac, 2, MON + 2 * D, c);
 	CHECK(c[0].bank == 3 * D, "RULINGS.md, G8 (amended): a turn that ends while waiting "
@@ -190,14 +196,48 @@ g8_table(void)
 	CHECK(c[1].bank == 3 * D + 12 * H && c[1].since == MON + 1 * D + 12 * H,
 	      "RULINGS.md, G8 (amended): the answer is a move even when the turn follows it");
 
+	/* B answers a reaction and is asked another at once: each answer is
+	 * a move (C9's Protection asked before each save of a volley). */
+	const struct wp_clock_mark again[] = {
+		{MON, 1, 0, 0, 0}, {MON + 1 * D, 2, 1, 2, 0}, {MON + 1 * D + 12 * H, 2, 1, 2, 2},
+		{MON + 1 * D + 18 * H, 1, 0, 0, 0},
+	};
+	wp_clock_compute(&tc, again, 3, vac, nvac, 2, MON + 1 * D + 13 * H, c);
+	CHECK(c[1].bank == 2 * D - 12 * H + 2 * D && c[1].since == MON + 1 * D + 12 * H,
+	      "RULINGS.md, G8 (amended): an answer followed by another question: each a move");
+	wp_clock_compute(&tc, again, 4, vac, nvac, 2, MON + 1 * D + 19 * H, c);
+	CHECK(c[1].bank == 2 * D - 12 * H + 2 * D - 6 * H + 2 * D && c[0].bank == 1 * D &&
+	          c[0].since == MON + 1 * D + 18 * H,
+	      "RULINGS.md, G8 (amended): the second answer is a move too; the turn waited");
+
+	/* The marks api/write.c makes (wp_turn_masks): seat 0's turn, seat 1
+	 * awaited. */
+	const struct wr_ruleset with = {.turn_of = fixed_turn}, without = {.id = "none"};
+	unsigned turn = 1;
+	struct wp_clock_mark k;
+	wp_turn_masks(&with, &turn, 2, 0, &k);
+	CHECK(k.awaiting == 2 && k.waiting == 1 && k.reacting == 2 && k.answered == 0,
+	      "RULINGS.md, G8 (amended): A's post asks B: A waits, B reacts");
+	wp_turn_masks(&with, &turn, 2, 1, &k);
+	CHECK(k.answered == 2, "RULINGS.md, G8 (amended): B answered and is asked again");
+	wp_turn_masks(&with, &turn, 1, 1, &k);
+	CHECK(k.waiting == 0 && k.reacting == 0 && k.answered == 0, "A's turn goes on");
+	wp_turn_masks(&with, &turn, 0, 1, &k);
+	CHECK(k.waiting == 0 && k.reacting == 0, "an ended match: every move ended");
+	wp_turn_masks(&without, &turn, 2, 1, &k);
+	CHECK(k.awaiting == 2 && k.waiting == 0 && k.reacting == 0,
+	      "no turn_of: every awaited seat is in its turn");
+
 	/* The stored form (posts.awaiting) reads back; a row from before G8
 	 * is awaiting alone. */
 	struct wp_clock_mark r;
-	wp_clock_mark_read(&r, MON, WP_MARK_STORED(2u, 1u, 2u));
-	CHECK(r.at == MON && r.awaiting == 2 && r.waiting == 1 && r.reacting == 2,
-	      "posts.awaiting keeps the three masks");
+	const struct wp_clock_mark four = {MON, 2, 1, 2, 2};
+	wp_clock_mark_read(&r, MON, wp_clock_mark_stored(&four));
+	CHECK(r.at == MON && r.awaiting == 2 && r.waiting == 1 && r.reacting == 2 && r.answered == 2,
+	      "posts.awaiting keeps the four masks");
 	wp_clock_mark_read(&r, MON, 5);
-	CHECK(r.awaiting == 5 && r.waiting == 0 && r.reacting == 0, "an old row: awaiting alone");
+	CHECK(r.awaiting == 5 && r.waiting == 0 && r.reacting == 0 && r.answered == 0,
+	      "an old row: awaiting alone");
 }
 
 /* RULINGS.md, G8 (amended), of every product ruleset: it says whose turn
@@ -224,11 +264,13 @@ every_ruleset_turns(void)
 					break;   /* a seat count that needs an option */
 				for (int k = 0; k < 400 && rs->to_act(st); k++, posts++) {
 					struct wr_events ev = {0};
-					unsigned a = rs->to_act(st), w, r;
+					unsigned a = rs->to_act(st);
 					int seat = __builtin_ctz(a);
-					wp_turn_masks(rs, st, a, &w, &r);
-					bad += rs->turn_of(st) == 0 || (r && !w) || (w & a) || (r & ~a);
-					reactions += r != 0;
+					struct wp_clock_mark mk;
+					wp_turn_masks(rs, st, a, -1, &mk);
+					bad += rs->turn_of(st) == 0 || (mk.reacting && !mk.waiting) ||
+					       (mk.waiting & a) || (mk.reacting & ~a);
+					reactions += mk.reacting != 0;
 					json_object *acts = rs->actions(st, seat);
 					size_t n = json_object_array_length(acts);
 					if (n)
