@@ -536,7 +536,8 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		    (unsigned)st->rose > 1)
 			return bad(err, "turn fields");
 		if (st->fury_seat < -1 || st->fury_seat >= st->nseats ||
-		    (st->fury != 0) != (st->fury_seat >= 0))
+		    (st->fury != 0) != (st->fury_seat >= 0) ||
+		    (st->fury_seat >= 0 && st->s[st->fury_seat].out))
 			return bad(err, "battle fury");
 		for (int s = 0; s < WR_MAX_SEATS; s++)
 			if (st->fury_won[s] >> CF_MAX_PIECES || (s >= st->nseats && st->fury_won[s]))
