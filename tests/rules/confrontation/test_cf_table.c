@@ -1563,6 +1563,40 @@ deadlock_counter(void)
 	}
 }
 
+/* The open Battle Fury survives save/load; a snapshot from before the
+ * amended R8 (no "fury" key) still loads, its Fury the active seat's. */
+static void
+fury_snapshot(void)
+{
+	unsigned faces[] = {1, 6};
+	struct wr_script sc = {faces, 2, 0, 0};
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error err;
+	char why[64] = "";
+	struct cf_state *st = position("0K@e1 0P@d2 0P@a2 0P@h2 1K@h8 1P@d4 1R@a6 1P@h7 race1=orcs",
+	                               why);
+	void *back = NULL;
+	wr_rng_script(&rng, &sc);
+	do_json(st, 0, "{\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", &rng, &ev, &err);
+	json_object *snap = cf_ruleset.save(st);
+	CHECK(!why[0] && st->fury_seat == 1 && cf_ruleset.load(snap, &back, &err) == 0 &&
+	          ((struct cf_state *)back)->fury_seat == 1 && cf_ruleset.to_act(back) == 2u,
+	      "RULINGS.md, Confrontation R8 (amended): a Fury asked on another seat's turn is kept "
+	      "by save and load");
+	if (back)
+		cf_ruleset.free(back);
+	back = NULL;
+	json_object_object_del(snap, "fury");
+	CHECK(cf_ruleset.load(snap, &back, &err) == 0 && ((struct cf_state *)back)->fury_seat == 0,
+	      "a snapshot without the Fury key loads (the Fury, if any, the active seat's)");
+	if (back)
+		cf_ruleset.free(back);
+	json_object_put(snap);
+	wr_events_free(&ev);
+	free(st);
+}
+
 int
 main(void)
 {
@@ -1572,6 +1606,7 @@ main(void)
 	event_checks();
 	undo_barrier();
 	deadlock_counter();
+	fury_snapshot();
 	printf("%zu rule cases\n", n);
 	return check_done("confrontation rule table");
 }
