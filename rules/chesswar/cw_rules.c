@@ -25,54 +25,6 @@ const char *const cw_ev_name[CW_E_MAX] = {
 	"over", "heal",
 };
 
-/* ------------------------------------------------------------ set-up */
-
-void
-cw_init(struct cw_state *st, const struct cw_opts *o)
-{
-	memset(st, 0, sizeof(*st));
-	st->o = *o;
-	st->board.files = o->files;
-	st->board.ranks = o->ranks;
-	st->phase = CW_PH_SETUP;
-	st->first_seat = st->rolloff_winner = CW_NONE;
-	st->last_moved = st->pend_unit = st->pend_from = CW_NONE;
-	st->winner = CW_NONE;
-	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
-	for (int s = 0; s < CW_SEATS; s++)
-		st->side[s].army = CW_NONE;
-	for (int i = 0; i < CW_UNITS; i++)
-		st->u[i].sq = CW_NONE;
-}
-
-/* RULINGS.md C2: the seat's two nearest ranks (G1). */
-static int
-in_setup_area(const struct cw_state *st, int seat, int sq)
-{
-	int r = wr_rank(&st->board, sq);
-	return seat == 0 ? r <= 1 : r >= st->board.ranks - 2;
-}
-
-static int
-army_size(const struct cw_side *sd)
-{
-	int n = 1;
-	for (int t = 0; t < CW_TYPES; t++)
-		n += sd->counts[t];
-	return n;
-}
-
-static int
-reserve_of_type(const struct cw_state *st, int seat, int type)
-{
-	for (int k = 0; k < CW_UPS; k++) {
-		const struct cw_unit *u = &st->u[seat * CW_UPS + k];
-		if (u->status == CW_U_RESERVE && u->type == type)
-			return seat * CW_UPS + k;
-	}
-	return CW_NONE;
-}
-
 /* ---------------------------------------------------------- movement */
 
 static int
@@ -183,8 +135,8 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 		if (sd->stage == CW_STAGE_DEPLOY) {
 			for (int t = 0; t < cw_armies[sd->army].ntypes; t++)
 				for (int sq = 0; sq < nsq; sq++)
-					if (in_setup_area(st, seat, sq) && cw_unit_at(st, sq) == CW_NONE &&
-					    reserve_of_type(st, seat, t) != CW_NONE &&
+					if (cw_in_setup_area(st, seat, sq) && cw_unit_at(st, sq) == CW_NONE &&
+					    cw_reserve_of_type(st, seat, t) != CW_NONE &&
 					    (a = cw_cand(out, CW_A_DEPLOY))) {
 						set_type(a, sd->army, t);
 						a->to = sq;
@@ -336,93 +288,6 @@ own_unit(const struct cw_state *st, int seat, int sq, int *id, struct wr_error *
 	return 0;
 }
 
-static int
-legal_setup(const struct cw_state *st, int seat, const struct cw_action *a, struct wr_error *err)
-{
-	const struct cw_side *sd = &st->side[seat];
-	const struct cw_army *ar = sd->army >= 0 ? &cw_armies[sd->army] : NULL;
-	int id, ut = ar ? cw_type_lookup(sd->army, a->utype) : CW_NONE;
-	switch (a->type) {
-	case CW_A_ARMY:
-		if (sd->stage > CW_STAGE_BUILD)
-			return wr_fail(err, "army-built", "army", "your army is already built");
-		if (a->army < 0 || a->army >= CW_ARMY_MAX)
-			return wr_fail(err, "unknown-army", "army", "no such army");
-		return 0;
-	case CW_A_BUY:
-	case CW_A_SELL:
-	case CW_A_READY:
-		if (sd->stage != CW_STAGE_BUILD)
-			return wr_fail(err, "not-building", "type",
-			               sd->stage == CW_STAGE_ARMY ? "choose an army first"
-			                                          : "your army is already built");
-		if (a->type == CW_A_READY)
-			return 0;
-		if (ut == CW_NONE)
-			return wr_fail(err, "unknown-unit", "unit", "no such unit in this army");
-		if (ut == 0)
-			return wr_fail(err, "general", "unit",
-			               "the general is always taken, once, and free (C1)");
-		if (a->count < 1)
-			return wr_fail(err, "bad-count", "count", "count is at least 1");
-		if (a->type == CW_A_SELL) {
-			if (sd->counts[ut] < a->count)
-				return wr_fail(err, "not-bought", "count", "you have only %d %s",
-				               sd->counts[ut], ar->units[ut].name);
-			return 0;
-		}
-		if (sd->counts[ut] + a->count > ar->units[ut].max)
-			return wr_fail(err, "over-max", "count",
-			               "at most %d %s in an army (Max); you have %d",
-			               ar->units[ut].max, ar->units[ut].name,
-			               sd->counts[ut]);
-		if (sd->spent + a->count * ar->units[ut].cost > ar->points)
-			return wr_fail(err, "over-budget", "count",
-			               "that costs %d, %d of %d points left: over budget by %d",
-			               a->count * ar->units[ut].cost, ar->points - sd->spent,
-			               ar->points,
-			               sd->spent + a->count * ar->units[ut].cost - ar->points);
-		if (army_size(sd) + a->count > 2 * st->board.files)
-			return wr_fail(err, "army-too-large", "count",
-			               "the set-up area holds %d units, general included",
-			               2 * st->board.files);
-		return 0;
-	case CW_A_DEPLOY:
-	case CW_A_UNDEPLOY:
-	case CW_A_DONE:
-		if (sd->stage != CW_STAGE_DEPLOY)
-			return wr_fail(err, "not-deploying", "type",
-			               sd->stage == CW_STAGE_DONE ? "your set-up is done"
-			                                          : "build your army first (ready)");
-		if (a->type == CW_A_DONE) {
-			for (int k = 0; k < CW_UPS; k++)
-				if (st->u[seat * CW_UPS + k].status == CW_U_RESERVE)
-					return wr_fail(err, "units-left", "type",
-					               "deploy every unit before you are done");
-			return 0;
-		}
-		if (a->to < 0 || !in_setup_area(st, seat, a->to))
-			return wr_fail(err, "outside-set-up-area", "square",
-			               "deploy on your two nearest ranks (C2)");
-		if (a->type == CW_A_UNDEPLOY) {
-			id = cw_unit_at(st, a->to);
-			if (id == CW_NONE || cw_seat_of(id) != seat)
-				return wr_fail(err, "not-your-unit", "square", "no unit of yours there");
-			return 0;
-		}
-		if (ut == CW_NONE)
-			return wr_fail(err, "unknown-unit", "unit", "no such unit in this army");
-		if (reserve_of_type(st, seat, ut) == CW_NONE)
-			return wr_fail(err, "none-left", "unit", "no %s left to deploy",
-			               ar->units[ut].name);
-		if (cw_unit_at(st, a->to) != CW_NONE)
-			return wr_fail(err, "occupied", "square", "that square is taken");
-		return 0;
-	default:
-		return wr_fail(err, "wrong-phase", "type", "set-up is not over");
-	}
-}
-
 /* A reaction on the enemy's turn (C9, G3): `no` declines it (1); `yes`
  * names an own wizard that knows the spell and has not cast it for its
  * next turn yet (0, *id set); anything else is refused (-1, err). */
@@ -461,7 +326,7 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 	if (a->type < 0 || a->type >= CW_A_MAX)
 		return wr_fail(err, "unknown-action", "type", "unknown action");
 	if (st->phase == CW_PH_SETUP)
-		return legal_setup(st, seat, a, err);
+		return cw_legal_setup(st, seat, a, err);
 	if (st->phase == CW_PH_FIRST) {
 		if (a->type != CW_A_FIRST)
 			return wr_fail(err, "illegal-action", "type",
@@ -788,81 +653,6 @@ finish_setup(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	st->phase = CW_PH_FIRST;
 }
 
-static void
-apply_setup(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
-            struct wr_list *ev)
-{
-	struct cw_side *sd = &st->side[seat];
-	unsigned me = 1u << seat;
-	struct cw_event *e;
-	int id, ut = sd->army >= 0 ? cw_type_lookup(sd->army, a->utype) : CW_NONE;
-	switch (a->type) {
-	case CW_A_ARMY:
-		sd->army = a->army;
-		sd->stage = CW_STAGE_BUILD;
-		sd->spent = 0;
-		memset(sd->counts, 0, sizeof(sd->counts));
-		if ((e = cw_ev_push(ev, CW_E_ARMY, me))) {
-			e->seat = seat;
-			e->army = a->army;
-		}
-		break;
-	case CW_A_BUY:
-	case CW_A_SELL: {
-		int sign = a->type == CW_A_BUY ? 1 : -1;
-		sd->counts[ut] += sign * a->count;
-		sd->spent += sign * a->count * cw_armies[sd->army].units[ut].cost;
-		if ((e = cw_ev_push(ev, a->type == CW_A_BUY ? CW_E_BUY : CW_E_SELL, me))) {
-			e->seat = seat;
-			e->army = sd->army;
-			e->utype = ut;
-			e->value = a->count;
-		}
-		break;
-	}
-	case CW_A_READY: {
-		int k = 0;
-		st->u[seat * CW_UPS + k].status = CW_U_RESERVE;
-		st->u[seat * CW_UPS + k++].type = 0;
-		for (int t = 1; t < CW_TYPES; t++)
-			for (int n = 0; n < sd->counts[t]; n++) {
-				st->u[seat * CW_UPS + k].status = CW_U_RESERVE;
-				st->u[seat * CW_UPS + k++].type = (int8_t)t;
-			}
-		sd->stage = CW_STAGE_DEPLOY;
-		if ((e = cw_ev_push(ev, CW_E_READY, me))) {
-			e->seat = seat;
-			e->army = sd->army;
-			e->value = k;
-		}
-		break;
-	}
-	case CW_A_DEPLOY:
-		id = reserve_of_type(st, seat, ut);
-		cw_put(st, id, a->to);
-		if ((e = cw_ev_push(ev, CW_E_DEPLOY, me)))
-			cw_ev_unit(st, e, id);
-		break;
-	case CW_A_UNDEPLOY:
-		id = cw_unit_at(st, a->to);
-		if ((e = cw_ev_push(ev, CW_E_UNDEPLOY, me)))
-			cw_ev_unit(st, e, id);
-		cw_lift(st, id);
-		st->u[id].status = CW_U_RESERVE;
-		st->u[id].sq = CW_NONE;
-		break;
-	case CW_A_DONE:
-		sd->stage = CW_STAGE_DONE;
-		if ((e = cw_ev_push(ev, CW_E_SET_UP, WR_VIS_PUBLIC)))
-			e->seat = seat;
-		if (st->side[1 - seat].stage == CW_STAGE_DONE)
-			finish_setup(st, rng, ev);
-		break;
-	default:
-		break;
-	}
-}
-
 static int
 followup_possible(const struct cw_state *st)
 {
@@ -968,7 +758,8 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	int id = a->unit >= 0 ? cw_unit_at(st, a->unit) : CW_NONE;
 
 	if (st->phase == CW_PH_SETUP) {
-		apply_setup(st, seat, a, rng, ev);
+		if (cw_apply_setup(st, seat, a, ev))
+			finish_setup(st, rng, ev);
 		return;
 	}
 	switch (a->type) {
@@ -1175,7 +966,7 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 			if (u->status == CW_U_RESERVE &&
 			    (u->sq != CW_NONE || (st->phase != CW_PH_SETUP && st->phase != CW_PH_OVER)))
 				return wr_fail(err, "bad-snapshot", "units", "reserve unit");
-			if (u->status == CW_U_ON && st->phase == CW_PH_SETUP && !in_setup_area(st, s, u->sq))
+			if (u->status == CW_U_ON && st->phase == CW_PH_SETUP && !cw_in_setup_area(st, s, u->sq))
 				return wr_fail(err, "bad-snapshot", "units", "unit outside its set-up area");
 			if (u->link & ~((1ull << CW_UNITS) - 1))
 				return wr_fail(err, "bad-snapshot", "units", "bad link");

@@ -320,6 +320,15 @@ struct cw_action *cw_cand(struct wr_list *out, int type);
 /* Cuts every melee link of unit `id`. */
 void cw_unlink_all(struct cw_state *st, int id);
 
+/* set-up (cw_setup.c) */
+/* RULINGS.md C2: the seat's set-up area (G1). */
+int cw_in_setup_area(const struct cw_state *st, int seat, int sq);
+int cw_reserve_of_type(const struct cw_state *st, int seat, int type);
+int cw_legal_setup(const struct cw_state *st, int seat, const struct cw_action *a,
+                   struct wr_error *err);
+/* Applies a set-up action; 1 when every seat's set-up is done. */
+int cw_apply_setup(struct cw_state *st, int seat, const struct cw_action *a, struct wr_list *ev);
+
 /* movement (cw_move.c): the one step rule and the one search */
 struct cw_mover {
 	int seat, from;

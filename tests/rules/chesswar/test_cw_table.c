@@ -1383,6 +1383,31 @@ c9_amended(void)
 	free(st);
 }
 
+/* A snapshot stored before the fields of C9 (amended) (hits, react_seat,
+ * dispel_fx, the dispel orders) still loads: stored matches go on. */
+static void
+old_snapshot(void)
+{
+	struct cw_state *st = wizards(CW_PH_MOVE);
+	json_object *snap = cw_ruleset.save(st), *sides;
+	void *back = NULL;
+	struct wr_error err;
+	row("cw_snapshot.c: a snapshot without the fields added for C9 (amended) loads");
+	json_object_object_del(snap, "hits");
+	json_object_object_del(snap, "react_seat");
+	json_object_object_del(snap, "dispel_fx");
+	json_object_object_get_ex(snap, "sides", &sides);
+	for (size_t i = 0; i < json_object_array_length(sides); i++) {
+		json_object_object_del(json_object_array_get_idx(sides, i), "dispel_order");
+		json_object_object_del(json_object_array_get_idx(sides, i), "dispel_mask");
+	}
+	CHECK(cw_ruleset.load(snap, &back, &err) == 0, row_name);
+	if (back)
+		cw_ruleset.free(back);
+	json_object_put(snap);
+	free(st);
+}
+
 static void
 saves(void)
 {
@@ -1956,6 +1981,7 @@ main(void)
 	melee();
 	c8_amended();
 	c9_amended();
+	old_snapshot();
 	saves();
 	spells();
 	endings();

@@ -1,0 +1,389 @@
+/*
+ * ChessWar's snapshot: the whole state as JSON (save) and back (load,
+ * validated field by field, then cw_check_state; fuzzed). Fields added
+ * after matches were stored are optional, so older snapshots still load.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cw_json.h"
+
+static json_object *
+action_fields(const struct cw_state *st, const struct cw_action *a)
+{
+	json_object *o = json_object_new_object();
+	json_object *p = json_object_new_array();
+	put(o, "type", jint(a->type));
+	put(o, "army", jint(a->army));
+	put(o, "utype", jstr(a->utype));
+	put(o, "count", jint(a->count));
+	put(o, "unit", jint(a->unit));
+	put(o, "to", jint(a->to));
+	for (int i = 0; i < a->npath; i++)
+		json_object_array_add(p, jint(a->path[i]));
+	put(o, "path", p);
+	put(o, "first", jint(a->first));
+	put(o, "spell", jint(a->spell));
+	put(o, "effect", jint(a->effect));
+	put(o, "target2", jint(a->target2));
+	(void)st;
+	return o;
+}
+
+json_object *
+cw_snapshot(const void *state)
+{
+	const struct cw_state *st = state;
+	json_object *o = json_object_new_object(), *arr;
+	char terr[CW_MAX_SQ + 1];
+	int nsq = st->o.files * st->o.ranks;
+
+	put(o, "files", jint(st->o.files));
+	put(o, "ranks", jint(st->o.ranks));
+	put(o, "total_massacre", jint(st->o.total_massacre));
+	for (int i = 0; i < nsq; i++)
+		terr[i] = "ofh"[st->o.terrain[i]];
+	terr[nsq] = 0;
+	put(o, "terrain", jstr(terr));
+	put(o, "phase", jint(st->phase));
+	put(o, "turn_seat", jint(st->turn_seat));
+	put(o, "round", jint(st->round));
+	put(o, "turn", jint(st->turn));
+	put(o, "first_seat", jint(st->first_seat));
+	put(o, "rolloff_winner", jint(st->rolloff_winner));
+	put(o, "last_moved", jint(st->last_moved));
+	put(o, "pending", jint(st->pending));
+	put(o, "pend_unit", jint(st->pend_unit));
+	put(o, "pend_from", jint(st->pend_from));
+	put(o, "heal_seat", jint(st->heal_seat));
+	put(o, "pending_next", jint(st->pending_next));
+	put(o, "cast", action_fields(st, &st->cast));
+	put(o, "held", action_fields(st, &st->held));
+	put(o, "react_seat", jint(st->react_seat));
+	put(o, "dispel_fx", jint(st->dispel_fx));
+	arr = json_object_new_array();
+	json_object_array_add(arr, jint(st->hit_weapon));
+	for (int i = 0; i < st->nhitq; i++)
+		json_object_array_add(arr, jint(st->hitq[i]));
+	put(o, "hits", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < st->nfx; i++) {
+		json_object *f = json_object_new_array();
+		json_object_array_add(f, jint(st->fx[i].spell));
+		json_object_array_add(f, jint(st->fx[i].caster));
+		json_object_array_add(f, jint(st->fx[i].target));
+		json_object_array_add(arr, f);
+	}
+	put(o, "fx", arr);
+	put(o, "winner", jint(st->winner));
+	put(o, "shot", json_object_new_array());
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_from));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_aim));
+	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_land));
+	put(o, "reason", jstr(st->reason));
+	arr = json_object_new_array();
+	for (int s = 0; s < CW_SEATS; s++) {
+		const struct cw_side *sd = &st->side[s];
+		json_object *so = json_object_new_object(), *c = json_object_new_array();
+		put(so, "army", jint(sd->army));
+		put(so, "stage", jint(sd->stage));
+		put(so, "spent", jint(sd->spent));
+		for (int t = 0; t < CW_TYPES; t++)
+			json_object_array_add(c, jint(sd->counts[t]));
+		put(so, "counts", c);
+		put(so, "counter_order", jint(sd->counter_order));
+		put(so, "counter_mask", jint((int)sd->counter_mask));
+		put(so, "heal_order", jint(sd->heal_order));
+		put(so, "protect_order", jint(sd->protect_order));
+		put(so, "dispel_order", jint(sd->dispel_order));
+		put(so, "dispel_mask", jint((int)sd->dispel_mask));
+		json_object_array_add(arr, so);
+	}
+	put(o, "sides", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < CW_UNITS; i++) {
+		const struct cw_unit *u = &st->u[i];
+		json_object *a = json_object_new_array();
+		int v[] = {u->status,   u->type, u->sq,      u->moved, u->charged, u->shot,
+		           u->attacked, u->cast, u->instant, u->regen, u->strike,  u->dying};
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			json_object_array_add(a, jint(v[k]));
+		json_object_array_add(a, json_object_new_int64((int64_t)u->link));
+		json_object_array_add(a, json_object_new_int64((int64_t)u->was_link));
+		json_object_array_add(arr, a);
+	}
+	put(o, "units", arr);
+	return o;
+}
+
+static int
+get_int(json_object *o, const char *k, int min, int max, int *out, struct wr_error *err)
+{
+	return wr_json_int(o, k, min, max, 1, 0, out, err);
+}
+
+/* A field added after matches were stored: `def` when absent. */
+static int
+get_new(json_object *o, const char *k, int min, int max, int def, int *out, struct wr_error *err)
+{
+	return wr_json_int(o, k, min, max, 0, def, out, err);
+}
+
+static int
+load_action(const struct cw_state *st, json_object *o, struct cw_action *a, struct wr_error *err)
+{
+	json_object *p, *ut;
+	int nsq = st->o.files * st->o.ranks;
+	memset(a, 0, sizeof(*a));
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "bad-snapshot", "cast", "cast: an object");
+	if (get_int(o, "type", 0, CW_A_MAX - 1, &a->type, err) ||
+	    get_int(o, "army", -1, CW_ARMY_MAX - 1, &a->army, err) ||
+	    get_int(o, "count", 0, 100, &a->count, err) ||
+	    get_int(o, "unit", -1, nsq - 1, &a->unit, err) ||
+	    get_int(o, "to", -1, nsq - 1, &a->to, err) ||
+	    get_int(o, "first", 0, 1, &a->first, err) ||
+	    get_int(o, "spell", -1, CW_SPELL_MAX - 1, &a->spell, err) ||
+	    get_int(o, "effect", -1, CW_MAX_FX - 1, &a->effect, err) ||
+	    get_int(o, "target2", -1, nsq - 1, &a->target2, err))
+		return -1;
+	if (!json_object_object_get_ex(o, "utype", &ut) || !json_object_is_type(ut, json_type_string) ||
+	    strlen(json_object_get_string(ut)) >= sizeof(a->utype))
+		return wr_fail(err, "bad-snapshot", "utype", "bad utype");
+	snprintf(a->utype, sizeof(a->utype), "%s", json_object_get_string(ut));
+	if (!json_object_object_get_ex(o, "path", &p) || !json_object_is_type(p, json_type_array) ||
+	    json_object_array_length(p) > CW_MAX_PATH)
+		return wr_fail(err, "bad-snapshot", "path", "bad path");
+	a->npath = (int)json_object_array_length(p);
+	for (int i = 0; i < a->npath; i++) {
+		json_object *v = json_object_array_get_idx(p, (size_t)i);
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int(v) < 0 ||
+		    json_object_get_int(v) >= nsq)
+			return wr_fail(err, "bad-snapshot", "path", "bad path");
+		a->path[i] = json_object_get_int(v);
+	}
+	return 0;
+}
+
+static int
+load_into(json_object *o, struct cw_state *st, struct wr_error *err)
+{
+	json_object *t, *arr;
+	int nsq, v, v2;
+	struct cw_opts op;
+	memset(&op, 0, sizeof(op));
+	if (!json_object_is_type(o, json_type_object))
+		return wr_fail(err, "bad-snapshot", "", "a snapshot is an object");
+	if (get_int(o, "files", 8, CW_MAX_FILES, &op.files, err) ||
+	    get_int(o, "ranks", 8, CW_MAX_RANKS, &op.ranks, err) ||
+	    get_int(o, "total_massacre", 0, 1, &op.total_massacre, err))
+		return -1;
+	nsq = op.files * op.ranks;
+	op.catapult_range = (op.files > 8 || op.ranks > 8) ? 8 : 0;
+	if (!json_object_object_get_ex(o, "terrain", &t) || !json_object_is_type(t, json_type_string) ||
+	    json_object_get_string_len(t) != nsq)
+		return wr_fail(err, "bad-snapshot", "terrain", "bad terrain");
+	for (int i = 0; i < nsq; i++) {
+		const char *p = strchr("ofh", json_object_get_string(t)[i]);
+		if (!p || !*p)
+			return wr_fail(err, "bad-snapshot", "terrain", "bad terrain");
+		op.terrain[i] = (uint8_t)(p - "ofh");
+	}
+	cw_init(st, &op);
+	if (get_int(o, "phase", 0, CW_PH_OVER, &st->phase, err) ||
+	    get_int(o, "turn_seat", 0, 1, &st->turn_seat, err) ||
+	    get_int(o, "round", 0, 1000000, &st->round, err) ||
+	    get_int(o, "turn", 0, 2000000, &st->turn, err) ||
+	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
+	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
+	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
+	    get_int(o, "pending", 0, CW_PEND_DISPEL, &st->pending, err) ||
+	    get_new(o, "react_seat", 0, CW_SEATS - 1, 0, &st->react_seat, err) ||
+	    get_new(o, "dispel_fx", 0, CW_MAX_FX - 1, 0, &st->dispel_fx, err) ||
+	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
+	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
+	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
+	    get_int(o, "pend_from", -1, nsq - 1, &st->pend_from, err) ||
+	    get_int(o, "winner", -1, 1, &st->winner, err))
+		return -1;
+	if (!json_object_object_get_ex(o, "shot", &t) || !json_object_is_type(t, json_type_array) ||
+	    json_object_array_length(t) != 3)
+		return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	{
+		int *dst[3] = {&st->shot_from, &st->shot_aim, &st->shot_land};
+		for (int k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(t, (size_t)k);
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < -1 ||
+			    json_object_get_int(x) >= nsq)
+				return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+			*dst[k] = json_object_get_int(x);
+		}
+		if ((st->shot_from < 0) != (st->shot_aim < 0))
+			return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	}
+	if (!json_object_object_get_ex(o, "cast", &t) || load_action(st, t, &st->cast, err))
+		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
+	if (!json_object_object_get_ex(o, "held", &t) || load_action(st, t, &st->held, err))
+		return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	if (!json_object_object_get_ex(o, "hits", &t))
+		t = NULL;   /* stored before C9 (amended): nothing queued */
+	else if (!json_object_is_type(t, json_type_array) || json_object_array_length(t) < 1 ||
+	         json_object_array_length(t) > CW_UNITS + 1)
+		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+	st->nhitq = t ? (int)json_object_array_length(t) - 1 : 0;
+	for (int k = 0; t && k <= st->nhitq; k++) {
+		json_object *x = json_object_array_get_idx(t, (size_t)k);
+		int hv = json_object_is_type(x, json_type_int) ? json_object_get_int(x) : -1;
+		if (hv < 0 || hv >= (k == 0 ? CW_W_MAX : CW_UNITS))
+			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
+		if (k == 0)
+			st->hit_weapon = hv;
+		else
+			st->hitq[k - 1] = hv;
+	}
+	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
+	    strlen(json_object_get_string(t)) >= sizeof(st->reason))
+		return wr_fail(err, "bad-snapshot", "reason", "bad reason");
+	snprintf(st->reason, sizeof(st->reason), "%s", json_object_get_string(t));
+	if (!json_object_object_get_ex(o, "fx", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) > CW_MAX_FX)
+		return wr_fail(err, "bad-snapshot", "fx", "bad effects");
+	st->nfx = (int)json_object_array_length(arr);
+	for (int i = 0; i < st->nfx; i++) {
+		json_object *f = json_object_array_get_idx(arr, (size_t)i);
+		int val[3];
+		if (!json_object_is_type(f, json_type_array) || json_object_array_length(f) != 3)
+			return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+		for (int k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(f, (size_t)k);
+			if (!json_object_is_type(x, json_type_int))
+				return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+			val[k] = json_object_get_int(x);
+		}
+		if (val[0] < 0 || val[0] >= CW_SPELL_MAX || val[1] < 0 || val[1] >= CW_UNITS ||
+		    val[2] < -1 || val[2] >= CW_UNITS)
+			return wr_fail(err, "bad-snapshot", "fx", "bad effect");
+		st->fx[i] = (struct cw_effect){val[0], val[1], val[2]};
+	}
+	if (!json_object_object_get_ex(o, "sides", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != CW_SEATS)
+		return wr_fail(err, "bad-snapshot", "sides", "bad sides");
+	for (int s = 0; s < CW_SEATS; s++) {
+		json_object *so = json_object_array_get_idx(arr, (size_t)s), *c;
+		struct cw_side *sd = &st->side[s];
+		int spent = 0;
+		if (!json_object_is_type(so, json_type_object) ||
+		    get_int(so, "army", -1, CW_ARMY_MAX - 1, &sd->army, err) ||
+		    get_int(so, "stage", 0, CW_STAGE_DONE, &sd->stage, err) ||
+		    get_int(so, "spent", 0, 1000, &sd->spent, err) ||
+		    get_int(so, "counter_order", 0, 3, &sd->counter_order, err) ||
+		    get_int(so, "heal_order", 0, 2, &sd->heal_order, err) ||
+		    get_int(so, "protect_order", 0, 2, &sd->protect_order, err) ||
+		    get_new(so, "dispel_order", 0, 3, 0, &sd->dispel_order, err) ||
+		    get_new(so, "dispel_mask", 0, (1 << CW_SPELL_MAX) - 1, 0, &v2, err) ||
+		    get_int(so, "counter_mask", 0, (1 << CW_SPELL_MAX) - 1, &v, err))
+			return wr_fail(err, "bad-snapshot", "sides", "bad side");
+		sd->counter_mask = (unsigned)v;
+		sd->dispel_mask = (unsigned)v2;
+		if (!json_object_object_get_ex(so, "counts", &c) ||
+		    !json_object_is_type(c, json_type_array) || json_object_array_length(c) != CW_TYPES)
+			return wr_fail(err, "bad-snapshot", "counts", "bad counts");
+		for (int k = 0; k < CW_TYPES; k++) {
+			json_object *x = json_object_array_get_idx(c, (size_t)k);
+			int max = 0;
+			if (sd->army >= 0 && k > 0 && k < cw_armies[sd->army].ntypes)
+				max = cw_armies[sd->army].units[k].max;
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < 0 ||
+			    json_object_get_int(x) > max)
+				return wr_fail(err, "bad-snapshot", "counts", "bad counts");
+			sd->counts[k] = json_object_get_int(x);
+			if (sd->army >= 0)
+				spent += sd->counts[k] * cw_armies[sd->army].units[k].cost;
+		}
+		if (spent != sd->spent || (sd->army >= 0 && spent > cw_armies[sd->army].points))
+			return wr_fail(err, "bad-snapshot", "spent", "bad spent");
+	}
+	if (!json_object_object_get_ex(o, "units", &arr) || !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != CW_UNITS)
+		return wr_fail(err, "bad-snapshot", "units", "bad units");
+	for (int i = 0; i < CW_UNITS; i++) {
+		json_object *a = json_object_array_get_idx(arr, (size_t)i);
+		int val[12];
+		static const int lo[12] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+		int hi[12] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+		json_object *l, *wl;
+		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 14)
+			return wr_fail(err, "bad-snapshot", "units", "bad unit");
+		for (int k = 0; k < 12; k++) {
+			json_object *x = json_object_array_get_idx(a, (size_t)k);
+			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < lo[k] ||
+			    json_object_get_int(x) > hi[k])
+				return wr_fail(err, "bad-snapshot", "units", "bad unit");
+			val[k] = json_object_get_int(x);
+		}
+		l = json_object_array_get_idx(a, 12);
+		wl = json_object_array_get_idx(a, 13);
+		if (!json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 0 ||
+		    !json_object_is_type(wl, json_type_int) || json_object_get_int64(wl) < 0)
+			return wr_fail(err, "bad-snapshot", "units", "bad link");
+		st->u[i] = (struct cw_unit){.status = (int8_t)val[0], .type = (int8_t)val[1],
+		                            .sq = (int16_t)val[2], .moved = (uint8_t)val[3],
+		                            .charged = (uint8_t)val[4], .shot = (uint8_t)val[5],
+		                            .attacked = (uint8_t)val[6], .cast = (uint8_t)val[7],
+		                            .instant = (uint8_t)val[8], .regen = (uint8_t)val[9],
+		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
+		                            .link = (uint64_t)json_object_get_int64(l),
+		                            .was_link = (uint64_t)json_object_get_int64(wl)};
+		/* An empty slot is all zero but its square (-1): field by field, since
+		 * a struct's padding bytes are not part of its value. */
+		int blank = val[2] == -1 && st->u[i].link == 0 && st->u[i].was_link == 0;
+		for (int k = 1; k < 12; k++)
+			blank &= k == 2 || val[k] == 0;
+		if (st->u[i].status == CW_U_EMPTY && !blank)
+			return wr_fail(err, "bad-snapshot", "units", "bad empty slot");
+		if (st->u[i].regen && st->u[i].status != CW_U_DEAD)
+			return wr_fail(err, "bad-snapshot", "units", "bad regen");
+	}
+	/* the reserve and fielded units match the counts bought */
+	for (int s = 0; s < CW_SEATS; s++) {
+		int n[CW_TYPES] = {0}, k0 = 0;
+		if (st->side[s].stage < CW_STAGE_DEPLOY)
+			continue;
+		for (int k = 0; k < CW_UPS; k++) {
+			const struct cw_unit *u = &st->u[s * CW_UPS + k];
+			if (u->status == CW_U_EMPTY) {
+				k0 = 1;
+				continue;
+			}
+			if (k0)
+				return wr_fail(err, "bad-snapshot", "units", "a gap in the units");
+			n[u->type]++;
+		}
+		for (int k = 1; k < CW_TYPES; k++)
+			if (n[k] != st->side[s].counts[k])
+				return wr_fail(err, "bad-snapshot", "units", "units and counts disagree");
+	}
+	if (st->phase == CW_PH_SETUP) {
+		for (int s = 0; s < CW_SEATS; s++)
+			for (int k = 0; k < CW_UPS; k++)
+				if (st->u[s * CW_UPS + k].status == CW_U_DEAD)
+					return wr_fail(err, "bad-snapshot", "units", "dead in set-up");
+	}
+	cw_rebuild_at(st);
+	return cw_check_state(st, err);
+}
+
+int
+cw_load(json_object *snap, void **state, struct wr_error *err)
+{
+	struct cw_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return wr_fail(err, "internal", "", "out of memory");
+	if (load_into(snap, st, err) != 0) {
+		free(st);
+		return -1;
+	}
+	*state = st;
+	return 0;
+}
