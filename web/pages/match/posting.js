@@ -1,0 +1,102 @@
+// The match page (pages/match.js), posting: the draft sent with an
+// Idempotency-Key kept (localStorage) until the server answers, a retry
+// byte for byte, a lost post resent once the match moved on; the
+// match-level posts (draw, resign, abort, claim, orders); and "Undo my
+// last post". A part lent to Match: see loading.js.
+
+import { request, randomHex } from '../../api.js';
+import { h, clear, errorBox } from '../../ui.js';
+import { undoLast } from '../../undo.js';
+
+export class MatchPosting {
+  // A post keeps its Idempotency-Key until it succeeds or is refused, so a
+  // retry after a lost answer is never applied twice.
+  loadAttempt() {
+    try { return JSON.parse(localStorage.getItem(this.attemptKey)); } catch { return null; }
+  }
+
+  saveAttempt(a) {
+    if (a) localStorage.setItem(this.attemptKey, JSON.stringify(a)); else localStorage.removeItem(this.attemptKey);
+  }
+
+  async sendPost() {
+    if (!this.draft) return;
+    const body = { seq: this.draft.seq, actions: this.draft.actions };
+    const c = this.comment.value.trim();
+    if (c) { body.comment = c; body.comment_hidden = this.hidden.checked; }
+    const text = JSON.stringify(body);
+    const prev = this.loadAttempt();
+    const attempt = prev && prev.body === text && prev.path.endsWith('/turns') ? prev
+      : { path: `/api/games/${this.id}/turns`, body: text, key: randomHex(16), seq: this.draft.seq };
+    await this.send(attempt);
+  }
+
+  async send(attempt, quiet = false) {
+    this.saveAttempt(attempt);
+    this.postBtn.disabled = true;
+    if (!quiet) clear(this.postMsg, h('p', { class: 'note' }, 'Posting…'));
+    try {
+      await request('POST', attempt.path, { rawBody: attempt.body, headers: { 'Idempotency-Key': attempt.key } });
+      this.saveAttempt(null);
+      clear(this.postMsg);
+      if (attempt.path.endsWith('/turns')) {
+        this.draft = null;
+        this.comment.value = '';
+        this.hidden.checked = false;
+        this.renderDraft();
+        const a = document.activeElement;
+        if (!a || a === document.body || a === this.postBtn) this.board.setFocus(this.board.focus);
+      }
+      if (attempt.after) attempt.after();
+      this.refresh();
+      return true;
+    } catch (err) {
+      if (!err.retryable) this.saveAttempt(null);
+      if (quiet && !err.retryable) return false;
+      clear(this.postMsg, errorBox(err, err.retryable ? () => this.send(attempt) : null, 'Retry (safe: it is never applied twice)'));
+      if (err.slug === 'stale-sequence' || err.slug === 'not-awaited') this.refresh();
+      this.renderDraft();
+      return false;
+    }
+  }
+
+  // A post whose answer was lost, while the match moved on: send it again
+  // with its key. If it was applied, the server answers as the first time;
+  // if not, it is refused as stale, and nothing happens twice.
+  async retryUnknownAttempt() {
+    const a = this.loadAttempt();
+    if (!a || a.seq === undefined || a.seq === this.view.seq || this.retrying) return;
+    this.retrying = true;
+    try { await this.send(a, true); } finally { this.retrying = false; }
+  }
+
+  matchPost(path, body, label) {
+    return this.send({ path: `/api/games/${this.id}/${path}`, body: JSON.stringify(body), key: randomHex(16), label });
+  }
+
+  // Undo (issue 14): take back my last post of this turn, while the
+  // actions list says it can be (no die rolled, nothing revealed since).
+  // A retry after a lost answer reuses the key: never applied twice.
+  async takeBack() {
+    const seq = this.view.seq;
+    if (!this.undoKey || this.undoKey.seq !== seq) this.undoKey = { seq, key: randomHex(16) };
+    this.takeBackBtn.disabled = true;
+    clear(this.postMsg, h('p', { class: 'note' }, 'Taking back your last post…'));
+    try {
+      await undoLast(this.id, seq, 1, this.undoKey.key);
+      this.undoKey = null;
+      this.draft = null;
+      this.canUndo = false;
+      clear(this.postMsg, h('p', { class: 'note', id: 'undo-done' }, 'Your last post was taken back: the board shows the position before it.'));
+      this.renderDraft();
+      this.refresh();
+    } catch (err) {
+      if (!err.retryable) this.undoKey = null;
+      clear(this.postMsg, errorBox(err, err.retryable ? () => this.takeBack() : null, 'Retry (safe: it is never applied twice)'));
+      if (err.slug === 'undo-not-allowed') { this.undoRefusedAt = seq; this.renderDraft(); }
+      if (!err.retryable) { this.actionsSeq = -1; this.refresh(); }
+    } finally {
+      this.takeBackBtn.disabled = false;
+    }
+  }
+}
