@@ -254,7 +254,7 @@ every_ruleset_turns(void)
 		int posts = 0, bad = 0, reactions = 0;
 		char what[160];
 		for (int seats = rs->min_seats; rs->turn_of && seats <= rs->max_seats; seats++) {
-			for (uint64_t seed = 1; seed <= 6; seed++) {
+			for (uint64_t seed = 1; seed <= 20; seed++) {
 				struct wr_rng rng;
 				struct wr_error err;
 				uint64_t x;
@@ -262,7 +262,7 @@ every_ruleset_turns(void)
 				wr_rng_seeded(&rng, &x, seed * 977 + (uint64_t)seats);
 				if (rs->create(NULL, seats, &rng, &st, &err) != 0)
 					break;   /* a seat count that needs an option */
-				for (int k = 0; k < 400 && rs->to_act(st); k++, posts++) {
+				for (int k = 0; k < 1500 && rs->to_act(st); k++, posts++) {
 					struct wr_events ev = {0};
 					unsigned a = rs->to_act(st);
 					int seat = __builtin_ctz(a);
