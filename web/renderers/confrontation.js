@@ -213,6 +213,7 @@ export default {
       case 'swift': return `Swift move ${a.from}→${a.to}`;
       case 'fury': return `Battle Fury ${a.from}→${a.to}`;
       case 'end_turn': return 'end the turn';
+      case 'end_fury': return 'Battle Fury: no more moves';
       case 'hold_the_line': return a.use ? 'Hold the Line: spend a token (+2)' : 'Hold the Line: no';
       case 'luck': return a.use ? 'Luck: re-roll' : 'Luck: keep the roll';
       case 'live_again': return a.use ? `Live Again on ${a.square}` : 'Live Again: no';
