@@ -1,18 +1,10 @@
 /* The store's connections: a small locked pool of libpq connections,
- * connected lazily and reconnected when the server went away.
- *
- * Nothing here waits on the database without a deadline (issue 16, item
- * 2): a server that accepts TCP but never answers (stopped, hung) must
- * not hold a worker thread. Every connection is non-blocking and every
- * exchange polls its socket until a deadline; one that passes marks the
- * connection broken (closed when given back, never reused). A breaker
- * keeps requests from piling onto a database that does not answer: once
- * it is known down (a deadline passed, a connection failed, the
- * monitor's check failed) requests are refused at once with 503, except
- * one at a time that tries to connect again, and the in-flight ones stop
- * waiting. A monitor thread with a connection of its own checks the
- * database every second and answers /api/health, so that health never
- * queues behind the pool. */
+ * lent and given back, connected lazily with every statement prepared,
+ * and dropped when stale (the server went away while one sat idle, or
+ * the database was found down since it was made); the statements run on
+ * them and the columns read from their results. Whether the database
+ * answers (the deadlines of every exchange, the 503 breaker, the health
+ * monitor) is health.c's: the pool calls it, never the other way. */
 #include <errno.h>
 #include <stdio.h>
 #include <poll.h>
@@ -21,46 +13,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "store_priv.h"
-
-struct wp_store {
-	pthread_mutex_t lock;
-	pthread_cond_t freed;    /* a slot was given back, or the breaker moved */
-	char *conninfo;
-	unsigned size;
-	struct wp_conn *conns;
-	unsigned char *busy;
-	struct wp_db_limits lim;
-	/* The breaker. epoch grows each time the database is found down;
-	 * a connection made or taken in an earlier epoch is not trusted. */
-	int down;
-	int probing;             /* one request is trying to connect */
-	unsigned epoch;
-	/* The monitor (daemons only; CGI checks on its one connection). */
-	int monitoring, stopping, check_now;
-	pthread_t monitor;
-	pthread_cond_t wake;     /* wakes the monitor early */
-	pthread_cond_t checked;  /* a check finished */
-	unsigned long checks;    /* checks finished */
-};
+#include "pool_priv.h"
 
 static const struct wp_db_limits default_limits = {
 	.statement_ms = 5000, .lock_ms = 2000, .connect_ms = 2000, .pool_wait_ms = 500,
 	.check_ms = 2000,
 };
 
-/* How often the monitor checks the database. */
-#define WP_CHECK_EVERY_MS 1000
 /* The most a request may spend finding out that the database is back. */
 #define WP_PROBE_MS 250
-
-/* ------------------------------------------------------------ deadlines */
-
-static int64_t
-deadline_in(unsigned ms)
-{
-	return wp_now_ns() + (int64_t)ms * 1000000;
-}
 
 /* The deadline of one statement: the server's own statement_timeout
  * fires first; this one is for a server that does not answer at all. */
@@ -68,214 +29,7 @@ static int64_t
 statement_deadline(const struct wp_conn *c)
 {
 	unsigned ms = c->st->lim.statement_ms ? c->st->lim.statement_ms + 1000 : 60000;
-	return deadline_in(ms);
-}
-
-/* The database was found down since the connection was taken: whoever
- * waits on it gives up (the monitor's connection never is). */
-static int
-overtaken(const struct wp_conn *c)
-{
-	return c->watched && __atomic_load_n(&c->st->epoch, __ATOMIC_RELAXED) != c->taken;
-}
-
-/* 1 when the socket is ready for events, 0 at the deadline or when the
- * breaker tripped, -1 on error. Polls in slices to notice the breaker. */
-static int
-wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
-{
-	for (;;) {
-		struct pollfd p = {.fd = PQsocket(pg), .events = events};
-		int64_t left = (deadline - wp_now_ns()) / 1000000;
-		if (p.fd < 0)
-			return -1;
-		if (left <= 0 || (c && overtaken(c)))
-			return 0;
-		int rc = poll(&p, 1, left < 100 ? (int)left + 1 : 100);
-		if (rc > 0)
-			return 1;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
-/* Flushes what was sent and reads every result of it: the first failed
- * one, else the last. NULL when the deadline passed, the breaker tripped
- * or the connection broke; the connection is then marked broken. */
-/* Everything sent on pg is flushed: 0, or -1 (deadline, breaker, error).
- * c: the pooled connection whose breaker counts, or NULL. */
-static int
-flush_out(const struct wp_conn *c, PGconn *pg, int64_t deadline)
-{
-	int f;
-
-	while ((f = PQflush(pg)) == 1) {
-		if (wait_socket(c, pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(pg))
-			return -1;
-	}
-	return f < 0 ? -1 : 0;
-}
-
-/* The next PQgetResult on pg will not block: 0, or -1 as flush_out. */
-static int
-until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
-{
-	while (PQisBusy(pg)) {
-		if (wait_socket(c, pg, POLLIN, deadline) <= 0 || !PQconsumeInput(pg))
-			return -1;
-	}
-	return 0;
-}
-
-static void
-dropped(struct wp_conn *c)
-{
-	wp_log("database: %s; the connection is dropped",
-	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
-	       : overtaken(c)                   ? "the database was found down"
-	                                        : "no answer in time");
-	c->broken = 1;
-}
-
-static PGresult *
-await_result(struct wp_conn *c, int64_t deadline)
-{
-	PGresult *keep = NULL, *r;
-
-	if (flush_out(c, c->pg, deadline) != 0)
-		goto broke;
-	for (;;) {
-		if (until_ready(c, c->pg, deadline) != 0)
-			goto broke;
-		if (!(r = PQgetResult(c->pg)))
-			break;
-		ExecStatusType s = PQresultStatus(r);
-		int failed = s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK;
-		ExecStatusType k = keep ? PQresultStatus(keep) : PGRES_COMMAND_OK;
-		if (!keep || (failed && (k == PGRES_COMMAND_OK || k == PGRES_TUPLES_OK))) {
-			PQclear(keep);
-			keep = r;
-		} else {
-			PQclear(r);
-		}
-	}
-	return keep;
-broke:
-	PQclear(keep);
-	dropped(c);
-	return NULL;
-}
-
-static PGresult *
-exec_simple(struct wp_conn *c, const char *sql, int64_t deadline)
-{
-	if (c->broken)
-		return NULL;
-	if (!PQsendQuery(c->pg, sql)) {
-		c->broken = PQstatus(c->pg) != CONNECTION_OK;
-		return NULL;
-	}
-	return await_result(c, deadline);
-}
-
-/* -------------------------------------------------------------- connect */
-
-static int
-setup_session(struct wp_conn *c, int64_t deadline)
-{
-	char sql[160];
-	PGresult *r;
-	int ok;
-
-	snprintf(sql, sizeof(sql), "SET statement_timeout = %u; SET lock_timeout = %u",
-	         c->st->lim.statement_ms, c->st->lim.lock_ms);
-	r = exec_simple(c, sql, deadline);
-	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-	if (!ok && r)
-		wp_log("database: cannot set the timeouts: %s", PQresultErrorMessage(r));
-	PQclear(r);
-	return ok ? 0 : -1;
-}
-
-static int
-prepare_all(struct wp_conn *c, int64_t deadline)
-{
-	for (int i = 0; i < WP_STMT_MAX; i++) {
-		PGresult *r = NULL;
-		if (PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
-			r = await_result(c, deadline);
-		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-		if (!ok && r)
-			wp_log("database: cannot prepare %s: %s", wp_sql[i].name,
-			       PQresultErrorMessage(r));
-		PQclear(r);
-		if (!ok)
-			return -1;
-	}
-	return 0;
-}
-
-/* A new connection within the deadline: TCP keepalives on (unless the
- * conninfo says otherwise), non-blocking, the session's timeouts set
- * and, for the pool (prepare), every statement prepared. */
-static PGconn *
-connect_db(struct wp_conn *c, const char *app, int prepare, int64_t deadline)
-{
-	/* Keywords before dbname are defaults the conninfo may override. */
-	const char *keys[] = {"keepalives", "keepalives_idle", "keepalives_interval",
-	                      "keepalives_count", "application_name", "dbname", NULL};
-	const char *vals[] = {"1", "30", "10", "3", app, c->st->conninfo, NULL};
-	PGconn *pg = PQconnectStartParams(keys, vals, 1);
-	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
-
-	if (!pg)
-		return NULL;
-	while (PQstatus(pg) != CONNECTION_BAD && s != PGRES_POLLING_OK &&
-	       s != PGRES_POLLING_FAILED) {
-		int rc = wait_socket(NULL, pg, s == PGRES_POLLING_READING ? POLLIN : POLLOUT,
-		                     deadline);
-		if (rc <= 0) {
-			wp_log("database: cannot connect: %s", rc == 0 ? "no answer in time" : "poll failed");
-			PQfinish(pg);
-			return NULL;
-		}
-		s = PQconnectPoll(pg);
-	}
-	if (PQstatus(pg) != CONNECTION_OK) {
-		wp_log("database: cannot connect: %s", PQerrorMessage(pg));
-		PQfinish(pg);
-		return NULL;
-	}
-	c->pg = pg;
-	c->broken = 0;
-	if (PQsetnonblocking(pg, 1) != 0 || setup_session(c, deadline) != 0 ||
-	    (prepare && prepare_all(c, deadline) != 0)) {
-		PQfinish(pg);
-		c->pg = NULL;
-		return NULL;
-	}
-	return pg;
-}
-
-/* ---------------------------------------------------------------- breaker */
-
-/* Both with the lock held. */
-static void
-mark_down(struct wp_store *st, const char *why)
-{
-	if (!st->down)
-		wp_log("database: down (%s): requests get 503 until it answers again", why);
-	st->down = 1;
-	__atomic_add_fetch(&st->epoch, 1, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&st->freed);
-}
-
-static void
-mark_up(struct wp_store *st)
-{
-	if (st->down)
-		wp_log("database: answers again");
-	st->down = 0;
+	return wp_deadline_in(ms);
 }
 
 /* ------------------------------------------------------------------ pool */
@@ -318,24 +72,12 @@ wp_store_limits(struct wp_store *st, const struct wp_db_limits *lim)
 	st->lim = *lim;
 }
 
-static void
-stop_monitor(struct wp_store *st)
-{
-	pthread_mutex_lock(&st->lock);
-	int running = st->monitoring;
-	st->stopping = 1;
-	pthread_cond_broadcast(&st->wake);
-	pthread_mutex_unlock(&st->lock);
-	if (running)
-		pthread_join(st->monitor, NULL);
-}
-
 void
 wp_store_close(struct wp_store *st)
 {
 	if (!st)
 		return;
-	stop_monitor(st);
+	wp_monitor_stop(st);
 	pthread_mutex_lock(&st->lock);
 	for (unsigned i = 0; i < st->size; i++) {
 		if (st->conns[i].pg && !st->busy[i]) {
@@ -356,6 +98,26 @@ wp_store_close(struct wp_store *st)
 	free(st);
 }
 
+/* Every statement, on each new pooled connection (the monitor's has
+ * none). */
+static int
+prepare_all(struct wp_conn *c, int64_t deadline)
+{
+	for (int i = 0; i < WP_STMT_MAX; i++) {
+		PGresult *r = NULL;
+		if (PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
+			r = wp_await_result(c, deadline);
+		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!ok && r)
+			wp_log("database: cannot prepare %s: %s", wp_sql[i].name,
+			       PQresultErrorMessage(r));
+		PQclear(r);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 /* Whether an idle connection still has its server. A server that went
  * away (a restart, an administrator's kill) sent its goodbye and closed
  * the socket while the connection sat in the pool, which libpq learns only
@@ -372,31 +134,21 @@ idle_alive(PGconn *c)
 	return poll(&p, 1, 0) == 0;
 }
 
-static struct timespec
-abs_deadline(int64_t deadline)
-{
-	return (struct timespec){.tv_sec = deadline / 1000000000, .tv_nsec = deadline % 1000000000};
-}
-
 struct wp_conn *
 wp_store_get(struct wp_store *st)
 {
-	int64_t deadline = deadline_in(st->lim.pool_wait_ms);
-	struct timespec until = abs_deadline(deadline);
+	int64_t deadline = wp_deadline_in(st->lim.pool_wait_ms);
+	struct timespec until = wp_abs_deadline(deadline);
 	unsigned slot = 0;
 	int found = 0, probe = 0;
 	const char *why = "no free connection";
 
 	pthread_mutex_lock(&st->lock);
 	for (;;) {
-		/* Down: one request at a time finds out whether it is back;
-		 * the others are refused at once. */
-		if (st->down && !probe) {
-			if (st->probing) {
-				why = NULL;
-				break;
-			}
-			probe = st->probing = 1;
+		/* While the database is down the breaker refuses all but one. */
+		if (!wp_breaker_admit(st, &probe)) {
+			why = NULL;
+			break;
 		}
 		for (slot = 0; slot < st->size; slot++)
 			if (!st->busy[slot])
@@ -409,8 +161,7 @@ wp_store_get(struct wp_store *st)
 			break;
 	}
 	if (!found) {
-		if (probe)
-			st->probing = 0;
+		wp_breaker_tried(st, probe, -1);
 		pthread_mutex_unlock(&st->lock);
 		if (why)
 			wp_log("database: %s after %u ms", why, st->lim.pool_wait_ms);
@@ -434,21 +185,19 @@ wp_store_get(struct wp_store *st)
 		unsigned ms = st->lim.connect_ms;
 		if (probe && st->monitoring && ms > WP_PROBE_MS)
 			ms = WP_PROBE_MS;
+		int64_t by = wp_deadline_in(ms);
 		c->made = c->taken;
-		connect_db(c, "warpostd", 1, deadline_in(ms));
+		if (wp_connect_db(c, "warpostd", by) && prepare_all(c, by) != 0) {
+			PQfinish(c->pg);
+			c->pg = NULL;
+		}
 	}
 	c->broken = 0;
 
 	pthread_mutex_lock(&st->lock);
-	if (probe)
-		st->probing = 0;
-	if (c->pg) {
-		if (probe)
-			mark_up(st);
-	} else {
+	wp_breaker_tried(st, probe, c->pg != NULL);
+	if (!c->pg) {
 		st->busy[slot] = 0;
-		if (!st->down)
-			mark_down(st, "cannot connect");
 		pthread_cond_broadcast(&st->freed);
 	}
 	pthread_mutex_unlock(&st->lock);
@@ -529,7 +278,7 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	 * transaction is not handed to the next request. A missed deadline
 	 * means the database does not answer. */
 	if (conn->broken && conn->taken == st->epoch)
-		mark_down(st, "a statement got no answer in time");
+		wp_breaker_down(st, "a statement got no answer in time");
 	if (conn->broken || PQstatus(conn->pg) != CONNECTION_OK ||
 	    PQtransactionStatus(conn->pg) != PQTRANS_IDLE) {
 		PQfinish(conn->pg);
@@ -541,125 +290,20 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	pthread_mutex_unlock(&st->lock);
 }
 
-/* ---------------------------------------------------------------- health */
-
-/* One check on a connection of its own: (re)connect if needed, then
- * SELECT 1, both within check_ms. */
-static int
-check_once(struct wp_conn *mc)
-{
-	int64_t deadline = deadline_in(mc->st->lim.check_ms);
-	PGresult *r;
-	int ok;
-
-	if (mc->pg && PQstatus(mc->pg) != CONNECTION_OK) {
-		PQfinish(mc->pg);
-		mc->pg = NULL;
-	}
-	if (!mc->pg && !connect_db(mc, "warpostd-health", 0, deadline))
-		return 0;
-	r = exec_simple(mc, "SELECT 1", deadline);
-	ok = PQresultStatus(r) == PGRES_TUPLES_OK;
-	PQclear(r);
-	if (!ok) {
-		PQfinish(mc->pg);
-		mc->pg = NULL;
-		mc->broken = 0;
-	}
-	return ok;
-}
-
-static void *
-monitor_main(void *arg)
-{
-	struct wp_store *st = arg;
-	struct wp_conn mc = {.st = st};
-
-	pthread_mutex_lock(&st->lock);
-	while (!st->stopping) {
-		int was_down = st->down;
-		pthread_mutex_unlock(&st->lock);
-		int64_t started = wp_now_ns();
-		int ok = check_once(&mc);
-		/* A check that found no answer in time while the database was up
-		 * is asked once more, at once, on a new connection, before every
-		 * request is refused: one late answer is not an outage. Under a
-		 * full load on two cores one check in several minutes missed its
-		 * 2 s although the database answered everyone else (the bench's
-		 * 304 phase then got thousands of 503s while the breaker was
-		 * open). A database that refuses or fails the check is down at
-		 * once, and a hung one is found down one deadline later; a
-		 * server shutting down does not wait for a second one. */
-		if (!ok && !was_down &&
-		    wp_now_ns() - started >= (int64_t)st->lim.check_ms * 1000000) {
-			pthread_mutex_lock(&st->lock);
-			int again = !st->stopping;
-			pthread_mutex_unlock(&st->lock);
-			if (again) {
-				wp_log("database: the health check got no answer in %u ms;"
-				       " checking again", st->lim.check_ms);
-				ok = check_once(&mc);
-			}
-		}
-		pthread_mutex_lock(&st->lock);
-		if (ok)
-			mark_up(st);
-		else if (!st->down)
-			mark_down(st, "the health check got no answer");
-		st->checks++;
-		pthread_cond_broadcast(&st->checked);
-		struct timespec until = abs_deadline(deadline_in(WP_CHECK_EVERY_MS));
-		while (!st->stopping && !st->check_now &&
-		       pthread_cond_timedwait(&st->wake, &st->lock, &until) != ETIMEDOUT)
-			;
-		st->check_now = 0;
-	}
-	pthread_mutex_unlock(&st->lock);
-	PQfinish(mc.pg);
-	return NULL;
-}
-
-int
-wp_store_monitor(struct wp_store *st)
-{
-	pthread_mutex_lock(&st->lock);
-	int rc = pthread_create(&st->monitor, NULL, monitor_main, st);
-	st->monitoring = rc == 0;
-	pthread_mutex_unlock(&st->lock);
-	return rc == 0 ? 0 : -1;
-}
-
-/* A daemon answers from the monitor: down, at once; up, once the next
- * check has finished (a fresh answer), or down if it does not finish
- * within check_ms. Without a monitor (CGI), a check on a pooled
- * connection, under the same deadlines. */
+/* Answers /api/health: from the monitor where one runs (health.c);
+ * without one (CGI), a check on a pooled connection, under the same
+ * deadlines. */
 int
 wp_store_ping(struct wp_store *st)
 {
-	pthread_mutex_lock(&st->lock);
-	if (st->monitoring) {
-		int up = 0;
-		if (!st->down) {
-			unsigned long want = st->checks + 1;
-			struct timespec until = abs_deadline(deadline_in(st->lim.check_ms));
-			st->check_now = 1;
-			pthread_cond_signal(&st->wake);
-			while (st->checks < want && !st->down &&
-			       pthread_cond_timedwait(&st->checked, &st->lock, &until) != ETIMEDOUT)
-				;
-			up = st->checks >= want && !st->down;
-		} else {
-			st->check_now = 1;
-			pthread_cond_signal(&st->wake);
-		}
-		pthread_mutex_unlock(&st->lock);
+	int up;
+
+	if (wp_monitor_answer(st, &up))
 		return up;
-	}
-	pthread_mutex_unlock(&st->lock);
 	struct wp_conn *c = wp_store_get(st);
 	if (!c)
 		return 0;
-	PGresult *r = exec_simple(c, "SELECT 1", deadline_in(st->lim.check_ms));
+	PGresult *r = wp_exec_simple(c, "SELECT 1", wp_deadline_in(st->lim.check_ms));
 	int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
 	PQclear(r);
 	wp_store_put(st, c);
@@ -686,7 +330,7 @@ lost_or_internal(struct wp_conn *c, const PGresult *r)
 static enum wp_err
 command(struct wp_conn *c, const char *sql)
 {
-	PGresult *r = exec_simple(c, sql, statement_deadline(c));
+	PGresult *r = wp_exec_simple(c, sql, statement_deadline(c));
 	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	enum wp_err err = ok ? WP_OK : lost_or_internal(c, r);
 
@@ -781,7 +425,7 @@ wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 	if (!c->broken && PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0,
 	                                      p ? p->values : NULL, p ? p->lengths : NULL,
 	                                      p ? p->formats : NULL, 0))
-		r = await_result(c, statement_deadline(c));
+		r = wp_await_result(c, statement_deadline(c));
 	ExecStatusType s = PQresultStatus(r);
 
 	if (c->ntouched + c->touched_all && PQtransactionStatus(c->pg) == PQTRANS_IDLE)
@@ -813,7 +457,7 @@ wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
 	if (PQsetnonblocking(pg, 1) != 0 ||
 	    !(n ? PQsendQueryParams(pg, sql, n, NULL, values, NULL, NULL, 0) : PQsendQuery(pg, sql)))
 		return NULL;
-	return await_result(&c, deadline_in(ms));
+	return wp_await_result(&c, wp_deadline_in(ms));
 }
 
 enum wp_err
