@@ -71,8 +71,8 @@ int64_t wp_clock_deadline(const struct wp_tc *tc, const struct wp_interval *vac,
 
 struct wp_seat_clock {
 	int awaited;             /* awaited after the last post */
-	int64_t bank;            /* seconds when its turn began (awaited) or that it has */
-	int64_t since;           /* awaited: when its turn began */
+	int64_t bank;            /* seconds when its clock started (awaited) or that it has */
+	int64_t since;           /* awaited: when its clock started (G8) */
 	int64_t deadline;        /* awaited: when the bank runs out */
 	int64_t left;            /* seconds left at now (bank when not awaited) */
 	int flagged;             /* awaited and now >= deadline */
