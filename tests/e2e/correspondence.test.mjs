@@ -169,21 +169,23 @@ test('the Watch list and the notifications page', async () => {
     await page.goto(`${env.base}/`);
     await page.click('#notifications-link');
     await page.waitForSelector('#hook-url');
-    await page.fill('#hook-url', 'https://hooks.invalid/warpost');
+    await page.fill('#hook-url', 'https://hooks.example/warpost');
     await page.click('#hook-add');
     await page.waitForSelector('#hook-secret-new', { timeout: T });
     assert.match(await page.inputValue('#hook-secret-new'), /^[0-9a-f]{64}$/, 'the secret, shown once');
-    await page.waitForSelector('.webhook .hook-url:has-text("https://hooks.invalid/warpost")', { timeout: T });
+    await page.waitForSelector('.webhook .hook-url:has-text("https://hooks.example/warpost")', { timeout: T });
     await page.click('.webhook summary:has-text("Delivery log")');
     await page.waitForSelector('.deliveries :text("Nothing sent yet.")', { timeout: T });
     // A match where Cat is to play: "your turn" is queued for the webhook
-    // (.invalid never resolves: nothing leaves the machine) and logged.
+    // (the reserved TLD .example is never delegated: the name never
+    // resolves, nothing leaves the machine; .invalid, special-use, is
+    // refused at registration since issue 24) and logged.
     const mine = await api(env, 'POST', '/api/games', { ruleset: 'skirmish-test', seats: 2, seat: 0 }, cat.token);
     await api(env, 'POST', `/api/games/${mine.id}/join`, { code: mine.invitations[0].code }, p0.token);
     await page.click('.deliveries button:has-text("Reload the log")');
     await page.waitForSelector(`.delivery:has-text("Your turn · match #${mine.id}")`, { timeout: T });
     const hooks = await api(env, 'GET', '/api/me/webhooks', undefined, cat.token);
-    assert.deepEqual(hooks.webhooks.map((w) => w.url), ['https://hooks.invalid/warpost']);
+    assert.deepEqual(hooks.webhooks.map((w) => w.url), ['https://hooks.example/warpost']);
     await page.fill('#email-address', 'cat@example.org');
     await page.check('#email-digest');
     await page.click('#email-save');
