@@ -80,7 +80,10 @@ void
 wp_response_free(struct wp_response *res)
 {
 	headers_free(res->headers, res->nheaders);
-	free(res->body);
+	if (res->lent_put)
+		res->lent_put(res->lent);
+	else
+		free(res->body);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -175,6 +175,13 @@ kept_put(struct kept *k)
 	}
 }
 
+/* A response's reference, as wp_response.lent_put takes it. */
+static void
+lent_put(void *lent)
+{
+	kept_put(lent);
+}
+
 static size_t
 slot_of(const char *key)
 {
@@ -428,22 +435,20 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	bad |= wp_response_header(res, "Content-Security-Policy", WP_STATIC_CSP);
 	bad |= wp_response_header(res, "Referrer-Policy", "no-referrer");
 	bad |= wp_response_header(res, "X-Frame-Options", "DENY");
-	err = WP_OK;
+	if (!bad)
+		res->fixed = key;
 	if (not_modified) {
 		res->status = 304;
-	} else {
-		size_t n = gz ? k->gzlen : k->len;
-		res->body = malloc(n ? n : 1);
-		if (res->body) {
-			memcpy(res->body, gz ? k->gz : k->body, n);
-			res->body_len = n;
-			res->status = 200;
-		} else {
-			err = WP_ERR_INTERNAL;
-		}
+		kept_put(k);
+		return WP_OK;
 	}
-	if (err == WP_OK && !bad)
-		res->fixed = key;
-	kept_put(k);
-	return err;
+	/* The bytes are lent, not copied (issue 26, HTTP): the response
+	 * holds k until the front no longer sends them, so a newer version
+	 * put in k's slot meanwhile frees nothing it points at. */
+	res->body = gz ? k->gz : k->body;
+	res->body_len = gz ? k->gzlen : k->len;
+	res->lent_put = lent_put;
+	res->lent = k;
+	res->status = 200;
+	return WP_OK;
 }

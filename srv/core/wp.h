@@ -113,8 +113,13 @@ struct wp_response {
 	int status;
 	struct wp_header headers[16];
 	size_t nheaders;
-	char *body;              /* malloc'd, owned by the response */
+	char *body;              /* malloc'd, owned by the response, unless lent */
 	size_t body_len;
+	/* Set: body is lent (a static file kept in memory), not owned; its
+	 * bytes stay valid until lent_put(lent), which wp_response_free calls
+	 * instead of free(body). A front that sends them later takes both. */
+	void (*lent_put)(void *lent);
+	void *lent;
 	/* status 0 and wait_game set: no answer yet; the front holds the
 	 * request until wp_wait wakes it (or wait_until_ns), then serves it
 	 * again. */

@@ -171,6 +171,8 @@ write_response(const struct wp_request *req, const struct wp_response *res, writ
 		wr(io, line, (size_t)n);
 	}
 	wr(io, "\r\n", 2);
+	/* A lent body (a static file) is written from where it is, and
+	 * wp_response_free gives it back, never frees it. */
 	if (strcmp(req->method, "HEAD") != 0 && res->body_len)
 		wr(io, res->body, res->body_len);
 }

@@ -141,16 +141,24 @@ peer_of(struct MHD_Connection *c, char *out, size_t cap)
 		          out, (socklen_t)cap);
 }
 
-/* libmicrohttpd's response for a core answer; the body is handed over. */
+/* libmicrohttpd's response for a core answer; the body is handed over.
+ * A lent one is sent from where it is, and its owner's reference is
+ * dropped when libmicrohttpd destroys the response: the last connection
+ * sending it, or the fixed answer's slot, let go. */
 static struct MHD_Response *
 make_response(struct wp_response *res)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(res->body_len, res->body, MHD_RESPMEM_MUST_FREE);
+		res->lent_put ? MHD_create_response_from_buffer_with_free_callback_cls(
+					res->body_len, res->body, res->lent_put, res->lent)
+			      : MHD_create_response_from_buffer(res->body_len, res->body,
+			                                        MHD_RESPMEM_MUST_FREE);
 
 	if (!r)
 		return NULL;
 	res->body = NULL;
+	res->lent_put = NULL;
+	res->lent = NULL;
 	for (size_t i = 0; i < res->nheaders; i++)
 		if (MHD_add_response_header(r, res->headers[i].name, res->headers[i].value) != MHD_YES) {
 			MHD_destroy_response(r);

@@ -2,6 +2,7 @@
 import os
 import random
 import shutil
+import socket
 import sys
 import tempfile
 import unittest
@@ -223,6 +224,43 @@ class StaticTest(wp.ServerTestCase):
                 self.assertIn(r.status, (200, 400, 404), r)
                 if r.status == 200:
                     self.assertEqual(r.body, FILES["index.html"][0])
+
+    def test_a_slow_reader_keeps_the_bytes_it_was_lent(self):
+        """Issue 26, HTTP: static files are lent to the answer, not copied.
+        A client reading slowly gets the whole version it asked for while
+        the file is replaced, its new version served and the kept answers
+        pushed out by other files: the bytes stay alive until the answer
+        is sent (a file kept in memory, and one over the kept size, read
+        for each request)."""
+        for name, size in (("lent-kept.bin", 900 * 1024), ("lent-big.bin", 3 << 20)):
+            with self.subTest(name=name):
+                path = os.path.join(self.web_root, name)
+                old = random.Random(size).randbytes(size)
+                with open(path, "wb") as f:
+                    f.write(old)
+                s = socket.socket()
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.settimeout(15)
+                try:
+                    s.connect(("127.0.0.1", self.server.port))
+                    s.sendall(b"GET /%s HTTP/1.1\r\nHost: x\r\n\r\n" % name.encode())
+                    self.assertTrue(s.recv(1, socket.MSG_PEEK), "the answer has begun")
+                    with open(path + ".new", "wb") as f:
+                        f.write(b"newer")
+                    os.replace(path + ".new", path)
+                    self.assertEqual(self.req("GET", "/" + name).body, b"newer")
+                    for i in range(40):
+                        other = "lent-other-%d.txt" % i
+                        with open(os.path.join(self.web_root, other), "wb") as f:
+                            f.write(b"other %d" % i)
+                        for _ in range(2):
+                            self.assertEqual(self.req("GET", "/" + other).status, 200)
+                    r = wp.parse_reply(wp.read_reply(s, timeout=30))
+                    self.assertEqual(r.status, 200, r)
+                    self.assertTrue(r.body == old, "%d bytes of %d, not the version asked for"
+                                    % (len(r.body), size))
+                finally:
+                    s.close()
 
 
 class RepoWebRootTest(wp.ServerTestCase):
