@@ -497,7 +497,8 @@ class StressTest(wp.ServerTestCase):
                     ld.call("webhook", "DELETE", "/api/me/webhooks/%d" % h["id"], who=p)
                     ld.call("webhook", "POST", "/api/me/webhooks", {"url": h["url"]}, p)
             if rng.random() < 0.2:
-                ld.call("digest", "PUT", "/api/me/email", {"address": p.address, "digest": "off"}, p)
+                ld.call("digest", "PUT", "/api/me/email",
+                        {"address": p.address, "digest": "off"}, p)
                 ld.call("digest", "PUT", "/api/me/email",
                         {"address": p.address, "digest": "daily"}, p)
             ld.call("me games", "GET", "/api/me/games", who=p)
@@ -559,6 +560,7 @@ class StressTest(wp.ServerTestCase):
             return (len(self.box.mails) > 0 and len(ids) > len(set(ids)) and
                     (self.metric("warpost_time_warnings_total") or 0) > 0)
         alive = self.server.alive()
+        server_said = []      # the server's own failures, first in the report
         if alive:
             wp.wait_until(worker_did, 15, 0.2)
             ld.count[("digest mail", 250)] = len(self.box.mails)
@@ -567,7 +569,8 @@ class StressTest(wp.ServerTestCase):
                          "warpost_renderer_failures_total", "warpost_longpolls_total"):
                 ld.count[(name, "metric")] = self.metric(name) or 0
             if ld.count[("warpost_renderer_failures_total", "metric")]:
-                ld.fail("the board.png renderer failed (warpost_renderer_failures_total)")
+                server_said.append("the board.png renderer failed "
+                                   "(warpost_renderer_failures_total)")
         calls = list(self.rx.calls)
         ld.count[("webhook call", "received")] = len(calls)
         ld.count[("webhook call", "retried")] = len(calls) - len({c["event_id"] for c in calls})
@@ -579,27 +582,29 @@ class StressTest(wp.ServerTestCase):
                 log = self.server.stop(timeout=60)
             except AssertionError as e:
                 log = str(e)
-                ld.fail("warpostd did not stop cleanly: %s" % log[-3000:])
+                server_said.append("warpostd did not stop cleanly: %s" % log[-3000:])
         else:
             log = self.server.stderr_text()
-            ld.fail("warpostd died (exit code %s)" % self.server.proc.returncode)
+            server_said.append("warpostd died (exit code %s)" % self.server.proc.returncode)
+        shown = 0
         for m in SANITIZER.finditer(log):
-            a = max(0, m.start() - 200)
-            ld.fail("in warpostd's stderr: %s" % log[a:m.start() + 3000])
-            break
-        if ld.failures:
+            if m.start() >= shown and len(server_said) < 6:
+                shown = m.start() + 3000
+                server_said.append("in warpostd's stderr: %s" % log[max(0, m.start() - 200):shown])
+        if ld.failures or server_said:
             # what the server said about its 5xx: the database's errors
             lines = log.splitlines()
             said = [i for i, x in enumerate(lines) if re.match(r"\S+ database: ", x)]
             for i in said[:3]:
-                ld.fail("warpostd's log: " + "\n".join(lines[i:i + 12]))
+                server_said.append("warpostd's log: " + "\n".join(lines[i:i + 12]))
 
         summary = "\n".join("  %-34s %-10s %d" % (s, st, n)
                             for (s, st), n in sorted(ld.count.items(), key=str))
         print("WP_STRESS_SEED=%d: what the clients got\n%s" % (SEED, summary), file=sys.stderr)
-        if ld.failures:
-            self.fail("WP_STRESS_SEED=%d: %d failures\n%s" % (
-                SEED, len(ld.failures), "\n\n".join(ld.failures)))
+        failures = server_said + ld.failures
+        if failures:
+            self.fail("WP_STRESS_SEED=%d: %d failures (the clients' first 50)\n%s" % (
+                SEED, len(failures), "\n\n".join(failures)))
         # Every surface was driven: the test cannot pass by doing nothing.
         must = ["turn " + rs for rs in RULESETS] + [
             "undo", "draw", "resign", "create", "join", "board.svg", "board.png",
