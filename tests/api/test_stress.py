@@ -626,5 +626,50 @@ class StressTest(wp.ServerTestCase):
             super().tearDown()
 
 
+class WebhookRemovedDuringPostTest(wp.ServerTestCase):
+    """What the stress test found (1 run in 3): a post to a match is a 500
+    when one of its players removes a webhook meanwhile. The trigger
+    wp_games_notify() (sql/005_notifications.sql) inserts the outbox rows
+    from a snapshot that still holds the webhook; its foreign key finds it
+    deleted: 'insert or update on table "webhook_deliveries" violates
+    foreign key constraint "webhook_deliveries_webhook_id_fkey"'. The same
+    two clients, bounded, without the rest of the load."""
+
+    server_env = {"WEBHOOK_ALLOW_PRIVATE": "1"}
+
+    def test_no_500_when_a_webhook_goes_during_a_post(self):
+        ann, ben = ml.Client(self.server, "Ann"), ml.Client(self.server, "Ben")
+        for i in range(HOOKS):   # calls to the discard port: refused, retried
+            self.assertEqual(ann.req("POST", "/api/me/webhooks",
+                                     {"url": "http://127.0.0.1:9/%d" % i}).status, 201)
+        g = ann.create(2, ruleset="wargame-chess")
+        self.assertEqual(ben.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        path = "/api/games/%d/draw" % g["id"]
+        stop = time.monotonic() + 4
+        statuses = collections.Counter()
+
+        def churn():
+            for _ in range(5000):
+                if time.monotonic() > stop:
+                    return
+                for h in ann.req("GET", "/api/me/webhooks").json()["webhooks"][:2]:
+                    ann.req("DELETE", "/api/me/webhooks/%d" % h["id"])
+                    ann.req("POST", "/api/me/webhooks", {"url": h["url"]})
+
+        t = threading.Thread(target=churn)
+        t.start()
+        try:
+            for _ in range(5000):     # each a post that tells Ann's webhooks
+                if time.monotonic() > stop:
+                    break
+                statuses[ben.req("POST", path, {"action": "offer"}).status] += 1
+                statuses[ann.req("POST", path, {"action": "decline"}).status] += 1
+        finally:
+            t.join()
+        said = [x for x in self.server.log_lines() if "violates" in x][:1]
+        self.assertEqual(statuses[500], 0, "%s\n%s" % (dict(statuses), said))
+        self.assertGreater(statuses[200], 0)
+
+
 if __name__ == "__main__":
     wp.main()
