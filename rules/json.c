@@ -1,5 +1,8 @@
-/* Reading action and option fields with their shape checked, and errors
- * that name the field. */
+/* What every ruleset's codec needs (STYLE.md): reading action and option
+ * fields with their shape checked, and errors that name the field; writing
+ * integers, strings, squares, option descriptions and event shells. A
+ * codec says only what is its ruleset's own. Depends on nothing but
+ * geom.c's square names. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,4 +174,77 @@ wr_json_read_ints(json_object *obj, const char *key, int *out, int min_n, int ma
 		out[i] = (int)x;
 	}
 	return n;
+}
+
+void
+wr_json_put_int(json_object *o, const char *static_key, int v)
+{
+	wr_json_put(o, static_key, json_object_new_int(v));
+}
+
+void
+wr_json_put_bool(json_object *o, const char *static_key, int v)
+{
+	wr_json_put(o, static_key, json_object_new_boolean(v));
+}
+
+void
+wr_json_put_str(json_object *o, const char *static_key, const char *v)
+{
+	wr_json_put(o, static_key, v ? json_object_new_string(v) : NULL);
+}
+
+json_object *
+wr_json_sq(const struct wr_board *b, int sq)
+{
+	return sq >= 0 && sq < b->files * b->ranks ? wr_json_square_new(b, sq) : NULL;
+}
+
+void
+wr_json_put_sq(json_object *o, const char *static_key, const struct wr_board *b, int sq)
+{
+	wr_json_put(o, static_key, wr_json_sq(b, sq));
+}
+
+json_object *
+wr_json_typed(const char *type)
+{
+	json_object *o = json_object_new_object();
+	wr_json_put_str(o, "type", type);
+	return o;
+}
+
+json_object *
+wr_json_names(const char *const *names, int n)
+{
+	json_object *a = json_object_new_array_ext(n > 0 ? n : 0);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(names[i]));
+	return a;
+}
+
+json_object *
+wr_json_option(const char *type, json_object *take_def, int min, int max,
+               const char *const *names, int n, const char *desc)
+{
+	json_object *o = json_object_new_object();
+	wr_json_put_str(o, "type", type);
+	wr_json_put(o, "default", take_def);
+	if (min <= max) {
+		wr_json_put_int(o, "minimum", min);
+		wr_json_put_int(o, "maximum", max);
+	}
+	if (names)
+		wr_json_put(o, "enum", wr_json_names(names, n));
+	wr_json_put_str(o, "description", desc);
+	return o;
+}
+
+int
+wr_json_name_index(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; s && i < n; i++)
+		if (names[i] && strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
 }

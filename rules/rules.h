@@ -180,6 +180,25 @@ json_object *wr_json_square_new(const struct wr_board *b, int sq);
  * const table's): the key is kept, not copied (legal-action lists add
  * thousands, issue 17). */
 void wr_json_put(json_object *obj, const char *static_key, json_object *take_value);
+/* What every codec writes (a key with static storage, as wr_json_put):
+ * o[key] = an integer, a boolean, a string (NULL: null), a square of b
+ * (off the board: null). */
+void wr_json_put_int(json_object *o, const char *static_key, int v);
+void wr_json_put_bool(json_object *o, const char *static_key, int v);
+void wr_json_put_str(json_object *o, const char *static_key, const char *v);
+void wr_json_put_sq(json_object *o, const char *static_key, const struct wr_board *b, int sq);
+/* A square of b as JSON, NULL (null) when off the board. */
+json_object *wr_json_sq(const struct wr_board *b, int sq);
+/* The shell of an action or event: {"type": type}. */
+json_object *wr_json_typed(const char *type);
+/* An array of names, e.g. an enum's string table. */
+json_object *wr_json_names(const char *const *names, int n);
+/* One option's description for options(): {type, default, minimum,
+ * maximum (when min <= max), enum (when names), description}. */
+json_object *wr_json_option(const char *type, json_object *take_def, int min, int max,
+                            const char *const *names, int n, const char *desc);
+/* Reading a name: the index of s in names[0..n), or -1. */
+int wr_json_name_index(const char *s, const char *const *names, int n);
 /* Snapshots: an int array as JSON, and back -- obj[key] must be an array
  * of min_n..max_n whole numbers in lo..hi (err names the key, code
  * "bad-snapshot"). Returns how many were read, or -1. */

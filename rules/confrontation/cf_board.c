@@ -2,7 +2,8 @@
  * Confrontation's board: pieces on squares, set-up areas, terrain (X),
  * movement (III, VI, R5, R9) and the reach of spells (VII, R7). Plain
  * structs only; every function here answers a question or moves a piece
- * without deciding whose turn it is.
+ * without deciding whose turn it is. Calls only cf_data.c; every other
+ * file of the ruleset calls into it.
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,6 +3,8 @@
  * cf_action), events (struct cf_event -> JSON), standing orders, and the
  * wr_ruleset and wr_template tables. It decides no rule; the snapshot and
  * the view are in cf_state.c. README.md documents every shape here.
+ * The top of the ruleset: it calls cf_state.c and the rule files, and
+ * nothing in the folder calls into it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,97 +12,32 @@
 
 #include "cf_rules.h"
 
-/* ----------------------------------------------------------- helpers */
-
-void
-cf_j_int(json_object *o, const char *key, int v)
-{
-	wr_json_put(o, key, json_object_new_int(v));
-}
-
-void
-cf_j_str(json_object *o, const char *key, const char *v)
-{
-	wr_json_put(o, key, json_object_new_string(v));
-}
-
-void
-cf_j_sq(json_object *o, const char *key, int sq)
-{
-	wr_json_put(o, key, sq < 0 ? NULL : wr_json_square_new(CF_B8, sq));
-}
-
-json_object *
-cf_piece_ref(const struct cf_state *st, int seat, int id)
-{
-	json_object *o = json_object_new_object();
-	cf_j_int(o, "seat", seat);
-	cf_j_int(o, "id", id);
-	cf_j_str(o, "type", cf_type_name[st->s[seat].p[id].type]);
-	return o;
-}
-
-static json_object *
-typed(const char *type)
-{
-	json_object *o = json_object_new_object();
-	cf_j_str(o, "type", type);
-	return o;
-}
-
 /* ----------------------------------------------------------- options */
-
-static json_object *
-opt(const char *type, json_object *def, int min, int max, const char *const *en, int nen,
-    const char *desc)
-{
-	json_object *o = json_object_new_object();
-	cf_j_str(o, "type", type);
-	json_object_object_add(o, "default", def);
-	if (min <= max) {
-		cf_j_int(o, "minimum", min);
-		cf_j_int(o, "maximum", max);
-	}
-	if (en) {
-		json_object *a = json_object_new_array();
-		for (int i = 0; i < nen; i++)
-			json_object_array_add(a, json_object_new_string(en[i]));
-		json_object_object_add(o, "enum", a);
-	}
-	cf_j_str(o, "description", desc);
-	return o;
-}
 
 static json_object *
 cf_options(void)
 {
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "army_points",
-	                       opt("integer", json_object_new_int(15), 5, 100, NULL, 0,
-	                           "Army points each seat spends (II. Setting Up, RULINGS.md R1)"));
-	json_object_object_add(o, "races", opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
-	                                       "IX. Races: each army picks a race"));
-	json_object_object_add(o, "treasure",
-	                       opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
-	                           "XI. Treasure: a 6 after defeating a Knight, Bishop or Queen"));
-	json_object_object_add(o, "kings_magic",
-	                       opt("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
-	                           "XII. King's Magic: a King may buy one spell for 2 points"));
-	json_object_object_add(o, "terrain",
-	                       opt("string", json_object_new_string("none"), 1, 0, cf_tm_name,
-	                           CF_TM_MAX,
-	                           "X. Terrain: none, random (the server draws it) or given "
-	                           "(terrain_areas)"));
-	json_object_object_add(o, "terrain_areas",
-	                       opt("array", json_object_new_array(), 1, 0, NULL, 0,
-	                           "with terrain=given: [{\"type\": \"barrier|counterspell|"
-	                           "enhancement|rough\", \"squares\": [4 or 8 squares joined by "
-	                           "their sides]}], at most 8 areas, not overlapping"));
-	json_object_object_add(o, "random_areas",
-	                       opt("integer", json_object_new_int(2), 1, 4, NULL, 0,
-	                           "with terrain=random: how many areas the server draws"));
+	wr_json_put(o, "army_points", wr_json_option("integer", json_object_new_int(15), 5, 100,
+	            NULL, 0, "Army points each seat spends (II. Setting Up, RULINGS.md R1)"));
+	wr_json_put(o, "races", wr_json_option("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	            "IX. Races: each army picks a race"));
+	wr_json_put(o, "treasure", wr_json_option("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	            "XI. Treasure: a 6 after defeating a Knight, Bishop or Queen"));
+	wr_json_put(o, "kings_magic", wr_json_option("boolean", json_object_new_boolean(0), 1, 0,
+	            NULL, 0, "XII. King's Magic: a King may buy one spell for 2 points"));
+	wr_json_put(o, "terrain", wr_json_option("string", json_object_new_string("none"), 1, 0,
+	            cf_tm_name, CF_TM_MAX,
+	            "X. Terrain: none, random (the server draws it) or given (terrain_areas)"));
+	wr_json_put(o, "terrain_areas", wr_json_option("array", json_object_new_array(), 1, 0, NULL, 0,
+	            "with terrain=given: [{\"type\": \"barrier|counterspell|enhancement|rough\", "
+	            "\"squares\": [4 or 8 squares joined by their sides]}], at most 8 areas, not "
+	            "overlapping"));
+	wr_json_put(o, "random_areas", wr_json_option("integer", json_object_new_int(2), 1, 4, NULL, 0,
+	            "with terrain=random: how many areas the server draws"));
 	return o;
 }
+
 static int
 parse_areas(json_object *arr, int *terrain, struct wr_error *err)
 {
@@ -234,48 +171,48 @@ json_object *
 cf_action_json(const void *vst, const void *va)
 {
 	const struct cf_action *a = va;
-	json_object *o = typed(cf_act_name[a->type]);
+	json_object *o = wr_json_typed(cf_act_name[a->type]);
 	(void)vst;
 	switch (a->type) {
 	case CF_A_BUY:
-		cf_j_str(o, "piece", cf_type_name[a->piece_type]);
+		wr_json_put_str(o, "piece", cf_type_name[a->piece_type]);
 		break;
 	case CF_A_ADD_SPELL:
-		cf_j_int(o, "piece", a->piece);
-		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		wr_json_put_int(o, "piece", a->piece);
+		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
 		break;
 	case CF_A_RACE:
-		cf_j_str(o, "race", cf_race_name[a->race]);
+		wr_json_put_str(o, "race", cf_race_name[a->race]);
 		break;
 	case CF_A_KING_SPELL:
-		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
 		break;
 	case CF_A_ORDER:
-		cf_j_str(o, "choice", cf_choice_name[a->choice]);
+		wr_json_put_str(o, "choice", cf_choice_name[a->choice]);
 		break;
 	case CF_A_PLACE:
-		cf_j_int(o, "piece", a->piece);
-		cf_j_sq(o, "square", a->square);
+		wr_json_put_int(o, "piece", a->piece);
+		wr_json_put_sq(o, "square", CF_B8, a->square);
 		break;
 	case CF_A_MOVE:
 	case CF_A_RISE:
 	case CF_A_SWIFT:
 	case CF_A_FURY:
-		cf_j_sq(o, "from", a->from);
-		cf_j_sq(o, "to", a->to);
+		wr_json_put_sq(o, "from", CF_B8, a->from);
+		wr_json_put_sq(o, "to", CF_B8, a->to);
 		break;
 	case CF_A_LEADERSHIP:
-		cf_j_sq(o, "a", a->from);
-		cf_j_sq(o, "b", a->to);
+		wr_json_put_sq(o, "a", CF_B8, a->from);
+		wr_json_put_sq(o, "b", CF_B8, a->to);
 		break;
 	case CF_A_CAST:
-		cf_j_sq(o, "from", a->from);
-		cf_j_str(o, "spell", cf_spell_name[a->spell]);
+		wr_json_put_sq(o, "from", CF_B8, a->from);
+		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
 		if (a->spell == CF_HEAL) {
-			cf_j_str(o, "revive", cf_type_name[a->revive]);
-			cf_j_sq(o, "square", a->square);
+			wr_json_put_str(o, "revive", cf_type_name[a->revive]);
+			wr_json_put_sq(o, "square", CF_B8, a->square);
 		} else if (a->spell != CF_JUDGEMENT) {
-			cf_j_sq(o, "target", a->target);
+			wr_json_put_sq(o, "target", CF_B8, a->target);
 		}
 		break;
 	case CF_A_HTL:
@@ -285,10 +222,10 @@ cf_action_json(const void *vst, const void *va)
 	case CF_A_LIVE:
 		wr_json_put(o, "use", json_object_new_boolean(a->use));
 		if (a->use)
-			cf_j_sq(o, "square", a->square);
+			wr_json_put_sq(o, "square", CF_B8, a->square);
 		break;
 	case CF_A_PANIC_SQ:
-		cf_j_sq(o, "square", a->square);
+		wr_json_put_sq(o, "square", CF_B8, a->square);
 		break;
 	default:
 		break;
@@ -431,17 +368,17 @@ side_json(const struct cf_mods *m, int die)
 	                                    "treasure"};
 	json_object *o = json_object_new_object(), *mods = json_object_new_array();
 	int vals[] = {m->wm, m->htl, m->enh, m->treasure};
-	cf_j_int(o, "die", die);
-	cf_j_int(o, "combat", m->base);
+	wr_json_put_int(o, "die", die);
+	wr_json_put_int(o, "combat", m->base);
 	for (int i = 0; i < 4; i++)
 		if (vals[i]) {
 			json_object *x = json_object_new_object();
-			cf_j_str(x, "name", names[i]);
-			cf_j_int(x, "value", vals[i]);
+			wr_json_put_str(x, "name", names[i]);
+			wr_json_put_int(x, "value", vals[i]);
 			json_object_array_add(mods, x);
 		}
 	json_object_object_add(o, "modifiers", mods);
-	cf_j_int(o, "total", die + m->base + m->wm + m->htl + m->enh + m->treasure);
+	wr_json_put_int(o, "total", die + m->base + m->wm + m->htl + m->enh + m->treasure);
 	return o;
 }
 
@@ -453,16 +390,16 @@ battle_result_json(json_object *o, const struct cf_event *e)
 	json_object_object_add(o, "attacker", side_json(&e->am, e->a_die));
 	json_object_object_add(o, "defender", side_json(&e->dm, e->d_die));
 	if (e->intimidation)
-		cf_j_str(o, "intimidation", intimidation[e->intimidation]);
+		wr_json_put_str(o, "intimidation", intimidation[e->intimidation]);
 	if (e->strength)
-		cf_j_str(o, "strength", e->strength == 1 ? "attacker" : "defender");
-	cf_j_str(o, "outcome", e->outcome == 1 ? "attacker wins"
+		wr_json_put_str(o, "strength", e->strength == 1 ? "attacker" : "defender");
+	wr_json_put_str(o, "outcome", e->outcome == 1 ? "attacker wins"
 	                       : e->outcome == 0 ? "draw" : "defender wins");
 	if (e->outcome == 0 && e->spell < 0)
-		cf_j_str(o, "returns", "the mover stays on the square it moved from");
+		wr_json_put_str(o, "returns", "the mover stays on the square it moved from");
 	/* R7: a spell that does not win its battle has no effect. */
 	if (e->outcome != 1 && e->spell >= 0)
-		cf_j_str(o, "effect", "none");
+		wr_json_put_str(o, "effect", "none");
 }
 
 /* G5: the armies as the others may see them -- how many spells, not which. */
@@ -472,18 +409,18 @@ armies_json(const struct cf_state *st)
 	json_object *arr = json_object_new_array();
 	for (int s = 0; s < st->nseats; s++) {
 		json_object *a = json_object_new_object(), *ps = json_object_new_array();
-		cf_j_int(a, "seat", s);
+		wr_json_put_int(a, "seat", s);
 		for (int i = 0; i < st->s[s].n; i++) {
 			json_object *p = json_object_new_object();
-			cf_j_int(p, "id", i);
-			cf_j_str(p, "type", cf_type_name[st->s[s].p[i].type]);
-			cf_j_int(p, "spell_count", cf_nspells(&st->s[s].p[i]));
+			wr_json_put_int(p, "id", i);
+			wr_json_put_str(p, "type", cf_type_name[st->s[s].p[i].type]);
+			wr_json_put_int(p, "spell_count", cf_nspells(&st->s[s].p[i]));
 			json_object_array_add(ps, p);
 		}
 		json_object_object_add(a, "pieces", ps);
 		if (st->o.races) {
-			cf_j_str(a, "race", cf_race_name[st->s[s].race]);
-			cf_j_int(a, "racial_tokens", st->s[s].racial);
+			wr_json_put_str(a, "race", cf_race_name[st->s[s].race]);
+			wr_json_put_int(a, "racial_tokens", st->s[s].racial);
 		}
 		json_object_array_add(arr, a);
 	}
@@ -508,7 +445,7 @@ piece_event_json(json_object *o, const struct cf_event *e)
 	case CF_E_PLACED:
 	case CF_E_HEALED:
 	case CF_E_REMOVED:
-		cf_j_sq(o, "square", e->square);
+		wr_json_put_sq(o, "square", CF_B8, e->square);
 		break;
 	case CF_E_MOVE:
 	case CF_E_SWIFT_MOVE:
@@ -516,24 +453,24 @@ piece_event_json(json_object *o, const struct cf_event *e)
 	case CF_E_RISE:
 	case CF_E_LIVE_AGAIN:
 	case CF_E_PANIC_MOVED:
-		cf_j_sq(o, "from", e->from);
-		cf_j_sq(o, "to", e->to);
+		wr_json_put_sq(o, "from", CF_B8, e->from);
+		wr_json_put_sq(o, "to", CF_B8, e->to);
 		break;
 	case CF_E_ADVANCE:
-		cf_j_sq(o, "to", e->to);
+		wr_json_put_sq(o, "to", CF_B8, e->to);
 		break;
 	case CF_E_CAST:
-		cf_j_str(o, "spell", cf_spell_name[e->spell]);
+		wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
 		if (e->spell != CF_JUDGEMENT && e->spell != CF_HEAL)
-			cf_j_sq(o, "target", e->target);
+			wr_json_put_sq(o, "target", CF_B8, e->target);
 		break;
 	case CF_E_LUCK:
-		cf_j_int(o, "die_before", e->luck_before);
-		cf_j_int(o, "reroll", e->luck_reroll);
-		cf_j_int(o, "kept", e->luck_kept);
+		wr_json_put_int(o, "die_before", e->luck_before);
+		wr_json_put_int(o, "reroll", e->luck_reroll);
+		wr_json_put_int(o, "kept", e->luck_kept);
 		break;
 	case CF_E_TREASURE_ROLL:
-		cf_j_int(o, "die", e->die);
+		wr_json_put_int(o, "die", e->die);
 		json_object_object_add(o, "found", json_object_new_boolean(e->found));
 		break;
 	default:
@@ -561,7 +498,7 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 {
 	const struct cf_state *st = vst;
 	const struct cf_event *e = vev;
-	json_object *o = typed(cf_ev_name[e->type]);
+	json_object *o = wr_json_typed(cf_ev_name[e->type]);
 	*visible_to = e->visible_to;
 	if (names_piece(e->type)) {
 		add_piece(o, st, "piece", e->seat, e->id);
@@ -570,47 +507,47 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 	}
 	switch (e->type) {
 	case CF_E_BOUGHT:
-		cf_j_int(o, "id", e->id);
-		cf_j_str(o, "piece", cf_type_name[e->piece_type]);
-		cf_j_int(o, "points_left", e->points_left);
+		wr_json_put_int(o, "id", e->id);
+		wr_json_put_str(o, "piece", cf_type_name[e->piece_type]);
+		wr_json_put_int(o, "points_left", e->points_left);
 		break;
 	case CF_E_SPELL_ADDED:
-		cf_j_int(o, "id", e->id);
+		wr_json_put_int(o, "id", e->id);
 		/* fall through */
 	case CF_E_KING_SPELL:
-		cf_j_str(o, "spell", cf_spell_name[e->spell]);
-		cf_j_int(o, "points_left", e->points_left);
+		wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
+		wr_json_put_int(o, "points_left", e->points_left);
 		break;
 	case CF_E_RACE_CHOSEN:
-		cf_j_str(o, "race", cf_race_name[e->race]);
+		wr_json_put_str(o, "race", cf_race_name[e->race]);
 		break;
 	case CF_E_RACIAL_BOUGHT:
-		cf_j_int(o, "racial_tokens", e->tokens);
+		wr_json_put_int(o, "racial_tokens", e->tokens);
 		/* fall through */
 	case CF_E_ARMY_RESET:
-		cf_j_int(o, "points_left", e->points_left);
+		wr_json_put_int(o, "points_left", e->points_left);
 		break;
 	case CF_E_ARMIES_REVEALED:
 		json_object_object_add(o, "armies", armies_json(st));
 		break;
 	case CF_E_SETUP_ROLL:
-		cf_j_int(o, "seat", e->seat);
-		cf_j_int(o, "round", e->round);
-		cf_j_int(o, "die", e->die);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_int(o, "round", e->round);
+		wr_json_put_int(o, "die", e->die);
 		break;
 	case CF_E_PHASE:
-		cf_j_str(o, "phase", cf_phase_name[e->phase]);
+		wr_json_put_str(o, "phase", cf_phase_name[e->phase]);
 		if (e->chooser >= 0)
-			cf_j_int(o, "chooser", e->chooser);
+			wr_json_put_int(o, "chooser", e->chooser);
 		break;
 	case CF_E_ORDER_CHOSEN:
-		cf_j_int(o, "seat", e->seat);
-		cf_j_str(o, "choice", cf_choice_name[e->choice]);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "choice", cf_choice_name[e->choice]);
 		json_object_object_add(o, "order", wr_json_ints(e->order, e->norder));
 		break;
 	case CF_E_TURN:
-		cf_j_int(o, "turn", e->turn);
-		cf_j_int(o, "seat", e->seat);
+		wr_json_put_int(o, "turn", e->turn);
+		wr_json_put_int(o, "seat", e->seat);
 		break;
 	case CF_E_LEADERSHIP:
 		add_piece(o, st, "a", e->seat, e->id);
@@ -619,28 +556,28 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 	case CF_E_BATTLE:
 		add_piece(o, st, "attacker", e->seat, e->id);
 		add_piece(o, st, "defender", e->seat2, e->id2);
-		cf_j_sq(o, "from", e->from);
-		cf_j_sq(o, "at", e->to);
+		wr_json_put_sq(o, "from", CF_B8, e->from);
+		wr_json_put_sq(o, "at", CF_B8, e->to);
 		if (e->spell >= 0)
-			cf_j_str(o, "spell", cf_spell_name[e->spell]);
+			wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
 		break;
 	case CF_E_DICE:
-		cf_j_int(o, "attacker", e->a_die);
-		cf_j_int(o, "defender", e->d_die);
+		wr_json_put_int(o, "attacker", e->a_die);
+		wr_json_put_int(o, "defender", e->d_die);
 		break;
 	case CF_E_BATTLE_RESULT:
 		battle_result_json(o, e);
 		break;
 	case CF_E_GAME_OVER:
 		json_object_object_add(o, "winners", winners_json(st, e->winners));
-		cf_j_str(o, "reason", e->reason);
+		wr_json_put_str(o, "reason", e->reason);
 		break;
 	case CF_E_SEAT_OUT:
-		cf_j_int(o, "seat", e->seat);
-		cf_j_str(o, "reason", e->reason);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "reason", e->reason);
 		break;
 	default: /* army_ready, turn_end, battle_fury, resigned */
-		cf_j_int(o, "seat", e->seat);
+		wr_json_put_int(o, "seat", e->seat);
 		break;
 	}
 	return o;

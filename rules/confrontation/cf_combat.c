@@ -2,6 +2,9 @@
  * Confrontation's battles (IV, VI, R6) and spell battles (VII, R7), the
  * decisions they wait for (Hold the Line, Luck, Live Again, the Panic
  * square: IX, G3, R8) and the resolution that runs them one by one.
+ *
+ * Calls cf_match.c (events, who is asked, a seat out), cf_board.c and
+ * cf_data.c; cf_turn.c and cf_rules.c call into it, it never calls back.
  */
 #include <stdio.h>
 #include <string.h>

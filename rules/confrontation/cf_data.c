@@ -1,6 +1,7 @@
 /* Confrontation's data: pieces (004_13fa4739ee387ac7.txt, VI. The Pieces),
  * spells (VII. Spells), races (IX), terrain (X), and the names the JSON
- * codec prints. Tables indexed by the enums of cf_rules.h. */
+ * codec prints. Tables indexed by the enums of cf_rules.h. Calls nothing
+ * of the ruleset; every file may read it. */
 #include <string.h>
 
 #include "cf_rules.h"

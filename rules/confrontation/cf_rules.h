@@ -9,14 +9,20 @@
  * mutates the state and appends struct cf_event; the codec turns state,
  * actions and events into JSON. The rule files never build JSON.
  *
- *   cf_board.c   the board: pieces, squares, terrain, movement, spell reach
- *   cf_setup.c   army building, the set-up roll-off, order and placement
- *   cf_turn.c    the turn: moves, Rise From Hell, spells, Leadership, ...
- *   cf_combat.c  battles, their decisions and what follows them
- *   cf_rules.c   candidates, legal, apply, settle, the end, invariants
- *   cf_codec.c   options, create, actions and events as JSON, the tables
- *   cf_state.c   save, load and view
  *   cf_data.c    the tables of the text and the names printed
+ *   cf_board.c   the board: pieces, squares, terrain, movement, spell reach
+ *   cf_match.c   candidate and event slots, who is awaited, the end
+ *   cf_setup.c   army building, the set-up roll-off, order and placement
+ *   cf_combat.c  battles, their decisions and what follows them
+ *   cf_turn.c    the turn: moves, Rise From Hell, spells, Leadership, ...
+ *   cf_rules.c   candidates, legal, apply, settle, resignation, invariants
+ *   cf_state.c   save, load and view
+ *   cf_codec.c   options, create, actions and events as JSON, the tables
+ *
+ * Calls run one way, down this list: a file calls only the files above
+ * it (cf_turn.c starts battles in cf_combat.c; cf_rules.c dispatches to
+ * set-up, turn and combat; the codec and cf_state.c read the rules), and
+ * nothing calls back up.
  */
 #ifndef CF_RULES_H
 #define CF_RULES_H
@@ -309,23 +315,28 @@ void cf_fury_close(struct cf_state *st);
 int cf_fury_can_go(const struct cf_state *st);
 void cf_fury_next(struct cf_state *st);
 
-/* --------------------------------------------------------- cf_rules.c */
+/* --------------------------------------------------------- cf_match.c */
 void cf_emit(struct wr_list *ev, const struct cf_event *e);
 struct cf_action *cf_cand(struct wr_list *out, int type);
 void cf_action_init(struct cf_action *a, int type);
+int cf_any_legal(const struct cf_state *st, int seat, unsigned types,
+                 int (*parts)(const struct cf_state *, int, int, struct wr_list *),
+                 int (*legal)(const void *, int, const void *, struct wr_error *));
+unsigned cf_awaited(const struct cf_state *st);
+const char *cf_pending_kind(const struct cf_state *st, int seat);
+void cf_game_over(struct cf_state *st, unsigned winners, const char *reason,
+                  struct wr_list *ev);
+void cf_seat_out(struct cf_state *st, int seat, const char *reason, struct wr_list *ev);
+void cf_check_out(struct cf_state *st, struct wr_list *ev);
+
+/* --------------------------------------------------------- cf_rules.c */
 void cf_candidates(const void *st, int seat, struct wr_list *out);
 int cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list *out);
 int cf_legal(const void *st, int seat, const void *action, struct wr_error *err);
 void cf_apply(void *st, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
-int cf_has_legal(const struct cf_state *st, int seat, int real_only);
 void cf_settle(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev);
-unsigned cf_awaited(const struct cf_state *st);
-const char *cf_pending_kind(const struct cf_state *st, int seat);
 void cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live, int fury);
 void cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
-void cf_game_over(struct cf_state *st, unsigned winners, const char *reason,
-                  struct wr_list *ev);
-void cf_check_out(struct cf_state *st, struct wr_list *ev);
 int cf_check(const struct cf_state *st, struct wr_error *err);
 
 /* --------------------------------------------------- cf_codec.c, cf_state.c */
@@ -337,10 +348,6 @@ json_object *cf_save(const void *st);
 int cf_load(json_object *snap, void **out, struct wr_error *err);
 json_object *cf_view(const void *st, int viewer);
 json_object *cf_piece_ref(const struct cf_state *st, int seat, int id);
-/* o[key] = v; key has static storage (wr_json_put). */
-void cf_j_int(json_object *o, const char *key, int v);
-void cf_j_str(json_object *o, const char *key, const char *v);
-void cf_j_sq(json_object *o, const char *key, int sq);
 
 extern const struct wr_ruleset cf_ruleset;
 

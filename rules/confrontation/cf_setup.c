@@ -1,6 +1,9 @@
 /*
  * Confrontation before play: the armies (II, VI, VII, IX, XII, R1), the
  * set-up roll-off and order (II, R2) and the placement (II, R3).
+ *
+ * Calls cf_match.c, cf_board.c and cf_data.c; only cf_rules.c and the
+ * codec (create) call into it.
  */
 #include <stdio.h>
 #include <string.h>

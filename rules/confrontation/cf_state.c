@@ -1,7 +1,9 @@
 /*
  * Confrontation's state as JSON: the snapshot (save/load, secrets
  * included, never sent to a client) and the view each viewer may see
- * (G5). Codec only: load() checks the snapshot with cf_check().
+ * (G5). Codec only: load() checks the snapshot with cf_check(). Calls
+ * the rule files (cf_rules.c, cf_match.c, cf_board.c) and the data; only
+ * cf_codec.c calls into it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,17 @@ static const char *
 sq_name(int sq, char buf[8])
 {
 	return wr_square_name(CF_B8, sq, buf);
+}
+
+/* A piece as events and views name it: {seat, id, type}. */
+json_object *
+cf_piece_ref(const struct cf_state *st, int seat, int id)
+{
+	json_object *o = json_object_new_object();
+	wr_json_put_int(o, "seat", seat);
+	wr_json_put_int(o, "id", id);
+	wr_json_put_str(o, "type", cf_type_name[st->s[seat].p[id].type]);
+	return o;
 }
 
 /* ------------------------------------------------------- snapshot */
@@ -28,11 +41,11 @@ cf_save(const void *vst)
 	for (int i = 0; i < CF_NSQ; i++)
 		terrain[i] = cf_terrain_letter[st->terrain[i]];
 	terrain[CF_NSQ] = '\0';
-	cf_j_int(o, "v", 1);
+	wr_json_put_int(o, "v", 1);
 	json_object_object_add(o, "options", wr_json_ints(opts, 6));
-	cf_j_int(o, "seats", st->nseats);
-	cf_j_str(o, "phase", cf_phase_name[st->phase]);
-	cf_j_str(o, "terrain", terrain);
+	wr_json_put_int(o, "seats", st->nseats);
+	wr_json_put_str(o, "phase", cf_phase_name[st->phase]);
+	wr_json_put_str(o, "terrain", terrain);
 	for (int s = 0; s < st->nseats; s++) {
 		const struct cf_seat *x = &st->s[s];
 		json_object *a = json_object_new_object(), *ps = json_object_new_array();
@@ -79,7 +92,7 @@ cf_save(const void *vst)
 			f[1 + s] = (int)st->fury_won[s], f[1 + WR_MAX_SEATS + s] = st->s[s].o_fury;
 		json_object_object_add(o, "fury", wr_json_ints(f, 1 + 2 * WR_MAX_SEATS));
 	}
-	cf_j_str(o, "reason", st->reason);
+	wr_json_put_str(o, "reason", st->reason);
 	return o;
 }
 
@@ -291,17 +304,17 @@ cf_view(const void *vst, int viewer)
 	json_object *o = json_object_new_object(), *a;
 	int all = viewer == WR_EVERYONE || st->phase == CF_OVER;
 	char b[8];
-	cf_j_str(o, "ruleset", "confrontation");
-	cf_j_str(o, "phase", cf_phase_name[st->phase]);
-	cf_j_int(o, "turn", st->turn);
+	wr_json_put_str(o, "ruleset", "confrontation");
+	wr_json_put_str(o, "phase", cf_phase_name[st->phase]);
+	wr_json_put_int(o, "turn", st->turn);
 	json_object_object_add(o, "active", st->phase == CF_PLAY ? json_object_new_int(st->active) : NULL);
 	{
 		json_object *op = json_object_new_object();
-		cf_j_int(op, "army_points", st->o.points);
+		wr_json_put_int(op, "army_points", st->o.points);
 		json_object_object_add(op, "races", json_object_new_boolean(st->o.races));
 		json_object_object_add(op, "treasure", json_object_new_boolean(st->o.treasure));
 		json_object_object_add(op, "kings_magic", json_object_new_boolean(st->o.kings_magic));
-		cf_j_str(op, "terrain", cf_tm_name[st->o.terrain_mode]);
+		wr_json_put_str(op, "terrain", cf_tm_name[st->o.terrain_mode]);
 		json_object_object_add(o, "options", op);
 	}
 	a = json_object_new_array();
@@ -310,24 +323,24 @@ cf_view(const void *vst, int viewer)
 		if (!k)
 			continue;
 		json_object *p = json_object_new_object();
-		cf_j_int(p, "seat", s);
-		cf_j_str(p, "kind", k);
-		cf_j_str(p, "prompt", prompt(st, k));
+		wr_json_put_int(p, "seat", s);
+		wr_json_put_str(p, "kind", k);
+		wr_json_put_str(p, "prompt", prompt(st, k));
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "pending", a);
 	/* The turn in progress. */
 	if (st->phase == CF_PLAY) {
 		json_object *t = json_object_new_object(), *u = json_object_new_array();
-		cf_j_int(t, "actions_taken", st->nacts);
+		wr_json_put_int(t, "actions_taken", st->nacts);
 		for (int i = 0; i < CF_MAX_PIECES; i++)
 			if (st->used & (1u << i))
 				json_object_array_add(u, json_object_new_int(i));
 		json_object_object_add(t, "pieces_used", u);
 		json_object_object_add(t, "leadership_used",
 		                       json_object_new_boolean(st->leadership_used));
-		cf_j_sq(t, "risen", st->risen >= 0 ? st->s[st->active].p[st->risen].sq : -1);
-		cf_j_sq(t, "swift_offer", st->swift >= 0 ? st->s[st->active].p[st->swift].sq : -1);
+		wr_json_put_sq(t, "risen", CF_B8, st->risen >= 0 ? st->s[st->active].p[st->risen].sq : -1);
+		wr_json_put_sq(t, "swift_offer", CF_B8, st->swift >= 0 ? st->s[st->active].p[st->swift].sq : -1);
 		json_object_object_add(t, "battle_fury", json_object_new_boolean(st->fury != 0));
 		wr_json_put(t, "fury_seat", st->fury_seat >= 0 ? json_object_new_int(st->fury_seat)
 		                                               : NULL);
@@ -340,12 +353,12 @@ cf_view(const void *vst, int viewer)
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "attacker", cf_piece_ref(st, bt->a_seat, bt->a_id));
 		json_object_object_add(x, "defender", cf_piece_ref(st, bt->d_seat, bt->d_id));
-		cf_j_sq(x, "from", bt->from);
-		cf_j_sq(x, "at", bt->at);
+		wr_json_put_sq(x, "from", CF_B8, bt->from);
+		wr_json_put_sq(x, "at", CF_B8, bt->at);
 		json_object_object_add(x, "spell",
 		                       bt->spell >= 0 ? json_object_new_string(cf_spell_name[bt->spell])
 		                                      : NULL);
-		cf_j_str(x, "stage", cf_stage_name[bt->stage]);
+		wr_json_put_str(x, "stage", cf_stage_name[bt->stage]);
 		json_object_object_add(x, "hold_the_line", json_object_new_boolean(bt->htl));
 		json_object_object_add(x, "attacker_die", bt->stage > CF_ST_ROLL ? json_object_new_int(bt->a_die) : NULL);
 		json_object_object_add(x, "defender_die", bt->stage > CF_ST_ROLL ? json_object_new_int(bt->d_die) : NULL);
@@ -365,7 +378,7 @@ cf_view(const void *vst, int viewer)
 		int own = all || viewer == s;
 		int shown = own || st->phase != CF_BUILD;
 		json_object *so = json_object_new_object(), *ps;
-		cf_j_int(so, "seat", s);
+		wr_json_put_int(so, "seat", s);
 		json_object_object_add(so, "out", json_object_new_boolean(x->out));
 		json_object_object_add(so, "ready", json_object_new_boolean(x->ready));
 		json_object_object_add(so, "points_left", shown ? json_object_new_int(x->points) : NULL);
@@ -379,13 +392,13 @@ cf_view(const void *vst, int viewer)
 			for (int i = 0; i < x->n; i++) {
 				const struct cf_piece *p = &x->p[i];
 				json_object *po = json_object_new_object();
-				cf_j_int(po, "id", i);
-				cf_j_str(po, "type", cf_type_name[p->type]);
-				cf_j_str(po, "status", cf_status_name[p->status]);
-				cf_j_sq(po, "square", p->sq);
-				cf_j_int(po, "strength_tokens", p->strength);
-				cf_j_int(po, "treasure", p->treasure);
-				cf_j_int(po, "spell_count", cf_nspells(p));
+				wr_json_put_int(po, "id", i);
+				wr_json_put_str(po, "type", cf_type_name[p->type]);
+				wr_json_put_str(po, "status", cf_status_name[p->status]);
+				wr_json_put_sq(po, "square", CF_B8, p->sq);
+				wr_json_put_int(po, "strength_tokens", p->strength);
+				wr_json_put_int(po, "treasure", p->treasure);
+				wr_json_put_int(po, "spell_count", cf_nspells(p));
 				/* Spells are on the owner's paper (II, VII): hidden
 				 * from the others until cast. */
 				json_object_object_add(po, "spells", own ? spells_json(p) : NULL);
@@ -397,10 +410,10 @@ cf_view(const void *vst, int viewer)
 		json_object_object_add(so, "pieces", ps);
 		if (viewer == s || all) {
 			json_object *or = json_object_new_object();
-			cf_j_str(or, "hold_the_line", cf_yesno_name[x->o_htl]);
-			cf_j_str(or, "luck", cf_luck_name[x->o_luck]);
-			cf_j_str(or, "live_again", cf_yesno_name[x->o_live]);
-			cf_j_str(or, "battle_fury", cf_fury_order_name[x->o_fury]);
+			wr_json_put_str(or, "hold_the_line", cf_yesno_name[x->o_htl]);
+			wr_json_put_str(or, "luck", cf_luck_name[x->o_luck]);
+			wr_json_put_str(or, "live_again", cf_yesno_name[x->o_live]);
+			wr_json_put_str(or, "battle_fury", cf_fury_order_name[x->o_fury]);
 			json_object_object_add(so, "standing_orders", or);
 		} else {
 			json_object_object_add(so, "standing_orders", NULL);
@@ -415,7 +428,7 @@ cf_view(const void *vst, int viewer)
 		if (!cf_piece_on(st, sq, &s, &id))
 			continue;
 		json_object *p = cf_piece_ref(st, s, id);
-		cf_j_str(p, "square", sq_name(sq, b));
+		wr_json_put_str(p, "square", sq_name(sq, b));
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "board", a);
@@ -423,8 +436,8 @@ cf_view(const void *vst, int viewer)
 	for (int sq = 0; sq < CF_NSQ; sq++)
 		if (st->terrain[sq] != CF_T_NONE) {
 			json_object *t = json_object_new_object();
-			cf_j_str(t, "square", sq_name(sq, b));
-			cf_j_str(t, "type", cf_terrain_name[st->terrain[sq]]);
+			wr_json_put_str(t, "square", sq_name(sq, b));
+			wr_json_put_str(t, "type", cf_terrain_name[st->terrain[sq]]);
 			json_object_array_add(a, t);
 		}
 	json_object_object_add(o, "terrain", a);
@@ -434,7 +447,7 @@ cf_view(const void *vst, int viewer)
 			if (st->winners & (1u << s))
 				json_object_array_add(w, json_object_new_int(s));
 		json_object_object_add(r, "winners", w);
-		cf_j_str(r, "reason", st->reason);
+		wr_json_put_str(r, "reason", st->reason);
 		json_object_object_add(o, "result", r);
 	} else {
 		json_object_object_add(o, "result", NULL);

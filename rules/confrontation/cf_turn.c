@@ -5,6 +5,9 @@
  * never one of the two actions, once a turn, by a piece that has not
  * acted), Swift Movement and Battle Fury (IX),
  * ending the turn (G6).
+ *
+ * Calls cf_combat.c (a move or spell starts a battle), cf_match.c,
+ * cf_board.c and cf_data.c; only cf_rules.c calls into it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -239,6 +242,22 @@ legal_rise(const struct cf_state *st, int seat, const struct cf_action *a,
 	return 0;
 }
 
+static int
+legal_turn(const void *st, int seat, const void *a, struct wr_error *err)
+{
+	return cf_legal_turn(st, seat, a, err);
+}
+
+/* Whether the seat can still take an action proper of the turn, a move or
+ * a spell (III, G6). cf_legal() sends a turn's actions here, so this is
+ * the same question it answers, asked of the turn's own candidates. */
+static int
+has_action(const struct cf_state *st, int seat)
+{
+	return cf_any_legal(st, seat, 1u << CF_A_MOVE | 1u << CF_A_CAST, cf_turn_candidates,
+	                    legal_turn);
+}
+
 int
 cf_legal_turn(const struct cf_state *st, int seat, const struct cf_action *a,
               struct wr_error *err)
@@ -250,7 +269,7 @@ cf_legal_turn(const struct cf_state *st, int seat, const struct cf_action *a,
 	if (a->type == CF_A_END_TURN) {
 		if (st->risen >= 0)
 			return wr_fail(err, "finish-rise", "", "the risen piece must move or stay first");
-		if (cf_has_legal(st, seat, 1))
+		if (has_action(st, seat))
 			return wr_fail(err, "actions-left", "",
 			               "a legal action remains: a turn has two actions (RULINGS.md G6, R4)");
 		return 0;
