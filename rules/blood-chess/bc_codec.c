@@ -14,40 +14,6 @@
 
 #define B (&wr_board8)
 
-
-static void
-put(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_int(v));
-}
-
-static void
-putb(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_boolean(v));
-}
-
-static void
-puts_(json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
-}
-
-static void
-putsq(json_object *o, const char *k, int sq)
-{
-	json_object_object_add(o, k, sq >= 0 && sq < 64 ? wr_json_square_new(B, sq) : NULL);
-}
-
-static int
-kind_parse(const char *s, int max)
-{
-	for (int k = 0; k < max; k++)
-		if (strcmp(s, bc_kind_names[k]) == 0)
-			return k;
-	return -1;
-}
-
 /* -------------------------------------------------------------- sheets */
 
 static json_object *
@@ -55,28 +21,28 @@ sheet_json(const struct bc_sheet *sh)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 
-	puts_(o, "name", sh->name);
-	put(o, "dex", sh->dex);
-	put(o, "spd", sh->spd);
-	put(o, "ocv", sh->ocv);
-	put(o, "dcv", sh->dcv);
-	put(o, "con", sh->con);
-	put(o, "body", sh->body);
-	put(o, "stun", sh->stun);
-	put(o, "rec", sh->rec);
-	put(o, "pd", sh->pd);
-	put(o, "ed", sh->ed);
-	put(o, "rpd", sh->rpd);
-	put(o, "red", sh->red);
+	wr_json_put_str(o, "name", sh->name);
+	wr_json_put_int(o, "dex", sh->dex);
+	wr_json_put_int(o, "spd", sh->spd);
+	wr_json_put_int(o, "ocv", sh->ocv);
+	wr_json_put_int(o, "dcv", sh->dcv);
+	wr_json_put_int(o, "con", sh->con);
+	wr_json_put_int(o, "body", sh->body);
+	wr_json_put_int(o, "stun", sh->stun);
+	wr_json_put_int(o, "rec", sh->rec);
+	wr_json_put_int(o, "pd", sh->pd);
+	wr_json_put_int(o, "ed", sh->ed);
+	wr_json_put_int(o, "rpd", sh->rpd);
+	wr_json_put_int(o, "red", sh->red);
 	for (int k = 0; k < sh->nattacks; k++) {
 		const struct bc_attack *a = &sh->att[k];
 		json_object *x = json_object_new_object();
-		puts_(x, "name", a->name);
-		put(x, "dice", a->dice);
-		putb(x, "killing", a->killing);
-		putb(x, "ranged", a->ranged);
-		puts_(x, "vs", a->vs_ed ? "ED" : "PD");
-		putb(x, "area", a->area);
+		wr_json_put_str(x, "name", a->name);
+		wr_json_put_int(x, "dice", a->dice);
+		wr_json_put_bool(x, "killing", a->killing);
+		wr_json_put_bool(x, "ranged", a->ranged);
+		wr_json_put_str(x, "vs", a->vs_ed ? "ED" : "PD");
+		wr_json_put_bool(x, "area", a->area);
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "attacks", arr);
@@ -162,46 +128,28 @@ sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname, struct wr_
 /* ------------------------------------------------------------- options */
 
 static json_object *
-opt(const char *type, json_object *take_def, const char *desc)
-{
-	json_object *o = json_object_new_object();
-	puts_(o, "type", type);
-	json_object_object_add(o, "default", take_def);
-	puts_(o, "description", desc);
-	return o;
-}
-
-static json_object *
 bc_options(void)
 {
-	json_object *o = json_object_new_object(), *m, *en = json_object_new_array(), *t;
+	static const char *const mirrors[] = {"choose", "random"};
+	json_object *o = json_object_new_object();
 
-	m = opt("string", json_object_new_string("choose"),
-	        "Mirrors: each side secretly chooses which Rook, Bishop and Knight are Mirrors "
-	        "(decoys), or the server picks them at random (RULINGS.md B1)");
-	json_object_array_add(en, json_object_new_string("choose"));
-	json_object_array_add(en, json_object_new_string("random"));
-	json_object_object_add(m, "enum", en);
-	json_object_object_add(o, "mirrors", m);
-	json_object_object_add(
-		o, "referee",
-		opt("boolean", json_object_new_boolean(0),
-		    "A third seat referees: it posts the outcome of every attack between characters "
-		    "and sees everything (RULINGS.md B11). Needs 3 players."));
-	t = opt("integer", json_object_new_int(BC_DEFAULT_TURN_LIMIT),
-	        "The match ends when a King is removed, or on points (20 per King, 5 per character, "
-	        "1 per decoy) after this many Turns of the Speed Chart; 0: no limit");
-	put(t, "minimum", 0);
-	put(t, "maximum", 99);
-	json_object_object_add(o, "turn_limit", t);
-	json_object_object_add(
-		o, "sheets",
-		opt("object", json_object_new_object(),
-		    "Your own character sheets, offered next to the built-in templates, as JSON: "
-		    "{\"Name\": {\"dex\": 20, \"spd\": 5, \"ocv\": 7, \"dcv\": 7, \"con\": 23, "
-		    "\"body\": 10, \"stun\": 40, \"rec\": 9, \"pd\": 10, \"ed\": 20, \"rpd\": 10, "
-		    "\"red\": 10, \"attacks\": [{\"name\": \"Blast\", \"dice\": 12, \"ranged\": true, "
-		    "\"vs\": \"ED\"}, {\"name\": \"Punch\", \"dice\": 3}]}} (at most 8)"));
+	wr_json_put(o, "mirrors", wr_json_option("string", json_object_new_string("choose"), 1, 0,
+	            mirrors, 2,
+	            "Mirrors: each side secretly chooses which Rook, Bishop and Knight are Mirrors "
+	            "(decoys), or the server picks them at random (RULINGS.md B1)"));
+	wr_json_put(o, "referee", wr_json_option("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	            "A third seat referees: it posts the outcome of every attack between characters "
+	            "and sees everything (RULINGS.md B11). Needs 3 players."));
+	wr_json_put(o, "turn_limit", wr_json_option("integer",
+	            json_object_new_int(BC_DEFAULT_TURN_LIMIT), 0, 99, NULL, 0,
+	            "The match ends when a King is removed, or on points (20 per King, 5 per "
+	            "character, 1 per decoy) after this many Turns of the Speed Chart; 0: no limit"));
+	wr_json_put(o, "sheets", wr_json_option("object", json_object_new_object(), 1, 0, NULL, 0,
+	            "Your own character sheets, offered next to the built-in templates, as JSON: "
+	            "{\"Name\": {\"dex\": 20, \"spd\": 5, \"ocv\": 7, \"dcv\": 7, \"con\": 23, "
+	            "\"body\": 10, \"stun\": 40, \"rec\": 9, \"pd\": 10, \"ed\": 20, \"rpd\": 10, "
+	            "\"red\": 10, \"attacks\": [{\"name\": \"Blast\", \"dice\": 12, \"ranged\": true, "
+	            "\"vs\": \"ED\"}, {\"name\": \"Punch\", \"dice\": 3}]}} (at most 8)"));
 	return o;
 }
 
@@ -283,15 +231,15 @@ bc_save(const void *state)
 	int pend[6] = {st->pend.attacker, st->pend.attack, st->pend.target_sq, st->pend.step,
 	               st->pend.hit, st->pend.stun};
 
-	put(o, "version", 1);
-	put(o, "seats", st->seats);
-	put(o, "referee", st->referee);
-	put(o, "mirrors_random", st->mirrors_random);
-	put(o, "turn_limit", st->turn_limit);
+	wr_json_put_int(o, "version", 1);
+	wr_json_put_int(o, "seats", st->seats);
+	wr_json_put_int(o, "referee", st->referee);
+	wr_json_put_int(o, "mirrors_random", st->mirrors_random);
+	wr_json_put_int(o, "turn_limit", st->turn_limit);
 	for (int k = 0; k < st->ncustom; k++)
 		json_object_array_add(cu, sheet_json(&st->custom[k]));
 	json_object_object_add(o, "custom", cu);
-	put(o, "stage", st->stage);
+	wr_json_put_int(o, "stage", st->stage);
 	for (int i = 0; i < BC_PIECES; i++) {
 		const struct bc_piece *p = &st->p[i];
 		int v[5] = {p->sq, p->decoy, p->moved, p->revealed, p->engaged};
@@ -312,14 +260,14 @@ bc_save(const void *state)
 	}
 	json_object_object_add(o, "mirror_set", ms);
 	json_object_object_add(o, "chars", ch);
-	put(o, "turn", st->turn);
-	put(o, "segment", st->segment);
+	wr_json_put_int(o, "turn", st->turn);
+	wr_json_put_int(o, "segment", st->segment);
 	json_object_object_add(o, "queue", wr_json_ints(st->queue, st->nqueue));
-	put(o, "qpos", st->qpos);
+	wr_json_put_int(o, "qpos", st->qpos);
 	json_object_object_add(o, "pending", wr_json_ints(pend, 6));
 	json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
-	put(o, "winners", (int)st->winners);
-	puts_(o, "reason", st->reason);
+	wr_json_put_int(o, "winners", (int)st->winners);
+	wr_json_put_str(o, "reason", st->reason);
 	return o;
 }
 
@@ -524,25 +472,25 @@ bc_view(const void *state, int viewer)
 	int c = bc_acting_char(st);
 	struct wr_result res;
 
-	puts_(o, "stage", bc_stage_names[st->stage]);
-	put(o, "turn", st->turn);
-	put(o, "segment", st->segment);
-	putb(o, "referee", st->referee);
-	puts_(o, "mirrors", st->mirrors_random ? "random" : "choose");
-	put(o, "turn_limit", st->turn_limit);
+	wr_json_put_str(o, "stage", bc_stage_names[st->stage]);
+	wr_json_put_int(o, "turn", st->turn);
+	wr_json_put_int(o, "segment", st->segment);
+	wr_json_put_bool(o, "referee", st->referee);
+	wr_json_put_str(o, "mirrors", st->mirrors_random ? "random" : "choose");
+	wr_json_put_int(o, "turn_limit", st->turn_limit);
 	if ((st->stage == BC_PLAY || st->stage == BC_REFEREE) && c >= 0) {
 		json_object *a = json_object_new_object();
-		put(a, "seat", c / BC_ROLES);
-		puts_(a, "role", bc_kind_names[c % BC_ROLES]);
+		wr_json_put_int(a, "seat", c / BC_ROLES);
+		wr_json_put_str(a, "role", bc_kind_names[c % BC_ROLES]);
 		json_object_object_add(o, "acting", a);
 	} else {
 		json_object_object_add(o, "acting", NULL);
 	}
 	for (int k = 0; k < st->nqueue; k++) {
 		json_object *a = json_object_new_object();
-		put(a, "seat", st->queue[k] / BC_ROLES);
-		puts_(a, "role", bc_kind_names[st->queue[k] % BC_ROLES]);
-		putb(a, "done", k < st->qpos);
+		wr_json_put_int(a, "seat", st->queue[k] / BC_ROLES);
+		wr_json_put_str(a, "role", bc_kind_names[st->queue[k] % BC_ROLES]);
+		wr_json_put_bool(a, "done", k < st->qpos);
 		json_object_array_add(order, a);
 	}
 	json_object_object_add(o, "order", order);
@@ -554,12 +502,12 @@ bc_view(const void *state, int viewer)
 				if (st->p[i].sq != sq)
 					continue;
 				x = json_object_new_object();
-				putsq(x, "square", sq);
-				put(x, "seat", s);
-				puts_(x, "kind", bc_kind_names[bc_piece_kind(i)]);
-				puts_(x, "identity", identity(st, i, viewer));
-				putb(x, "unconscious", bc_piece_looks_unconscious(st, i));
-				putb(x, "engaged", st->p[i].engaged >= 0);
+				wr_json_put_sq(x, "square", B, sq);
+				wr_json_put_int(x, "seat", s);
+				wr_json_put_str(x, "kind", bc_kind_names[bc_piece_kind(i)]);
+				wr_json_put_str(x, "identity", identity(st, i, viewer));
+				wr_json_put_bool(x, "unconscious", bc_piece_looks_unconscious(st, i));
+				wr_json_put_bool(x, "engaged", st->p[i].engaged >= 0);
 				json_object_array_add(pcs, x);
 			}
 	json_object_object_add(o, "pieces", pcs);
@@ -571,28 +519,28 @@ bc_view(const void *state, int viewer)
 			json_object *x = json_object_new_object();
 			int real = bc_real_piece(st, s, r), sq = -1;
 			sheets += ch->chosen;
-			puts_(x, "role", bc_kind_names[r]);
+			wr_json_put_str(x, "role", bc_kind_names[r]);
 			json_object_object_add(x, "sheet", ch->chosen ? sheet_json(&ch->sh) : NULL);
 			if (real >= 0 && (r < BC_ROOK || sees_all(st, viewer) || viewer == s ||
 			                  st->p[real].revealed))
 				sq = st->p[real].sq;
 			if (st->stage == BC_SETUP)
 				sq = -1;
-			putsq(x, "square", sq);
-			put(x, "stun", ch->stun);
-			put(x, "body", ch->body);
-			putb(x, "stunned", ch->stunned);
-			putb(x, "unconscious", ch->unconscious);
-			putb(x, "dodging", ch->dodging);
-			putb(x, "removed", ch->removed);
-			put(x, "dcv", ch->chosen ? bc_dcv(st, s, r, NULL) : 0);
+			wr_json_put_sq(x, "square", B, sq);
+			wr_json_put_int(x, "stun", ch->stun);
+			wr_json_put_int(x, "body", ch->body);
+			wr_json_put_bool(x, "stunned", ch->stunned);
+			wr_json_put_bool(x, "unconscious", ch->unconscious);
+			wr_json_put_bool(x, "dodging", ch->dodging);
+			wr_json_put_bool(x, "removed", ch->removed);
+			wr_json_put_int(x, "dcv", ch->chosen ? bc_dcv(st, s, r, NULL) : 0);
 			json_object_object_add(x, "phases", phases_json(ch->chosen ? ch->sh.spd : 0));
 			json_object_array_add(side, x);
 		}
 		for (int k = 0; k < 3; k++)
 			mirrors += st->mirror_set[s][k];
-		put(su, "sheets", sheets);
-		put(su, "mirrors", mirrors);
+		wr_json_put_int(su, "sheets", sheets);
+		wr_json_put_int(su, "mirrors", mirrors);
 		json_object_array_add(setup, su);
 		json_object_array_add(chs, side);
 	}
@@ -601,8 +549,8 @@ bc_view(const void *state, int viewer)
 	for (int t = 0; t < bc_ntemplates + st->ncustom; t++) {
 		int id = t < bc_ntemplates ? t : BC_CUSTOM_BASE + t - bc_ntemplates;
 		json_object *x = json_object_new_object();
-		puts_(x, "id", tmpl_id(st, id));
-		puts_(x, "description", t < bc_ntemplates ? bc_templates[t].blurb : "Given at creation");
+		wr_json_put_str(x, "id", tmpl_id(st, id));
+		wr_json_put_str(x, "description", t < bc_ntemplates ? bc_templates[t].blurb : "Given at creation");
 		json_object_object_add(x, "sheet", sheet_json(bc_sheet_of(st, id)));
 		json_object_array_add(tm, x);
 	}
@@ -611,14 +559,14 @@ bc_view(const void *state, int viewer)
 		json_object *x = json_object_new_object();
 		int a = st->pend.attacker;
 		static const char *const steps[] = {"hit", "stun", "body"};
-		put(x, "seat", bc_piece_seat(a));
-		puts_(x, "role", bc_kind_names[bc_piece_kind(a)]);
-		put(x, "attack", st->pend.attack);
-		putsq(x, "from", st->p[a].sq);
-		putsq(x, "to", st->pend.target_sq);
-		puts_(x, "step", steps[st->pend.step]);
-		putb(x, "hit", st->pend.hit);
-		put(x, "stun", st->pend.stun);
+		wr_json_put_int(x, "seat", bc_piece_seat(a));
+		wr_json_put_str(x, "role", bc_kind_names[bc_piece_kind(a)]);
+		wr_json_put_int(x, "attack", st->pend.attack);
+		wr_json_put_sq(x, "from", B, st->p[a].sq);
+		wr_json_put_sq(x, "to", B, st->pend.target_sq);
+		wr_json_put_str(x, "step", steps[st->pend.step]);
+		wr_json_put_bool(x, "hit", st->pend.hit);
+		wr_json_put_int(x, "stun", st->pend.stun);
 		json_object_object_add(o, "pending", x);
 	} else {
 		json_object_object_add(o, "pending", NULL);
@@ -632,7 +580,7 @@ bc_view(const void *state, int viewer)
 			if (res.winners & (1u << s))
 				json_object_array_add(w, json_object_new_int(s));
 		json_object_object_add(r, "winners", w);
-		puts_(r, "reason", res.reason);
+		wr_json_put_str(r, "reason", res.reason);
 		json_object_object_add(o, "result", r);
 	} else {
 		json_object_object_add(o, "result", NULL);
@@ -673,7 +621,7 @@ bc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case BC_A_SHEET:
 		if (wr_json_only(j, k_sheet, err) || wr_json_string(j, "role", 1, &s, err))
 			return -1;
-		if ((a->role = kind_parse(s, BC_ROLES)) < 0)
+		if ((a->role = wr_json_name_index(s, bc_kind_names, BC_ROLES)) < 0)
 			return wr_fail(err, "illegal-action", "role",
 			               "role: king, queen, rook, bishop or knight");
 		if (wr_json_string(j, "template", 1, &s, err))
@@ -729,33 +677,32 @@ bc_action_json(const void *state, const void *action)
 {
 	const struct bc_state *st = state;
 	const struct bc_action *a = action;
-	json_object *o = json_object_new_object();
+	json_object *o = wr_json_typed(bc_act_names[a->type]);
 
-	puts_(o, "type", bc_act_names[a->type]);
 	switch (a->type) {
 	case BC_A_SHEET:
-		puts_(o, "role", bc_kind_names[a->role]);
-		puts_(o, "template", tmpl_id(st, a->tmpl));
+		wr_json_put_str(o, "role", bc_kind_names[a->role]);
+		wr_json_put_str(o, "template", tmpl_id(st, a->tmpl));
 		break;
 	case BC_A_MIRROR:
-		putsq(o, "square", a->square);
+		wr_json_put_sq(o, "square", B, a->square);
 		break;
 	case BC_A_MOVE:
 	case BC_A_SHOOT:
-		putsq(o, "from", a->from);
-		putsq(o, "to", a->to);
+		wr_json_put_sq(o, "from", B, a->from);
+		wr_json_put_sq(o, "to", B, a->to);
 		if (a->attack >= 0)
-			put(o, "attack", a->attack);
+			wr_json_put_int(o, "attack", a->attack);
 		break;
 	case BC_A_HTH:
-		put(o, "attack", a->attack);
+		wr_json_put_int(o, "attack", a->attack);
 		break;
 	case BC_A_REF_HIT:
-		putb(o, "hit", a->hit);
+		wr_json_put_bool(o, "hit", a->hit);
 		break;
 	case BC_A_REF_STUN:
 	case BC_A_REF_BODY:
-		put(o, "value", a->value);
+		wr_json_put_int(o, "value", a->value);
 		break;
 	default:
 		break;
@@ -779,151 +726,150 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 {
 	const struct bc_state *st = state;
 	const struct bc_event *e = event;
-	json_object *o = json_object_new_object();
+	json_object *o = wr_json_typed(bc_ev_names[e->type]);
 	char text[160];
 	unsigned ref = st->seats == 3 ? 1u << BC_REF_SEAT : 0;
 
 	*visible_to = e->vis == BC_V_OWNER ? (1u << e->seat) | ref : WR_VIS_PUBLIC;
-	puts_(o, "type", bc_ev_names[e->type]);
 	switch (e->type) {
 	case BC_E_SHEET:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		puts_(o, "template", tmpl_id(st, e->value));
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_str(o, "template", tmpl_id(st, e->value));
 		break;
 	case BC_E_MIRROR:
 		/* B12: the redacted twin has the full one's shape and length */
-		put(o, "seat", e->seat);
-		puts_(o, "kind", bc_kind_names[e->kind]);
-		puts_(o, "square", e->vis == BC_V_OWNER ? wr_square_name(B, e->from, text) : "??");
-		putb(o, "redacted", e->vis == BC_V_REDACTED);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		wr_json_put_str(o, "square", e->vis == BC_V_OWNER ? wr_square_name(B, e->from, text) : "??");
+		wr_json_put_bool(o, "redacted", e->vis == BC_V_REDACTED);
 		break;
 	case BC_E_START:
 	case BC_E_POST12:
 		break;
 	case BC_E_SEGMENT:
-		put(o, "turn", e->turn);
-		put(o, "segment", e->segment);
+		wr_json_put_int(o, "turn", e->turn);
+		wr_json_put_int(o, "segment", e->segment);
 		break;
 	case BC_E_ROLLOFF:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		put(o, "die", e->value);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "die", e->value);
 		break;
 	case BC_E_PHASE:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		put(o, "turn", e->turn);
-		put(o, "segment", e->segment);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "turn", e->turn);
+		wr_json_put_int(o, "segment", e->segment);
 		break;
 	case BC_E_LOST_PHASE:
 	case BC_E_DODGE:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
 		break;
 	case BC_E_WAKE:
 	case BC_E_RECOVER:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		put(o, "recovered", e->value);
-		put(o, "stun", e->stun);
-		putb(o, "unconscious", e->unconscious);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "recovered", e->value);
+		wr_json_put_int(o, "stun", e->stun);
+		wr_json_put_bool(o, "unconscious", e->unconscious);
 		break;
 	case BC_E_MOVE:
 	case BC_E_SHOOT:
-		put(o, "seat", e->seat);
-		puts_(o, "kind", bc_kind_names[e->kind]);
-		putsq(o, "from", e->from);
-		putsq(o, "to", e->to);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		wr_json_put_sq(o, "from", B, e->from);
+		wr_json_put_sq(o, "to", B, e->to);
 		if (e->attack >= 0)
-			put(o, "attack", e->attack);
+			wr_json_put_int(o, "attack", e->attack);
 		else
 			json_object_object_add(o, "attack", NULL);
 		/* the owner's twin says Mirror or not; every other copy says
 		 * "hidden" (same shape whatever the piece is) */
 		if (e->kind >= BC_ROOK && e->kind <= BC_KNIGHT)
-			puts_(o, "piece", e->vis == BC_V_OWNER ? (e->secret ? "mirror" : "real")
+			wr_json_put_str(o, "piece", e->vis == BC_V_OWNER ? (e->secret ? "mirror" : "real")
 			                                       : "hidden");
-		putb(o, "redacted", e->vis == BC_V_REDACTED);
+		wr_json_put_bool(o, "redacted", e->vis == BC_V_REDACTED);
 		break;
 	case BC_E_DECOY:
-		put(o, "seat", e->seat);
-		putsq(o, "attacker", e->from);
-		putsq(o, "square", e->to);
-		puts_(o, "answer", e->decoy ? "decoy" : "real");
-		puts_(o, "attacker_answer", e->attacker_decoy < 0 ? NULL
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_sq(o, "attacker", B, e->from);
+		wr_json_put_sq(o, "square", B, e->to);
+		wr_json_put_str(o, "answer", e->decoy ? "decoy" : "real");
+		wr_json_put_str(o, "attacker_answer", e->attacker_decoy < 0 ? NULL
 		                            : e->attacker_decoy  ? "decoy"
 		                                                 : "real");
 		break;
 	case BC_E_ENGAGE:
-		put(o, "seat", e->seat);
-		putsq(o, "square", e->to);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_sq(o, "square", B, e->to);
 		break;
 	case BC_E_ATTACK: {
 		const char *an = attack_name(st, e->seat, e->role, e->attack);
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		put(o, "attack", e->attack);
-		puts_(o, "attack_name", an);
-		putsq(o, "from", e->from);
-		putsq(o, "to", e->to);
-		putb(o, "hit", e->hit);
-		putb(o, "area", e->area);
-		putb(o, "killing", e->killing);
-		putb(o, "by_referee", e->by_referee);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "attack", e->attack);
+		wr_json_put_str(o, "attack_name", an);
+		wr_json_put_sq(o, "from", B, e->from);
+		wr_json_put_sq(o, "to", B, e->to);
+		wr_json_put_bool(o, "hit", e->hit);
+		wr_json_put_bool(o, "area", e->area);
+		wr_json_put_bool(o, "killing", e->killing);
+		wr_json_put_bool(o, "by_referee", e->by_referee);
 		if (e->by_referee) {
 			snprintf(text, sizeof(text), "the referee rules: %s", e->hit ? "hit" : "miss");
 		} else {
-			put(o, "roll", e->roll);
-			put(o, "need", e->need);
+			wr_json_put_int(o, "roll", e->roll);
+			wr_json_put_int(o, "need", e->need);
 			json_object_object_add(o, "dice", wr_json_ints(e->dice, e->ndice));
-			put(o, "stun_rolled", e->stun);
-			put(o, "body_rolled", e->body);
+			wr_json_put_int(o, "stun_rolled", e->stun);
+			wr_json_put_int(o, "body_rolled", e->body);
 			if (e->killing)
-				put(o, "multiplier", e->mult);
+				wr_json_put_int(o, "multiplier", e->mult);
 			snprintf(text, sizeof(text), "to-hit roll %d needed %d or less: %s%s", e->roll,
 			         e->need, e->hit ? "hit" : "miss",
 			         !e->hit && e->area ? " (the Area Effect detonates on the attacker's square)"
 			                            : "");
 		}
-		puts_(o, "text", text);
+		wr_json_put_str(o, "text", text);
 		break;
 	}
 	case BC_E_DAMAGE:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		putsq(o, "square", e->from);
-		put(o, "stun_taken", e->stun_taken);
-		put(o, "body_taken", e->body_taken);
-		put(o, "defense_stun", e->defense_stun);
-		put(o, "defense_body", e->defense_body);
-		put(o, "stun", e->stun);
-		put(o, "body", e->body);
-		putb(o, "stunned", e->stunned);
-		putb(o, "is_stunned", e->is_stunned);
-		putb(o, "unconscious", e->unconscious);
-		putb(o, "removed", e->removed);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_sq(o, "square", B, e->from);
+		wr_json_put_int(o, "stun_taken", e->stun_taken);
+		wr_json_put_int(o, "body_taken", e->body_taken);
+		wr_json_put_int(o, "defense_stun", e->defense_stun);
+		wr_json_put_int(o, "defense_body", e->defense_body);
+		wr_json_put_int(o, "stun", e->stun);
+		wr_json_put_int(o, "body", e->body);
+		wr_json_put_bool(o, "stunned", e->stunned);
+		wr_json_put_bool(o, "is_stunned", e->is_stunned);
+		wr_json_put_bool(o, "unconscious", e->unconscious);
+		wr_json_put_bool(o, "removed", e->removed);
 		snprintf(text, sizeof(text), "%d STUN, %d BODY after defenses%s", e->stun_taken,
 		         e->body_taken,
 		         e->removed        ? ": removed from the board"
 		         : e->unconscious  ? ": knocked out"
 		         : e->is_stunned   ? ": Stunned, loses the next phase"
 		                          : "");
-		puts_(o, "text", text);
+		wr_json_put_str(o, "text", text);
 		break;
 	case BC_E_REMOVED:
-		put(o, "seat", e->seat);
-		puts_(o, "kind", bc_kind_names[e->kind]);
-		putsq(o, "square", e->from);
-		puts_(o, "was", e->kind == BC_PAWN || e->decoy ? "decoy" : "real");
-		put(o, "points", e->points);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		wr_json_put_sq(o, "square", B, e->from);
+		wr_json_put_str(o, "was", e->kind == BC_PAWN || e->decoy ? "decoy" : "real");
+		wr_json_put_int(o, "points", e->points);
 		break;
 	case BC_E_AWAIT_REF:
-		put(o, "seat", e->seat);
-		puts_(o, "role", bc_kind_names[e->role]);
-		put(o, "attack", e->attack);
-		putsq(o, "from", e->from);
-		putsq(o, "to", e->to);
+		wr_json_put_int(o, "seat", e->seat);
+		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		wr_json_put_int(o, "attack", e->attack);
+		wr_json_put_sq(o, "from", B, e->from);
+		wr_json_put_sq(o, "to", B, e->to);
 		break;
 	case BC_E_END: {
 		/* the end: every Mirror is revealed (G5) */
@@ -935,15 +881,15 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 			if (k < BC_ROOK || k > BC_KNIGHT || !st->p[i].decoy)
 				continue;
 			x = json_object_new_object();
-			put(x, "seat", bc_piece_seat(i));
-			puts_(x, "kind", bc_kind_names[k]);
-			putsq(x, "square", st->p[i].sq);
+			wr_json_put_int(x, "seat", bc_piece_seat(i));
+			wr_json_put_str(x, "kind", bc_kind_names[k]);
+			wr_json_put_sq(x, "square", B, st->p[i].sq);
 			json_object_array_add(m, x);
 		}
 		json_object_object_add(o, "mirrors", m);
 		json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
 		bc_result(st, &res);
-		puts_(o, "reason", res.reason);
+		wr_json_put_str(o, "reason", res.reason);
 		break;
 	}
 	default:

@@ -1,6 +1,8 @@
 /* Blood Chess combat: Champions 4th edition as RULINGS.md B8 and B9 give
  * it. To-hit on 3d6, normal and killing damage, defenses, Stunned,
- * unconscious, removal (text rule 4), Area Effect (text rule 10). */
+ * unconscious, removal (text rule 4), Area Effect (text rule 10).
+ * Calls bc_board.c only; bc_rules.c and the codec call into it, never the
+ * other way. */
 #include <string.h>
 
 #include "bc_rules.h"

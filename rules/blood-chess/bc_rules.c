@@ -1,6 +1,7 @@
 /* Blood Chess rules on plain structs: set-up (B1, B2), the Speed Chart
  * (B3), phase actions (B4), chess movement (B5), decoys (B6), HTH (B7),
  * the end (B10) and the referee's outcomes (B11). Combat is bc_combat.c.
+ * Calls bc_combat.c, bc_board.c and bc_data.c; only the codec calls in.
  *
  * Hidden information (B12, G5): which Rook, Bishop and Knight are Mirrors.
  * Nothing another seat can see here depends on it: a Mirror shares its
@@ -13,13 +14,6 @@
 #include <string.h>
 
 #include "bc_rules.h"
-
-/* Piece layout per side: K Q R R B B N N, then Pawns a..h. */
-static const int layout_kind[BC_PER_SIDE] = {BC_KING,   BC_QUEEN,  BC_ROOK,   BC_ROOK,
-                                             BC_BISHOP, BC_BISHOP, BC_KNIGHT, BC_KNIGHT,
-                                             BC_PAWN,   BC_PAWN,   BC_PAWN,   BC_PAWN,
-                                             BC_PAWN,   BC_PAWN,   BC_PAWN,   BC_PAWN};
-static const int layout_file[BC_PER_SIDE] = {4, 3, 0, 7, 2, 5, 1, 6, 0, 1, 2, 3, 4, 5, 6, 7};
 
 /* The Champions Speed Chart: phases[spd] bit s set = a phase in Segment s. */
 int
@@ -54,42 +48,6 @@ bc_has_phase(int spd, int seg)
 	return 0;
 }
 
-int
-bc_piece_seat(int i)
-{
-	return i / BC_PER_SIDE;
-}
-
-int
-bc_piece_kind(int i)
-{
-	return layout_kind[i % BC_PER_SIDE];
-}
-
-int
-bc_char_of_piece(int i)
-{
-	int k = bc_piece_kind(i);
-	return k == BC_PAWN ? -1 : k;
-}
-
-static int
-start_square(int i)
-{
-	int seat = bc_piece_seat(i), j = i % BC_PER_SIDE;
-	int rank = j < 8 ? (seat == 0 ? 0 : 7) : (seat == 0 ? 1 : 6);
-	return rank * 8 + layout_file[j];
-}
-
-int
-bc_start_piece(int sq)
-{
-	for (int i = 0; i < BC_PIECES; i++)
-		if (start_square(i) == sq)
-			return i;
-	return -1;
-}
-
 static int
 sq_file(int sq)
 {
@@ -100,42 +58,6 @@ static int
 sq_rank(int sq)
 {
 	return sq / 8;
-}
-
-int
-bc_pieces_at(const struct bc_state *st, int sq, int out[2])
-{
-	int n = 0;
-	for (int i = 0; i < BC_PIECES && n < 2; i++)
-		if (st->p[i].sq == sq && sq >= 0)
-			out[n++] = i;
-	return n;
-}
-
-int
-bc_real_piece(const struct bc_state *st, int seat, int role)
-{
-	for (int j = 0; j < 8; j++) {
-		int i = seat * BC_PER_SIDE + j;
-		if (layout_kind[j] == role && !st->p[i].decoy && st->p[i].sq >= 0)
-			return i;
-	}
-	return -1;
-}
-
-/* A Mirror is an exact replica: it shows its character's condition. */
-int
-bc_piece_looks_unconscious(const struct bc_state *st, int i)
-{
-	int role = bc_char_of_piece(i);
-	const struct bc_char *c;
-
-	if (role < 0 || st->p[i].sq < 0)
-		return 0;
-	c = &st->ch[bc_piece_seat(i)][role];
-	if (c->removed)
-		return 0;   /* the Mirror of a removed character stands on */
-	return c->unconscious;
 }
 
 /* ------------------------------------------------------------- set-up */
@@ -158,7 +80,7 @@ bc_init(struct bc_state *st, int seats, int referee, int mirrors_random, int tur
 	st->stage = BC_SETUP;
 	st->pend.attacker = -1;
 	for (int i = 0; i < BC_PIECES; i++) {
-		st->p[i].sq = start_square(i);
+		st->p[i].sq = bc_start_square(i);
 		st->p[i].decoy = bc_piece_kind(i) == BC_PAWN;
 		st->p[i].engaged = -1;
 	}
@@ -616,7 +538,7 @@ bc_candidates(const void *state, int seat, struct wr_list *out)
 		}
 		for (int j = 2; j < 8; j++)
 			push_act(out, (struct bc_action){.type = BC_A_MIRROR,
-			                                 .square = start_square(seat * BC_PER_SIDE + j),
+			                                 .square = bc_start_square(seat * BC_PER_SIDE + j),
 			                                 .attack = -1});
 		return;
 	}

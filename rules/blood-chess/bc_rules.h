@@ -1,6 +1,13 @@
 /* Blood Chess, private: the state, action and event structs and the rule
- * functions (bc_rules.c: set-up, order, movement, decoys; bc_combat.c:
- * the Champions combat of RULINGS.md B8-B9). No JSON here. */
+ * functions. No JSON here. Calls run one way, down this list:
+ *
+ *   bc_data.c    templates and names printed
+ *   bc_board.c   the pieces: layout, owner and kind, what stands where
+ *   bc_combat.c  the Champions combat of RULINGS.md B8-B9
+ *   bc_rules.c   set-up, order, movement, decoys, the end
+ *   bc_codec.c   JSON, and the wr_ruleset and wr_template tables
+ *
+ * each file calling only those above it. */
 #ifndef BC_RULES_H
 #define BC_RULES_H
 
@@ -102,11 +109,17 @@ struct bc_state {
 	char reason[64];
 };
 
-/* Piece index -> owner and kind (fixed layout: K Q R R B B N N P*8). */
+/* bc_board.c. Piece index -> owner and kind (fixed layout: K Q R R B B N
+ * N P*8). */
 int bc_piece_seat(int i);
 int bc_piece_kind(int i);
+int bc_start_square(int i);
 /* The piece whose start square is sq (0..31), or -1. */
 int bc_start_piece(int sq);
+int bc_char_of_piece(int i);                   /* role of a character piece, -1 Pawn */
+int bc_real_piece(const struct bc_state *st, int seat, int role);
+int bc_piece_looks_unconscious(const struct bc_state *st, int i);
+int bc_pieces_at(const struct bc_state *st, int sq, int out[2]);
 /* Undo (issue 14): 1 when the post revealed a piece, decoy or real (B6:
  * the decoy question's answer). */
 int bc_undo_barrier(const void *before, const void *after, int seat,
@@ -205,10 +218,6 @@ int bc_sheet_valid(const struct bc_sheet *sh);
 int bc_state_coherent(const struct bc_state *st);
 unsigned bc_to_act(const struct bc_state *st);
 int bc_acting_char(const struct bc_state *st); /* seat*5+role, or -1 */
-int bc_char_of_piece(int i);                   /* role of a character piece, -1 Pawn */
-int bc_real_piece(const struct bc_state *st, int seat, int role);
-int bc_piece_looks_unconscious(const struct bc_state *st, int i);
-int bc_pieces_at(const struct bc_state *st, int sq, int out[2]);
 int bc_dcv(const struct bc_state *st, int seat, int role, const struct bc_attack *a);
 void bc_candidates(const void *state, int seat, struct wr_list *out);
 int bc_legal(const void *state, int seat, const void *action, struct wr_error *err);
