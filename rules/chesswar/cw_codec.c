@@ -46,10 +46,12 @@ cw_options(void)
 	        "Undead army without its Liche loses one unit of its choice each turn (C10)"));
 	put(o, "board_files",
 	    opt("integer", jint(8), 8, 16,
-	        "Files of a larger board (C11; catapult range is then 8 squares)"));
+	        "Files of a larger board (C11; catapult range is then 8 squares); three or four "
+	        "armies: at least 12, 12 unless set"));
 	put(o, "board_ranks",
 	    opt("integer", jint(8), 8, 16,
-	        "Ranks of a larger board (C11; catapult range is then 8 squares)"));
+	        "Ranks of a larger board (C11; catapult range is then 8 squares); three or four "
+	        "armies: at least 12, 12 unless set"));
 	put(o, "forest",
 	    opt("array", json_object_new_array(), 1, 0,
 	        "Forest squares, e.g. [\"d4\",\"e4\"]: block sight like a unit, can be moved "
@@ -86,23 +88,38 @@ parse_squares(json_object *o, const char *key, const struct wr_board *b, uint8_t
 	return 0;
 }
 
+/* Three or four armies (the expansion's "multiple armies"): a board of at
+ * least 12x12 (12x12 unless set) and total massacre always. */
 static int
-parse_options(json_object *o, struct cw_opts *out, struct wr_error *err)
+parse_options(json_object *o, int seats, struct cw_opts *out, struct wr_error *err)
 {
 	static const char *const known[] = {"total_massacre", "board_files", "board_ranks",
 	                                    "forest", "hills", NULL};
+	int side = seats > 2 ? CW_WIDE_MIN : 8;
 	struct wr_board b;
 	memset(out, 0, sizeof(*out));
-	out->files = out->ranks = 8;
-	if (!o)
-		return 0;
-	if (!json_object_is_type(o, json_type_object))
+	out->seats = seats;
+	out->files = out->ranks = side;
+	out->total_massacre = seats > 2;
+	if (o && !json_object_is_type(o, json_type_object))
 		return wr_fail(err, "wrong-type", "", "options: an object");
-	if (wr_json_only(o, known, err) != 0 ||
-	    wr_json_bool(o, "total_massacre", 0, 0, &out->total_massacre, err) != 0 ||
-	    wr_json_int(o, "board_files", 8, CW_MAX_FILES, 0, 8, &out->files, err) != 0 ||
-	    wr_json_int(o, "board_ranks", 8, CW_MAX_RANKS, 0, 8, &out->ranks, err) != 0)
+	if (o && (wr_json_only(o, known, err) != 0 ||
+	          wr_json_bool(o, "total_massacre", 0, seats > 2, &out->total_massacre, err) != 0 ||
+	          wr_json_int(o, "board_files", 8, CW_MAX_FILES, 0, side, &out->files, err) != 0 ||
+	          wr_json_int(o, "board_ranks", 8, CW_MAX_RANKS, 0, side, &out->ranks, err) != 0))
 		return -1;
+	if (seats > 2 && (out->files < CW_WIDE_MIN || out->ranks < CW_WIDE_MIN))
+		return wr_fail(err, "board-too-small", "board_files",
+		               "three or four armies need a board of at least %dx%d", CW_WIDE_MIN,
+		               CW_WIDE_MIN);
+	if (seats > 2 && !out->total_massacre)
+		return wr_fail(err, "total-massacre", "total_massacre",
+		               "three or four armies play total massacre (\"Total massacre rules "
+		               "should be used\")");
+	if (!o) {
+		out->catapult_range = (out->files > 8 || out->ranks > 8) ? 8 : 0;
+		return 0;
+	}
 	b.files = out->files;
 	b.ranks = out->ranks;
 	if (parse_squares(o, "forest", &b, out->terrain, CW_T_FOREST, err) != 0 ||
@@ -120,9 +137,9 @@ cw_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 	struct cw_opts o;
 	struct cw_state *st;
 	(void)rng;
-	if (seats != 2)
-		return wr_fail(err, "bad-seats", "seats", "ChessWar is for two players");
-	if (parse_options(options, &o, err) != 0)
+	if (seats < 2 || seats > CW_SEATS)
+		return wr_fail(err, "bad-seats", "seats", "ChessWar is for two to four players");
+	if (parse_options(options, seats, &o, err) != 0)
 		return -1;
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -289,7 +306,7 @@ cw_view(const void *state, int viewer)
 		} else if (st->pending == CW_PEND_COUNTER) {
 			p = json_object_new_object();
 			put(p, "kind", jstr("counterspell"));
-			put(p, "seat", jint(1 - st->turn_seat));
+			put(p, "seat", jint(st->react_seat));
 			put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
 			put(p, "caster", jsq(st, st->cast.unit));
 			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
@@ -342,11 +359,17 @@ cw_view(const void *state, int viewer)
 	} else {
 		put(o, "last_shot", NULL);
 	}
+	put(o, "seats", jint(st->nseats));
 	arr = json_object_new_array();
-	for (int s = 0; s < CW_SEATS; s++) {
+	for (int i = 0; i < st->nseats && st->first_seat >= 0; i++)
+		json_object_array_add(arr, jint(st->order[i]));
+	put(o, "order", arr);
+	arr = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++) {
 		const struct cw_side *sd = &st->side[s];
 		json_object *so = json_object_new_object();
 		put(so, "seat", jint(s));
+		put(so, "out", json_object_new_boolean((st->out >> s) & 1));
 		if (!side_visible(st, s, viewer)) {
 			put(so, "hidden", json_object_new_boolean(1));
 			put(so, "set_up", json_object_new_boolean(sd->stage == CW_STAGE_DONE));
@@ -695,10 +718,10 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	case CW_E_REVEAL: {
 		json_object *arr = json_object_new_array();
-		for (int s = 0; s < CW_SEATS; s++) {
+		for (int s = 0; s < st->nseats; s++) {
 			json_object *so = json_object_new_object(), *u = json_object_new_array();
 			put(so, "seat", jint(s));
-			put(so, "army", jstr(cw_armies[st->side[s].army].slug));
+			put(so, "army", st->side[s].army >= 0 ? jstr(cw_armies[st->side[s].army].slug) : NULL);
 			for (int k = 0; k < CW_UPS; k++) {
 				int id = s * CW_UPS + k;
 				if (st->u[id].status != CW_U_EMPTY)
@@ -774,6 +797,12 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	case CW_E_ROLLOFF:
 		put(o, "winner", e->seat >= 0 ? jint(e->seat) : NULL);
+		if (e->npath)
+			put(o, "seats", wr_json_ints(e->path, e->npath));
+		break;
+	case CW_E_FIRST:
+		if (e->npath)
+			put(o, "order", wr_json_ints(e->path, e->npath));
 		break;
 	case CW_E_OVER:
 		put(o, "winner", e->seat >= 0 ? jint(e->seat) : NULL);
@@ -870,7 +899,7 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 	json_object *v;
 	int corder = -1, horder = -1, porder = -1, dorder = -1;
 	unsigned mask = 0, dmask = 0;
-	if (seat < 0 || seat >= CW_SEATS)
+	if (seat < 0 || seat >= st->nseats)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
 	if (!json_object_is_type(orders, json_type_object))
 		return wr_fail(err, "wrong-type", "", "orders: an object");
@@ -915,15 +944,25 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 static int
 cw_resign_fn(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
 {
+	struct cw_state *st = state;
 	struct wr_list l;
-	(void)rng;
-	if (seat < 0 || seat >= CW_SEATS)
+	if (seat < 0 || seat >= st->nseats)
 		return -1;
 	wr_list_init(&l, sizeof(struct cw_event));
-	cw_resign(state, seat, &l);
+	cw_resign(st, seat, rng, &l);
 	wr_tpl_events(&cw_template, state, &l, ev);
 	wr_list_free(&l);
+	/* what the seats still in play are forced to do next (G3, amended) */
+	wr_tpl_settle(&cw_template, state, rng, ev);
 	return 0;
+}
+
+/* The seats still in play: not wiped out, not resigned (3-4 armies). */
+static unsigned
+cw_seats_in(const void *state)
+{
+	const struct cw_state *st = state;
+	return ((1u << st->nseats) - 1) & ~st->out;
 }
 
 static void
@@ -954,7 +993,7 @@ const struct wr_ruleset cw_ruleset = {
 	.title = "ChessWar",
 	.source = "002_0478434554df57bb.txt",
 	.min_seats = 2,
-	.max_seats = 2,
+	.max_seats = CW_SEATS,
 	.options = cw_options,
 	.create = cw_create,
 	.load = cw_load,
@@ -968,4 +1007,5 @@ const struct wr_ruleset cw_ruleset = {
 	.resign = cw_resign_fn,
 	.view = cw_view,
 	.result = cw_result,
+	.seats_in = cw_seats_in,
 };

@@ -12,22 +12,22 @@
 void
 cw_link(struct cw_state *st, int a, int b)
 {
-	st->u[a].link |= 1ull << b;
-	st->u[b].link |= 1ull << a;
+	st->u[a].link |= CW_BIT(b);
+	st->u[b].link |= CW_BIT(a);
 }
 
 /* The units of one melee: everything linked to `id`, directly or not. */
 int
 cw_melee_group(const struct cw_state *st, int id, int *out)
 {
-	uint64_t seen = 1ull << id;
+	cw_links seen = CW_BIT(id);
 	int n = 0, h = 0;
 	out[n++] = id;
 	while (h < n) {
-		uint64_t l = st->u[out[h++]].link;
+		cw_links l = st->u[out[h++]].link;
 		for (int j = 0; j < CW_UNITS; j++)
 			if (((l >> j) & 1) && !((seen >> j) & 1)) {
-				seen |= 1ull << j;
+				seen |= CW_BIT(j);
 				out[n++] = j;
 			}
 	}
@@ -92,7 +92,7 @@ cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev)
 	u->dying = st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE &&
 	           cw_healer_for(st, id) != CW_NONE;
 	for (int i = 0; i < CW_UNITS; i++)
-		st->u[i].link &= ~(1ull << id);
+		st->u[i].link &= ~(CW_BIT(id));
 	u->link = 0;
 	/* "If the wizard is killed, however, the effect immediately ends" */
 	for (int i = st->nfx - 1; i >= 0; i--) {
@@ -117,7 +117,7 @@ cw_destroy(struct cw_state *st, int id, const char *why, struct wr_list *ev)
  * destroyed" (C8, amended: every enemy linked to it in that melee, in the
  * order of their ids). `links` are its links as they were before it died. */
 static void
-plague(struct cw_state *st, int dead, uint64_t links, struct wr_rng *rng, struct wr_list *ev)
+plague(struct cw_state *st, int dead, cw_links links, struct wr_rng *rng, struct wr_list *ev)
 {
 	struct cw_event *e = cw_ev_push(ev, CW_E_PLAGUE, WR_VIS_PUBLIC);
 	cw_ev_unit(st, e, dead);
@@ -135,7 +135,7 @@ plague(struct cw_state *st, int dead, uint64_t links, struct wr_rng *rng, struct
 void
 cw_kill(struct cw_state *st, int id, const char *why, struct wr_rng *rng, struct wr_list *ev)
 {
-	uint64_t links = st->u[id].link;
+	cw_links links = st->u[id].link;
 	int pl = links != 0 && cw_has_plague(st, id);
 	cw_destroy(st, id, why, ev);
 	if (pl)

@@ -22,7 +22,7 @@ const char *const cw_ev_name[CW_E_MAX] = {
 	"first", "turn", "phase", "move", "charge", "charge_failed", "shoot", "scatter",
 	"melee_shot", "save", "destroyed", "attack", "plague", "follow_up", "advance", "hold",
 	"cast", "counterspell", "spell_end", "regenerate", "raise_dead", "flight", "sacrifice",
-	"over", "heal",
+	"over", "heal", "out",
 };
 
 /* ---------------------------------------------------------- movement */
@@ -77,8 +77,8 @@ cw_to_act(const struct cw_state *st)
 	unsigned m = 0;
 	switch (st->phase) {
 	case CW_PH_SETUP:
-		for (int s = 0; s < CW_SEATS; s++)
-			if (st->side[s].stage != CW_STAGE_DONE)
+		for (int s = 0; s < st->nseats; s++)
+			if (st->side[s].stage != CW_STAGE_DONE && !(st->out & (1u << s)))
 				m |= 1u << s;
 		return m;
 	case CW_PH_FIRST:
@@ -87,7 +87,7 @@ cw_to_act(const struct cw_state *st)
 	case CW_PH_SHOOT:
 	case CW_PH_MELEE:
 		if (st->pending == CW_PEND_COUNTER)
-			return 1u << (1 - st->turn_seat);
+			return 1u << st->react_seat;
 		if (st->pending == CW_PEND_HEAL)
 			return 1u << st->heal_seat;
 		if (st->pending == CW_PEND_PROTECT)
@@ -115,7 +115,7 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 	int nsq = st->board.files * st->board.ranks;
 	struct cw_action *a;
 
-	if (seat < 0 || seat >= CW_SEATS || !(cw_to_act(st) & (1u << seat)))
+	if (seat < 0 || seat >= st->nseats || !(cw_to_act(st) & (1u << seat)))
 		return;
 	if (st->phase == CW_PH_SETUP) {
 		const struct cw_side *sd = &st->side[seat];
@@ -317,7 +317,7 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 	const struct cw_action *a = action;
 	int id = CW_NONE, t;
 
-	if (seat < 0 || seat >= CW_SEATS)
+	if (seat < 0 || seat >= st->nseats)
 		return wr_fail(err, "no-such-seat", "", "no such seat");
 	if (st->phase == CW_PH_OVER)
 		return wr_fail(err, "game-over", "", "the match is over");
@@ -555,12 +555,12 @@ sacrifice_due(const struct cw_state *st, int seat)
 }
 
 static void
-start_turn(struct cw_state *st, int seat, struct wr_list *ev)
+start_turn(struct cw_state *st, int seat, int new_round, struct wr_list *ev)
 {
 	struct cw_event *e;
 	st->turn_seat = seat;
 	st->shot_from = st->shot_aim = st->shot_land = CW_NONE;
-	if (seat == st->first_seat)
+	if (new_round)
 		st->round++;
 	st->turn++;
 	e = cw_ev_push(ev, CW_E_TURN, WR_VIS_PUBLIC);
@@ -614,7 +614,87 @@ end_turn(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	cw_check_end(st, ev);
 	if (st->phase == CW_PH_OVER)
 		return;
-	start_turn(st, 1 - seat, ev);
+	{
+		int wrapped, next = cw_next_seat(st, seat, &wrapped);
+		start_turn(st, next, wrapped, ev);
+	}
+}
+
+/* C3 with two seats: `first` takes the first turn of every round. */
+static void
+two_seat_order(struct cw_state *st, int first, const char *why, struct wr_list *ev)
+{
+	struct cw_event *e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC);
+	st->first_seat = first;
+	st->order[0] = (int8_t)first;
+	st->order[1] = (int8_t)(1 - first);
+	if (e) {
+		e->seat = first;
+		snprintf(e->why, sizeof(e->why), "%s", why);
+	}
+	start_turn(st, first, 1, ev);
+}
+
+/* The expansion ("each army acts one by one as using normal rules") with
+ * C3: the armies act in initiative order, lowest first; armies of equal
+ * initiative roll off (d6 each, G2; any tie among them re-rolled), the
+ * higher roll first. */
+static void
+multi_seat_order(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	int n = st->nseats, key[CW_SEATS], seats[CW_SEATS];
+	struct cw_event *e;
+	/* a seat that left during the set-up comes last and never plays */
+	for (int s = 0; s < n; s++)
+		key[s] = (st->out & (1u << s)) ? 1000 * 16 : cw_armies[st->side[s].army].initiative * 16;
+	for (int s = 0; s < n; s++) {
+		int grp[CW_SEATS], ng = 0, roll[CW_SEATS], tie;
+		for (int t = 0; t < n; t++)
+			if (key[t] / 16 == key[s] / 16 && !(st->out & (1u << t)))
+				grp[ng++] = t;
+		if (ng < 2 || grp[0] != s)
+			continue;
+		do {
+			tie = 0;
+			e = cw_ev_push(ev, CW_E_ROLLOFF, WR_VIS_PUBLIC);
+			for (int i = 0; i < ng; i++) {
+				roll[i] = (int)wr_die(rng, 6);
+				for (int j = 0; j < i; j++)
+					tie |= roll[i] == roll[j];
+			}
+			if (e) {
+				int best = 0;
+				for (int i = 0; i < ng; i++) {
+					e->faces[i] = roll[i];
+					e->path[i] = grp[i];
+					best = roll[i] > roll[best] ? i : best;
+				}
+				e->nfaces = e->npath = ng;
+				e->seat = tie ? CW_NONE : grp[best];
+			}
+		} while (tie);
+		for (int i = 0; i < ng; i++)
+			key[grp[i]] += 6 - roll[i];
+	}
+	for (int s = 0; s < n; s++)
+		seats[s] = s;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && key[seats[j]] < key[seats[j - 1]]; j--) {
+			int t = seats[j];
+			seats[j] = seats[j - 1];
+			seats[j - 1] = t;
+		}
+	e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC);
+	for (int i = 0; i < n; i++)
+		st->order[i] = (int8_t)seats[i];
+	st->first_seat = seats[0];
+	if (e) {
+		e->seat = seats[0];
+		memcpy(e->path, seats, sizeof(int) * (size_t)n);
+		e->npath = n;
+		snprintf(e->why, sizeof(e->why), "initiative order");
+	}
+	start_turn(st, seats[0], 1, ev);
 }
 
 static void
@@ -624,15 +704,13 @@ finish_setup(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	int i1 = cw_armies[st->side[1].army].initiative;
 	struct cw_event *e = cw_ev_push(ev, CW_E_REVEAL, WR_VIS_PUBLIC);
 	(void)e;
+	if (st->nseats > 2) {
+		multi_seat_order(st, rng, ev);
+		return;
+	}
 	/* C3: the lower initiative takes the first turn of every round */
 	if (i0 != i1) {
-		st->first_seat = i0 < i1 ? 0 : 1;
-		e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC);
-		if (e) {
-			e->seat = st->first_seat;
-			snprintf(e->why, sizeof(e->why), "lower initiative");
-		}
-		start_turn(st, st->first_seat, ev);
+		two_seat_order(st, i0 < i1 ? 0 : 1, "lower initiative", ev);
 		return;
 	}
 	/* equal: a d6 roll-off, ties re-rolled (G2), the winner chooses */
@@ -672,7 +750,7 @@ followup_possible(const struct cw_state *st)
 static void
 heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
-	for (int s = 0; s < CW_SEATS; s++) {
+	for (int s = 0; s < st->nseats; s++) {
 		int order = st->side[s].heal_order;
 		if (!cw_heal_possible(st, s)) {
 			cw_heal_done(st, s);
@@ -764,12 +842,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	}
 	switch (a->type) {
 	case CW_A_FIRST:
-		st->first_seat = a->first ? seat : 1 - seat;
-		if ((e = cw_ev_push(ev, CW_E_FIRST, WR_VIS_PUBLIC))) {
-			e->seat = st->first_seat;
-			snprintf(e->why, sizeof(e->why), "roll-off winner's choice");
-		}
-		start_turn(st, st->first_seat, ev);
+		two_seat_order(st, a->first ? seat : 1 - seat, "roll-off winner's choice", ev);
 		break;
 	case CW_A_END_PHASE:
 		if (st->phase == CW_PH_MOVE)
@@ -847,7 +920,8 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		cw_apply_cast(st, seat, id, a, rng, ev);
 		break;
 	case CW_A_COUNTER:
-		cw_do_counter(st, id, rng, ev);
+		if (!cw_do_counter(st, id, rng, ev))
+			cw_counter_ask(st, st->react_seat + 1, rng, ev);
 		break;
 	case CW_A_DISPEL:
 		st->pending = CW_PEND_NONE;
@@ -859,7 +933,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		break;
 	case CW_A_ALLOW:
 		st->pending = CW_PEND_NONE;
-		cw_resolve_cast(st, &st->cast, cw_unit_at(st, st->cast.unit), rng, ev);
+		cw_counter_ask(st, st->react_seat + 1, rng, ev);
 		break;
 	case CW_A_SACRIFICE:
 		st->pending = CW_PEND_NONE;
@@ -890,14 +964,85 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	    st->pending != CW_PEND_DISPEL)
 		heal_check(st, rng, ev);
 	cw_check_end(st, ev);
+	/* an army wiped out on its own turn: the next army's turn (3-4 armies) */
+	if (st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE &&
+	    (st->out & (1u << st->turn_seat)) && st->pending == CW_PEND_NONE)
+		end_turn(st, rng, ev);
+}
+
+/* The seat is out (3-4 armies): an event, and it is never awaited again. */
+static void
+seat_out(struct cw_state *st, int seat, struct wr_list *ev)
+{
+	struct cw_event *e;
+	st->out |= 1u << seat;
+	if ((e = cw_ev_push(ev, CW_E_OUT, WR_VIS_PUBLIC)))
+		e->seat = seat;
+}
+
+/* A seat leaves a match of 3-4 armies (rules.h resign): a question put to
+ * it is declined, its army leaves the board, and play goes on. */
+static void
+resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
+{
+	static const int decline[] = {
+		[CW_PEND_COUNTER] = CW_A_ALLOW, [CW_PEND_HEAL] = CW_A_NO_HEAL,
+		[CW_PEND_PROTECT] = CW_A_NO_PROTECT, [CW_PEND_DISPEL] = CW_A_NO_DISPEL,
+	};
+	if (st->phase == CW_PH_SETUP) {
+		struct cw_side *sd = &st->side[seat];
+		for (int k = 0; k < CW_UPS; k++) {
+			cw_lift(st, seat * CW_UPS + k);
+			memset(&st->u[seat * CW_UPS + k], 0, sizeof(st->u[0]));
+			st->u[seat * CW_UPS + k].sq = CW_NONE;
+		}
+		memset(sd, 0, sizeof(*sd));
+		sd->army = CW_NONE;
+		seat_out(st, seat, ev);
+		for (int s = 0; s < st->nseats; s++)
+			if (!(st->out & (1u << s)) && st->side[s].stage != CW_STAGE_DONE)
+				return;
+		finish_setup(st, rng, ev);
+		return;
+	}
+	while (st->phase != CW_PH_OVER && st->pending != CW_PEND_NONE && st->turn_seat != seat &&
+	       (cw_to_act(st) & (1u << seat)) && st->pending < (int)(sizeof(decline) / sizeof(decline[0])) &&
+	       decline[st->pending]) {
+		struct cw_action a;
+		memset(&a, 0, sizeof(a));
+		a.type = decline[st->pending];
+		a.unit = a.to = CW_NONE;
+		cw_apply(st, seat, &a, rng, ev);
+	}
+	for (int k = 0; k < CW_UPS; k++) {
+		int id = seat * CW_UPS + k;
+		if (cw_on(st, id))
+			cw_destroy(st, id, "resigned", ev);
+		st->u[id].dying = st->u[id].regen = 0;
+	}
+	if (st->phase == CW_PH_OVER)
+		return;
+	if (st->turn_seat == seat) {
+		st->pending = CW_PEND_NONE;
+		st->nhitq = 0;
+		memset(&st->held, 0, sizeof(st->held));
+		memset(&st->cast, 0, sizeof(st->cast));
+	}
+	cw_check_end(st, ev);
+	if (st->phase != CW_PH_OVER && st->turn_seat == seat)
+		end_turn(st, rng, ev);
 }
 
 void
-cw_resign(struct cw_state *st, int seat, struct wr_list *ev)
+cw_resign(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
 	struct cw_event *e;
 	if (st->phase == CW_PH_OVER)
 		return;
+	if (st->nseats > 2) {
+		resign_one_of_many(st, seat, rng, ev);
+		return;
+	}
 	st->phase = CW_PH_OVER;
 	st->pending = CW_PEND_NONE;
 	st->winner = 1 - seat;
@@ -908,170 +1053,51 @@ cw_resign(struct cw_state *st, int seat, struct wr_list *ev)
 	}
 }
 
-/* C10: the match ends when a general dies; with total_massacre, when a side
- * has no units left. */
-void
-cw_check_end(struct cw_state *st, struct wr_list *ev)
+static void
+game_over(struct cw_state *st, int winner, const char *why, struct wr_list *ev)
 {
-	int lost[CW_SEATS];
 	struct cw_event *e;
-	if (st->phase == CW_PH_OVER || st->phase == CW_PH_SETUP || st->phase == CW_PH_FIRST)
-		return;
-	for (int s = 0; s < CW_SEATS; s++)
-		lost[s] = st->o.total_massacre ? cw_units_alive(st, s) == 0 : !cw_general_alive(st, s);
-	if (!lost[0] && !lost[1])
-		return;
 	st->phase = CW_PH_OVER;
 	st->pending = CW_PEND_NONE;
-	st->winner = lost[0] && lost[1] ? CW_NONE : lost[0] ? 1 : 0;
-	snprintf(st->reason, sizeof(st->reason), "%s",
-	         st->o.total_massacre ? (st->winner == CW_NONE ? "both sides wiped out"
-	                                                       : "the other side was wiped out")
-	                              : (st->winner == CW_NONE ? "both generals died"
-	                                                       : "the enemy general died"));
+	st->nhitq = 0;
+	st->winner = winner;
+	snprintf(st->reason, sizeof(st->reason), "%s", why);
 	if ((e = cw_ev_push(ev, CW_E_OVER, WR_VIS_PUBLIC))) {
 		e->seat = st->winner;
 		snprintf(e->why, sizeof(e->why), "%s", st->reason);
 	}
 }
 
-/* Invariants of a loaded snapshot (load() is fuzzed). */
-int
-cw_check_state(const struct cw_state *st, struct wr_error *err)
+/* C10: the match ends when a general dies; with total_massacre, when a side
+ * has no units left. 3-4 armies (the expansion: "Total massacre rules
+ * should be used"): an army wiped out is out, the last one standing wins. */
+void
+cw_check_end(struct cw_state *st, struct wr_list *ev)
 {
-	int nsq = st->board.files * st->board.ranks;
-	if (st->phase < CW_PH_SETUP || st->phase > CW_PH_OVER)
-		return wr_fail(err, "bad-snapshot", "phase", "bad phase");
-	for (int s = 0; s < CW_SEATS; s++) {
-		const struct cw_side *sd = &st->side[s];
-		int general = 0;
-		if (sd->stage < CW_STAGE_ARMY || sd->stage > CW_STAGE_DONE)
-			return wr_fail(err, "bad-snapshot", "stage", "bad stage");
-		if ((sd->army == CW_NONE) != (sd->stage == CW_STAGE_ARMY))
-			return wr_fail(err, "bad-snapshot", "army", "army and stage disagree");
-		if (sd->army != CW_NONE && (sd->army < 0 || sd->army >= CW_ARMY_MAX))
-			return wr_fail(err, "bad-snapshot", "army", "bad army");
-		if (st->phase != CW_PH_SETUP && st->phase != CW_PH_OVER && sd->stage != CW_STAGE_DONE)
-			return wr_fail(err, "bad-snapshot", "stage", "set-up not done");
-		for (int k = 0; k < CW_UPS; k++) {
-			const struct cw_unit *u = &st->u[s * CW_UPS + k];
-			if (u->status == CW_U_EMPTY)
-				continue;
-			if (sd->stage < CW_STAGE_DEPLOY || u->type < 0 ||
-			    u->type >= cw_armies[sd->army].ntypes || (k == 0) != (u->type == 0))
-				return wr_fail(err, "bad-snapshot", "units", "bad unit");
-			general += k == 0;
-			if ((u->status == CW_U_ON || u->status == CW_U_DEAD) && (u->sq < 0 || u->sq >= nsq))
-				return wr_fail(err, "bad-snapshot", "units", "unit off the board");
-			if (u->status == CW_U_RESERVE &&
-			    (u->sq != CW_NONE || (st->phase != CW_PH_SETUP && st->phase != CW_PH_OVER)))
-				return wr_fail(err, "bad-snapshot", "units", "reserve unit");
-			if (u->status == CW_U_ON && st->phase == CW_PH_SETUP && !cw_in_setup_area(st, s, u->sq))
-				return wr_fail(err, "bad-snapshot", "units", "unit outside its set-up area");
-			if (u->link & ~((1ull << CW_UNITS) - 1))
-				return wr_fail(err, "bad-snapshot", "units", "bad link");
-			for (int j = 0; j < CW_UNITS; j++)
-				if ((u->link >> j) & 1) {
-					if (cw_seat_of(j) == s || st->u[j].status != CW_U_ON ||
-					    u->status != CW_U_ON || !((st->u[j].link >> (s * CW_UPS + k)) & 1))
-						return wr_fail(err, "bad-snapshot", "units", "bad link");
-				}
+	int lost[CW_SEATS], left = 0, last = CW_NONE;
+	if (st->phase == CW_PH_OVER || st->phase == CW_PH_SETUP || st->phase == CW_PH_FIRST)
+		return;
+	if (st->nseats > 2) {
+		for (int s = 0; s < st->nseats; s++) {
+			if (!(st->out & (1u << s)) && cw_units_alive(st, s) == 0)
+				seat_out(st, s, ev);
+			if (!(st->out & (1u << s))) {
+				left++;
+				last = s;
+			}
 		}
-		if (sd->stage >= CW_STAGE_DEPLOY && !general)
-			return wr_fail(err, "bad-snapshot", "units", "no general");
+		if (left <= 1)
+			game_over(st, left ? last : CW_NONE,
+			          left ? "the last army standing" : "every army wiped out", ev);
+		return;
 	}
-	for (int i = 0; i < CW_UNITS; i++)
-		for (int j = i + 1; j < CW_UNITS; j++)
-			if (st->u[i].status == CW_U_ON && st->u[j].status == CW_U_ON &&
-			    st->u[i].sq == st->u[j].sq)
-				return wr_fail(err, "bad-snapshot", "units", "two units on one square");
-	{
-		struct cw_state tmp;
-		memcpy(tmp.u, st->u, sizeof(tmp.u));
-		cw_rebuild_at(&tmp);
-		if (memcmp(tmp.at, st->at, sizeof(tmp.at)) != 0)
-			return wr_fail(err, "bad-snapshot", "units", "the board map disagrees");
-	}
-	if (st->phase == CW_PH_FIRST && (st->rolloff_winner < 0 || st->rolloff_winner > 1))
-		return wr_fail(err, "bad-snapshot", "rolloff_winner", "bad roll-off winner");
-	if (st->phase >= CW_PH_MOVE && st->phase <= CW_PH_MELEE) {
-		if (st->turn_seat < 0 || st->turn_seat > 1 || st->first_seat < 0 || st->first_seat > 1)
-			return wr_fail(err, "bad-snapshot", "turn_seat", "bad seat");
-	}
-	if (st->last_moved != CW_NONE && !cw_on(st, st->last_moved))
-		return wr_fail(err, "bad-snapshot", "last_moved", "bad unit");
-	if (st->pending == CW_PEND_FOLLOWUP &&
-	    (!cw_on(st, st->pend_unit) || cw_seat_of(st->pend_unit) != st->turn_seat ||
-	     st->pend_from < 0 || st->pend_from >= nsq || st->phase != CW_PH_MELEE))
-		return wr_fail(err, "bad-snapshot", "pending", "bad follow-up");
-	if (st->pending == CW_PEND_COUNTER) {
-		int c = cw_unit_at(st, st->cast.unit);
-		struct wr_error e2;
-		struct cw_state tmp = *st;
-		if (c == CW_NONE || cw_seat_of(c) != st->turn_seat || st->cast.type != CW_A_CAST ||
-		    st->cast.spell < 0 || st->cast.spell >= CW_SPELL_MAX)
-			return wr_fail(err, "bad-snapshot", "cast", "bad pending cast");
-		/* the cast must still be legal as if not yet cast */
-		tmp.pending = CW_PEND_NONE;
-		tmp.u[c].cast = 0;
-		if (cw_spells[st->cast.spell].when == CW_WHEN_SHOOT)
-			tmp.u[c].shot = 0;
-		if (cw_legal(&tmp, st->turn_seat, &st->cast, &e2) != 0)
-			return wr_fail(err, "bad-snapshot", "cast", "bad pending cast");
-	}
-	if (st->pending == CW_PEND_SACRIFICE && cw_units_alive(st, st->turn_seat) == 0)
-		return wr_fail(err, "bad-snapshot", "pending", "bad sacrifice");
-	for (int i = 0; i < CW_UNITS; i++) {
-		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD ||
-		                       (st->pending != CW_PEND_HEAL && st->pending != CW_PEND_PROTECT)))
-			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
-		if (st->u[i].was_link & ~((1ull << CW_UNITS) - 1))
-			return wr_fail(err, "bad-snapshot", "units", "bad link");
-	}
-	if (st->pending == CW_PEND_HEAL &&
-	    (st->heal_seat < 0 || st->heal_seat > 1 || !cw_heal_possible(st, st->heal_seat) ||
-	     (st->pending_next != CW_PEND_NONE && st->pending_next != CW_PEND_FOLLOWUP)))
-		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
-	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
-		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
-	if (st->nhitq < 0 || st->nhitq > CW_UNITS || (st->nhitq > 0 && st->pending != CW_PEND_PROTECT))
-		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
-	for (int i = 0; i < st->nhitq; i++)
-		if (st->hitq[i] < 0 || st->hitq[i] >= CW_UNITS)
-			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
-	if (st->pending == CW_PEND_PROTECT && st->nhitq > 0) {
-		int t = st->hitq[0];
-		if (!cw_on(st, t) || cw_seat_of(t) == st->turn_seat || cw_protector_for(st, t) == CW_NONE)
-			return wr_fail(err, "bad-snapshot", "hits", "bad hits");
-	} else if (st->pending == CW_PEND_PROTECT) {
-		struct wr_error e2;
-		struct cw_state tmp = *st;
-		int f = cw_unit_at(st, st->held.unit), t = cw_unit_at(st, st->held.to);
-		if ((st->held.type != CW_A_SHOOT && st->held.type != CW_A_ATTACK) || f == CW_NONE ||
-		    t == CW_NONE || cw_seat_of(f) != st->turn_seat || cw_protector_for(st, t) == CW_NONE)
-			return wr_fail(err, "bad-snapshot", "held", "bad held action");
-		tmp.pending = CW_PEND_NONE;
-		tmp.u[f].shot = tmp.u[f].attacked = 0;
-		if (cw_legal(&tmp, st->turn_seat, &st->held, &e2) != 0)
-			return wr_fail(err, "bad-snapshot", "held", "bad held action");
-	}
-	if (st->pending == CW_PEND_DISPEL &&
-	    (st->react_seat < 0 || st->react_seat >= CW_SEATS || st->dispel_fx < 0 ||
-	     st->dispel_fx >= st->nfx || cw_seat_of(st->fx[st->dispel_fx].caster) != st->turn_seat ||
-	     st->react_seat == st->turn_seat || cw_dispeller(st, st->react_seat) == CW_NONE))
-		return wr_fail(err, "bad-snapshot", "pending", "bad dispel");
-	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_DISPEL ||
-	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
-		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
-	if (st->nfx < 0 || st->nfx > CW_MAX_FX)
-		return wr_fail(err, "bad-snapshot", "effects", "bad effects");
-	for (int i = 0; i < st->nfx; i++) {
-		const struct cw_effect *f = &st->fx[i];
-		if (f->spell < 0 || f->spell >= CW_SPELL_MAX || !cw_spells[f->spell].temporal ||
-		    !cw_on(st, f->caster) || (f->target != CW_NONE && !cw_on(st, f->target)))
-			return wr_fail(err, "bad-snapshot", "effects", "bad effect");
-	}
-	if (st->phase == CW_PH_OVER && st->winner != CW_NONE && (st->winner < 0 || st->winner > 1))
-		return wr_fail(err, "bad-snapshot", "winner", "bad winner");
-	return 0;
+	for (int s = 0; s < 2; s++)
+		lost[s] = st->o.total_massacre ? cw_units_alive(st, s) == 0 : !cw_general_alive(st, s);
+	if (!lost[0] && !lost[1])
+		return;
+	game_over(st, lost[0] && lost[1] ? CW_NONE : lost[0] ? 1 : 0,
+	          st->o.total_massacre ? (lost[0] && lost[1] ? "both sides wiped out"
+	                                                     : "the other side was wiped out")
+	                               : (lost[0] && lost[1] ? "both generals died"
+	                                                     : "the enemy general died"), ev);
 }

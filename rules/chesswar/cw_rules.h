@@ -12,7 +12,8 @@
 #include "rules.h"
 #include "template.h"
 
-#define CW_SEATS 2
+#define CW_SEATS 4                /* at most: the expansion's multiple armies */
+#define CW_WIDE_MIN 12            /* 3-4 armies: a board at least 12x12 (C11) */
 #define CW_UPS 24                 /* unit slots per seat: general + 20 points + spare */
 #define CW_UNITS (CW_SEATS * CW_UPS)
 #define CW_MAX_FILES 16
@@ -117,6 +118,10 @@ int cw_spell_lookup(const char *slug);
 
 /* ----------------------------------------------------------- state */
 
+/* A set of unit ids (melee links): 4 seats x 24 slots need 96 bits. */
+typedef unsigned __int128 cw_links;
+#define CW_BIT(id) ((cw_links)1 << (id))
+
 enum cw_ustate { CW_U_EMPTY, CW_U_RESERVE, CW_U_ON, CW_U_DEAD };
 
 struct cw_unit {
@@ -132,8 +137,8 @@ struct cw_unit {
 	uint8_t regen;            /* destroyed this turn, rolls Regenerate at its end */
 	uint8_t strike;           /* Strike: +2 melee for its attack this phase */
 	uint8_t dying;            /* destroyed by the last action, a Heal may still save it */
-	uint64_t was_link;        /* its links when it was destroyed (restored by Heal) */
-	uint64_t link;            /* the units it is in melee with (unit ids) */
+	cw_links was_link;        /* its links when it was destroyed (restored by Heal) */
+	cw_links link;            /* the units it is in melee with (unit ids) */
 };
 
 enum cw_stage { CW_STAGE_ARMY, CW_STAGE_BUILD, CW_STAGE_DEPLOY, CW_STAGE_DONE };
@@ -173,6 +178,7 @@ struct cw_effect {
 };
 
 struct cw_opts {
+	int seats;                /* 2-4; 0 is read as 2 */
 	int files, ranks;
 	int total_massacre;
 	int catapult_range;       /* 0 unlimited; 8 on a larger board (C11) */
@@ -216,8 +222,11 @@ struct cw_state {
 	int phase;                /* enum cw_phase */
 	int turn_seat;            /* whose turn */
 	int round, turn;          /* round from 1; turns played */
+	int nseats;               /* 2, or 3-4 armies on a larger board (the expansion) */
 	int first_seat;           /* who takes the first turn of every round */
 	int rolloff_winner;       /* CW_PH_FIRST: who chooses */
+	int8_t order[CW_SEATS];   /* the seats in turn order (C3; 3-4: initiative, roll-offs) */
+	unsigned out;             /* seats whose army was wiped out (3-4 armies) */
 	struct cw_side side[CW_SEATS];
 	struct cw_unit u[CW_UNITS];
 	int last_moved;           /* unit id that may still charge or cast after moving */
@@ -249,7 +258,7 @@ enum cw_ev {
 	CW_E_CHARGE_FAILED, CW_E_SHOOT, CW_E_SCATTER, CW_E_MELEE_SHOT, CW_E_SAVE, CW_E_DESTROYED,
 	CW_E_ATTACK, CW_E_PLAGUE, CW_E_FOLLOWUP, CW_E_ADVANCE, CW_E_HOLD, CW_E_CAST,
 	CW_E_COUNTER, CW_E_SPELL_END, CW_E_REGENERATE, CW_E_RAISE, CW_E_FLIGHT, CW_E_SACRIFICE,
-	CW_E_OVER, CW_E_HEAL, CW_E_MAX
+	CW_E_OVER, CW_E_HEAL, CW_E_OUT, CW_E_MAX
 };
 extern const char *const cw_ev_name[CW_E_MAX];
 
@@ -279,7 +288,7 @@ unsigned cw_to_act(const struct cw_state *st);
 void cw_candidates(const void *state, int seat, struct wr_list *out);
 int cw_legal(const void *state, int seat, const void *action, struct wr_error *err);
 void cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
-void cw_resign(struct cw_state *st, int seat, struct wr_list *ev);
+void cw_resign(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
 /* Checks a loaded state's invariants; 0 when sound. */
 int cw_check_state(const struct cw_state *st, struct wr_error *err);
 
@@ -308,6 +317,7 @@ int cw_dist(const struct cw_state *st, int a, int b);
 int cw_can_charge_dir(const struct cw_state *st, int from, int to, int seat);
 int cw_storms(const struct cw_state *st);
 void cw_dir_of_seat(int seat, int roll, int *df, int *dr);
+int cw_next_seat(const struct cw_state *st, int seat, int *wrapped);
 struct cw_event *cw_ev_push(struct wr_list *ev, int type, unsigned vis);
 void cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id);
 void cw_ev_other(const struct cw_state *st, struct cw_event *e, int id);
@@ -357,7 +367,12 @@ void cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action
 /* The spell takes effect (not countered). */
 void cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct wr_rng *rng,
                      struct wr_list *ev);
-void cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev);
+/* Counterspell (C9): the d6 of wizard `wiz` against st->cast; 1 countered. */
+int cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev);
+/* The seats from `from` on (not the caster's) with a wizard that may
+ * counter st->cast answer by standing order or are asked
+ * (CW_PEND_COUNTER); when none counters, the spell takes effect. */
+void cw_counter_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev);
 void cw_remove_fx(struct cw_state *st, int i, struct wr_list *ev);
 void cw_heal_done(struct cw_state *st, int seat);
 int cw_heal_possible(const struct cw_state *st, int seat);

@@ -16,6 +16,9 @@ cw_init(struct cw_state *st, const struct cw_opts *o)
 	st->o = *o;
 	st->board.files = o->files;
 	st->board.ranks = o->ranks;
+	st->nseats = o->seats >= 2 && o->seats <= CW_SEATS ? o->seats : 2;
+	for (int s = 0; s < CW_SEATS; s++)
+		st->order[s] = (int8_t)s;
 	st->phase = CW_PH_SETUP;
 	st->first_seat = st->rolloff_winner = CW_NONE;
 	st->last_moved = st->pend_unit = st->pend_from = CW_NONE;
@@ -27,12 +30,34 @@ cw_init(struct cw_state *st, const struct cw_opts *o)
 		st->u[i].sq = CW_NONE;
 }
 
-/* RULINGS.md C2: the seat's two nearest ranks (G1). */
+/* RULINGS.md C2: the seat's two nearest ranks (G1; seats 2 and 3 at the
+ * files a and the last: their two nearest files). With 3-4 armies the 2x2
+ * corners, where two areas would meet, are no one's (deployment is secret:
+ * no one can place first there). */
 int
 cw_in_setup_area(const struct cw_state *st, int seat, int sq)
 {
-	int r = wr_rank(&st->board, sq);
-	return seat == 0 ? r <= 1 : r >= st->board.ranks - 2;
+	int f = wr_file(&st->board, sq), r = wr_rank(&st->board, sq);
+	int nf = st->board.files, nr = st->board.ranks;
+	if (st->nseats > 2 && (f < 2 || f >= nf - 2) && (r < 2 || r >= nr - 2))
+		return 0;
+	switch (seat) {
+	case 0: return r <= 1;
+	case 1: return r >= nr - 2;
+	case 2: return f <= 1;
+	case 3: return f >= nf - 2;
+	default: return 0;
+	}
+}
+
+/* How many units the seat's set-up area holds. */
+static int
+area_size(const struct cw_state *st, int seat)
+{
+	int n = 0;
+	for (int sq = 0; sq < st->board.files * st->board.ranks; sq++)
+		n += cw_in_setup_area(st, seat, sq);
+	return n;
 }
 
 static int
@@ -101,10 +126,10 @@ cw_legal_setup(const struct cw_state *st, int seat, const struct cw_action *a, s
 			               a->count * ar->units[ut].cost, ar->points - sd->spent,
 			               ar->points,
 			               sd->spent + a->count * ar->units[ut].cost - ar->points);
-		if (army_size(sd) + a->count > 2 * st->board.files)
+		if (army_size(sd) + a->count > area_size(st, seat))
 			return wr_fail(err, "army-too-large", "count",
 			               "the set-up area holds %d units, general included",
-			               2 * st->board.files);
+			               area_size(st, seat));
 		return 0;
 	case CW_A_DEPLOY:
 	case CW_A_UNDEPLOY:
@@ -122,7 +147,7 @@ cw_legal_setup(const struct cw_state *st, int seat, const struct cw_action *a, s
 		}
 		if (a->to < 0 || !cw_in_setup_area(st, seat, a->to))
 			return wr_fail(err, "outside-set-up-area", "square",
-			               "deploy on your two nearest ranks (C2)");
+			               "deploy on your set-up area, your two nearest ranks (files for seats 2 and 3) (C2)");
 		if (a->type == CW_A_UNDEPLOY) {
 			id = cw_unit_at(st, a->to);
 			if (id == CW_NONE || cw_seat_of(id) != seat)
@@ -208,7 +233,10 @@ cw_apply_setup(struct cw_state *st, int seat, const struct cw_action *a, struct 
 		sd->stage = CW_STAGE_DONE;
 		if ((e = cw_ev_push(ev, CW_E_SET_UP, WR_VIS_PUBLIC)))
 			e->seat = seat;
-		return st->side[1 - seat].stage == CW_STAGE_DONE;
+		for (int s = 0; s < st->nseats; s++)
+			if (st->side[s].stage != CW_STAGE_DONE && !(st->out & (1u << s)))
+				return 0;
+		return 1;
 	default:
 		break;
 	}

@@ -31,6 +31,43 @@ action_fields(const struct cw_state *st, const struct cw_action *a)
 	return o;
 }
 
+/* A set of unit ids: a number (the bits) while it fits in 63 bits, as every
+ * set of two seats does, else the list of ids. */
+static json_object *
+links_json(cw_links l)
+{
+	json_object *a;
+	if (!(l >> 63))
+		return json_object_new_int64((int64_t)l);
+	a = json_object_new_array();
+	for (int j = 0; j < CW_UNITS; j++)
+		if ((l >> j) & 1)
+			json_object_array_add(a, json_object_new_int(j));
+	return a;
+}
+
+static int
+links_load(json_object *v, cw_links *out)
+{
+	*out = 0;
+	if (json_object_is_type(v, json_type_int)) {
+		if (json_object_get_int64(v) < 0)
+			return -1;
+		*out = (cw_links)(uint64_t)json_object_get_int64(v);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) > CW_UNITS)
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		json_object *x = json_object_array_get_idx(v, i);
+		int j = json_object_is_type(x, json_type_int) ? json_object_get_int(x) : -1;
+		if (j < 0 || j >= CW_UNITS)
+			return -1;
+		*out |= CW_BIT(j);
+	}
+	return 0;
+}
+
 json_object *
 cw_snapshot(const void *state)
 {
@@ -39,6 +76,7 @@ cw_snapshot(const void *state)
 	char terr[CW_MAX_SQ + 1];
 	int nsq = st->o.files * st->o.ranks;
 
+	put(o, "seats", jint(st->nseats));
 	put(o, "files", jint(st->o.files));
 	put(o, "ranks", jint(st->o.ranks));
 	put(o, "total_massacre", jint(st->o.total_massacre));
@@ -51,6 +89,11 @@ cw_snapshot(const void *state)
 	put(o, "round", jint(st->round));
 	put(o, "turn", jint(st->turn));
 	put(o, "first_seat", jint(st->first_seat));
+	put(o, "out", jint((int)st->out));
+	arr = json_object_new_array();
+	for (int s = 0; s < st->nseats; s++)
+		json_object_array_add(arr, jint(st->order[s]));
+	put(o, "order", arr);
 	put(o, "rolloff_winner", jint(st->rolloff_winner));
 	put(o, "last_moved", jint(st->last_moved));
 	put(o, "pending", jint(st->pending));
@@ -83,7 +126,7 @@ cw_snapshot(const void *state)
 	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_land));
 	put(o, "reason", jstr(st->reason));
 	arr = json_object_new_array();
-	for (int s = 0; s < CW_SEATS; s++) {
+	for (int s = 0; s < st->nseats; s++) {
 		const struct cw_side *sd = &st->side[s];
 		json_object *so = json_object_new_object(), *c = json_object_new_array();
 		put(so, "army", jint(sd->army));
@@ -102,15 +145,15 @@ cw_snapshot(const void *state)
 	}
 	put(o, "sides", arr);
 	arr = json_object_new_array();
-	for (int i = 0; i < CW_UNITS; i++) {
+	for (int i = 0; i < st->nseats * CW_UPS; i++) {
 		const struct cw_unit *u = &st->u[i];
 		json_object *a = json_object_new_array();
 		int v[] = {u->status,   u->type, u->sq,      u->moved, u->charged, u->shot,
 		           u->attacked, u->cast, u->instant, u->regen, u->strike,  u->dying};
 		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
 			json_object_array_add(a, jint(v[k]));
-		json_object_array_add(a, json_object_new_int64((int64_t)u->link));
-		json_object_array_add(a, json_object_new_int64((int64_t)u->was_link));
+		json_object_array_add(a, links_json(u->link));
+		json_object_array_add(a, links_json(u->was_link));
 		json_object_array_add(arr, a);
 	}
 	put(o, "units", arr);
@@ -175,7 +218,8 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	memset(&op, 0, sizeof(op));
 	if (!json_object_is_type(o, json_type_object))
 		return wr_fail(err, "bad-snapshot", "", "a snapshot is an object");
-	if (get_int(o, "files", 8, CW_MAX_FILES, &op.files, err) ||
+	if (get_new(o, "seats", 2, CW_SEATS, 2, &op.seats, err) ||
+	    get_int(o, "files", 8, CW_MAX_FILES, &op.files, err) ||
 	    get_int(o, "ranks", 8, CW_MAX_RANKS, &op.ranks, err) ||
 	    get_int(o, "total_massacre", 0, 1, &op.total_massacre, err))
 		return -1;
@@ -192,21 +236,39 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	}
 	cw_init(st, &op);
 	if (get_int(o, "phase", 0, CW_PH_OVER, &st->phase, err) ||
-	    get_int(o, "turn_seat", 0, 1, &st->turn_seat, err) ||
+	    get_int(o, "turn_seat", 0, st->nseats - 1, &st->turn_seat, err) ||
 	    get_int(o, "round", 0, 1000000, &st->round, err) ||
 	    get_int(o, "turn", 0, 2000000, &st->turn, err) ||
-	    get_int(o, "first_seat", -1, 1, &st->first_seat, err) ||
+	    get_int(o, "first_seat", -1, st->nseats - 1, &st->first_seat, err) ||
+	    get_new(o, "out", 0, (1 << st->nseats) - 1, 0, &v, err) ||
 	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
 	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
 	    get_int(o, "pending", 0, CW_PEND_DISPEL, &st->pending, err) ||
-	    get_new(o, "react_seat", 0, CW_SEATS - 1, 0, &st->react_seat, err) ||
+	    get_new(o, "react_seat", 0, st->nseats - 1, 1 - st->turn_seat, &st->react_seat, err) ||
 	    get_new(o, "dispel_fx", 0, CW_MAX_FX - 1, 0, &st->dispel_fx, err) ||
-	    get_int(o, "heal_seat", 0, 1, &st->heal_seat, err) ||
+	    get_int(o, "heal_seat", 0, st->nseats - 1, &st->heal_seat, err) ||
 	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
 	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||
 	    get_int(o, "pend_from", -1, nsq - 1, &st->pend_from, err) ||
-	    get_int(o, "winner", -1, 1, &st->winner, err))
+	    get_int(o, "winner", -1, st->nseats - 1, &st->winner, err))
 		return -1;
+	st->out = (unsigned)v;
+	/* the turn order; stored before 3-4 armies: the first seat, then the other */
+	if (json_object_object_get_ex(o, "order", &t)) {
+		if (!json_object_is_type(t, json_type_array) ||
+		    json_object_array_length(t) != (size_t)st->nseats)
+			return wr_fail(err, "bad-snapshot", "order", "bad turn order");
+		for (int s = 0; s < st->nseats; s++) {
+			json_object *x = json_object_array_get_idx(t, (size_t)s);
+			int sv = json_object_is_type(x, json_type_int) ? json_object_get_int(x) : -1;
+			if (sv < 0 || sv >= st->nseats)
+				return wr_fail(err, "bad-snapshot", "order", "bad turn order");
+			st->order[s] = (int8_t)sv;
+		}
+	} else if (st->nseats == 2 && st->first_seat >= 0) {
+		st->order[0] = (int8_t)st->first_seat;
+		st->order[1] = (int8_t)(1 - st->first_seat);
+	}
 	if (!json_object_object_get_ex(o, "shot", &t) || !json_object_is_type(t, json_type_array) ||
 	    json_object_array_length(t) != 3)
 		return wr_fail(err, "bad-snapshot", "shot", "bad shot");
@@ -267,9 +329,9 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		st->fx[i] = (struct cw_effect){val[0], val[1], val[2]};
 	}
 	if (!json_object_object_get_ex(o, "sides", &arr) || !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) != CW_SEATS)
+	    json_object_array_length(arr) != (size_t)st->nseats)
 		return wr_fail(err, "bad-snapshot", "sides", "bad sides");
-	for (int s = 0; s < CW_SEATS; s++) {
+	for (int s = 0; s < st->nseats; s++) {
 		json_object *so = json_object_array_get_idx(arr, (size_t)s), *c;
 		struct cw_side *sd = &st->side[s];
 		int spent = 0;
@@ -305,14 +367,15 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "spent", "bad spent");
 	}
 	if (!json_object_object_get_ex(o, "units", &arr) || !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) != CW_UNITS)
+	    json_object_array_length(arr) != (size_t)(st->nseats * CW_UPS))
 		return wr_fail(err, "bad-snapshot", "units", "bad units");
-	for (int i = 0; i < CW_UNITS; i++) {
+	for (int i = 0; i < st->nseats * CW_UPS; i++) {
 		json_object *a = json_object_array_get_idx(arr, (size_t)i);
 		int val[12];
 		static const int lo[12] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 		int hi[12] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 		json_object *l, *wl;
+		cw_links link, was_link;
 		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 14)
 			return wr_fail(err, "bad-snapshot", "units", "bad unit");
 		for (int k = 0; k < 12; k++) {
@@ -324,8 +387,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		}
 		l = json_object_array_get_idx(a, 12);
 		wl = json_object_array_get_idx(a, 13);
-		if (!json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 0 ||
-		    !json_object_is_type(wl, json_type_int) || json_object_get_int64(wl) < 0)
+		if (links_load(l, &link) || links_load(wl, &was_link))
 			return wr_fail(err, "bad-snapshot", "units", "bad link");
 		st->u[i] = (struct cw_unit){.status = (int8_t)val[0], .type = (int8_t)val[1],
 		                            .sq = (int16_t)val[2], .moved = (uint8_t)val[3],
@@ -333,8 +395,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		                            .attacked = (uint8_t)val[6], .cast = (uint8_t)val[7],
 		                            .instant = (uint8_t)val[8], .regen = (uint8_t)val[9],
 		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
-		                            .link = (uint64_t)json_object_get_int64(l),
-		                            .was_link = (uint64_t)json_object_get_int64(wl)};
+		                            .link = link, .was_link = was_link};
 		/* An empty slot is all zero but its square (-1): field by field, since
 		 * a struct's padding bytes are not part of its value. */
 		int blank = val[2] == -1 && st->u[i].link == 0 && st->u[i].was_link == 0;
@@ -346,7 +407,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "units", "bad regen");
 	}
 	/* the reserve and fielded units match the counts bought */
-	for (int s = 0; s < CW_SEATS; s++) {
+	for (int s = 0; s < st->nseats; s++) {
 		int n[CW_TYPES] = {0}, k0 = 0;
 		if (st->side[s].stage < CW_STAGE_DEPLOY)
 			continue;
@@ -365,7 +426,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 				return wr_fail(err, "bad-snapshot", "units", "units and counts disagree");
 	}
 	if (st->phase == CW_PH_SETUP) {
-		for (int s = 0; s < CW_SEATS; s++)
+		for (int s = 0; s < st->nseats; s++)
 			for (int k = 0; k < CW_UPS; k++)
 				if (st->u[s * CW_UPS + k].status == CW_U_DEAD)
 					return wr_fail(err, "bad-snapshot", "units", "dead in set-up");

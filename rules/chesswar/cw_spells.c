@@ -371,7 +371,7 @@ void
 cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
 {
 	const struct cw_effect *f = &st->fx[st->dispel_fx];
-	for (int s = from; s < CW_SEATS; s++) {
+	for (int s = from; s < st->nseats; s++) {
 		int w = cw_dispeller(st, s), order;
 		if (s == cw_seat_of(f->caster) || w == CW_NONE)
 			continue;
@@ -388,10 +388,9 @@ cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
 	}
 }
 
-void
+int
 cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
 {
-	int caster = cw_unit_at(st, st->cast.unit);
 	int face = (int)wr_die(rng, 6);
 	struct cw_event *e = cw_ev_push(ev, CW_E_COUNTER, WR_VIS_PUBLIC);
 	st->u[wiz].cast = 1;
@@ -405,8 +404,31 @@ cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *
 		e->need = 4;
 		e->ok = face >= 4;
 	}
-	if (face < 4)
-		cw_resolve_cast(st, &st->cast, caster, rng, ev);
+	return face >= 4;
+}
+
+void
+cw_counter_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
+{
+	int caster = cw_unit_at(st, st->cast.unit);
+	for (int s = from; s < st->nseats; s++) {
+		int wiz = wizard_with(st, s, CW_SPELL_COUNTERSPELL), order;
+		if (s == cw_seat_of(caster) || wiz == CW_NONE)
+			continue;
+		order = spell_order(st->side[s].counter_order, st->side[s].counter_mask,
+		                    st->cast.spell);
+		if (order == 0)
+			continue;
+		if (order == 1) {
+			if (cw_do_counter(st, wiz, rng, ev))
+				return;
+			continue;
+		}
+		st->pending = CW_PEND_COUNTER;
+		st->react_seat = s;
+		return;
+	}
+	cw_resolve_cast(st, &st->cast, caster, rng, ev);
 }
 
 void
@@ -414,7 +436,7 @@ cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, 
            struct wr_list *ev)
 {
 	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
-	int other = 1 - seat, wiz, order;
+	(void)seat;
 	cw_ev_unit(st, e, id);
 	if (e) {
 		e->spell = a->spell;
@@ -433,19 +455,8 @@ cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, 
 	}
 	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)
 		st->u[id].shot = 1;
-	wiz = wizard_with(st, other, CW_SPELL_COUNTERSPELL);
-	if (wiz == CW_NONE) {
-		cw_resolve_cast(st, a, id, rng, ev);
-		return;
-	}
 	st->cast = *a;
-	order = spell_order(st->side[other].counter_order, st->side[other].counter_mask, a->spell);
-	if (order == 1)
-		cw_do_counter(st, wiz, rng, ev);
-	else if (order == 0)
-		cw_resolve_cast(st, a, id, rng, ev);
-	else
-		st->pending = CW_PEND_COUNTER;
+	cw_counter_ask(st, 0, rng, ev);
 }
 
 /* Heal decisions (C9, provisional): after an action, a seat with units

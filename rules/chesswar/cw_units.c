@@ -230,20 +230,44 @@ cw_seen_by_seat(const struct cw_state *st, int seat, int to, int except)
 }
 
 /* "number 1 is one square toward the other end of the board" (Catapults):
- * over, right, short, left as the firing seat sits (G1). */
+ * over, right, short, left as the firing seat sits (G1: seat 0 at rank 1,
+ * 1 at the last rank, 2 at file a, 3 at the last file). */
 void
 cw_dir_of_seat(int seat, int roll, int *df, int *dr)
 {
-	int fwd = seat == 0 ? 1 : -1;
+	/* forward (file, rank) and right (file, rank) of each seat */
+	static const int fwd[CW_SEATS][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+	static const int right[CW_SEATS][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}};
+	int s = seat >= 0 && seat < CW_SEATS ? seat : 0;
 	*df = 0;
 	*dr = 0;
 	switch (roll) {
-	case 1: *dr = fwd; break;
-	case 2: *df = fwd; break;
-	case 3: *dr = -fwd; break;
-	case 4: *df = -fwd; break;
+	case 1: *df = fwd[s][0]; *dr = fwd[s][1]; break;
+	case 2: *df = right[s][0]; *dr = right[s][1]; break;
+	case 3: *df = -fwd[s][0]; *dr = -fwd[s][1]; break;
+	case 4: *df = -right[s][0]; *dr = -right[s][1]; break;
 	default: break;
 	}
+}
+
+/* The next seat in turn order after `seat` that is still in (3-4 armies:
+ * a wiped-out army is out); *wrapped set when the round starts again. */
+int
+cw_next_seat(const struct cw_state *st, int seat, int *wrapped)
+{
+	int at = 0;
+	for (int i = 0; i < st->nseats; i++)
+		if (st->order[i] == seat)
+			at = i;
+	*wrapped = 0;
+	for (int k = 1; k <= st->nseats; k++) {
+		int i = (at + k) % st->nseats, s = st->order[i];
+		if (i <= at)
+			*wrapped = 1;
+		if (!(st->out & (1u << s)))
+			return s;
+	}
+	return seat;
 }
 
 struct cw_event *
@@ -284,7 +308,7 @@ void
 cw_unlink_all(struct cw_state *st, int id)
 {
 	for (int i = 0; i < CW_UNITS; i++)
-		st->u[i].link &= ~(1ull << id);
+		st->u[i].link &= ~(CW_BIT(id));
 	st->u[id].link = 0;
 }
 

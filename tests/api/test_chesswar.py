@@ -182,7 +182,7 @@ class ChessWarSecretsTest(wp.ServerTestCase):
         self.assertEqual(mine["sides"][0]["army"], "orcs")
         self.assertTrue(mine["sides"][1]["hidden"])
         theirs = self.b.view(game).json()["state"]
-        self.assertEqual(theirs["sides"][0], {"seat": 0, "hidden": True, "set_up": False})
+        self.assertEqual(theirs["sides"][0], {"seat": 0, "out": False, "hidden": True, "set_up": False})
         self.assertEqual([u for u in theirs["units"] if u["seat"] == 0], [])
         log = self.b.req("GET", "/api/games/%d/turns" % game).json()["posts"]
         self.assertEqual([p["events"] for p in log if p["seat"] == 0], [[]],
@@ -199,7 +199,7 @@ class ChessWarSecretsTest(wp.ServerTestCase):
         a = self.a.actions(game)
         self.assertEqual(self.a.turn(game, a["seq"], [{"type": "done"}]).status, 200)
         theirs = self.b.view(game).json()["state"]
-        self.assertEqual(theirs["sides"][0], {"seat": 0, "hidden": True, "set_up": True})
+        self.assertEqual(theirs["sides"][0], {"seat": 0, "out": False, "hidden": True, "set_up": True})
         a = self.b.actions(game)
         r = self.b.turn(game, a["seq"], set_up_actions("undead", 1))
         self.assertEqual(r.status, 200, r)
@@ -221,6 +221,117 @@ class ChessWarSecretsTest(wp.ServerTestCase):
         mine = self.a.view(game).json()["state"]
         self.assertEqual(mine["sides"][0]["orders"], {"counterspell": ["storm", "zap"], "dispel": "ask", "heal": "ask",
                                                      "protection": "ask"})
+
+
+class ChessWarArmiesTest(wp.ServerTestCase):
+    """The expansion text: "there could be enough room to handle multiple
+    armies. In such a case, each army acts one by one as using normal rules.
+    Total massacre rules should be used" -- 3 and 4 seats through HTTP."""
+
+    def seat_up(self, n, options=None):
+        names = ["Ann", "Ben", "Cy", "Di"][:n]
+        self.players = [ml.Client(self.server, nm) for nm in names]
+        g = self.players[0].create(n, options, ruleset="chesswar", client_seed="ann")
+        for p, inv in zip(self.players[1:], g["invitations"]):
+            r = p.join(g["id"], inv["code"])
+            self.assertEqual(r.status, 200, r)
+        return g["id"]
+
+    def general_alone(self, game, seat, army, general, square):
+        """The seat plays `army` with its general alone on `square`, one post."""
+        p = self.players[seat]
+        a = p.actions(game)
+        r = p.turn(game, a["seq"], [{"type": "army", "army": army}, {"type": "ready"},
+                                    {"type": "deploy", "unit": general, "square": square},
+                                    {"type": "done"}])
+        self.assertEqual(r.status, 200, r)
+
+    def seen_by_others(self, game, seat):
+        out = []
+        for i, p in enumerate(self.players):
+            if i == seat:
+                continue
+            out.append(json.dumps(p.view(game).json()["state"], sort_keys=True))
+            out.append(json.dumps(p.actions(game)["actions"], sort_keys=True))
+            log = p.req("GET", "/api/games/%d/turns" % game).json()["posts"]
+            # a post of seat 2 shows in the log, its events do not
+            out.append(json.dumps([q["events"] for q in log if q["events"]], sort_keys=True))
+        r = self.server.request("GET", "/api/games/%d" % game)
+        out.append(json.dumps(r.json()["state"], sort_keys=True))
+        return out
+
+    def test_four_armies_set_up_in_secret_and_act_in_initiative_order(self):
+        rs = {r["id"]: r for r in self.server.request("GET", "/api/rulesets").json()["rulesets"]}
+        self.assertEqual((rs["chesswar"]["min_seats"], rs["chesswar"]["max_seats"]), (2, 4))
+        game = self.seat_up(4)
+        v = self.players[0].view(game).json()
+        self.assertEqual(sorted(v["awaiting"]), [0, 1, 2, 3], "every army sets up at once")
+        st = v["state"]
+        self.assertEqual((st["board"]["files"], st["board"]["ranks"], st["total_massacre"]),
+                         (12, 12, True), "a 12x12 board and total massacre")
+        # seat 2 deploys (file a) while the others look: nothing of it leaks
+        army = {0: ("dwarves", "warlord", "f1"), 1: ("orcs", "warlord", "f12"),
+                2: ("humans", "general", "a6"), 3: ("chaos", "chaos_lord", "l6")}
+        before = self.seen_by_others(game, 2)
+        p2 = self.players[2]
+        a = p2.actions(game)
+        r = p2.turn(game, a["seq"], [{"type": "army", "army": "humans"},
+                                     {"type": "buy", "unit": "archers", "count": 2},
+                                     {"type": "ready"},
+                                     {"type": "deploy", "unit": "general", "square": "a6"},
+                                     {"type": "deploy", "unit": "archers", "square": "a7"},
+                                     {"type": "deploy", "unit": "archers", "square": "b7"}])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(before, self.seen_by_others(game, 2),
+                         "G5: seat 2's army and deployment leaked to another seat")
+        # G1: seat 2's area is its two nearest files, not a rank
+        a = p2.actions(game)
+        r = p2.turn(game, a["seq"], [{"type": "undeploy", "square": "a7"},
+                                     {"type": "deploy", "unit": "archers", "square": "e1"}])
+        self.assertEqual(r.status, 422, r)
+        self.assertIn("set-up area", r.json()["detail"])
+        a = p2.actions(game)
+        self.assertEqual(p2.turn(game, a["seq"], [{"type": "done"}]).status, 200)
+        for seat in (0, 1, 3):
+            arm, gen, sq = army[seat]
+            self.general_alone(game, seat, arm, gen, sq)
+        st = self.players[1].view(game).json()["state"]
+        # initiative: humans 2 (seat 2), dwarves 3 (seat 0), chaos 4 (seat 3), orcs 5 (seat 1)
+        self.assertEqual(st["order"], [2, 0, 3, 1])
+        self.assertEqual((st["phase"], st["turn_seat"]), ("movement", 2))
+        self.assertTrue(any(u["seat"] == 2 and u["square"] == "b7" for u in st["units"]),
+                        "revealed once every army is in")
+        seen = []
+        for _ in range(4):
+            v = self.players[0].view(game).json()
+            seen.append(v["state"]["turn_seat"])
+            p = self.players[v["awaiting"][0]]
+            while True:
+                a = p.actions(game)
+                if not a["actions"]:
+                    break
+                self.assertEqual(p.turn(game, a["seq"], [{"type": "end_phase"}]).status, 200)
+        self.assertEqual(seen, [2, 0, 3, 1], "each army acts one by one")
+        self.assertEqual(self.players[0].view(game).json()["state"]["round"], 2)
+
+    def test_three_armies_a_seat_out_and_the_last_standing(self):
+        game = self.seat_up(3)
+        for seat, (arm, gen, sq) in enumerate([("humans", "general", "f1"),
+                                               ("orcs", "warlord", "f12"),
+                                               ("dwarves", "warlord", "a6")]):
+            self.general_alone(game, seat, arm, gen, sq)
+        # seat 1 resigns: play goes on without it; its view stays readable
+        r = self.players[1].req("POST", "/api/games/%d/resign" % game, {})
+        self.assertIn(r.status, (200, 204), r)
+        v = self.players[1].view(game).json()
+        self.assertEqual(v["status"], "active")
+        self.assertTrue(v["state"]["sides"][1]["out"])
+        self.assertEqual(self.players[1].actions(game)["actions"], [])
+        r = self.players[2].req("POST", "/api/games/%d/resign" % game, {})
+        self.assertIn(r.status, (200, 204), r)
+        v = self.players[0].view(game).json()
+        self.assertEqual(v["status"], "over")
+        self.assertEqual(v["state"]["winner"], 0, "the last army standing wins")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,8 @@ options_for(int variant)
 
 struct logent {
 	int seat;
-	char *json;          /* an action, or orders when seat < 0 (seat = -1 - s) */
+	char *json;          /* an action, or orders when seat < 0 (seat = -1 - s); NULL: the
+	                        seat resigned (3-4 armies) */
 };
 
 static struct logent plog[POST_CAP + 64];
@@ -100,7 +101,7 @@ legal_list(const struct cw_state *st, int seat, struct wr_list *out)
 }
 
 static void
-play_one(int m, int variant)
+play_one(int m, int variant, int nseats)
 {
 	struct wr_rng rng, rng2;
 	uint64_t rs, rs2;
@@ -109,11 +110,12 @@ play_one(int m, int variant)
 	struct wr_error err;
 	json_object *opts = options_for(variant);
 	int full = m % CHECK_EVERY == 0, posts = 0;
-	int army[2] = {(m / 3) % CW_ARMY_MAX, (m / 21) % CW_ARMY_MAX};
+	int army[CW_SEATS] = {(m / 3) % CW_ARMY_MAX, (m / 21) % CW_ARMY_MAX, (m / 7) % CW_ARMY_MAX,
+	                      (m / 5) % CW_ARMY_MAX};
 
 	pick_state = 0x9e3779b97f4a7c15ull ^ (uint64_t)(m + 1) * 7919;
 	wr_rng_seeded(&rng, &rs, (uint64_t)m * 31 + 7);
-	if (cw_ruleset.create(opts, 2, &rng, &vs, &err) != 0) {
+	if (cw_ruleset.create(opts, nseats, &rng, &vs, &err) != 0) {
 		CHECK(0, err.message);
 		json_object_put(opts);
 		return;
@@ -137,15 +139,16 @@ play_one(int m, int variant)
 	}
 	while (st->phase != CW_PH_OVER && posts < POST_CAP) {
 		unsigned mask = cw_to_act(st);
-		int seats[2], ns = 0, seat, n;
+		int seats[CW_SEATS], ns = 0, seat, n, other;
 		struct wr_list l;
 		CHECK(mask != 0, "an ongoing match awaits a seat");
 		if (!mask)
 			break;
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < nseats; s++)
 			if (mask & (1u << s))
 				seats[ns++] = s;
 		seat = seats[pick((uint32_t)ns)];
+		other = (seat + 1 + (int)pick((uint32_t)(nseats - 1))) % nseats;
 		n = legal_list(st, seat, &l);
 		CHECK(n > 0, "G6: an awaited seat has a legal action");
 		if (n == 0) {
@@ -172,10 +175,10 @@ play_one(int m, int variant)
 		wr_list_free(&l);
 		if (full && posts % 4 == 0) {
 			/* the other seat: actions only when awaited */
-			json_object *other = cw_ruleset.actions(st, 1 - seat);
-			CHECK(((mask >> (1 - seat)) & 1) || json_object_array_length(other) == 0,
+			json_object *oa = cw_ruleset.actions(st, other);
+			CHECK(((mask >> other) & 1) || json_object_array_length(oa) == 0,
 			      "a seat not awaited has no actions");
-			json_object_put(other);
+			json_object_put(oa);
 			/* a refused action leaves the state as it was */
 			char *before = snap(st);
 			json_object *bad = json_object_new_object();
@@ -191,6 +194,19 @@ play_one(int m, int variant)
 			wr_events_free(&ev);
 			json_object_put(bad);
 			free(before);
+		}
+		if (nseats > 2 && posts == 40 + m % 200 && m % 3 == 0) {
+			/* a seat leaves; play goes on without it (rules.h resign) */
+			struct wr_events rev = {0};
+			int who = (int)pick((uint32_t)nseats);
+			CHECK(cw_ruleset.resign(st, who, &rng, &rev) == 0, "a seat resigns");
+			CHECK(st->phase == CW_PH_OVER || (st->out & (1u << who)), "the seat is out");
+			CHECK(!(cw_to_act(st) & (1u << who)), "a seat that left is never awaited");
+			wr_events_free(&rev);
+			plog[nlog].seat = who;
+			plog[nlog++].json = NULL;
+			posts++;
+			continue;
 		}
 		json_object *aj = cw_template.action_json(st, &a);
 		struct wr_events ev = {0};
@@ -219,7 +235,7 @@ play_one(int m, int variant)
 				fprintf(stderr, "load: %s %s\n", err.field, err.message);
 			}
 			json_object_put(j);
-			for (int v = -2; v < 2 && posts % 16 == 0; v++) {
+			for (int v = -2; v < nseats && posts % 16 == 0; v++) {
 				json_object *vj = cw_ruleset.view(st, v);
 				CHECK(vj != NULL, "a view");
 				json_object_put(vj);
@@ -237,11 +253,13 @@ play_one(int m, int variant)
 		void *v2;
 		char *a1 = snap(st), *a2;
 		wr_rng_seeded(&rng2, &rs2, (uint64_t)m * 31 + 7);
-		CHECK(cw_ruleset.create(opts, 2, &rng2, &v2, &err) == 0, "replay create");
+		CHECK(cw_ruleset.create(opts, nseats, &rng2, &v2, &err) == 0, "replay create");
 		for (int i = 0; i < nlog; i++) {
-			json_object *j = json_tokener_parse(plog[i].json);
+			json_object *j = plog[i].json ? json_tokener_parse(plog[i].json) : NULL;
 			struct wr_events ev = {0};
-			if (plog[i].seat < 0)
+			if (!j)
+				CHECK(cw_ruleset.resign(v2, plog[i].seat, &rng2, &ev) == 0, "replay resign");
+			else if (plog[i].seat < 0)
 				CHECK(cw_ruleset.set_orders(v2, -1 - plog[i].seat, j, &err) == 0,
 				      "replay orders");
 			else
@@ -265,13 +283,20 @@ int
 main(void)
 {
 	const char *env = getenv("WR_PLAYOUTS");
-	int n = env ? atoi(env) : 1000;
+	int n = env ? atoi(env) : 1000, multi = 0;
 	if (n < 1)
 		n = 1;
 	for (int m = 0; m < n; m++)
-		play_one(m, m % 3);
-	printf("cw_play: %d matches, %d ended, %d stopped at the cap of %d actions, %d actions\n",
-	       n, ended, capped, POST_CAP, posts_total);
+		play_one(m, m % 3, 2);
+	/* the expansion's multiple armies: 3 and 4 on the default 12x12 board,
+	 * total massacre; a tenth as many */
+	for (int m = 0; m < (n + 9) / 10; m++) {
+		play_one(n + m, 3, 3 + m % 2);
+		multi++;
+	}
+	printf("cw_play: %d matches (%d of 3-4 armies), %d ended, %d stopped at the cap of %d "
+	       "actions, %d actions\n",
+	       n + multi, multi, ended, capped, POST_CAP, posts_total);
 	CHECK(ended > 0, "random matches end");
 	return check_done("cw_play");
 }

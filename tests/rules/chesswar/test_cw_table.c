@@ -1740,6 +1740,219 @@ endings(void)
 	free(st);
 }
 
+#define X "002_0478434554df57bb.txt, Expansion (multiple armies): "
+
+static struct cw_state *
+create_multi(int seats, const char *options)
+{
+	void *vs = NULL;
+	struct wr_error err;
+	json_object *o = options ? json_tokener_parse(options) : NULL;
+	int rc = cw_ruleset.create(o, seats, NULL, &vs, &err);
+	json_object_put(o);
+	if (rc != 0) {
+		CHECK_STR(err.code, "", row_name);
+		return NULL;
+	}
+	return vs;
+}
+
+static void
+create_refused(int seats, const char *options, const char *code)
+{
+	void *vs = NULL;
+	struct wr_error err;
+	json_object *o = options ? json_tokener_parse(options) : NULL;
+	CHECK(cw_ruleset.create(o, seats, NULL, &vs, &err) != 0, row_name);
+	CHECK_STR(err.code, code, row_name);
+	json_object_put(o);
+}
+
+/* Every seat of a new match plays `army[s]` with its general alone on
+ * `at[s]`, in one post each. */
+static void
+set_up_generals(struct cw_state *st, const int *army, const char *const *at,
+                const unsigned *faces, size_t nfaces)
+{
+	char buf[256];
+	for (int s = 0; s < st->nseats; s++) {
+		const char *g = cw_armies[army[s]].units[0].slug;
+		snprintf(buf, sizeof(buf), "{\"type\":\"army\",\"army\":\"%s\"}", cw_armies[army[s]].slug);
+		ok(st, s, buf, NODICE);
+		ok(st, s, "{\"type\":\"ready\"}", NODICE);
+		snprintf(buf, sizeof(buf), "{\"type\":\"deploy\",\"unit\":\"%s\",\"square\":\"%s\"}", g,
+		         at[s]);
+		ok(st, s, buf, NODICE);
+		if (s < st->nseats - 1)
+			ok(st, s, "{\"type\":\"done\"}", NODICE);
+		else
+			ok(st, s, "{\"type\":\"done\"}", faces, nfaces);
+	}
+}
+
+/* The expansion: "there could be enough room to handle multiple armies.
+ * In such a case, each army acts one by one as using normal rules. Total
+ * massacre rules should be used". */
+static void
+multiple_armies(void)
+{
+	struct cw_state *st;
+	row(X "3 or 4 seats: the board is 12x12 unless set, total massacre always");
+	CHECK(cw_ruleset.max_seats == 4, row_name);
+	st = create_multi(3, NULL);
+	CHECK(st && st->nseats == 3 && st->board.files == 12 && st->board.ranks == 12 &&
+	      st->o.total_massacre && st->o.catapult_range == 8, row_name);
+	free(st);
+	st = create_multi(4, "{\"board_files\":16,\"board_ranks\":14}");
+	CHECK(st && st->nseats == 4 && st->board.files == 16 && st->board.ranks == 14, row_name);
+	free(st);
+	row(X "RULINGS.md, ChessWar C11: a board smaller than 12x12 is refused for 3-4 armies");
+	create_refused(3, "{\"board_files\":10,\"board_ranks\":12}", "board-too-small");
+	row(X "total massacre cannot be turned off for 3-4 armies");
+	create_refused(4, "{\"total_massacre\":false}", "total-massacre");
+	row(X "at most four armies");
+	create_refused(5, NULL, "bad-seats");
+
+	st = create_multi(4, NULL);
+	row("RULINGS.md, G1: seat 2 sits at file a, seat 3 at the last file: their two nearest "
+	    "files are their set-up areas; the 2x2 corners are no one's");
+	CHECK(cw_in_setup_area(st, 2, sq(st, "a5")) && cw_in_setup_area(st, 2, sq(st, "b10")) &&
+	      !cw_in_setup_area(st, 2, sq(st, "c5")) && cw_in_setup_area(st, 3, sq(st, "l5")) &&
+	      cw_in_setup_area(st, 3, sq(st, "k3")) && cw_in_setup_area(st, 0, sq(st, "e2")) &&
+	      cw_in_setup_area(st, 1, sq(st, "e11")), row_name);
+	for (int s = 0; s < 4; s++)
+		CHECK(!cw_in_setup_area(st, s, sq(st, "a1")) && !cw_in_setup_area(st, s, sq(st, "l12")) &&
+		      !cw_in_setup_area(st, s, sq(st, "b11")), "no seat owns a corner");
+	ok(st, 2, "{\"type\":\"army\",\"army\":\"orcs\"}", NODICE);
+	ok(st, 2, "{\"type\":\"ready\"}", NODICE);
+	refused(st, 2, "{\"type\":\"deploy\",\"unit\":\"warlord\",\"square\":\"e1\"}",
+	        "outside-set-up-area");
+	refused(st, 2, "{\"type\":\"deploy\",\"unit\":\"warlord\",\"square\":\"a1\"}",
+	        "outside-set-up-area");
+	ok(st, 2, "{\"type\":\"deploy\",\"unit\":\"warlord\",\"square\":\"a6\"}", NODICE);
+	row("RULINGS.md, ChessWar C1: the army fits its set-up area (16 squares: 2 x 8 files)");
+	ok(st, 0, "{\"type\":\"army\",\"army\":\"ratmen\"}", NODICE);
+	refused(st, 0, "{\"type\":\"buy\",\"unit\":\"clanrats\",\"count\":16}", "army-too-large");
+	free(st);
+
+	row(X "each army acts one by one, in initiative order (C3): Humans 2, Chaos 4, Orcs 5");
+	st = create_multi(3, NULL);
+	{
+		const int army[] = {CW_ARMY_ORCS, CW_ARMY_HUMANS, CW_ARMY_CHAOS};
+		const char *const at[] = {"f1", "f12", "a6"};
+		set_up_generals(st, army, at, NODICE);
+	}
+	CHECK(st->phase == CW_PH_MOVE && st->turn_seat == 1 && st->order[0] == 1 &&
+	      st->order[1] == 2 && st->order[2] == 0 && st->round == 1, row_name);
+	CHECK(has_event("reveal") && has_event("first"), row_name);
+	row(X "the turn passes to the next army in that order; a round ends after the last");
+	end_turn_by(st, 1);
+	CHECK(st->turn_seat == 2 && st->round == 1, row_name);
+	end_turn_by(st, 2);
+	CHECK(st->turn_seat == 0 && st->round == 1, row_name);
+	refused(st, 1, "{\"type\":\"end_phase\"}", "not-awaited");
+	end_turn_by(st, 0);
+	CHECK(st->turn_seat == 1 && st->round == 2, row_name);
+	free(st);
+
+	row(X "equal initiative: a roll-off among the equals (G2 dice, a tie re-rolled), the "
+	      "higher roll acts first; no choice with more than two armies");
+	st = create_multi(4, NULL);
+	{
+		const int army[] = {CW_ARMY_HUMANS, CW_ARMY_ORCS, CW_ARMY_HUMANS, CW_ARMY_ELFS};
+		const char *const at[] = {"f1", "f12", "a6", "l6"};
+		/* the two Humans (seats 0 and 2) roll 3, 3: again; 2, 5: seat 2 first */
+		set_up_generals(st, army, at, D(3, 3, 2, 5));
+	}
+	CHECK(st->order[0] == 3 && st->order[1] == 2 && st->order[2] == 0 && st->order[3] == 1 &&
+	      st->turn_seat == 3 && st->phase == CW_PH_MOVE, row_name);
+	free(st);
+
+	row("RULINGS.md, G1: forward and right for seats 2 and 3 (catapult scatter)");
+	{
+		int df, dr;
+		cw_dir_of_seat(2, 1, &df, &dr);
+		CHECK(df == 1 && dr == 0, "seat 2: 1 is toward the last file");
+		cw_dir_of_seat(2, 2, &df, &dr);
+		CHECK(df == 0 && dr == -1, "seat 2: right is toward rank 1");
+		cw_dir_of_seat(3, 1, &df, &dr);
+		CHECK(df == -1 && dr == 0, "seat 3: 1 is toward file a");
+		cw_dir_of_seat(3, 4, &df, &dr);
+		CHECK(df == 0 && dr == -1, "seat 3: left is toward rank 1");
+	}
+
+	row(X "an army wiped out is out: its turns are skipped; it is never awaited");
+	st = create_multi(3, NULL);
+	{
+		const int army[] = {CW_ARMY_HUMANS, CW_ARMY_CHAOS, CW_ARMY_ORCS};
+		const char *const at[] = {"f1", "f12", "a6"};
+		set_up_generals(st, army, at, NODICE);
+	}
+	{
+		int kn = add(st, 0, "knights", "b6");
+		int wl = 2 * CW_UPS;
+		cw_link(st, kn, wl);
+		st->phase = CW_PH_MELEE;
+		/* the knights' natural 6 destroys the warlord: the orcs are out */
+		ok(st, 0, "{\"type\":\"attack\",\"from\":\"b6\",\"target\":\"a6\"}", D(6));
+		CHECK((st->out & 4u) && has_event("out") && st->phase != CW_PH_OVER, row_name);
+		ok(st, 0, "{\"type\":\"hold\",\"from\":\"b6\"}", NODICE);
+		CHECK(st->turn_seat == 1, "humans, chaos, (orcs out), humans");
+		end_turn_by(st, 1);
+		CHECK(st->turn_seat == 0 && st->round == 2 && !(cw_to_act(st) & 4u), row_name);
+		row(X "the last army standing wins");
+		cw_destroy(st, 1 * CW_UPS, "test", &sink);
+		cw_check_end(st, &sink);
+		CHECK(st->phase == CW_PH_OVER && st->winner == 0, row_name);
+	}
+	free(st);
+
+	row("rules.h resign: with 3-4 seats the seat leaves, its army leaves the board, play goes "
+	    "on; a question put to it is declined");
+	st = create_multi(3, NULL);
+	{
+		const int army[] = {CW_ARMY_HUMANS, CW_ARMY_ORCS, CW_ARMY_DWARVES};
+		const char *const at[] = {"f1", "f12", "a6"};
+		set_up_generals(st, army, at, NODICE);
+	}
+	{
+		struct wr_events ev = {0};
+		struct wr_rng rng;
+		struct wr_script scr = {.faces = NULL, .n = 0};
+		add(st, 0, "wizard", "e2");
+		add(st, 2, "rune_lord", "a7");
+		ok(st, 0, "{\"type\":\"cast\",\"from\":\"e2\",\"spell\":\"storm\"}", NODICE);
+		CHECK(st->pending == CW_PEND_COUNTER && st->react_seat == 2 && cw_to_act(st) == 4u,
+		      "the dwarves (seat 2), not the orcs (no wizard), are asked to counter");
+		wr_rng_script(&rng, &scr);
+		CHECK(cw_ruleset.resign(st, 2, &rng, &ev) == 0, row_name);
+		CHECK((st->out & 4u) && st->phase == CW_PH_MOVE && st->turn_seat == 0 &&
+		      cw_to_act(st) == 1u && st->nfx == 1 && cw_units_alive(st, 2) == 0, row_name);
+		wr_events_free(&ev);
+		row(X "the seats still in play");
+		CHECK(cw_ruleset.seats_in(st) == 3u, row_name);
+	}
+	free(st);
+
+	row(X "G5: a seat's secret set-up is in no other seat's view until every army is in");
+	st = create_multi(3, NULL);
+	ok(st, 0, "{\"type\":\"army\",\"army\":\"orcs\"}", NODICE);
+	ok(st, 0, "{\"type\":\"ready\"}", NODICE);
+	ok(st, 0, "{\"type\":\"deploy\",\"unit\":\"warlord\",\"square\":\"f1\"}", NODICE);
+	for (int v = 1; v <= 3; v++) {
+		json_object *view = cw_ruleset.view(st, v == 3 ? WR_SPECTATOR : v);
+		json_object *units, *sides, *s0;
+		json_object_object_get_ex(view, "units", &units);
+		json_object_object_get_ex(view, "sides", &sides);
+		s0 = json_object_array_get_idx(sides, 0);
+		CHECK(json_object_array_length(units) == 0, row_name);
+		CHECK(json_object_get_boolean(json_object_object_get(s0, "hidden")) &&
+		      !json_object_object_get(s0, "army"), "seat 0's army is hidden");
+		json_object_put(view);
+	}
+	free(st);
+}
+
 static void
 expansion(void)
 {
@@ -1986,6 +2199,7 @@ main(void)
 	spells();
 	endings();
 	expansion();
+	multiple_armies();
 	audit_rows();
 	wr_events_free(&last_ev);
 	wr_list_free(&sink);
