@@ -51,7 +51,7 @@ static struct {
 	pid_t pid;              /* 0: none running */
 	int fd;
 	unsigned timeout_ms;
-	unsigned cost;          /* PNG_RENDER_COST */
+	unsigned cost;          /* PNG_RENDER_COST; atomic, read without the lock */
 } rw = {PTHREAD_MUTEX_INITIALIZER, 0, -1, 10000, 8};
 
 /* ------------------------------------------------------------ I/O */
@@ -81,15 +81,17 @@ wait_fd(int fd, short events, int64_t deadline)
 	}
 }
 
-/* Whole buffers, or -1 (EOF, an error, the deadline; -1 for none). */
+/* A whole buffer sent (`out`) or received, or -1: EOF, an error, the
+ * deadline passed (-1: none). */
 static int
-write_all(int fd, const void *buf, size_t len, int64_t deadline)
+move_all(int fd, void *buf, size_t len, int out, int64_t deadline)
 {
-	const char *p = buf;
+	char *p = buf;
 	while (len) {
-		if (wait_fd(fd, POLLOUT, deadline) != 0)
+		if (wait_fd(fd, out ? POLLOUT : POLLIN, deadline) != 0)
 			return -1;
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n = out ? send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT)
+		                : recv(fd, p, len, MSG_DONTWAIT);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
@@ -101,21 +103,15 @@ write_all(int fd, const void *buf, size_t len, int64_t deadline)
 }
 
 static int
+write_all(int fd, const void *buf, size_t len, int64_t deadline)
+{
+	return move_all(fd, (void *)buf, len, 1, deadline);
+}
+
+static int
 read_all(int fd, void *buf, size_t len, int64_t deadline)
 {
-	char *p = buf;
-	while (len) {
-		if (wait_fd(fd, POLLIN, deadline) != 0)
-			return -1;
-		ssize_t n = recv(fd, p, len, MSG_DONTWAIT);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return move_all(fd, buf, len, 0, deadline);
 }
 
 /* --------------------------------------------------------- worker */
@@ -233,20 +229,18 @@ wp_render_start(const struct wp_config *cfg, int now)
 	wp_png_cache_limit(now ? cfg->png_cache_bytes : 0);
 	pthread_mutex_lock(&rw.lock);
 	rw.timeout_ms = cfg->render_timeout_ms;
-	rw.cost = cfg->png_render_cost;
+	__atomic_store_n(&rw.cost, cfg->png_render_cost, __ATOMIC_RELAXED);
 	if (now && !rw.pid && wp_png_available())
 		rc = spawn_locked();
 	pthread_mutex_unlock(&rw.lock);
 	return rc;
 }
 
+/* Read without rw.lock, which a rendering holds. */
 unsigned
 wp_render_cost(void)
 {
-	pthread_mutex_lock(&rw.lock);
-	unsigned cost = rw.cost;
-	pthread_mutex_unlock(&rw.lock);
-	return cost;
+	return __atomic_load_n(&rw.cost, __ATOMIC_RELAXED);
 }
 
 static void cache_clear(void);
@@ -265,15 +259,6 @@ wp_render_stop(void)
 	}
 	pthread_mutex_unlock(&rw.lock);
 	cache_clear();
-}
-
-long
-wp_render_pid(void)
-{
-	pthread_mutex_lock(&rw.lock);
-	long pid = rw.pid;
-	pthread_mutex_unlock(&rw.lock);
-	return pid;
 }
 
 int

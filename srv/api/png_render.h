@@ -27,9 +27,6 @@ int wp_render_start(const struct wp_config *cfg, int now);
 unsigned wp_render_cost(void);
 /* Ends the renderer and forgets the kept images. */
 void wp_render_stop(void);
-/* The renderer's process id, 0 when none runs (for /metrics and tests'
- * logs). */
-long wp_render_pid(void);
 /* An SVG rendered to PNG by the renderer: WP_RENDER_OK and *png
  * (malloc'd), or WP_RENDER_REFUSED / WP_RENDER_DOWN and why. One at a
  * time; a renderer that died is replaced at the next call. */
