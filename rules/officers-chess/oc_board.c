@@ -1,6 +1,8 @@
 /* Officers Chess: the board as each seat knows it (no JSON, no apply):
  * squares and units, what a seat sees (O13), where a unit can reach (O7),
- * the unit and item predicates the rules share, and who is awaited. */
+ * the unit and item predicates the rules share, and who is awaited.
+ * The bottom of the rule files: it calls only the data; oc_combat.c,
+ * oc_cand.c, oc_legal.c, oc_rules.c and the codec call into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,46 @@ oc_unit_at(const struct oc_state *st, int sq)
 		if (st->u[i].where == OC_W_MAP && st->u[i].sq == sq)
 			return i;
 	return -1;
+}
+
+/* The item in a unit's slot when it is of the kind, else NULL. */
+static const struct oc_item *
+held(const struct oc_unit *u, int slot, int kind)
+{
+	if (slot < 0 || u->item[slot] < 0)
+		return NULL;
+	const struct oc_item *it = &oc_items[u->item[slot]];
+	return it->kind == kind ? it : NULL;
+}
+
+const struct oc_item *
+oc_weapon(const struct oc_unit *u)
+{
+	return held(u, u->equip, OC_WEAPON);
+}
+
+const struct oc_item *
+oc_accessory(const struct oc_unit *u)
+{
+	return held(u, u->acc, OC_ACCESSORY);
+}
+
+/* Movement (O7): 4, 5 promoted, +1 Cavalry, less Slow, more with an
+ * accessory's Fast. */
+int
+oc_movement(const struct oc_state *st, const struct oc_unit *u)
+{
+	const struct oc_class *c = &oc_classes[u->cls];
+	const struct oc_item *a = oc_accessory(u);
+	int m = c->promoted ? 5 : 4;
+
+	(void)st;
+	if (c->tags & OC_T_CAVALRY)
+		m += 1;
+	m -= c->slow;
+	if (a)
+		m += a->fast;
+	return m < 0 ? 0 : m;
 }
 
 int

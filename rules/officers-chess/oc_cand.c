@@ -1,6 +1,7 @@
 /* Officers Chess: the candidate actions of a seat (oc_candidates), a
  * superset in a stable order that oc_legal() filters into the legal list
- * (the recruits offered, placements, the combat turn's actions). */
+ * (the recruits offered, placements, the combat turn's actions). Calls
+ * oc_board.c, oc_combat.c and the data; the codec calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

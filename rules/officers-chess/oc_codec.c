@@ -1,6 +1,8 @@
 /* Officers Chess JSON: options and create, actions in and out (with the
  * combat forecast), events, views, and the wr_ruleset and wr_template
- * tables (save/load: oc_save.c). No rule is decided here. */
+ * tables (save/load: oc_save.c). No rule is decided here. The top of the
+ * ruleset: it calls oc_save.c, the rule files and the data; nothing in
+ * the folder calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,147 +22,49 @@ static const struct {
 };
 #define NMAPS (sizeof(maps) / sizeof(maps[0]))
 
-static int
-glyph_tile(char c)
-{
-	for (int t = 0; t < OC_TR_MAX; t++)
-		if (oc_tiles[t].glyph == c)
-			return t;
-	return -1;
-}
-
-/* A grid: 8 rows of 8 letters separated by '/', rank 8 first. */
-int
-oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
-{
-	int r = 7, f = 0;
-
-	for (const char *p = g; *p; p++) {
-		if (*p == '/') {
-			if (f != 8)
-				return wr_fail(err, "bad-grid", "grid", "each row has 8 tiles");
-			r--;
-			f = 0;
-			continue;
-		}
-		int t = glyph_tile(*p);
-		if (t < 0)
-			return wr_fail(err, "bad-grid", "grid", "unknown tile letter '%c'", *p);
-		if (r < 0 || f >= 8)
-			return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
-		terrain[r * 8 + f++] = (unsigned char)t;
-	}
-	if (r != 0 || f != 8)
-		return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
-	return 0;
-}
-
-void
-oc_grid_string(const unsigned char *terrain, char *out)
-{
-	int k = 0;
-	for (int r = 7; r >= 0; r--) {
-		for (int f = 0; f < 8; f++)
-			out[k++] = oc_tiles[terrain[r * 8 + f]].glyph;
-		if (r)
-			out[k++] = '/';
-	}
-	out[k] = 0;
-}
-
-static json_object *
-sqj(int sq)
-{
-	return sq >= 0 ? wr_json_square_new(&wr_board8, sq) : NULL;
-}
-
-/* o[k] = v; k has static storage (wr_json_put). */
-void
-oc_put_int(json_object *o, const char *k, int v)
-{
-	wr_json_put(o, k, json_object_new_int(v));
-}
-
-void
-oc_put_str(json_object *o, const char *k, const char *v)
-{
-	wr_json_put(o, k, v ? json_object_new_string(v) : NULL);
-}
-
 /* ---------------------------------------------------------- options */
 
 static const char *const first_names[] = {"seat0", "random"};
 
 static json_object *
-opt(json_object *o, const char *name, const char *type, json_object *def, const char *desc)
-{
-	json_object *x = json_object_new_object();
-	json_object_object_add(x, "type", json_object_new_string(type));
-	json_object_object_add(x, "default", def);
-	json_object_object_add(x, "description", json_object_new_string(desc));
-	json_object_object_add(o, name, x);
-	return x;
-}
-
-static void
-range(json_object *x, int lo, int hi)
-{
-	oc_put_int(x, "minimum", lo);
-	oc_put_int(x, "maximum", hi);
-}
-
-static void
-enums(json_object *x, const char *const *names, int n)
-{
-	json_object *e = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(e, json_object_new_string(names[i]));
-	json_object_object_add(x, "enum", e);
-}
-
-static json_object *
 oc_options(void)
 {
-	json_object *o = json_object_new_object(), *x;
+	json_object *o = json_object_new_object();
 	const char *mapnames[NMAPS + 1];
 
 	for (size_t i = 0; i < NMAPS; i++)
 		mapnames[i] = maps[i].name;
 	mapnames[NMAPS] = "custom";
-	x = opt(o, "units", "integer", json_object_new_int(5),
-	        "Units in each army (RULINGS.md O4).");
-	range(x, 1, OC_MAX_UNITS);
-	opt(o, "promoted", "boolean", json_object_new_boolean(0),
-	    "Allow promoted classes in the armies.");
-	opt(o, "fog", "boolean", json_object_new_boolean(0),
-	    "Fog of war: a unit sees 3 tiles around it; deployment is secret (O13).");
-	x = opt(o, "first", "string", json_object_new_string("seat0"),
-	        "Who activates first each round: seat 0 or a random seat (O6).");
-	enums(x, first_names, 2);
-	x = opt(o, "activations", "string", json_object_new_string("1"),
-	        "Units activated per alternation: one number for both seats, or two as "
-	        "\"seat0,seat1\" (the text's GM pattern is \"1,3\"), each 1-4 (O6).");
-	x = opt(o, "round_limit", "integer", json_object_new_int(0),
-	        "The match ends after this round (0, the default: no limit); under Rout the "
-	        "seat that routed more units wins, else the defender (O14).");
-	range(x, 0, 99);
-	x = opt(o, "scenario", "string", json_object_new_string("rout"),
-	        "Victory: rout every enemy, or Seize / Escape / Raze the marked tiles (O14).");
-	enums(x, oc_scenario_names, OC_SC_MAX);
-	x = opt(o, "scenario_seat", "integer", json_object_new_int(0),
-	        "The seat whose units get the scenario tag (Leader, Fleeing, Raider).");
-	range(x, 0, 1);
-	x = opt(o, "map", "string", json_object_new_string("plains"),
-	        "A built-in 8x8 map, or custom (give grid).");
-	enums(x, mapnames, (int)NMAPS + 1);
-	opt(o, "grid", "string", json_object_new_string(""),
-	    "A custom map: 8 rows of 8 tile letters separated by '/', rank 8 first. "
-	    ". Plains, M Mountain, W Woods, P Pillar, T Thicket, Z Fog, F Fort, "
-	    "R Protection Tile, H Heal Tile, D Gate/Door, ~ Water, S Stone Pillars, V Vines, "
-	    "X Flames, I Ice, _ Floor, r Ruins.");
-	opt(o, "marks", "string", json_object_new_string(""),
-	    "The scenario's marked tiles, e.g. \"d8 e8\" (default: Seize d8 e8, Escape a8 h8, "
-	    "Raze c6 f6, seen from the scenario seat).");
+	wr_json_put(o, "units", wr_json_option("integer", json_object_new_int(5), 1, OC_MAX_UNITS,
+	            NULL, 0, "Units in each army (RULINGS.md O4)."));
+	wr_json_put(o, "promoted", wr_json_option("boolean", json_object_new_boolean(0), 1, 0, NULL,
+	            0, "Allow promoted classes in the armies."));
+	wr_json_put(o, "fog", wr_json_option("boolean", json_object_new_boolean(0), 1, 0, NULL, 0,
+	            "Fog of war: a unit sees 3 tiles around it; deployment is secret (O13)."));
+	wr_json_put(o, "first", wr_json_option("string", json_object_new_string("seat0"), 1, 0,
+	            first_names, 2, "Who activates first each round: seat 0 or a random seat (O6)."));
+	wr_json_put(o, "activations", wr_json_option("string", json_object_new_string("1"), 1, 0,
+	            NULL, 0,
+	            "Units activated per alternation: one number for both seats, or two as "
+	            "\"seat0,seat1\" (the text's GM pattern is \"1,3\"), each 1-4 (O6)."));
+	wr_json_put(o, "round_limit", wr_json_option("integer", json_object_new_int(0), 0, 99, NULL,
+	            0, "The match ends after this round (0, the default: no limit); under Rout the "
+	            "seat that routed more units wins, else the defender (O14)."));
+	wr_json_put(o, "scenario", wr_json_option("string", json_object_new_string("rout"), 1, 0,
+	            oc_scenario_names, OC_SC_MAX,
+	            "Victory: rout every enemy, or Seize / Escape / Raze the marked tiles (O14)."));
+	wr_json_put(o, "scenario_seat", wr_json_option("integer", json_object_new_int(0), 0, 1, NULL,
+	            0, "The seat whose units get the scenario tag (Leader, Fleeing, Raider)."));
+	wr_json_put(o, "map", wr_json_option("string", json_object_new_string("plains"), 1, 0,
+	            mapnames, (int)NMAPS + 1, "A built-in 8x8 map, or custom (give grid)."));
+	wr_json_put(o, "grid", wr_json_option("string", json_object_new_string(""), 1, 0, NULL, 0,
+	            "A custom map: 8 rows of 8 tile letters separated by '/', rank 8 first. "
+	            ". Plains, M Mountain, W Woods, P Pillar, T Thicket, Z Fog, F Fort, "
+	            "R Protection Tile, H Heal Tile, D Gate/Door, ~ Water, S Stone Pillars, V Vines, "
+	            "X Flames, I Ice, _ Floor, r Ruins."));
+	wr_json_put(o, "marks", wr_json_option("string", json_object_new_string(""), 1, 0, NULL, 0,
+	            "The scenario's marked tiles, e.g. \"d8 e8\" (default: Seize d8 e8, Escape a8 h8, "
+	            "Raze c6 f6, seen from the scenario seat)."));
 	return o;
 }
 
@@ -507,11 +411,11 @@ static json_object *
 side_json(const struct oc_side *s)
 {
 	json_object *o = json_object_new_object();
-	oc_put_int(o, "hit", s->hit);
-	oc_put_int(o, "crit", s->crit);
-	oc_put_int(o, "damage", s->dmg);
-	oc_put_int(o, "crit_damage", s->crit_dmg);
-	oc_put_int(o, "strikes", s->strikes);
+	wr_json_put_int(o, "hit", s->hit);
+	wr_json_put_int(o, "crit", s->crit);
+	wr_json_put_int(o, "damage", s->dmg);
+	wr_json_put_int(o, "crit_damage", s->crit_dmg);
+	wr_json_put_int(o, "strikes", s->strikes);
 	json_object_object_add(o, "follow_up", json_object_new_boolean(s->follow_up));
 	return o;
 }
@@ -525,7 +429,7 @@ forecast_json(const struct oc_forecast *f)
 	json_object_object_add(o, "defender", d);
 	json_object_object_add(o, "defender_first", json_object_new_boolean(f->heavy_first));
 	json_object_object_add(o, "backup", json_object_new_boolean(f->backup));
-	oc_put_int(o, "triangle", f->triangle);
+	wr_json_put_int(o, "triangle", f->triangle);
 	return o;
 }
 
@@ -533,9 +437,9 @@ static json_object *
 unit_json_brief(const struct oc_state *st, int i)
 {
 	json_object *o = json_object_new_object();
-	oc_put_str(o, "name", st->u[i].name);
-	oc_put_int(o, "seat", st->u[i].seat);
-	oc_put_str(o, "class", oc_classes[st->u[i].cls].id);
+	wr_json_put_str(o, "name", st->u[i].name);
+	wr_json_put_int(o, "seat", st->u[i].seat);
+	wr_json_put_str(o, "class", oc_classes[st->u[i].cls].id);
 	return o;
 }
 
@@ -544,9 +448,9 @@ recruit_json(const struct oc_recruit *r, const char *type)
 {
 	json_object *o = json_object_new_object(), *it = json_object_new_array();
 	if (type)
-		oc_put_str(o, "type", type);
-	oc_put_str(o, "name", r->name);
-	oc_put_str(o, "class", oc_classes[r->cls].id);
+		wr_json_put_str(o, "type", type);
+	wr_json_put_str(o, "name", r->name);
+	wr_json_put_str(o, "class", oc_classes[r->cls].id);
 	for (int k = 0; k < r->nitems; k++)
 		json_object_array_add(it, json_object_new_string(oc_items[r->items[k]].name));
 	json_object_object_add(o, "items", it);
@@ -563,7 +467,7 @@ oc_action_json(const void *state, const void *action)
 	if (a->type == OC_A_RECRUIT)
 		return recruit_json(&a->rec[0], "recruit");
 	o = json_object_new_object();
-	oc_put_str(o, "type", oc_act_names[a->type]);
+	wr_json_put_str(o, "type", oc_act_names[a->type]);
 	switch (a->type) {
 	case OC_A_ARMY: {
 		json_object *us = json_object_new_array();
@@ -573,33 +477,33 @@ oc_action_json(const void *state, const void *action)
 		return o;
 	}
 	case OC_A_DEPLOY:
-		oc_put_str(o, "unit", a->unit);
-		wr_json_put(o, "to", sqj(a->to));
+		wr_json_put_str(o, "unit", a->unit);
+		wr_json_put(o, "to", wr_json_sq(&wr_board8, a->to));
 		return o;
 	case OC_A_ACTIVATE:
 	case OC_A_GUARD:
-		wr_json_put(o, "at", sqj(a->at));
+		wr_json_put(o, "at", wr_json_sq(&wr_board8, a->at));
 		return o;
 	case OC_A_NO_GUARD:
 		return o;
 	default:
 		break;
 	}
-	wr_json_put(o, "from", sqj(a->at));
+	wr_json_put(o, "from", wr_json_sq(&wr_board8, a->at));
 	if (a->type == OC_A_TRADE) {
-		wr_json_put(o, "target", sqj(a->with));
+		wr_json_put(o, "target", wr_json_sq(&wr_board8, a->with));
 		if (a->give >= 0)
-			oc_put_int(o, "give", a->give);
+			wr_json_put_int(o, "give", a->give);
 		if (a->take >= 0)
-			oc_put_int(o, "take", a->take);
+			wr_json_put_int(o, "take", a->take);
 		return o;
 	}
 	if (a->slot >= 0)
-		oc_put_int(o, "slot", a->slot);
+		wr_json_put_int(o, "slot", a->slot);
 	if (a->target >= 0)
-		wr_json_put(o, "target", sqj(a->target));
+		wr_json_put(o, "target", wr_json_sq(&wr_board8, a->target));
 	if (a->to >= 0)
-		wr_json_put(o, "to", sqj(a->to));
+		wr_json_put(o, "to", wr_json_sq(&wr_board8, a->to));
 	if (a->type == OC_A_ATTACK && st->active >= 0) {
 		/* The forecast players expect, from the code that resolves it;
 		 * parse() accepts and ignores it. */
@@ -614,7 +518,7 @@ oc_action_json(const void *state, const void *action)
 		int t = oc_unit_at(st, a->target);
 		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
 			json_object *f = json_object_new_object();
-			oc_put_int(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
+			wr_json_put_int(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
 			wr_json_put(o, "forecast", f);
 		}
 	}
@@ -631,55 +535,55 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 	json_object *o = json_object_new_object();
 
 	*visible_to = e->vis;
-	oc_put_str(o, "type", oc_ev_names[e->type]);
+	wr_json_put_str(o, "type", oc_ev_names[e->type]);
 	if (e->seat >= 0)
-		oc_put_int(o, "seat", e->seat);
+		wr_json_put_int(o, "seat", e->seat);
 	if (e->unit >= 0)
 		json_object_object_add(o, "unit", unit_json_brief(st, e->unit));
 	if (e->other >= 0)
 		json_object_object_add(o, e->type == OC_E_COMBAT ? "defender" : "other",
 		                       unit_json_brief(st, e->other));
 	if (e->from >= 0)
-		json_object_object_add(o, "from", sqj(e->from));
+		json_object_object_add(o, "from", wr_json_sq(&wr_board8, e->from));
 	if (e->to >= 0)
-		json_object_object_add(o, "to", sqj(e->to));
+		json_object_object_add(o, "to", wr_json_sq(&wr_board8, e->to));
 	switch (e->type) {
 	case OC_E_ROUND:
-		oc_put_int(o, "round", e->amount);
+		wr_json_put_int(o, "round", e->amount);
 		break;
 	case OC_E_TILE:
-		oc_put_str(o, "tile", oc_tiles[e->kind].name);
-		oc_put_int(o, "hp_change", e->amount);
-		oc_put_int(o, "hp", e->hp);
+		wr_json_put_str(o, "tile", oc_tiles[e->kind].name);
+		wr_json_put_int(o, "hp_change", e->amount);
+		wr_json_put_int(o, "hp", e->hp);
 		break;
 	case OC_E_COMBAT: {
 		json_object *ss = json_object_new_array();
 		if (e->unit >= 0 && e->item >= 0)
-			oc_put_str(o, "weapon", oc_items[e->item].name);
+			wr_json_put_str(o, "weapon", oc_items[e->item].name);
 		if (e->other >= 0 && e->item2 >= 0)
-			oc_put_str(o, "defender_weapon", oc_items[e->item2].name);
+			wr_json_put_str(o, "defender_weapon", oc_items[e->item2].name);
 		if (e->unit >= 0)
 			json_object_object_add(o, "forecast", forecast_json(&e->fc));
 		for (int k = 0; k < e->nstrikes; k++) {
 			const struct oc_strike *s = &e->strikes[k];
 			json_object *x = json_object_new_object();
-			oc_put_str(x, "by", s->by_attacker ? "attacker" : "defender");
-			oc_put_int(x, "roll", s->roll);
-			oc_put_int(x, "need", s->need);
-			oc_put_int(x, "crit_need", s->crit_need);
+			wr_json_put_str(x, "by", s->by_attacker ? "attacker" : "defender");
+			wr_json_put_int(x, "roll", s->roll);
+			wr_json_put_int(x, "need", s->need);
+			wr_json_put_int(x, "crit_need", s->crit_need);
 			json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
 			json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
-			oc_put_int(x, "damage", s->dmg);
+			wr_json_put_int(x, "damage", s->dmg);
 			if (s->hp >= 0)   /* not the HP of a Qi Adept the seat does not see */
-				oc_put_int(x, "hp", s->hp);
+				wr_json_put_int(x, "hp", s->hp);
 			if (s->broke)
 				json_object_object_add(x, "broken", json_object_new_boolean(1));
 			if (s->status)
-				oc_put_str(x, "status", oc_status_names[s->status]);
+				wr_json_put_str(x, "status", oc_status_names[s->status]);
 			if (s->drained)
-				oc_put_int(x, "drained", s->drained);
+				wr_json_put_int(x, "drained", s->drained);
 			if (s->pushed_to >= 0)
-				json_object_object_add(x, "pushed_to", sqj(s->pushed_to));
+				json_object_object_add(x, "pushed_to", wr_json_sq(&wr_board8, s->pushed_to));
 			if (s->guard >= 0)
 				json_object_object_add(x, "qi_adept", unit_json_brief(st, s->guard));
 			else if (s->guard == OC_GUARD_HIDDEN)   /* an unseen one (O19) */
@@ -690,49 +594,49 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	}
 	case OC_E_TILE_HIT:
-		oc_put_str(o, "tile", oc_tiles[e->kind].name);
-		oc_put_int(o, "damage", e->amount);
+		wr_json_put_str(o, "tile", oc_tiles[e->kind].name);
+		wr_json_put_int(o, "damage", e->amount);
 		json_object_object_add(o, "destroyed", json_object_new_boolean(e->hp));
 		break;
 	case OC_E_STAFF:
-		oc_put_str(o, "action", e->special < 0 ? "dance" : oc_special_names[e->special]);
+		wr_json_put_str(o, "action", e->special < 0 ? "dance" : oc_special_names[e->special]);
 		if (e->item >= 0)
-			oc_put_str(o, "item", oc_items[e->item].name);
+			wr_json_put_str(o, "item", oc_items[e->item].name);
 		if (e->special == OC_SP_HEAL)
-			oc_put_int(o, "healed", e->amount);
+			wr_json_put_int(o, "healed", e->amount);
 		if (e->special == OC_SP_TORCH)
-			oc_put_int(o, "radius", e->amount);
+			wr_json_put_int(o, "radius", e->amount);
 		if (e->special == OC_SP_VEIN)
-			oc_put_str(o, "tile", oc_tiles[e->kind].name);
+			wr_json_put_str(o, "tile", oc_tiles[e->kind].name);
 		if ((e->special == OC_SP_RESCUE || e->special == OC_SP_WARP ||
 		     e->special == OC_SP_ENTRAP) && e->hit && e->amount >= 0 && e->other >= 0)
-			json_object_object_add(o, "moved_to", sqj(e->amount));
+			json_object_object_add(o, "moved_to", wr_json_sq(&wr_board8, e->amount));
 		if (e->special == OC_SP_STATUS)
-			oc_put_str(o, "status", oc_status_names[e->status]);
+			wr_json_put_str(o, "status", oc_status_names[e->status]);
 		if (e->roll) {
-			oc_put_int(o, "roll", e->roll);
-			oc_put_int(o, "need", e->need);
+			wr_json_put_int(o, "roll", e->roll);
+			wr_json_put_int(o, "need", e->need);
 		}
 		json_object_object_add(o, "hit", json_object_new_boolean(e->hit));
 		break;
 	case OC_E_USE:
-		oc_put_str(o, "item", oc_items[e->item].name);
+		wr_json_put_str(o, "item", oc_items[e->item].name);
 		if (e->special == OC_SP_HEAL)
-			oc_put_int(o, "healed", e->amount);
-		oc_put_int(o, "hp", e->hp);
+			wr_json_put_int(o, "healed", e->amount);
+		wr_json_put_int(o, "hp", e->hp);
 		break;
 	case OC_E_EQUIP:
 	case OC_E_DISCARD:
-		oc_put_str(o, "item", oc_items[e->item].name);
+		wr_json_put_str(o, "item", oc_items[e->item].name);
 		break;
 	case OC_E_TRADE:
 		if (e->item >= 0)
-			oc_put_str(o, "gave", oc_items[e->item].name);
+			wr_json_put_str(o, "gave", oc_items[e->item].name);
 		if (e->item2 >= 0)
-			oc_put_str(o, "took", oc_items[e->item2].name);
+			wr_json_put_str(o, "took", oc_items[e->item2].name);
 		break;
 	case OC_E_VEIN_END:
-		oc_put_str(o, "tile", oc_tiles[e->kind].name);
+		wr_json_put_str(o, "tile", oc_tiles[e->kind].name);
 		break;
 	case OC_E_OVER: {
 		json_object *w = json_object_new_array();
@@ -740,7 +644,7 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 			if (e->amount & 1 << s)
 				json_object_array_add(w, json_object_new_int(s));
 		json_object_object_add(o, "winners", w);
-		oc_put_str(o, "reason", oc_reason_names[e->kind]);
+		wr_json_put_str(o, "reason", oc_reason_names[e->kind]);
 		break;
 	}
 	default:
@@ -760,32 +664,32 @@ unit_view(const struct oc_state *st, int i)
 	            *status = json_object_new_array(), *r = json_object_new_object(),
 	            *tags = json_object_new_array();
 
-	oc_put_str(o, "name", u->name);
-	oc_put_int(o, "seat", u->seat);
-	oc_put_str(o, "class", c->id);
+	wr_json_put_str(o, "name", u->name);
+	wr_json_put_int(o, "seat", u->seat);
+	wr_json_put_str(o, "class", c->id);
 	json_object_object_add(o, "promoted", json_object_new_boolean(c->promoted));
-	oc_put_int(o, "hp", u->hp);
-	oc_put_int(o, "max_hp", c->hp);
-	oc_put_str(o, "where", oc_where_names[u->where]);
-	json_object_object_add(o, "square", sqj(u->where == OC_W_MAP ? u->sq : -1));
+	wr_json_put_int(o, "hp", u->hp);
+	wr_json_put_int(o, "max_hp", c->hp);
+	wr_json_put_str(o, "where", oc_where_names[u->where]);
+	json_object_object_add(o, "square", wr_json_sq(&wr_board8, u->where == OC_W_MAP ? u->sq : -1));
 	for (int k = 0; k < 3; k++) {
 		if (u->item[k] < 0) {
 			json_object_array_add(items, NULL);
 			continue;
 		}
 		json_object *x = json_object_new_object();
-		oc_put_str(x, "name", oc_items[u->item[k]].name);
+		wr_json_put_str(x, "name", oc_items[u->item[k]].name);
 		if (u->uses[k])
-			oc_put_int(x, "uses", u->uses[k]);
+			wr_json_put_int(x, "uses", u->uses[k]);
 		json_object_object_add(x, "equipped", json_object_new_boolean(k == u->equip || k == u->acc));
 		json_object_array_add(items, x);
 	}
 	json_object_object_add(o, "items", items);
 	for (int s = 0; s < OC_STAT_MAX; s++)
-		oc_put_str(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
+		wr_json_put_str(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
 	json_object_object_add(o, "ratings", r);
-	oc_put_int(o, "agility", oc_agility(st, u));
-	oc_put_int(o, "movement", oc_movement(st, u));
+	wr_json_put_int(o, "agility", oc_agility(st, u));
+	wr_json_put_int(o, "movement", oc_movement(st, u));
 	for (int t = 0; t < OC_NTAGS; t++)
 		if (c->tags & 1u << t)
 			json_object_array_add(tags, json_object_new_string(oc_tag_names[t]));
@@ -826,24 +730,24 @@ oc_view(const void *state, int viewer)
 	int everyone = viewer == WR_EVERYONE || st->phase == OC_PH_OVER;
 	int vw = everyone ? WR_EVERYONE : viewer;
 
-	oc_put_str(o, "phase", oc_phase_names[st->phase]);
-	oc_put_int(o, "round", st->round);
+	wr_json_put_str(o, "phase", oc_phase_names[st->phase]);
+	wr_json_put_int(o, "round", st->round);
 	json_object_object_add(o, "turn_seat",
 	                       st->phase == OC_PH_BATTLE ? json_object_new_int(st->cur) : NULL);
-	oc_put_int(opts, "units", st->nunits);
+	wr_json_put_int(opts, "units", st->nunits);
 	json_object_object_add(opts, "promoted", json_object_new_boolean(st->promoted));
 	json_object_object_add(opts, "fog", json_object_new_boolean(st->fog));
 	json_object_object_add(opts, "activations", wr_json_ints(st->act, 2));
-	oc_put_int(opts, "round_limit", st->round_limit);
-	oc_put_str(opts, "scenario", oc_scenario_names[st->scenario]);
-	oc_put_int(opts, "scenario_seat", st->scen_seat);
-	oc_put_str(opts, "map", st->map);
+	wr_json_put_int(opts, "round_limit", st->round_limit);
+	wr_json_put_str(opts, "scenario", oc_scenario_names[st->scenario]);
+	wr_json_put_int(opts, "scenario_seat", st->scen_seat);
+	wr_json_put_str(opts, "map", st->map);
 	json_object_object_add(o, "options", opts);
 	oc_grid_string(st->terrain, g);
-	oc_put_str(o, "grid", g);
+	wr_json_put_str(o, "grid", g);
 	for (int t = 0; t < 64; t++)
 		if (st->mark[t])
-			json_object_array_add(marks, sqj(t));
+			json_object_array_add(marks, wr_json_sq(&wr_board8, t));
 	json_object_object_add(o, "marks", marks);
 	json_object *td = json_object_new_object();
 	for (int t = 0; t < 64; t++)
@@ -857,7 +761,7 @@ oc_view(const void *state, int viewer)
 		oc_sight(st, viewer, sight);
 		for (int t = 0; t < 64; t++)
 			if (sight[t])
-				json_object_array_add(seen, sqj(t));
+				json_object_array_add(seen, wr_json_sq(&wr_board8, t));
 		json_object_object_add(o, "seen", seen);
 	} else {
 		json_object_put(seen);
@@ -869,24 +773,24 @@ oc_view(const void *state, int viewer)
 	json_object_object_add(o, "units", us);
 	for (int s = 0; s < st->seats; s++) {
 		json_object *x = json_object_new_object();
-		oc_put_int(x, "seat", s);
+		wr_json_put_int(x, "seat", s);
 		json_object_object_add(x, "ready", json_object_new_boolean(st->ready[s]));
 		if (everyone || viewer == s || !st->fog) {
-			oc_put_int(x, "routed", st->routed[s]);
-			oc_put_int(x, "escaped", st->escaped[s]);
+			wr_json_put_int(x, "routed", st->routed[s]);
+			wr_json_put_int(x, "escaped", st->escaped[s]);
 		}
 		if (everyone || viewer == s)
-			oc_put_str(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
+			wr_json_put_str(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
 		json_object_array_add(seats, x);
 	}
 	json_object_object_add(o, "seats", seats);
 	if (st->phase == OC_PH_BATTLE && st->active >= 0 && oc_visible(st, vw, st->active)) {
 		json_object *t = json_object_new_object();
-		json_object_object_add(t, "unit", sqj(st->u[st->active].sq));
-		oc_put_str(t, "name", st->u[st->active].name);
+		json_object_object_add(t, "unit", wr_json_sq(&wr_board8, st->u[st->active].sq));
+		wr_json_put_str(t, "name", st->u[st->active].name);
 		json_object_object_add(t, "moved", json_object_new_boolean(st->moved));
 		json_object_object_add(t, "acted", json_object_new_boolean(st->acted));
-		oc_put_int(t, "canto", st->canto);
+		wr_json_put_int(t, "canto", st->canto);
 		json_object_object_add(o, "active", t);
 	} else {
 		json_object_object_add(o, "active", NULL);
@@ -895,13 +799,13 @@ oc_view(const void *state, int viewer)
 	if (st->pend) {
 		json_object *x = json_object_new_object();
 		char b[160];
-		oc_put_int(x, "seat", st->u[st->pend_def].seat);
-		oc_put_str(x, "kind", "qi_adept");
+		wr_json_put_int(x, "seat", st->u[st->pend_def].seat);
+		wr_json_put_str(x, "kind", "qi_adept");
 		/* Under fog only the units the viewer sees are named (O19, G5). */
 		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
 		         oc_visible(st, vw, st->pend_def) ? st->u[st->pend_def].name : "a unit",
 		         oc_visible(st, vw, st->pend_att) ? st->u[st->pend_att].name : "an unseen unit");
-		oc_put_str(x, "prompt", b);
+		wr_json_put_str(x, "prompt", b);
 		json_object_array_add(pend, x);
 	}
 	json_object_object_add(o, "pending", pend);
@@ -910,7 +814,7 @@ oc_view(const void *state, int viewer)
 		if (st->winners & 1 << s)
 			json_object_array_add(w, json_object_new_int(s));
 	json_object_object_add(res, "winners", w);
-	oc_put_str(res, "reason", oc_reason_names[st->reason]);
+	wr_json_put_str(res, "reason", oc_reason_names[st->reason]);
 	json_object_object_add(o, "result", res);
 	return o;
 }

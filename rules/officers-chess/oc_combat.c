@@ -1,6 +1,7 @@
 /* Attack (Hitting Targets, Dealing Damage, Counter Attack and Follow Up,
  * The Weapon Triangle) and the numbers a forecast shows: one code path for
- * both (RULINGS.md O9-O12). */
+ * both (RULINGS.md O9-O12). Calls oc_board.c and the data only; the rules,
+ * the candidates, legal and the codec call into it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,24 +11,6 @@ static int
 clamp(int v, int lo, int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
-}
-
-const struct oc_item *
-oc_weapon(const struct oc_unit *u)
-{
-	if (u->equip < 0 || u->item[u->equip] < 0)
-		return NULL;
-	const struct oc_item *it = &oc_items[u->item[u->equip]];
-	return it->kind == OC_WEAPON ? it : NULL;
-}
-
-const struct oc_item *
-oc_accessory(const struct oc_unit *u)
-{
-	if (u->acc < 0 || u->item[u->acc] < 0)
-		return NULL;
-	const struct oc_item *it = &oc_items[u->item[u->acc]];
-	return it->kind == OC_ACCESSORY ? it : NULL;
 }
 
 /* A rating with the equipped weapon's and accessory's Bonus and Cursed
@@ -84,22 +67,6 @@ oc_agility(const struct oc_state *st, const struct oc_unit *u)
 	if (a)
 		v += a->agi;
 	return v;
-}
-
-int
-oc_movement(const struct oc_state *st, const struct oc_unit *u)
-{
-	const struct oc_class *c = &oc_classes[u->cls];
-	const struct oc_item *a = oc_accessory(u);
-	int m = c->promoted ? 5 : 4;
-
-	(void)st;
-	if (c->tags & OC_T_CAVALRY)
-		m += 1;
-	m -= c->slow;
-	if (a)
-		m += a->fast;
-	return m < 0 ? 0 : m;
 }
 
 int

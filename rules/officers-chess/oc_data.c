@@ -1,6 +1,6 @@
 /* The text's own tables (Terrain Table, the rating scale) and the string
  * tables of the enums; the published class and item tables are in
- * oc_data_gen.c, generated from data/. */
+ * oc_data_gen.c, generated from data/. Calls nothing else of the ruleset. */
 #include <string.h>
 
 #include "oc_rules.h"

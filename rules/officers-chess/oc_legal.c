@@ -1,6 +1,7 @@
 /* Officers Chess: the one legality check (oc_legal) on plain structs:
  * army building, deployment, the combat turn, staves and special actions,
- * items, the Qi Adept decision. It changes nothing (apply trusts it). */
+ * items, the Qi Adept decision. It changes nothing (apply trusts it).
+ * Calls oc_board.c, oc_combat.c and the data; the codec calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

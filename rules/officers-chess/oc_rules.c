@@ -1,7 +1,8 @@
 /* Officers Chess rules on plain structs: apply (army building, deployment,
  * rounds, the combat turn, staves and special actions, items, victory) and
  * the events it tells each seat (fog of war). oc_legal() (oc_legal.c) has
- * checked every action first; the board helpers are in oc_board.c. */
+ * checked every action first; the board helpers are in oc_board.c.
+ * Calls oc_board.c, oc_combat.c and the data; only the codec calls in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -258,11 +258,10 @@ void oc_start(struct oc_state *st, struct wr_rng *rng);
 void oc_resign(struct oc_state *st, int seat, struct wr_list *ev);
 int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() validation */
 
-/* The codec's shared parts (oc_codec.c; oc_save.c saves and loads). */
+/* oc_save.c: the snapshot and the map's grid string, which options and
+ * snapshots share (oc_codec.c calls it, never the other way). */
 int oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err);
 void oc_grid_string(const unsigned char *terrain, char *out);
-void oc_put_int(json_object *o, const char *static_key, int v);
-void oc_put_str(json_object *o, const char *static_key, const char *v);
 json_object *oc_save(const void *state);
 int oc_load(json_object *j, void **state, struct wr_error *err);
 
@@ -287,13 +286,14 @@ int oc_free_slot(const struct oc_unit *u);
 int oc_max_hp(const struct oc_unit *u);
 int oc_scen_ok(const struct oc_state *st, const struct oc_unit *u, int sc);
 
-/* Helpers shared by rules, combat and codec. */
-int oc_rating(const struct oc_state *st, const struct oc_unit *u, int stat);
-int oc_agility(const struct oc_state *st, const struct oc_unit *u);
+/* oc_board.c too: the units' predicates rules, combat and codec share. */
 int oc_movement(const struct oc_state *st, const struct oc_unit *u);
 const struct oc_item *oc_weapon(const struct oc_unit *u);    /* equipped or NULL */
 const struct oc_item *oc_accessory(const struct oc_unit *u);
 int oc_unit_at(const struct oc_state *st, int sq);            /* unit index or -1 */
+/* oc_combat.c: the numbers of a fight, shared by rules, legal and codec. */
+int oc_rating(const struct oc_state *st, const struct oc_unit *u, int stat);
+int oc_agility(const struct oc_state *st, const struct oc_unit *u);
 int oc_dist(const struct oc_state *st, int a, int b);
 int oc_in_range(const struct oc_item *w, int d);
 /* Tiles a seat sees (O13); all of them without fog. */

@@ -1,10 +1,60 @@
 /* Officers Chess: the saved state (save, load) and the validation of a
- * loaded state against every invariant the rules rely on (oc_check). */
+ * loaded state against every invariant the rules rely on (oc_check),
+ * and the map's grid string. Calls the board, combat and data files; only
+ * oc_codec.c calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oc_rules.h"
+
+static int
+glyph_tile(char c)
+{
+	for (int t = 0; t < OC_TR_MAX; t++)
+		if (oc_tiles[t].glyph == c)
+			return t;
+	return -1;
+}
+
+/* A grid: 8 rows of 8 letters separated by '/', rank 8 first. */
+int
+oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err)
+{
+	int r = 7, f = 0;
+
+	for (const char *p = g; *p; p++) {
+		if (*p == '/') {
+			if (f != 8)
+				return wr_fail(err, "bad-grid", "grid", "each row has 8 tiles");
+			r--;
+			f = 0;
+			continue;
+		}
+		int t = glyph_tile(*p);
+		if (t < 0)
+			return wr_fail(err, "bad-grid", "grid", "unknown tile letter '%c'", *p);
+		if (r < 0 || f >= 8)
+			return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
+		terrain[r * 8 + f++] = (unsigned char)t;
+	}
+	if (r != 0 || f != 8)
+		return wr_fail(err, "bad-grid", "grid", "the grid is 8 rows of 8 tiles");
+	return 0;
+}
+
+void
+oc_grid_string(const unsigned char *terrain, char *out)
+{
+	int k = 0;
+	for (int r = 7; r >= 0; r--) {
+		for (int f = 0; f < 8; f++)
+			out[k++] = oc_tiles[terrain[r * 8 + f]].glyph;
+		if (r)
+			out[k++] = '/';
+	}
+	out[k] = 0;
+}
 
 json_object *
 oc_save(const void *state)
@@ -15,20 +65,20 @@ oc_save(const void *state)
 	char g[80];
 	int v[OC_MAX_TILES];
 
-	oc_put_int(o, "seats", st->seats);
-	oc_put_int(o, "units", st->nunits);
-	oc_put_int(o, "promoted", st->promoted);
-	oc_put_int(o, "fog", st->fog);
-	oc_put_int(o, "first_random", st->first_random);
+	wr_json_put_int(o, "seats", st->seats);
+	wr_json_put_int(o, "units", st->nunits);
+	wr_json_put_int(o, "promoted", st->promoted);
+	wr_json_put_int(o, "fog", st->fog);
+	wr_json_put_int(o, "first_random", st->first_random);
 	json_object_object_add(o, "act", wr_json_ints(st->act, 2));
-	oc_put_int(o, "round_limit", st->round_limit);
-	oc_put_int(o, "scenario", st->scenario);
-	oc_put_int(o, "scenario_seat", st->scen_seat);
-	oc_put_str(o, "map", st->map);
+	wr_json_put_int(o, "round_limit", st->round_limit);
+	wr_json_put_int(o, "scenario", st->scenario);
+	wr_json_put_int(o, "scenario_seat", st->scen_seat);
+	wr_json_put_str(o, "map", st->map);
 	oc_grid_string(st->terrain, g);
-	oc_put_str(o, "terrain", g);
+	wr_json_put_str(o, "terrain", g);
 	oc_grid_string(st->base, g);
-	oc_put_str(o, "base", g);
+	wr_json_put_str(o, "base", g);
 	for (int t = 0; t < 64; t++)
 		v[t] = st->vein[t];
 	json_object_object_add(o, "vein", wr_json_ints(v, 64));
@@ -48,7 +98,7 @@ oc_save(const void *state)
 		           u->uses[0], u->uses[1], u->uses[2], u->equip, u->acc, u->activated,
 		           u->danced, u->broken, u->poisoned, u->silenced, u->frozen, u->barrier,
 		           u->scen};
-		oc_put_str(x, "name", u->name);
+		wr_json_put_str(x, "name", u->name);
 		json_object_object_add(x, "f", wr_json_ints(f, (int)(sizeof(f) / sizeof(f[0]))));
 		json_object_array_add(us, x);
 	}
