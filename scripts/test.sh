@@ -49,7 +49,7 @@ JOBS=${WP_JOBS:-2}
 # they compute: measured, three tests at a time on 2 cores kept them busy
 # about half the time (254 s of CPU in 250 s), so twice the cores plus one.
 TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
-# The sanitizer tests run beside them (see start_sanitizers).
+# The sanitizer tests run beside them (see sanitizer_stage).
 SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 2))}
 QUICK=0
 IMAGE=0
@@ -226,32 +226,37 @@ count_tests() {
 # test-output/sanitizers.log and is printed when the stage is waited for.
 SAN_PID=
 SAN_LOG=$LOG_DIR/sanitizers.log
-start_sanitizers() {
+sanitizer_stage() {
+    # Sanitizer reports must fail the test that triggers them: UBSan
+    # only prints and carries on unless told to halt. Values already in
+    # the environment win, so a developer can tune them.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+    # The same playout code runs under the sanitizers, with fewer
+    # seeds: every configuration and rule path is still played, 8x
+    # less often.
+    export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
+    export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
+    install_npm_packages "${NPM_API_DIRS[@]}" &
+    local npm_pid=$!
+    with_cc clang configure_and_build "$ROOT/build-asan" \
+        -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
+        -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-2}" || exit 90
+    wait "$npm_pid" || exit 91
+    ctest --test-dir "$ROOT/build-asan" --output-on-failure --no-tests=error \
+        -j "$SAN_JOBS" -L 'unit|api|fuzz'
+}
+
+# Usage: start_background VAR LOG FUNCTION: FUNCTION in a subshell in the
+# background, in a process group of its own (job control for this one
+# fork), which stop_sanitizers ends whole; its output to LOG, its pid to
+# the variable VAR. FUNCTION exits 90 when its build fails, 91 when its
+# npm packages do not install.
+start_background() {
     mkdir -p "$LOG_DIR"
-    # Job control for this one fork: the stage gets a process group of its
-    # own, which stop_sanitizers ends whole.
     set -m
-    (
-        # Sanitizer reports must fail the test that triggers them: UBSan
-        # only prints and carries on unless told to halt. Values already in
-        # the environment win, so a developer can tune them.
-        export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
-        export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-        # The same playout code runs under the sanitizers, with fewer
-        # seeds: every configuration and rule path is still played, 8x
-        # less often.
-        export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
-        export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
-        install_npm_packages "${NPM_API_DIRS[@]}" &
-        npm_pid=$!
-        with_cc clang configure_and_build "$ROOT/build-asan" \
-            -DCMAKE_BUILD_TYPE=Debug -DWP_SANITIZE=ON -DWP_FUZZ=ON \
-            -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-2}" || exit 90
-        wait "$npm_pid" || exit 91
-        ctest --test-dir "$ROOT/build-asan" --output-on-failure --no-tests=error \
-            -j "$SAN_JOBS" -L 'unit|api|fuzz'
-    ) >"$SAN_LOG" 2>&1 &
-    SAN_PID=$!
+    "$3" >"$2" 2>&1 &
+    printf -v "$1" '%s' "$!"
     set +m
 }
 
@@ -279,20 +284,21 @@ stop_sanitizers() {
     done
 }
 
-# Waits for the background stage, prints its output and counts its tests.
-finish_sanitizers() {
+# Usage: finish_background PID LOG WHAT: waits for a background stage,
+# prints its output and counts its tests.
+finish_background() {
     local status=0
-    wait "$SAN_PID" || status=$?
-    cat "$SAN_LOG"
+    wait "$1" || status=$?
+    cat "$2"
     if (( status == 90 )); then
-        log "the ASan+UBSan build failed"
+        log "the $3 build failed"
         return 1
     fi
     if (( status == 91 )); then
         log "npm ci of ${NPM_API_DIRS[*]} failed"
         return 1
     fi
-    count_tests "$SAN_LOG"
+    count_tests "$2"
     return "$status"
 }
 
@@ -303,48 +309,26 @@ finish_sanitizers() {
 # kernels with more mmap randomisation than clang 14's runtime expects.
 TSAN_PID=
 TSAN_LOG=$LOG_DIR/tsan.log
-start_tsan() {
-    mkdir -p "$LOG_DIR"
-    set -m
-    (
-        export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
-        # A ThreadSanitizer build is 5 to 15 times slower: the servers'
-        # database deadlines are generous, so that a late health check or
-        # connection is never taken for an outage (the tests about those
-        # deadlines set their own).
-        export DB_CHECK_TIMEOUT_MS=${DB_CHECK_TIMEOUT_MS:-15000}
-        export DB_CONNECT_TIMEOUT_MS=${DB_CONNECT_TIMEOUT_MS:-15000}
-        export DB_POOL_WAIT_MS=${DB_POOL_WAIT_MS:-15000}
-        export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
-        export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
-        install_npm_packages "${NPM_API_DIRS[@]}" || exit 91
-        with_cc clang configure_and_build "$ROOT/build-tsan" \
-            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_TSAN=ON || exit 90
-        local run=()
-        if setarch "$(uname -m)" -R true 2>/dev/null; then
-            run=(setarch "$(uname -m)" -R)
-        fi
-        "${run[@]}" ctest --test-dir "$ROOT/build-tsan" --output-on-failure --no-tests=error \
-            -j "$SAN_JOBS" -L '^api$'
-    ) >"$TSAN_LOG" 2>&1 &
-    TSAN_PID=$!
-    set +m
-}
-
-finish_tsan() {
-    local status=0
-    wait "$TSAN_PID" || status=$?
-    cat "$TSAN_LOG"
-    if (( status == 90 )); then
-        log "the ThreadSanitizer build failed"
-        return 1
+tsan_stage() {
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
+    # A ThreadSanitizer build is 5 to 15 times slower: the servers'
+    # database deadlines are generous, so that a late health check or
+    # connection is never taken for an outage (the tests about those
+    # deadlines set their own).
+    export DB_CHECK_TIMEOUT_MS=${DB_CHECK_TIMEOUT_MS:-15000}
+    export DB_CONNECT_TIMEOUT_MS=${DB_CONNECT_TIMEOUT_MS:-15000}
+    export DB_POOL_WAIT_MS=${DB_POOL_WAIT_MS:-15000}
+    export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
+    export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
+    install_npm_packages "${NPM_API_DIRS[@]}" || exit 91
+    with_cc clang configure_and_build "$ROOT/build-tsan" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_TSAN=ON || exit 90
+    local run=()
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+        run=(setarch "$(uname -m)" -R)
     fi
-    if (( status == 91 )); then
-        log "npm ci of ${NPM_API_DIRS[*]} failed"
-        return 1
-    fi
-    count_tests "$TSAN_LOG"
-    return "$status"
+    "${run[@]}" ctest --test-dir "$ROOT/build-tsan" --output-on-failure --no-tests=error \
+        -j "$SAN_JOBS" -L '^api$'
 }
 
 main() {
@@ -354,10 +338,10 @@ main() {
 
     stage "deps" install_deps
     if (( IMAGE )); then
-        start_tsan
+        start_background TSAN_PID "$TSAN_LOG" tsan_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
         stage "ctest (image)" run_ctest "$ROOT/build" -L '^image$'
-        stage "tsan (api)" finish_tsan
+        stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer
     elif (( QUICK )); then
         log "--quick: skipping the ASan+UBSan build and its tests"
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -369,11 +353,11 @@ main() {
         # build: the same tests twice did not fit in 6 minutes on 2 cores.
         # Everything else (unit, browser, fuzz, operations) runs here on
         # the optimised build.
-        start_sanitizers
+        start_background SAN_PID "$SAN_LOG" sanitizer_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
         WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all but api)" run_ctest "$ROOT/build" \
             -LE '^(api|image)$'
-        stage "asan+ubsan (unit|api|fuzz)" finish_sanitizers
+        stage "asan+ubsan (unit|api|fuzz)" finish_background "$SAN_PID" "$SAN_LOG" ASan+UBSan
     fi
 
     SUMMARY+=("$(printf '%-22s ok      %4ds' "total" $((SECONDS - total_start)))")
