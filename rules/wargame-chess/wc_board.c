@@ -1,6 +1,7 @@
 /* Wargame Chess board helpers on plain structs (000_fd193abe0e5c92ac.txt):
  * squares, paths of Moves and Attacks, Castle and Promotion targets,
- * tokens and faith, random set-up and Scatter. No JSON. */
+ * tokens and faith, random set-up and Scatter. No JSON. Calls only the
+ * data; the turn, the rules and the codec call into it. */
 #include <string.h>
 
 #include "wc_rules.h"

@@ -1,7 +1,8 @@
 /* Wargame Chess codec: options, actions JSON <-> struct wc_action, events
  * struct wc_event -> JSON, and the wr_ruleset and wr_template tables. It
  * checks shape only; every rule is in wc_rules.c (wc_legal). Save, load
- * and views are in wc_snapshot.c. */
+ * and views are in wc_snapshot.c. The top of the ruleset: it calls
+ * wc_snapshot.c, the rule files and the data; nothing calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,46 +12,6 @@
 
 #define B (&wr_board8)
 
-json_object *
-wc_sq_json(int sq)
-{
-	if (sq < 0 || sq > 63)
-		return NULL;
-	return wr_json_square_new(B, sq);
-}
-
-static void
-put_int(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_int(v));
-}
-
-static void
-put_str(json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
-static void
-put_bool(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_boolean(v));
-}
-
-static void
-put_sq(json_object *o, const char *k, int sq)
-{
-	json_object_object_add(o, k, wc_sq_json(sq));
-}
-
-static json_object *
-typed(const char *type)
-{
-	json_object *o = json_object_new_object();
-	put_str(o, "type", type);
-	return o;
-}
-
 /* {option id: count} of the options taken. */
 static json_object *
 counts_json(const struct wc_faction *f, const int *counts)
@@ -58,7 +19,7 @@ counts_json(const struct wc_faction *f, const int *counts)
 	json_object *pc = json_object_new_object();
 	for (int i = 0; i < f->nopts; i++)
 		if (counts[i])
-			put_int(pc, f->opts[i].id, counts[i]);
+			wr_json_put_int(pc, f->opts[i].id, counts[i]);
 	return pc;
 }
 
@@ -67,17 +28,12 @@ counts_json(const struct wc_faction *f, const int *counts)
 static json_object *
 wc_options(void)
 {
-	json_object *o = json_object_new_object(), *ft = json_object_new_object(),
-	            *en = json_object_new_array();
+	static const char *const first[] = {"seat0", "random"};
+	json_object *o = json_object_new_object();
 
-	put_str(ft, "type", "string");
-	put_str(ft, "default", "seat0");
-	json_object_array_add(en, json_object_new_string("seat0"));
-	json_object_array_add(en, json_object_new_string("random"));
-	json_object_object_add(ft, "enum", en);
-	put_str(ft, "description", "Who sets up Trees first: seat 0, or a "
-	                           "random seat (RULINGS.md, Wargame Chess W2)");
-	json_object_object_add(o, "first_trees", ft);
+	wr_json_put(o, "first_trees", wr_json_option("string", json_object_new_string("seat0"), 1, 0,
+	            first, 2, "Who sets up Trees first: seat 0, or a random seat (RULINGS.md, "
+	            "Wargame Chess W2)"));
 	return o;
 }
 
@@ -116,14 +72,14 @@ static json_object *
 action_json(const void *state, const void *action)
 {
 	const struct wc_action *a = action;
-	json_object *o = typed(wc_kind_names[a->kind]);
+	json_object *o = wr_json_typed(wc_kind_names[a->kind]);
 	(void)state;
 
 	switch (a->kind) {
 	case WC_A_TEAM: {
 		const struct wc_faction *f = wc_faction_at(a->faction);
 		json_object *up = json_object_new_array();
-		put_str(o, "faction", f->id);
+		wr_json_put_str(o, "faction", f->id);
 		for (int u = 0; u < f->nupgrades; u++)
 			if (a->upgrades & (1u << u))
 				json_object_array_add(up, json_object_new_string(f->upgrades[u].id));
@@ -132,49 +88,40 @@ action_json(const void *state, const void *action)
 		break;
 	}
 	case WC_A_TREES:
-		put_str(o, "choice", wc_tree_names[a->trees]);
+		wr_json_put_str(o, "choice", wc_tree_names[a->trees]);
 		break;
 	case WC_A_DEPLOY:
-		put_str(o, "piece", a->option);
-		put_sq(o, "square", a->sq);
+		wr_json_put_str(o, "piece", a->option);
+		wr_json_put_sq(o, "square", B, a->sq);
 		break;
 	case WC_A_ACTIVATE:
 	case WC_A_REDEPLOY:
-		put_sq(o, "square", a->sq);
+		wr_json_put_sq(o, "square", B, a->sq);
 		break;
 	case WC_A_MOVE:
-		put_sq(o, "to", a->sq);
+		wr_json_put_sq(o, "to", B, a->sq);
 		if (a->castle >= 0)
-			put_sq(o, "castle", a->castle);
+			wr_json_put_sq(o, "castle", B, a->castle);
 		break;
 	case WC_A_ATTACK:
-		put_sq(o, "to", a->sq);
+		wr_json_put_sq(o, "to", B, a->sq);
 		if (a->advantage)
-			put_bool(o, "advantage", 1);
+			wr_json_put_bool(o, "advantage", 1);
 		break;
 	case WC_A_PROMOTE:
-		put_int(o, "piece", a->piece);
+		wr_json_put_int(o, "piece", a->piece);
 		break;
 	case WC_A_DEFEND:
-		put_bool(o, "advantage", a->advantage);
+		wr_json_put_bool(o, "advantage", a->advantage);
 		break;
 	case WC_A_COMBAT:
-		put_str(o, "option", a->combat ? "retreat" : "push");
-		put_sq(o, "square", a->sq);
+		wr_json_put_str(o, "option", a->combat ? "retreat" : "push");
+		wr_json_put_sq(o, "square", B, a->sq);
 		break;
 	default:
 		break;
 	}
 	return o;
-}
-
-static int
-parse_choice(const char *s, const char *const *names, int n)
-{
-	for (int i = 0; s && i < n; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
 }
 
 static int
@@ -254,7 +201,7 @@ wc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 		return wr_fail(err, "wrong-type", "", "an action is a JSON object");
 	if (wr_json_string(j, "type", 1, &type, err) != 0)
 		return -1;
-	kind = parse_choice(type, wc_kind_names + 1, WC_A_MAX - 1) + 1;
+	kind = wr_json_name_index(type, wc_kind_names + 1, WC_A_MAX - 1) + 1;
 	if (kind <= 0)
 		return wr_fail(err, "unknown-action", "type", "unknown action type");
 	wc_action_init(a, kind);
@@ -266,7 +213,7 @@ wc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case WC_A_TREES:
 		if (wr_json_string(j, "choice", 1, &s, err) != 0)
 			return -1;
-		if ((a->trees = parse_choice(s, wc_tree_names, WC_TREES_MAX)) < 0)
+		if ((a->trees = wr_json_name_index(s, wc_tree_names, WC_TREES_MAX)) < 0)
 			return wr_fail(err, "bad-choice", "choice", "choice: mirror, mirror_flip or random");
 		return 0;
 	case WC_A_DEPLOY:
@@ -299,7 +246,7 @@ wc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 		if (wr_json_string(j, "option", 1, &s, err) != 0 ||
 		    wr_json_square(j, "square", B, &a->sq, err) != 0)
 			return -1;
-		if ((a->combat = parse_choice(s, cm, 2)) < 0)
+		if ((a->combat = wr_json_name_index(s, cm, 2)) < 0)
 			return wr_fail(err, "bad-choice", "option", "option: push or retreat");
 		return 0;
 	}
@@ -314,17 +261,17 @@ static const char *const cm_names[] = {"push", "retreat", "return"};
 static json_object *
 trees_json(const struct wc_event *e)
 {
-	json_object *o = typed("trees"), *rolls = json_object_new_array(), *sq;
+	json_object *o = wr_json_typed("trees"), *rolls = json_object_new_array(), *sq;
 
-	put_int(o, "seat", e->u.trees.seat);
-	put_str(o, "setup", e->u.trees.setup < 0 ? "rolled" : wc_tree_names[e->u.trees.setup]);
+	wr_json_put_int(o, "seat", e->u.trees.seat);
+	wr_json_put_str(o, "setup", e->u.trees.setup < 0 ? "rolled" : wc_tree_names[e->u.trees.setup]);
 	for (int i = 0; i < e->u.trees.nrolls; i++) {
 		const struct wc_tree_roll *r = &e->u.trees.rolls[i];
 		json_object *x = json_object_new_object();
-		put_int(x, "d4", r->d4);
-		put_int(x, "d8", r->d8);
-		put_sq(x, "square", r->sq);
-		put_bool(x, "rerolled", r->rerolled);
+		wr_json_put_int(x, "d4", r->d4);
+		wr_json_put_int(x, "d8", r->d8);
+		wr_json_put_sq(x, "square", B, r->sq);
+		wr_json_put_bool(x, "rerolled", r->rerolled);
 		json_object_array_add(rolls, x);
 	}
 	json_object_object_add(o, "rolls", rolls);
@@ -332,7 +279,7 @@ trees_json(const struct wc_event *e)
 		return o;
 	sq = json_object_new_array();
 	for (int i = 0; i < e->u.trees.nsquares; i++)
-		json_object_array_add(sq, wc_sq_json(e->u.trees.squares[i]));
+		json_object_array_add(sq, wr_json_sq(B, e->u.trees.squares[i]));
 	json_object_object_add(o, "squares", sq);
 	return o;
 }
@@ -340,22 +287,22 @@ trees_json(const struct wc_event *e)
 static json_object *
 roll_json(const struct wc_event *e)
 {
-	json_object *o = typed("roll"), *fa = json_object_new_array();
+	json_object *o = wr_json_typed("roll"), *fa = json_object_new_array();
 	int net = e->u.roll.net;
 
-	put_int(o, "piece", e->u.roll.piece);
-	put_str(o, "role", e->u.roll.defence ? "defence" : "attack");
-	put_str(o, "dice", wc_dice[e->u.roll.type]);
+	wr_json_put_int(o, "piece", e->u.roll.piece);
+	wr_json_put_str(o, "role", e->u.roll.defence ? "defence" : "attack");
+	wr_json_put_str(o, "dice", wc_dice[e->u.roll.type]);
 	for (int i = 0; i < e->u.roll.nfaces; i++)
 		json_object_array_add(fa, json_object_new_int(e->u.roll.faces[i]));
 	json_object_object_add(o, "faces", fa);
-	put_str(o, "mode", net > 0 ? "advantage" : net < 0 ? "disadvantage" : "normal");
-	put_int(o, "advantages", e->u.roll.advantages);
-	put_int(o, "disadvantages", e->u.roll.disadvantages);
-	put_bool(o, "advantage_prevented", e->u.roll.prevent_adv);
-	put_bool(o, "disadvantage_prevented", e->u.roll.prevent_dis);
-	put_int(o, "bonus", e->u.roll.bonus);
-	put_int(o, "total", e->u.roll.total);
+	wr_json_put_str(o, "mode", net > 0 ? "advantage" : net < 0 ? "disadvantage" : "normal");
+	wr_json_put_int(o, "advantages", e->u.roll.advantages);
+	wr_json_put_int(o, "disadvantages", e->u.roll.disadvantages);
+	wr_json_put_bool(o, "advantage_prevented", e->u.roll.prevent_adv);
+	wr_json_put_bool(o, "disadvantage_prevented", e->u.roll.prevent_dis);
+	wr_json_put_int(o, "bonus", e->u.roll.bonus);
+	wr_json_put_int(o, "total", e->u.roll.total);
 	return o;
 }
 
@@ -363,19 +310,19 @@ static json_object *
 team_list_json(const struct wc_event *e)
 {
 	const struct wc_faction *f = wc_faction_at(e->u.team_list.faction);
-	json_object *o = typed("team_list");
+	json_object *o = wr_json_typed("team_list");
 
-	put_int(o, "seat", e->u.team_list.seat);
-	put_str(o, "faction", f ? f->id : "standard");
+	wr_json_put_int(o, "seat", e->u.team_list.seat);
+	wr_json_put_str(o, "faction", f ? f->id : "standard");
 	json_object_object_add(o, "pieces", counts_json(f ? f : &wc_standard, e->u.team_list.counts));
-	put_int(o, "upgrades", (int)e->u.team_list.upgrades);
+	wr_json_put_int(o, "upgrades", (int)e->u.team_list.upgrades);
 	return o;
 }
 
 static json_object *
 game_over_json(const struct wc_event *e)
 {
-	json_object *o = typed("game_over"), *w = json_object_new_array(),
+	json_object *o = wr_json_typed("game_over"), *w = json_object_new_array(),
 	            *pts = json_object_new_array();
 
 	for (int s = 0; s < WC_SEATS; s++) {
@@ -385,7 +332,7 @@ game_over_json(const struct wc_event *e)
 	}
 	json_object_object_add(o, "winners", w);
 	json_object_object_add(o, "points", pts);
-	put_str(o, "reason", e->u.over.reason);
+	wr_json_put_str(o, "reason", e->u.over.reason);
 	return o;
 }
 
@@ -422,17 +369,17 @@ static const char *const event_names[WC_EV_MAX] = {
 static json_object *
 plain_json(const struct wc_event *e)
 {
-	json_object *o = typed(event_names[e->type]);
+	json_object *o = wr_json_typed(event_names[e->type]);
 	const int *v = (const int *)(const void *)&e->u;
 
 	for (int i = 0; i < 5 && plain_fields[e->type][i]; i++) {
 		const char *k = plain_fields[e->type][i];
 		if (k[0] == '@')
-			put_sq(o, k + 1, v[i]);
+			wr_json_put_sq(o, k + 1, B, v[i]);
 		else if (k[0] == '?')
-			put_bool(o, k + 1, v[i]);
+			wr_json_put_bool(o, k + 1, v[i]);
 		else
-			put_int(o, k, v[i]);
+			wr_json_put_int(o, k, v[i]);
 	}
 	return o;
 }
@@ -447,56 +394,56 @@ event_json(const void *state, const void *event, unsigned *visible_to)
 	*visible_to = e->visible_to;
 	switch (e->type) {
 	case WC_EV_PHASE:
-		o = typed("phase");
-		put_str(o, "phase", wc_phase_names[e->u.phase.phase]);
+		o = wr_json_typed("phase");
+		wr_json_put_str(o, "phase", wc_phase_names[e->u.phase.phase]);
 		return o;
 	case WC_EV_TEAM_LIST: return team_list_json(e);
-	case WC_EV_TEAMS_REVEALED: return typed("teams_revealed");
+	case WC_EV_TEAMS_REVEALED: return wr_json_typed("teams_revealed");
 	case WC_EV_TREES: return trees_json(e);
 	case WC_EV_ROLL: return roll_json(e);
 	case WC_EV_GAME_OVER: return game_over_json(e);
 	case WC_EV_TOKEN_SPENT:
-		o = typed("token_spent");
-		put_int(o, "piece", e->u.spent.piece);
-		put_str(o, "kind", token_kinds[e->u.spent.kind]);
-		put_str(o, "role", e->u.spent.defence ? "defence" : "attack");
+		o = wr_json_typed("token_spent");
+		wr_json_put_int(o, "piece", e->u.spent.piece);
+		wr_json_put_str(o, "kind", token_kinds[e->u.spent.kind]);
+		wr_json_put_str(o, "role", e->u.spent.defence ? "defence" : "attack");
 		return o;
 	case WC_EV_NOT_SLAIN:
-		o = typed("not_slain");
-		put_int(o, "piece", e->u.not_slain.piece);
-		put_sq(o, "from", e->u.not_slain.from);
-		put_sq(o, "to", e->u.not_slain.to);
+		o = wr_json_typed("not_slain");
+		wr_json_put_int(o, "piece", e->u.not_slain.piece);
+		wr_json_put_sq(o, "from", B, e->u.not_slain.from);
+		wr_json_put_sq(o, "to", B, e->u.not_slain.to);
 		/* W9: "redeploy": its owner is asked for the square */
-		put_str(o, "how", e->u.not_slain.adjacent ? "adjacent" : "redeploy");
+		wr_json_put_str(o, "how", e->u.not_slain.adjacent ? "adjacent" : "redeploy");
 		return o;
 	case WC_EV_COMBAT_MOVEMENT:
-		o = typed("combat_movement");
-		put_str(o, "option", cm_names[e->u.combat.option]);
-		put_int(o, "piece", e->u.combat.piece);
-		put_sq(o, "to", e->u.combat.to);
+		o = wr_json_typed("combat_movement");
+		wr_json_put_str(o, "option", cm_names[e->u.combat.option]);
+		wr_json_put_int(o, "piece", e->u.combat.piece);
+		wr_json_put_sq(o, "to", B, e->u.combat.to);
 		return o;
 	case WC_EV_TOKENS:
-		o = typed("tokens");
-		put_int(o, "piece", e->u.tokens.piece);
-		put_str(o, "kind", token_kinds[e->u.tokens.kind]);
-		put_int(o, "amount", e->u.tokens.amount);
-		put_int(o, "cancelled", e->u.tokens.cancelled);
-		put_int(o, "advantage", e->u.tokens.advantage);
-		put_int(o, "disadvantage", e->u.tokens.disadvantage);
-		put_str(o, "cause", e->u.tokens.cause ? e->u.tokens.cause : "");
+		o = wr_json_typed("tokens");
+		wr_json_put_int(o, "piece", e->u.tokens.piece);
+		wr_json_put_str(o, "kind", token_kinds[e->u.tokens.kind]);
+		wr_json_put_int(o, "amount", e->u.tokens.amount);
+		wr_json_put_int(o, "cancelled", e->u.tokens.cancelled);
+		wr_json_put_int(o, "advantage", e->u.tokens.advantage);
+		wr_json_put_int(o, "disadvantage", e->u.tokens.disadvantage);
+		wr_json_put_str(o, "cause", e->u.tokens.cause ? e->u.tokens.cause : "");
 		return o;
 	case WC_EV_TOKEN_REMOVED:
-		o = typed("token_removed");
-		put_int(o, "piece", e->u.removed.piece);
-		put_str(o, "kind", token_kinds[e->u.removed.kind]);
-		put_str(o, "cause", e->u.removed.cause ? e->u.removed.cause : "");
+		o = wr_json_typed("token_removed");
+		wr_json_put_int(o, "piece", e->u.removed.piece);
+		wr_json_put_str(o, "kind", token_kinds[e->u.removed.kind]);
+		wr_json_put_str(o, "cause", e->u.removed.cause ? e->u.removed.cause : "");
 		return o;
 	case WC_EV_FAITH:
-		o = typed("faith");
-		put_int(o, "piece", e->u.faith.piece);
-		put_str(o, "kind", e->u.faith.kind ? "curse" : "blessing");
-		put_bool(o, "cancelled", e->u.faith.cancelled);
-		put_str(o, "cause", e->u.faith.cause ? e->u.faith.cause : "");
+		o = wr_json_typed("faith");
+		wr_json_put_int(o, "piece", e->u.faith.piece);
+		wr_json_put_str(o, "kind", e->u.faith.kind ? "curse" : "blessing");
+		wr_json_put_bool(o, "cancelled", e->u.faith.cancelled);
+		wr_json_put_str(o, "cause", e->u.faith.cause ? e->u.faith.cause : "");
 		return o;
 	default:
 		return plain_json(e);
@@ -543,7 +490,7 @@ wc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 		return -1;
 	if (!s)
 		return 0;
-	if ((o = parse_choice(s, wc_order_names, 3)) < 0)
+	if ((o = wr_json_name_index(s, wc_order_names, 3)) < 0)
 		return wr_fail(err, "bad-order", "defend_advantage",
 		               "defend_advantage: ask, always or never");
 	st->seat[seat].order_defend = o;

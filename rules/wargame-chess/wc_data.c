@@ -1,6 +1,6 @@
 /* Wargame Chess data: piece types, their dice and costs, the standard set's
  * limits, the Standard faction (RULINGS.md, Wargame Chess W1) and the list
- * of factions a match may choose. */
+ * of factions a match may choose. Calls nothing else of the ruleset. */
 #include <string.h>
 
 #include "wc_rules.h"

@@ -1,7 +1,8 @@
 /* Wargame Chess on the ruleset template (rules/README.md, "Adding a
  * ruleset"; 000_fd193abe0e5c92ac.txt with RULINGS.md G1-G8, W1-W9): the
  * candidates, the one legality check, and the apply, on plain structs.
- * No JSON here. */
+ * No JSON here. Calls wc_turn.c, wc_board.c and the data; only the codec
+ * (wc_codec.c, wc_snapshot.c) calls into it. */
 #include <stdio.h>
 #include <string.h>
 

@@ -2,7 +2,9 @@
  * Wargame Chess internals (rules/README.md, "Adding a ruleset"): the plain
  * action and event structs, the rule functions (wc_board.c, wc_turn.c,
  * wc_rules.c: no JSON) and what the codec (wc_codec.c, wc_snapshot.c)
- * shares. The rules never call the codec.
+ * shares. Calls run one way: wc_codec.c -> wc_snapshot.c -> wc_rules.c ->
+ * wc_turn.c -> wc_board.c -> wc_data.c (a file may skip a step, never
+ * call back); the rules never call the codec.
  */
 #ifndef WC_RULES_H
 #define WC_RULES_H
@@ -192,6 +194,5 @@ void wc_inconclusive(struct wc_state *st, struct wr_list *ev);
 /* ------------------------------------------------- codec (wc_codec.c) */
 
 extern const struct wr_template wc_template;
-json_object *wc_sq_json(int sq);
 
 #endif

@@ -1,7 +1,8 @@
 /* Wargame Chess codec, the state: save() and load() (every field
  * validated, load is fuzzed) and view() per viewer (G5, W8: nothing of a
  * team that is not on the board reaches the other seat before both teams
- * are deployed). */
+ * are deployed). Calls the rule files and the data; only wc_codec.c calls
+ * into it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,6 @@ json_object *wc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- save */
 
-static void
-put(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_int(v));
-}
-
 json_object *
 wc_save(const void *state)
 {
@@ -29,22 +24,22 @@ wc_save(const void *state)
 	int atk[6] = {st->atk.att, st->atk.def, st->atk.from, st->atk.sq, st->atk.att_spent,
 	              st->atk.def_spent};
 
-	put(o, "version", 1);
-	put(o, "phase", st->phase);
-	put(o, "stage", st->stage);
-	put(o, "first_trees_random", st->first_trees_random);
-	put(o, "tree_first", st->tree_first);
-	put(o, "tree_choice", st->tree_choice);
+	wr_json_put_int(o, "version", 1);
+	wr_json_put_int(o, "phase", st->phase);
+	wr_json_put_int(o, "stage", st->stage);
+	wr_json_put_int(o, "first_trees_random", st->first_trees_random);
+	wr_json_put_int(o, "tree_first", st->tree_first);
+	wr_json_put_int(o, "tree_choice", st->tree_choice);
 	json_object_object_add(o, "trees", wr_json_ints(st->trees, st->ntrees));
-	put(o, "turn", st->turn);
-	put(o, "active", st->active);
-	put(o, "first_deployer", st->first_deployer);
-	put(o, "first_this_turn", st->first_this_turn);
-	put(o, "last_activator", st->last_activator);
-	put(o, "any_activation", st->any_activation);
-	put(o, "act_piece", st->act_piece);
-	put(o, "act_reactivation", st->act_reactivation);
-	put(o, "act_first", st->act_first);
+	wr_json_put_int(o, "turn", st->turn);
+	wr_json_put_int(o, "active", st->active);
+	wr_json_put_int(o, "first_deployer", st->first_deployer);
+	wr_json_put_int(o, "first_this_turn", st->first_this_turn);
+	wr_json_put_int(o, "last_activator", st->last_activator);
+	wr_json_put_int(o, "any_activation", st->any_activation);
+	wr_json_put_int(o, "act_piece", st->act_piece);
+	wr_json_put_int(o, "act_reactivation", st->act_reactivation);
+	wr_json_put_int(o, "act_first", st->act_first);
 	json_object_object_add(o, "attack", wr_json_ints(atk, 6));
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
@@ -58,17 +53,17 @@ wc_save(const void *state)
 		const struct wc_seat *ss = &st->seat[s];
 		const struct wc_faction *f = wc_faction_at(ss->faction);
 		json_object *x = json_object_new_object();
-		put(x, "submitted", ss->submitted);
+		wr_json_put_int(x, "submitted", ss->submitted);
 		json_object_object_add(x, "faction", json_object_new_string(f ? f->id : "standard"));
 		json_object_object_add(x, "counts", wr_json_ints(ss->counts, WC_MAX_OPTS));
-		put(x, "upgrades", (int)ss->upgrades);
-		put(x, "order_defend", ss->order_defend);
+		wr_json_put_int(x, "upgrades", (int)ss->upgrades);
+		wr_json_put_int(x, "order_defend", ss->order_defend);
 		json_object_object_add(x, "var", wr_json_ints(ss->var, 4));
 		json_object_array_add(se, x);
 	}
 	json_object_object_add(o, "seats", se);
-	put(o, "over", st->over);
-	put(o, "winners", (int)st->winners);
+	wr_json_put_int(o, "over", st->over);
+	wr_json_put_int(o, "winners", (int)st->winners);
 	json_object_object_add(o, "reason", json_object_new_string(st->reason));
 	return o;
 }
@@ -313,22 +308,22 @@ wc_view(const void *state, int viewer)
 
 	json_object_object_add(o, "ruleset", json_object_new_string("wargame-chess"));
 	json_object_object_add(o, "phase", json_object_new_string(wc_phase_names[st->phase]));
-	put(o, "turn", st->turn);
-	put(o, "active", st->active);
-	put(o, "first_this_turn", st->first_this_turn);
-	put(o, "last_activator", st->last_activator);
+	wr_json_put_int(o, "turn", st->turn);
+	wr_json_put_int(o, "active", st->active);
+	wr_json_put_int(o, "first_this_turn", st->first_this_turn);
+	wr_json_put_int(o, "last_activator", st->last_activator);
 	{
 		json_object *act = json_object_new_object();
 		json_object_object_add(act, "step", json_object_new_string(wc_stage_names[st->stage]));
-		put(act, "piece", st->act_piece);
+		wr_json_put_int(act, "piece", st->act_piece);
 		json_object_object_add(act, "reactivation",
 		                       json_object_new_boolean(st->act_piece >= 0 && st->act_reactivation));
 		if (st->atk.att >= 0) {
 			json_object *at = json_object_new_object();
-			put(at, "attacker", st->atk.att);
-			put(at, "defender", st->atk.def);
-			json_object_object_add(at, "from", wc_sq_json(st->atk.from));
-			json_object_object_add(at, "square", wc_sq_json(st->atk.sq));
+			wr_json_put_int(at, "attacker", st->atk.att);
+			wr_json_put_int(at, "defender", st->atk.def);
+			json_object_object_add(at, "from", wr_json_sq(&wr_board8, st->atk.from));
+			json_object_object_add(at, "square", wr_json_sq(&wr_board8, st->atk.sq));
 			json_object_object_add(act, "attack", at);
 		} else
 			json_object_object_add(act, "attack", NULL);
@@ -343,13 +338,13 @@ wc_view(const void *state, int viewer)
 		json_object_object_add(ag, "prompt", json_object_new_string("End the match on points"));
 		json_object_object_add(o, "agreement", ag);
 	}
-	put(trees, "first_seat", st->tree_first);
+	wr_json_put_int(trees, "first_seat", st->tree_first);
 	json_object_object_add(trees, "choice",
 	                       st->tree_choice >= 0
 	                           ? json_object_new_string(wc_tree_names[st->tree_choice])
 	                           : NULL);
 	for (int i = 0; i < st->ntrees; i++)
-		json_object_array_add(tq, wc_sq_json(st->trees[i]));
+		json_object_array_add(tq, wr_json_sq(&wr_board8, st->trees[i]));
 	json_object_object_add(trees, "squares", tq);
 	json_object_object_add(o, "trees", trees);
 	for (int s = 0; s < WC_SEATS; s++) {
@@ -359,7 +354,7 @@ wc_view(const void *state, int viewer)
 		/* A team list is hidden from the other seat until both teams
 		 * are deployed (G5, W8). */
 		int see = ss->submitted && (shown || viewer == s || viewer == WR_EVERYONE);
-		put(t, "seat", s);
+		wr_json_put_int(t, "seat", s);
 		json_object_object_add(t, "submitted", json_object_new_boolean(ss->submitted));
 		if (see && f) {
 			json_object *pc = json_object_new_object(), *up = json_object_new_array();
@@ -391,19 +386,19 @@ wc_view(const void *state, int viewer)
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
 		json_object *x = json_object_new_object();
-		put(x, "id", i);
-		put(x, "owner", p->seat);
+		wr_json_put_int(x, "id", i);
+		wr_json_put_int(x, "owner", p->seat);
 		json_object_object_add(x, "type", json_object_new_string(wc_type_names[p->type]));
 		json_object_object_add(x, "option", json_object_new_string(wc_opt(st, i)->id));
-		put(x, "rank", p->opt);
+		wr_json_put_int(x, "rank", p->opt);
 		json_object_object_add(x, "where", json_object_new_string(where_names[p->where]));
-		json_object_object_add(x, "square", p->where == WC_ON ? wc_sq_json(p->sq) : NULL);
-		put(x, "advantage", p->adv);
-		put(x, "disadvantage", p->dis);
+		json_object_object_add(x, "square", p->where == WC_ON ? wr_json_sq(&wr_board8, p->sq) : NULL);
+		wr_json_put_int(x, "advantage", p->adv);
+		wr_json_put_int(x, "disadvantage", p->dis);
 		json_object_object_add(x, "blessing", json_object_new_boolean(p->blessing));
 		json_object_object_add(x, "curse", json_object_new_boolean(p->curse));
 		json_object_object_add(x, "activated", json_object_new_boolean(p->activated));
-		put(x, "reactivations", p->reactivations);
+		wr_json_put_int(x, "reactivations", p->reactivations);
 		json_object_array_add(pcs, x);
 	}
 	json_object_object_add(o, "pieces", pcs);

@@ -1,7 +1,8 @@
 /* Wargame Chess turn machine on plain structs (000_fd193abe0e5c92ac.txt,
  * Comprehensive turn breakdown; RULINGS.md W1-W7): turns, Activations,
  * Attacks and their rolls, slaying, the end of the match. Events are plain
- * structs (wc_rules.h); the codec turns them into JSON. */
+ * structs (wc_rules.h); the codec turns them into JSON. Calls wc_board.c
+ * and the data; wc_rules.c and the codec call into it, never back. */
 #include <stdio.h>
 #include <string.h>
 
