@@ -287,3 +287,40 @@ test('chesswar: a 12x10 board is drawn whole', async (t) => {
     await ctx.close();
   }
 });
+
+// Three armies (the expansion; rulings G1, C11): a 12x12 board drawn whole
+// for the seat at file a, every army's general on it once all are in, and
+// the turn order as the server gives it.
+test('chesswar: three armies on a 12x12 board', async (t) => {
+  const { rulesets } = await api(env, 'GET', '/api/rulesets');
+  const cw = rulesets.find((r) => r.id === 'chesswar');
+  if (!cw || cw.max_seats < 3) { t.skip('no chesswar for three on this server'); return; }
+  const names = ['Eve', 'Fay', 'Gus'];
+  const ps = [];
+  for (const name of names) ps.push(await api(env, 'POST', '/api/players', { name }));
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'chesswar', seats: 3, seat: 0 }, ps[0].token);
+  for (let i = 1; i < 3; i++) await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[i - 1].code }, ps[i].token);
+  const armies = [['humans', 'general', 'f1'], ['orcs', 'warlord', 'f12'], ['dwarves', 'warlord', 'a6']];
+  for (let i = 0; i < 3; i++) {
+    const [army, unit, square] = armies[i];
+    await post(g, ps[i], [{ type: 'army', army }, { type: 'ready' }, { type: 'deploy', unit, square }, { type: 'done' }]);
+  }
+  const ctx = await contextAs(ps[2], DESKTOP);
+  const page = await ctx.newPage();
+  const errors = watch(page, 'Gus');
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await page.waitForSelector(sq('l12'), { state: 'attached', timeout: T });
+    assert.equal(await page.locator('svg.board [data-square]').count(), 144, '12 files x 12 ranks');
+    for (const s of ['f1', 'f12', 'a6']) {
+      await page.waitForSelector(sq(s) + ' .sq-piece circle', { timeout: T });
+    }
+    const st = (await api(env, 'GET', `/api/games/${g.id}`, undefined, ps[2].token)).state;
+    assert.deepEqual(st.order, [0, 2, 1], 'humans 2, dwarves 3, orcs 5');
+    assert.match(await page.textContent('.panel .state-facts'), /Order\s*White \(Eve\), Red \(you\), Black \(Fay\)/);
+    await shot(page, 'chesswar-three-armies');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});

@@ -132,6 +132,8 @@ export default {
     const rows = [['Phase', words(s.phase || '')]];
     if (s.round) rows.push(['Round', String(s.round)]);
     if (Number.isInteger(s.turn_seat)) rows.push(['Turn', seatName(view, s.turn_seat)]);
+    // three or four armies act one by one in initiative order (the expansion)
+    if ((s.order || []).length > 2) rows.push(['Order', s.order.map((x) => seatName(view, x)).join(', ')]);
     for (const p of s.pending || []) rows.push(['Waiting for', `${seatName(view, p.seat)}: ${p.prompt}`]);
     for (const x of s.sides || []) {
       let text;
@@ -141,6 +143,7 @@ export default {
         const bits = [words(x.army)];
         if (s.phase === 'setup') bits.push(`${x.spent} of ${x.points} points`, words(x.stage));
         if (s.phase !== 'setup' && x.general_alive === false) bits.push('general dead');
+        if (x.out) bits.push('out: its army is gone');
         text = bits.join(', ');
       }
       rows.push([seatName(view, x.seat), text]);
