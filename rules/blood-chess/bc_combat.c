@@ -218,6 +218,24 @@ bc_dcv(const struct bc_state *st, int seat, int role, const struct bc_attack *a)
 	return c->sh.dcv + (c->dodging ? 3 : 0);
 }
 
+/* The attack event both resolutions start with (dice or the referee's). */
+static struct bc_event *
+attack_event(struct wr_list *ev, int attacker, int att, const struct bc_attack *a, int from,
+             int to, int hit)
+{
+	struct bc_event *e = bc_push(ev, BC_E_ATTACK);
+
+	e->seat = bc_piece_seat(attacker);
+	e->role = bc_piece_kind(attacker);
+	e->attack = att;
+	e->from = from;
+	e->to = to;
+	e->hit = hit;
+	e->area = a->area;
+	e->killing = a->killing;
+	return e;
+}
+
 void
 bc_resolve_attack(struct bc_state *st, int attacker, int att, int target_sq,
                   struct wr_rng *rng, struct wr_list *ev)
@@ -238,17 +256,9 @@ bc_resolve_attack(struct bc_state *st, int attacker, int att, int target_sq,
 	hit = bc_hits(roll, need);
 	if (hit || a->area)
 		bc_roll_damage(a, rng, dice, &stun, &body, &mult);
-	e = bc_push(ev, BC_E_ATTACK);
-	e->seat = seat;
-	e->role = role;
-	e->attack = att;
-	e->from = self_sq;
-	e->to = target_sq;
+	e = attack_event(ev, attacker, att, a, self_sq, target_sq, hit);
 	e->roll = roll;
 	e->need = need;
-	e->hit = hit;
-	e->area = a->area;
-	e->killing = a->killing;
 	if (hit || a->area) {
 		e->ndice = a->dice;
 		memcpy(e->dice, dice, sizeof(int) * (size_t)a->dice);
@@ -272,16 +282,8 @@ bc_resolve_outcome(struct bc_state *st, int attacker, int att, int target_sq, in
 	int seat = bc_piece_seat(attacker), role = bc_piece_kind(attacker);
 	const struct bc_attack *a = &st->ch[seat][role].sh.att[att];
 	int who[2], n, self_sq = st->p[attacker].sq;
-	struct bc_event *e = bc_push(ev, BC_E_ATTACK);
+	struct bc_event *e = attack_event(ev, attacker, att, a, self_sq, target_sq, hit);
 
-	e->seat = seat;
-	e->role = role;
-	e->attack = att;
-	e->from = self_sq;
-	e->to = target_sq;
-	e->hit = hit;
-	e->area = a->area;
-	e->killing = a->killing;
 	e->by_referee = 1;
 	if (hit)
 		n = victims(st, target_sq, a->area, seat, who);
