@@ -1,6 +1,7 @@
 /*
- * What ChessWar's two JSON files share (cw_codec.c, cw_snapshot.c): the
- * small constructors and the snapshot's entry points. Private to them.
+ * What ChessWar's two JSON files share (cw_codec.c, cw_snapshot.c): short
+ * names for rules/json.c's writers, and the snapshot's entry points.
+ * Private to them.
  */
 #ifndef CW_JSON_H
 #define CW_JSON_H
@@ -19,18 +20,17 @@ jint(int v)
 	return json_object_new_int(v);
 }
 
+/* `k` is a string literal or a name of the army tables (rules/json.c). */
 static inline void
 put(json_object *o, const char *k, json_object *v)
 {
-	json_object_object_add(o, k, v);
+	wr_json_put(o, k, v);
 }
 
 static inline json_object *
 jsq(const struct cw_state *st, int sq)
 {
-	if (sq < 0)
-		return NULL;
-	return wr_json_square_new(&st->board, sq);
+	return wr_json_sq(&st->board, sq);
 }
 
 json_object *cw_snapshot(const void *state);
