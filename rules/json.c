@@ -37,20 +37,33 @@ field(json_object *obj, const char *key, int required, json_object **v, struct w
 	return 0;
 }
 
+/* The field's value in *v when present and of the type: 1; 0 when absent
+ * (then *out = def); -1 on an error. */
+static int
+typed(json_object *obj, const char *key, int required, json_type type, const char *what,
+      json_object **v, struct wr_error *err)
+{
+	if (field(obj, key, required, v, err) != 0)
+		return -1;
+	if (!*v)
+		return 0;
+	if (!json_object_is_type(*v, type))
+		return wr_fail(err, "wrong-type", key, "%s: must be %s", key, what);
+	return 1;
+}
+
 int
 wr_json_int(json_object *obj, const char *key, int min, int max, int required, int def,
             int *out, struct wr_error *err)
 {
 	json_object *v;
+	int r = typed(obj, key, required, json_type_int, "a whole number", &v, err);
 
-	if (field(obj, key, required, &v, err) != 0)
-		return -1;
-	if (!v) {
-		*out = def;
-		return 0;
+	if (r <= 0) {
+		if (r == 0)
+			*out = def;
+		return r;
 	}
-	if (!json_object_is_type(v, json_type_int))
-		return wr_fail(err, "wrong-type", key, "%s: must be a whole number", key);
 	int64_t n = json_object_get_int64(v);
 	if (n < min || n > max)
 		return wr_fail(err, "out-of-range", key, "%s: must be from %d to %d", key, min, max);
@@ -63,16 +76,11 @@ wr_json_bool(json_object *obj, const char *key, int required, int def, int *out,
              struct wr_error *err)
 {
 	json_object *v;
+	int r = typed(obj, key, required, json_type_boolean, "true or false", &v, err);
 
-	if (field(obj, key, required, &v, err) != 0)
+	if (r < 0)
 		return -1;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_boolean))
-		return wr_fail(err, "wrong-type", key, "%s: must be true or false", key);
-	*out = json_object_get_boolean(v);
+	*out = r ? json_object_get_boolean(v) : def;
 	return 0;
 }
 

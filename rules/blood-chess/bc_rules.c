@@ -796,6 +796,18 @@ ask_referee(struct bc_state *st, int attacker, int att, int target, struct wr_li
 	e->to = target;
 }
 
+/* An attack between characters: the referee's to judge (B11), else the
+ * dice's. */
+static void
+attack(struct bc_state *st, int attacker, int att, int target, struct wr_rng *rng,
+       struct wr_list *ev)
+{
+	if (st->referee)
+		ask_referee(st, attacker, att, target, ev);
+	else
+		bc_resolve_attack(st, attacker, att, target, rng, ev);
+}
+
 int
 bc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
 {
@@ -890,10 +902,7 @@ bc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		e = bc_push(ev, BC_E_ENGAGE);
 		e->seat = seat;
 		e->to = a->to;
-		if (st->referee)
-			ask_referee(st, i, a->attack, a->to, ev);
-		else
-			bc_resolve_attack(st, i, a->attack, a->to, rng, ev);
+		attack(st, i, a->attack, a->to, rng, ev);
 		break;
 	case BC_A_SHOOT:
 		i = own_piece_at(st, c, a->from);
@@ -902,10 +911,7 @@ bc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		/* text rule 5: a ranged attack never takes the square */
 		if (!decoy_question(st, i, foe, -1, ev))
 			break;
-		if (st->referee)
-			ask_referee(st, i, a->attack, a->to, ev);
-		else
-			bc_resolve_attack(st, i, a->attack, a->to, rng, ev);
+		attack(st, i, a->attack, a->to, rng, ev);
 		break;
 	case BC_A_HTH:
 		/* no secret here: both fighters are revealed */

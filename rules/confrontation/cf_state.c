@@ -260,30 +260,29 @@ fail:
 static const char *
 prompt(const struct cf_state *st, const char *kind)
 {
-	if (!strcmp(kind, "build"))
-		return "build your army: buy pieces, spells and racial uses, then ready";
-	if (!strcmp(kind, "roll_off"))
-		return "call the set-up roll-off (ready)";
+	/* What each pending kind (cf_pending_kind) asks; order and turn say
+	 * more, below. */
+	static const char *const asks[][2] = {
+		{"build", "build your army: buy pieces, spells and racial uses, then ready"},
+		{"roll_off", "call the set-up roll-off (ready)"},
+		{"place", "place your army on your two nearest ranks"},
+		{"rise_move", "the risen piece may move now, or stay"},
+		{"hold_the_line", "Hold the Line: +2 for your defending dwarf for one racial token?"},
+		{"luck", "Luck: re-roll your combat die for one racial token?"},
+		{"live_again", "Live Again: choose a square on your nearest rank, or decline"},
+		{"battle_fury", "Battle Fury: move another orc piece onto an enemy, or end the fury"},
+		{"panic_square",
+		 "Panic: choose the empty square on your nearest rank your piece runs to"},
+	};
 	if (!strcmp(kind, "order"))
 		return st->nseats == 2 ? "you rolled highest: set up and play first or second"
 		                       : "you rolled highest: set up and play first or last";
-	if (!strcmp(kind, "place"))
-		return "place your army on your two nearest ranks";
 	if (!strcmp(kind, "turn"))
 		return st->nacts < 2 ? "your turn: take an action with a piece"
 		                     : "your turn: optional abilities, or end the turn";
-	if (!strcmp(kind, "rise_move"))
-		return "the risen piece may move now, or stay";
-	if (!strcmp(kind, "hold_the_line"))
-		return "Hold the Line: +2 for your defending dwarf for one racial token?";
-	if (!strcmp(kind, "luck"))
-		return "Luck: re-roll your combat die for one racial token?";
-	if (!strcmp(kind, "live_again"))
-		return "Live Again: choose a square on your nearest rank, or decline";
-	if (!strcmp(kind, "battle_fury"))
-		return "Battle Fury: move another orc piece onto an enemy, or end the fury";
-	if (!strcmp(kind, "panic_square"))
-		return "Panic: choose the empty square on your nearest rank your piece runs to";
+	for (size_t i = 0; i < sizeof(asks) / sizeof(asks[0]); i++)
+		if (!strcmp(kind, asks[i][0]))
+			return asks[i][1];
 	return "";
 }
 

@@ -281,18 +281,25 @@ add_unit(struct oc_state *st, int seat, const struct oc_recruit *r)
 		u->scen = st->scenario != OC_SC_SEIZE || oc_count_units(st, seat, -1) == 1;
 }
 
+/* The slot left empty: nothing in it, equipped or worn. */
+static void
+empty_slot(struct oc_unit *u, int slot)
+{
+	u->item[slot] = -1;
+	u->uses[slot] = 0;
+	if (u->equip == slot)
+		u->equip = -1;
+	if (u->acc == slot)
+		u->acc = -1;
+}
+
 static void
 use_up(struct oc_unit *u, int slot)
 {
 	if (u->uses[slot] <= 0)
 		return;            /* unlimited */
-	if (--u->uses[slot] == 0) {
-		u->item[slot] = -1;
-		if (u->equip == slot)
-			u->equip = -1;
-		if (u->acc == slot)
-			u->acc = -1;
-	}
+	if (--u->uses[slot] == 0)
+		empty_slot(u, slot);
 }
 
 static int
@@ -707,22 +714,10 @@ do_trade(struct oc_state *st, int seat, const struct oc_action *a, struct wr_lis
 	int gs = a->give, ts = a->take;
 	int gi = gs >= 0 ? u->item[gs] : -1, gu = gs >= 0 ? u->uses[gs] : 0;
 	int ti = ts >= 0 ? p->item[ts] : -1, tu = ts >= 0 ? p->uses[ts] : 0;
-	if (gs >= 0) {
-		if (u->equip == gs)
-			u->equip = -1;
-		if (u->acc == gs)
-			u->acc = -1;
-		u->item[gs] = -1;
-		u->uses[gs] = 0;
-	}
-	if (ts >= 0) {
-		if (p->equip == ts)
-			p->equip = -1;
-		if (p->acc == ts)
-			p->acc = -1;
-		p->item[ts] = -1;
-		p->uses[ts] = 0;
-	}
+	if (gs >= 0)
+		empty_slot(u, gs);
+	if (ts >= 0)
+		empty_slot(p, ts);
 	if (gi >= 0) {
 		int s = ts >= 0 ? ts : oc_free_slot(p);
 		p->item[s] = gi;
@@ -888,12 +883,7 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		struct oc_event de = {.type = OC_E_DISCARD, .seat = seat, .unit = st->active,
 		                      .from = u->sq, .other = -1, .to = -1,
 		                      .item = u->item[a->slot], .item2 = -1};
-		u->item[a->slot] = -1;
-		u->uses[a->slot] = 0;
-		if (u->equip == a->slot)
-			u->equip = -1;
-		if (u->acc == a->slot)
-			u->acc = -1;
+		empty_slot(u, a->slot);
 		emit_units(st, ev, &de);
 		return;
 	}
