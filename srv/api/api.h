@@ -208,7 +208,7 @@ enum wp_err wp_sight_of(struct wp_ctx *ctx, int64_t id, enum wp_watch watch, int
 enum wp_err wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t player,
                           struct wp_sight *out);
 /* The match after post `at` (1..g->seq) as it was then, replayed from
- * the stored posts with the match's own dice (wp_replay_past_at; undos
+ * the stored posts with the match's own dice (wp_replay_step, from a snapshot; undos
  * made later not yet made); for the last post, when its time is not
  * asked for, the match as stored.
  * One replay for GET ?at=, the spectator delay and the board image. The

@@ -52,40 +52,30 @@ plan_free(const struct wr_ruleset *rs, struct undo_plan *p)
 	p->n = 0;
 }
 
-static void
+/* 1 when the turn may reach back before the first row given. */
+static int
 candidates(const struct wp_post_row *rows, int n, int seat, struct undo_plan *p)
 {
-	int found = 0;
+	int found = 0, i;
 
-	for (int i = n - 1; i >= 0 && found < WP_UNDO_MAX; i--) {
+	for (i = n - 1; i >= 0 && found < WP_UNDO_MAX; i--) {
 		if (rows[i].undone_by || (rows[i].kind == WP_POST_UNDO && rows[i].seat == seat))
 			continue;
 		if (rows[i].kind != WP_POST_TURN || rows[i].seat != seat)
 			break;
 		found++;
 	}
+	int reaches = i < 0 && found < WP_UNDO_MAX;
 	p->n = 0;
-	for (int i = n - 1; i >= 0 && p->n < found; i--)
-		if (!rows[i].undone_by && rows[i].kind == WP_POST_TURN && rows[i].seat == seat)
-			p->row[p->n++] = i;
+	for (int j = n - 1; j >= 0 && p->n < found; j--)
+		if (!rows[j].undone_by && rows[j].kind == WP_POST_TURN && rows[j].seat == seat)
+			p->row[p->n++] = j;
 	for (int a = 0, b = p->n - 1; a < b; a++, b--) {
 		int t = p->row[a];
 		p->row[a] = p->row[b];
 		p->row[b] = t;
 	}
-}
-
-static int
-replay_row(struct wp_game *g, struct wr_hmac_stream *hs, void **state,
-           const struct wp_post_row *r, struct wr_events *ev, size_t *draws)
-{
-	struct wr_rng rng;
-	int rc = wp_replay_one(g->rs, g->options, g->nseats, hs, state, r->kind, r->seat,
-	                       r->actions, r->draws_from, &rng, ev);
-
-	*draws = rng.log_len;
-	wr_rng_record_free(&rng);
-	return rc;
+	return reaches;
 }
 
 /* The replay ends where the match is: both snapshots through save(). */
@@ -104,51 +94,83 @@ same_as_stored(const struct wp_game *g, const void *state)
 	return same;
 }
 
-/* Replays the log to the seat's candidates and through them, keeping the
- * state before each and its barrier. -1 when the log does not replay to
- * the stored state (then nothing may be taken back). */
+/* Replays the posts loaded (those after the snapshot `start`) to the
+ * seat's candidates and through them, keeping the state before each and
+ * its barrier. -1 when they do not replay to the stored state (then
+ * nothing may be taken back). */
 static int
-plan_undo(struct wp_game *g, const struct wp_post_row *rows, int n, int seat,
-          struct undo_plan *p)
+plan_undo(struct wp_game *g, struct wp_past *start, const struct wp_post_row *rows, int n,
+          int seat, struct undo_plan *p)
 {
-	struct wr_hmac_stream hs;
-	struct wr_rng unused;
-	void *state = NULL;
+	struct wp_replay r;
 	int rc = 0, k = 0;
 
-	candidates(rows, n, seat, p);
 	memset(p->before, 0, sizeof(p->before));
 	if (p->n == 0)
 		return 0;
-	wp_game_dice(g, &hs, &unused);
-	wr_rng_record_free(&unused);
+	wp_replay_begin(&r, g->rs, g->options, g->nseats, g->seed, g->client, g->client_len);
+	wp_replay_from(&r, start);
 	for (int i = 0; i < n && rc == 0; i++) {
-		struct wr_events ev = {0};
-		size_t draws = 0;
 		if (rows[i].undone_by)
 			continue;
 		int cand = k < p->n && i == p->row[k];
 		if (cand)
-			p->before[k] = state ? wr_clone(g->rs, state) : NULL;
-		rc = replay_row(g, &hs, &state, &rows[i], &ev, &draws);
+			p->before[k] = r.now.state ? wr_clone(g->rs, r.now.state) : NULL;
+		rc = wp_replay_step(&r, &(struct wp_past_post){
+			.seat = rows[i].seat, .kind = rows[i].kind, .actions = rows[i].actions,
+			.draws_from = rows[i].draws_from});
 		if (cand && rc == 0) {
 			p->barrier[k] = !p->before[k] ? UNDO_NOTHING
-			                : draws ? UNDO_DICE
-			                : wr_undo_reveals(g->rs, p->before[k], state, seat, &ev)
+			                : r.rng.log_len ? UNDO_DICE
+			                : wr_undo_reveals(g->rs, p->before[k], r.now.state, seat, &r.ev)
 			                    ? UNDO_REVEALED
 			                    : UNDO_OK;
 			k++;
 		}
-		wr_events_free(&ev);
 	}
-	if (rc != 0 || !state || k != p->n || !same_as_stored(g, state)) {
+	if (rc != 0 || !r.now.state || k != p->n || !same_as_stored(g, r.now.state)) {
 		wp_log("game %lld: the log does not replay to its state; undo refused",
 		       (long long)g->id);
 		rc = -1;
 	}
-	if (state)
-		g->rs->free(state);
+	wp_replay_free(&r);
 	return rc;
+}
+
+/* The posts of the seat's turn and the state before them (issue 26): the
+ * posts after the latest snapshot, or an earlier one while the turn may
+ * reach back before it; never the whole log but in a match without one. */
+static enum wp_err
+load_turn(struct wp_conn *c, struct wp_game *g, int seat, struct wp_post_row **rows, int *n,
+          struct wp_past *start, struct undo_plan *p)
+{
+	struct wp_snapshot snap = {0};
+	int upto = g->seq;
+	enum wp_err err;
+
+	for (;;) {
+		if ((err = wp_db_snapshot(c, g->id, upto, g->seq, &snap)) != WP_OK)
+			return err;
+		if (snap.seq < g->seq &&
+		    (err = wp_db_posts(c, g->id, snap.seq, g->seq - snap.seq, rows, n)) != WP_OK)
+			break;
+		if (!candidates(*rows, *n, seat, p) || snap.seq == 0)
+			break;
+		upto = snap.seq - 1;
+		wp_post_rows_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		wp_snapshot_free(&snap);
+	}
+	struct wp_game then = *g;
+	then.state = snap.state;
+	memset(start, 0, sizeof(*start));
+	start->draw_offers = snap.draw_offers;
+	start->status = snap.seq ? snap.status : WP_STATUS_ACTIVE;
+	if (err == WP_OK && snap.state && !(start->state = wp_game_state(&then)))
+		err = WP_ERR_INTERNAL;
+	wp_snapshot_free(&snap);
+	return err;
 }
 
 /* Whether the last `count` candidates may be taken back: the reason of
@@ -219,6 +241,7 @@ do_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 {
 	struct wp_post_row *rows = NULL;
 	struct undo_plan plan = {0};
+	struct wp_past start = {0};
 	int64_t seq, count;
 	int n = 0;
 	enum wp_err err;
@@ -235,15 +258,17 @@ do_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 	}
 	if (!(g->awaiting & (1u << seat)))
 		return refuse(ctx, UNDO_NOT_YOUR_TURN);
-	if ((err = wp_db_posts(c, g->id, 0, 0, &rows, &n)) != WP_OK)
-		return wp_fail_store(ctx, err);
-	if (plan_undo(g, rows, n, seat, &plan) != 0)
+	if ((err = load_turn(c, g, seat, &rows, &n, &start, &plan)) != WP_OK)
+		err = wp_fail_store(ctx, err);
+	else if (plan_undo(g, &start, rows, n, seat, &plan) != 0)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's log does not replay");
 	else if (allowed(&plan, (int)count) != UNDO_OK)
 		err = refuse(ctx, allowed(&plan, (int)count));
 	else
 		err = write_undo(ctx, c, g, seat, rows, &plan, (int)count, out);
 	plan_free(g->rs, &plan);
+	if (start.state)
+		g->rs->free(start.state);
 	wp_post_rows_free(rows, n);
 	return err;
 }

@@ -115,15 +115,75 @@ past_from_text(struct wp_ctx *ctx, const struct wp_game *g, struct wp_past_text 
 	return WP_OK;
 }
 
+/* The snapshot as a replay's start (the match row as it was then). */
+static int
+past_from_snapshot(const struct wp_game *g, struct wp_snapshot *snap, struct wp_past *out)
+{
+	struct wp_game then = *g;
+
+	then.state = snap->state;
+	memset(out, 0, sizeof(*out));
+	out->state = snap->state ? wp_game_state(&then) : NULL;
+	out->status = snap->status;
+	out->awaiting = snap->awaiting;
+	out->draw_offers = snap->draw_offers;
+	out->result = snap->result ? json_tokener_parse(snap->result) : NULL;
+	if ((snap->state && !out->state) || (snap->result && !out->result)) {
+		wp_past_free(g, out);
+		return -1;
+	}
+	return 0;
+}
+
+/* Replays posts (snapshot, at] from the nearest snapshot (issue 26): at
+ * most a snapshot interval of posts, whatever the match's length. */
+static enum wp_err
+replay_to(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
+          struct wp_past *past, char at_time[WP_TIME_MAX])
+{
+	struct wp_post_row *rows = NULL;
+	struct wp_snapshot snap;
+	struct wp_replay r;
+	struct wp_past start;
+	int n = 0, rc = 0;
+	enum wp_err err;
+
+	if ((err = wp_db_snapshot(c, g->id, at, at, &snap)) != WP_OK)
+		return wp_fail_store(ctx, err);
+	if (snap.seq < at && (err = wp_db_posts(c, g->id, snap.seq, at - snap.seq, &rows, &n)))
+		goto out;
+	wp_replay_begin(&r, g->rs, g->options, g->nseats, g->seed, g->client, g->client_len);
+	if (snap.seq > 0 && (rc = past_from_snapshot(g, &snap, &start)) == 0)
+		wp_replay_from(&r, &start);
+	rc = rc || n != at - snap.seq;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = wp_replay_step(&r, &(struct wp_past_post){
+			.seat = rows[i].seat, .kind = rows[i].kind, .actions = rows[i].actions,
+			.draws_from = rows[i].draws_from,
+			/* as it was: later undos not yet made */
+			.undone_by = rows[i].undone_by <= at ? rows[i].undone_by : 0});
+	if (rc == 0)
+		wp_replay_end(&r, past);
+	wp_replay_free(&r);
+	snprintf(at_time, WP_TIME_MAX, "%s", n > 0 ? rows[n - 1].at : snap.at);
+out:
+	wp_post_rows_free(rows, n);
+	wp_snapshot_free(&snap);
+	if (err)
+		return wp_fail_store(ctx, err);
+	if (rc != 0) {
+		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
+		return wp_fail(ctx, WP_ERR_INTERNAL, "post %d of the match does not replay", at);
+	}
+	return WP_OK;
+}
+
 enum wp_err
 wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
            struct wp_past *past, char at_time[WP_TIME_MAX])
 {
-	struct wp_post_row *rows = NULL;
-	struct wp_past_post *posts = NULL;
 	struct wp_past_text kept;
 	char rows_time[WP_TIME_MAX] = "";
-	int n = 0, rc = -1;
 	enum wp_err err;
 
 	memset(past, 0, sizeof(*past));
@@ -138,25 +198,8 @@ wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int a
 	}
 	if (wp_cache_past(g->id, at, &kept))
 		return past_from_text(ctx, g, &kept, past, at_time);
-	if ((err = wp_db_posts(c, g->id, 0, at, &rows, &n)) != WP_OK)
-		return wp_fail_store(ctx, err);
-	if (n == at && (posts = calloc((size_t)n + 1, sizeof(*posts))))
-		for (int i = 0; i < n; i++)
-			posts[i] = (struct wp_past_post){
-				.seat = rows[i].seat, .kind = rows[i].kind, .actions = rows[i].actions,
-				.draws_from = rows[i].draws_from,
-				/* as it was: later undos not yet made */
-				.undone_by = rows[i].undone_by <= at ? rows[i].undone_by : 0};
-	if (posts)
-		rc = wp_replay_past_at(g, posts, n, past);
-	if (n > 0)
-		snprintf(rows_time, sizeof(rows_time), "%s", rows[n - 1].at);
-	free(posts);
-	wp_post_rows_free(rows, n);
-	if (rc != 0) {
-		wp_log("game %lld: post %d does not replay", (long long)g->id, at);
-		return wp_fail(ctx, WP_ERR_INTERNAL, "post %d of the match does not replay", at);
-	}
+	if ((err = replay_to(ctx, c, g, at, past, rows_time)) != WP_OK)
+		return err;
 	keep_past(g, at, past, rows_time);
 	if (at_time)
 		snprintf(at_time, WP_TIME_MAX, "%s", rows_time);

@@ -120,10 +120,13 @@ same_rolls(const struct wr_rng *rng, json_object *recorded)
 	return 1;
 }
 
-int
-wp_replay_one(const struct wr_ruleset *rs, json_object *options, int nseats,
-              struct wr_hmac_stream *hs, void **state, enum wp_post_kind kind, int seat,
-              json_object *content, int64_t from, struct wr_rng *rng, struct wr_events *ev)
+/* One post onto *state (a start creates it) with the match's dice from
+ * its first draw: turns, standing orders, resignations and claims change
+ * the state, other kinds nothing. The draws are recorded in rng. */
+static int
+apply_post(const struct wr_ruleset *rs, json_object *options, int nseats,
+           struct wr_hmac_stream *hs, void **state, enum wp_post_kind kind, int seat,
+           json_object *content, int64_t from, struct wr_rng *rng, struct wr_events *ev)
 {
 	struct wr_error e;
 	int bad;
@@ -165,13 +168,15 @@ wp_undo_seqs(json_object *content, int *out, int cap)
 /* ------------------------------------------------------------ undo */
 
 /* Undo posts (issue 14): undone[seq] is the seq of the undo post that
- * took post seq back, 0 when none. A post named twice, or a list that is
- * not one, is a mismatch. */
+ * took post seq back, 0 when none; first[seq] of an undo post, the first
+ * post it names. A post named twice, or a list that is not one, is a
+ * mismatch. One allocation: free(undone). */
 static int *
-undone_map(json_object *posts, int n, json_object *mism)
+undone_map(json_object *posts, int n, json_object *mism, int **first)
 {
-	int *undone = calloc((size_t)n + 2, sizeof(int)), seqs[64];
+	int *undone = calloc(2 * ((size_t)n + 2), sizeof(int)), seqs[64];
 
+	*first = undone ? undone + n + 2 : NULL;
 	for (int i = 0; undone && i < n; i++) {
 		json_object *p = json_object_array_get_idx(posts, (size_t)i);
 		int seq = (int)num(p, "seq"), k;
@@ -180,6 +185,8 @@ undone_map(json_object *posts, int n, json_object *mism)
 		k = wp_undo_seqs(json_object_object_get(p, "actions"), seqs, 64);
 		if (k < 0 || seqs[k - 1] >= seq || seq > n)
 			mismatch(mism, seq, "the undo post does not name earlier posts");
+		if (k > 0 && seq >= 1 && seq <= n)
+			(*first)[seq] = seqs[0];
 		for (int j = 0; j < k && seqs[j] < seq && seqs[j] <= n; j++) {
 			if (undone[seqs[j]])
 				mismatch(mism, seq, "a post is taken back twice");
@@ -217,32 +224,63 @@ check_undo(json_object *posts, const int *undone, int at, json_object *mism)
 	}
 }
 
-/* The state at an undo post: every post before it replayed again but
- * those taken back by then. */
-static void *
-rebuild(const struct wr_ruleset *rs, json_object *options, int nseats, struct wr_hmac_stream *hs,
-        json_object *posts, const int *undone, int at)
+/* One post of the export as a replay reads it. */
+static struct wp_past_post
+row_of(json_object *p)
 {
-	void *state = NULL;
+	return (struct wp_past_post){
+		.seat = (int)num(p, "seat"), .kind = wp_post_kind_parse(str(p, "kind")),
+		.actions = json_object_object_get(p, "actions"), .draws_from = num(p, "draws_from")};
+}
 
-	for (int s = 1; s < at; s++) {
-		json_object *p = json_object_array_get_idx(posts, (size_t)s - 1);
-		struct wr_rng rng;
+/* The state at undo post `at`: every post before it but those taken back
+ * by then, replayed onto `state` (posts before `from`, as replayed). */
+static void *
+rebuild(struct wp_replay *r, json_object *posts, const int *undone, void *state, int from,
+        int at)
+{
+	for (int s = from; s < at; s++) {
+		struct wp_past_post p = row_of(json_object_array_get_idx(posts, (size_t)s - 1));
+		struct wr_rng rng = {0};
 		struct wr_events ev = {0};
 		int rc = 0;
 		if (!(undone[s] && undone[s] <= at))
-			rc = wp_replay_one(rs, options, nseats, hs, &state,
-			                   wp_post_kind_parse(str(p, "kind")), (int)num(p, "seat"),
-			                   json_object_object_get(p, "actions"), num(p, "draws_from"),
-			                   &rng, &ev);
-		else
-			memset(&rng, 0, sizeof(rng));
+			rc = apply_post(r->rs, r->options, r->nseats, &r->hs, &state, p.kind, p.seat,
+			                p.actions, p.draws_from, &rng, &ev);
 		wr_events_free(&ev);
 		wr_rng_record_free(&rng);
 		if (rc != 0)
 			break;
 	}
 	return state;
+}
+
+/* One pass (issue 26): the state before each post an undo takes back is
+ * kept as the replay meets it, and an undo goes on from the first it
+ * names, unless an undo between names a post before that one (an export
+ * no server writes): then from the start. */
+static void
+undo_to(struct wp_replay *r, json_object *posts, const int *undone, const int *first,
+        void **before, int at)
+{
+	int f = first[at], from = 1;
+	void *state = NULL;
+
+	for (int u = f; f >= 1 && u < at; u++)
+		if (first[u] && first[u] < f)
+			f = 0;
+	if (f >= 1 && before[f]) {
+		state = wr_clone(r->rs, before[f]);
+		from = f;
+	}
+	if (r->now.state)
+		r->rs->free(r->now.state);
+	r->now.state = rebuild(r, posts, undone, state, from, at);
+	for (int s = 1; s < at; s++)
+		if (undone[s] == at && before[s]) {
+			r->rs->free(before[s]);
+			before[s] = NULL;
+		}
 }
 
 static char *
@@ -254,6 +292,63 @@ canonical(const struct wr_ruleset *rs, const void *state)
 	return s;
 }
 
+/* The replay against the export, post by post, in one pass: numbering,
+ * draws, undo marks, rolls. The state before each post taken back is kept
+ * in before[seq] until its undo. */
+static void
+replay_posts(struct wp_replay *r, json_object *posts, json_object *mism,
+             json_object *rolls_out, int *nposts, int *nrolls)
+{
+	int n = posts ? (int)json_object_array_length(posts) : 0, *first;
+	int *undone = undone_map(posts, n, mism, &first);
+	void **before = calloc((size_t)n + 2, sizeof(*before));
+	uint64_t next_draw = 0;
+
+	for (int i = 0; undone && before && i < n; i++) {
+		json_object *p = json_object_array_get_idx(posts, (size_t)i), *rec = NULL;
+		int seq = (int)num(p, "seq"), ok = seq == i + 1;
+		struct wp_past_post row = row_of(p);
+		json_object *by = json_object_object_get(p, "undone_by");
+
+		(*nposts)++;
+		if (!ok)
+			mismatch_field(mism, seq < 0 ? 0 : seq, "seq",
+			               "seq: the posts are not numbered 1, 2, 3, ...");
+		json_object_object_get_ex(p, "rolls", &rec);
+		if (row.draws_from != (int64_t)next_draw)
+			mismatch(mism, seq, "the post's first draw does not follow the previous post");
+		if (ok && (by ? json_object_get_int(by) : 0) != undone[seq])
+			mismatch_field(mism, seq, "undone_by",
+			               "undone_by: not the undo post that takes this one back");
+		if (ok && undone[seq] && r->now.state)
+			before[seq] = wr_clone(r->rs, r->now.state);
+		row.draws_from = (int64_t)next_draw;
+		if (wp_replay_step(r, &row) != 0) {
+			mismatch(mism, seq, row.kind == WP_POST_START
+			                    ? "the start does not replay"
+			                    : "the post does not replay: an action is refused");
+		} else if (row.kind == WP_POST_UNDO && ok) {
+			/* Taken back: the state is every post before but those
+			 * (issue 14); no die was rolled in what is taken back. */
+			check_undo(posts, undone, seq, mism);
+			undo_to(r, posts, undone, first, before, seq);
+		}
+		if (!same_rolls(&r->rng, rec))
+			mismatch(mism, seq, "the dice differ from the recorded rolls");
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "seq", json_object_new_int(seq));
+		json_object_object_add(o, "dice", wp_rolls_json(&r->rng));
+		json_object_array_add(rolls_out, o);
+		*nrolls += (int)r->rng.log_len;
+		next_draw = r->rng.count;
+	}
+	for (int s = 0; before && s < n + 2; s++)
+		if (before[s])
+			r->rs->free(before[s]);
+	free(before);
+	free(undone);
+}
+
 json_object *
 wp_verify(json_object *doc)
 {
@@ -261,16 +356,12 @@ wp_verify(json_object *doc)
 	json_object *posts, *seeds, *rolls_out = json_object_new_array(), *v, *options = NULL;
 	const struct wr_ruleset *rs = wr_ruleset_find(str(doc, "ruleset"));
 	unsigned char seed[32], commit[32], check[32];
+	unsigned char material[4 * (WP_CLIENT_SEED_MAX + 1)];
 	struct wp_seat seatv[WR_MAX_SEATS];
-	struct wr_hmac_stream hs;
-	void *state = NULL;
+	struct wp_replay r;
+	struct wp_past end = {0};
 	int nposts = 0, nrolls = 0, commitment_ok = 0, state_ok = 0;
 	int nseats = (int)num(doc, "seats");
-	uint64_t next_draw = 0;
-	/* Draw offers as api/posts.c keeps them, and how the last post ended
-	 * the match when the rules did not. */
-	unsigned offers = 0, all;
-	int last_aborted = 0, last_agreed = 0, last_claim = 0;
 
 	if (strcmp(str(doc, "format"), WP_EXPORT_FORMAT) != 0)
 		mismatch(mism, 0, "not a warpost-export-1 document");
@@ -288,7 +379,6 @@ wp_verify(json_object *doc)
 	if (!commitment_ok)
 		mismatch(mism, 0, "SHA-256 of the seed is not the published commitment");
 
-	all = (1u << nseats) - 1;
 	memset(seatv, 0, sizeof(seatv));
 	if (!json_object_object_get_ex(doc, "client_seeds", &seeds) ||
 	    !json_object_is_type(seeds, json_type_array) ||
@@ -298,86 +388,20 @@ wp_verify(json_object *doc)
 		for (int i = 0; i < nseats && i < (int)json_object_array_length(seeds); i++)
 			snprintf(seatv[i].client_seed, sizeof(seatv[i].client_seed), "%s",
 			         json_object_get_string(json_object_array_get_idx(seeds, (size_t)i)));
-	memcpy(hs.seed, seed, 32);
-	unsigned char material[4 * (WP_CLIENT_SEED_MAX + 1)];
-	hs.client = material;
-	hs.client_len = wp_client_material(seatv, nseats, material, sizeof(material));
-
 	json_object_object_get_ex(doc, "options", &options);
+	wp_replay_begin(&r, rs, options, nseats, seed, material,
+	                wp_client_material(seatv, nseats, material, sizeof(material)));
 	if (!json_object_object_get_ex(doc, "posts", &posts) ||
 	    !json_object_is_type(posts, json_type_array))
 		posts = NULL;
-	int *undone = undone_map(posts, posts ? (int)json_object_array_length(posts) : 0, mism);
-	for (size_t i = 0; posts && undone && i < json_object_array_length(posts); i++) {
-		json_object *p = json_object_array_get_idx(posts, i), *content = NULL, *rec = NULL;
-		int seq = (int)num(p, "seq"), seat = (int)num(p, "seat");
-		enum wp_post_kind kind = wp_post_kind_parse(str(p, "kind"));
-		struct wr_rng rng;
-		struct wr_events ev = {0};
-		int64_t from = num(p, "draws_from");
-		json_object *by = json_object_object_get(p, "undone_by");
-
-		nposts++;
-		last_aborted = last_agreed = 0;
-		if (seq != (int)i + 1)
-			mismatch_field(mism, seq < 0 ? 0 : seq, "seq",
-			               "seq: the posts are not numbered 1, 2, 3, ...");
-		json_object_object_get_ex(p, "actions", &content);
-		json_object_object_get_ex(p, "rolls", &rec);
-		if (from != (int64_t)next_draw)
-			mismatch(mism, seq, "the post's first draw does not follow the previous post");
-		if (seq == (int)i + 1 && (by ? json_object_get_int(by) : 0) != undone[seq])
-			mismatch_field(mism, seq, "undone_by",
-			               "undone_by: not the undo post that takes this one back");
-		if (wp_replay_one(rs, options, nseats, &hs, &state, kind, seat, content,
-		                  (int64_t)next_draw, &rng, &ev) != 0) {
-			mismatch(mism, seq, kind == WP_POST_START
-			                    ? "the start does not replay"
-			                    : "the post does not replay: an action is refused");
-		} else if (kind == WP_POST_UNDO && seq == (int)i + 1) {
-			/* Taken back: the state is every post before but those
-			 * (issue 14); no die was rolled in what is taken back. */
-			check_undo(posts, undone, seq, mism);
-			if (state)
-				rs->free(state);
-			state = rebuild(rs, options, nseats, &hs, posts, undone, seq);
-		} else if (kind == WP_POST_DRAW_OFFER || kind == WP_POST_DRAW_ACCEPT) {
-			/* Every seat in play has offered or accepted: ended by
-			 * agreement (api/posts.c, do_draw). */
-			unsigned in = state && rs->seats_in ? rs->seats_in(state) & all : all;
-			if (seat >= 0 && seat < nseats)
-				offers |= 1u << seat;
-			if ((offers & in) == in) {
-				offers = 0;
-				last_agreed = 1;
-				if (state)
-					wp_agreed_end(rs, state, &ev);
-			}
-		} else if (kind == WP_POST_DRAW_DECLINE) {
-			offers = 0;
-		} else if (kind == WP_POST_ABORT) {
-			last_aborted = 1;
-		}
-		if (kind == WP_POST_RESIGN || kind == WP_POST_CLAIM)
-			offers = 0;
-		last_claim = kind == WP_POST_CLAIM;
-		if (!same_rolls(&rng, rec))
-			mismatch(mism, seq, "the dice differ from the recorded rolls");
-		json_object *r = json_object_new_object();
-		json_object_object_add(r, "seq", json_object_new_int(seq));
-		json_object_object_add(r, "dice", wp_rolls_json(&rng));
-		json_object_array_add(rolls_out, r);
-		nrolls += (int)rng.log_len;
-		next_draw = rng.count;
-		wr_events_free(&ev);
-		wr_rng_record_free(&rng);
-	}
-	free(undone);
-	if (state && json_object_object_get_ex(doc, "final_state", &v)) {
+	replay_posts(&r, posts, mism, rolls_out, &nposts, &nrolls);
+	/* How the replay ends; an abort before the start has no state. */
+	wp_replay_end(&r, &end);
+	if (end.state && json_object_object_get_ex(doc, "final_state", &v)) {
 		void *stored = NULL;
 		struct wr_error e;
 		if (rs->load(v, &stored, &e) == 0) {
-			char *a = canonical(rs, state), *b = canonical(rs, stored);
+			char *a = canonical(rs, end.state), *b = canonical(rs, stored);
 			state_ok = strcmp(a, b) == 0;
 			free(a);
 			free(b);
@@ -385,39 +409,21 @@ wp_verify(json_object *doc)
 		}
 		if (!state_ok)
 			mismatch(mism, 0, "the replayed final state differs from the stored one");
-	} else if (state) {
+	} else if (end.state) {
 		mismatch(mism, 0, "the export has no final state");
 	} else {
 		state_ok = 1; /* aborted before the start: nothing to compare */
 	}
 
 	/* What the export declares against what the replay ends in. */
-	json_object *result = NULL;
-	const char *status = "active";
-	if (last_aborted) {
-		status = "aborted";
-		result = result_by("aborted", 0);
-	} else {
-		struct wr_result r = {0};
-		if (state)
-			rs->result(state, &r);
-		if (last_agreed && !(rs->agreed_end && state))
-			result = result_by("agreement", 1);
-		else
-			result = wp_result_json(&r, nseats);
-		if (result && last_claim) /* won on time (api/clock.c) */
-			json_object_object_add(result, "reason", json_object_new_string("time"));
-		if (result)
-			status = "over";
-	}
-	json_object *st = json_object_new_string(status);
+	json_object *st = json_object_new_string(wp_status_str(end.status));
 	compare(mism, "status", json_object_object_get(doc, "status"), st);
 	json_object_put(st);
-	compare_result(mism, json_object_object_get(doc, "result"), result);
-	json_object_put(result);
+	compare_result(mism, json_object_object_get(doc, "result"), end.result);
+	if (end.state)
+		rs->free(end.state);
+	json_object_put(end.result);
 done:
-	if (state)
-		rs->free(state);
 	json_object_object_add(report, "verified",
 	                       json_object_new_boolean(json_object_array_length(mism) == 0));
 	json_object_object_add(report, "commitment_ok", json_object_new_boolean(commitment_ok));
@@ -429,76 +435,128 @@ done:
 	return report;
 }
 
-/* ------------------------------------------------- the match at a post */
+/* ------------------------------------------------------ the one step */
+
+void
+wp_replay_begin(struct wp_replay *r, const struct wr_ruleset *rs, json_object *options,
+                int nseats, const unsigned char seed[32], const unsigned char *client,
+                size_t client_len)
+{
+	memset(r, 0, sizeof(*r));
+	r->rs = rs;
+	r->options = options;
+	r->nseats = nseats;
+	memcpy(r->hs.seed, seed, 32);
+	r->hs.client = (unsigned char *)client;
+	r->hs.client_len = client_len;
+	r->now.status = WP_STATUS_ACTIVE;
+}
+
+void
+wp_replay_from(struct wp_replay *r, struct wp_past *take_start)
+{
+	if (r->now.state)
+		r->rs->free(r->now.state);
+	json_object_put(r->given);
+	r->now = *take_start;
+	/* The result of a match ended then, whoever gave it. */
+	r->given = take_start->status != WP_STATUS_ACTIVE ? take_start->result : NULL;
+	if (!r->given)
+		json_object_put(take_start->result);
+	r->now.result = NULL;
+	r->aborted = take_start->status == WP_STATUS_ABORTED;
+	memset(take_start, 0, sizeof(*take_start));
+}
+
+/* What the last step drew and told, let go before the next. */
+static void
+step_clear(struct wp_replay *r)
+{
+	wr_events_free(&r->ev);
+	wr_rng_record_free(&r->rng);
+	memset(&r->ev, 0, sizeof(r->ev));
+	memset(&r->rng, 0, sizeof(r->rng));
+	r->agreed = r->claimed = 0;
+}
 
 int
-wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
-                 struct wp_past *out)
+wp_replay_step(struct wp_replay *r, const struct wp_past_post *p)
 {
-	const struct wr_ruleset *rs = g->rs;
-	unsigned all = (1u << g->nseats) - 1, offers = 0;
-	struct wr_hmac_stream hs;
-	json_object *given = NULL; /* a result the service records itself */
-	int aborted = 0, rc = 0;
+	const struct wr_ruleset *rs = r->rs;
+	unsigned all = (1u << r->nseats) - 1;
 
-	memset(out, 0, sizeof(*out));
-	memcpy(hs.seed, g->seed, 32);
-	hs.client = (unsigned char *)g->client;
-	hs.client_len = g->client_len;
-	for (int i = 0; i < n && rc == 0; i++) {
-		const struct wp_past_post *p = &posts[i];
-		/* A post taken back by an undo among these never happened
-		 * (issue 14); the undo post itself changes nothing more. */
-		if (p->undone_by && p->undone_by <= n)
-			continue;
-		struct wr_rng rng;
-		struct wr_events ev = {0};
-
-		/* Draw offers as api/posts.c keeps them: a turn, a resignation
-		 * or a refusal clears them, standing orders keep them. */
-		if (p->kind != WP_POST_ORDERS)
-			offers = 0;
-		switch (p->kind) {
-		case WP_POST_DRAW_OFFER:
-		case WP_POST_DRAW_ACCEPT: {
-			unsigned in = out->state && rs->seats_in ? rs->seats_in(out->state) & all : all;
-			offers = out->draw_offers | (1u << p->seat);
-			if ((offers & in) == in) {
-				offers = 0;
-				if (out->state && rs->agreed_end)
-					wp_agreed_end(rs, out->state, &ev);
-				else
-					given = result_by("agreement", 1);
-			}
-			break;
-		}
-		case WP_POST_ABORT:
-			aborted = 1;
-			given = result_by("aborted", 0);
-			break;
-		default:                 /* the start, and the posts that move */
-			rc = wp_replay_one(rs, g->options, g->nseats, &hs, &out->state, p->kind,
-			                   p->seat, p->actions, p->draws_from, &rng, &ev);
-			wr_rng_record_free(&rng);
-			break;
-		}
-		out->draw_offers = offers;
-		wr_events_free(&ev);
-	}
-	if (rc != 0) {
-		if (out->state)
-			rs->free(out->state);
-		json_object_put(given);
-		memset(out, 0, sizeof(*out));
+	step_clear(r);
+	/* A post taken back never happened (issue 14); its undo post lets a
+	 * draw offer lapse like a turn. */
+	if (p->undone_by)
+		return 0;
+	if (apply_post(rs, r->options, r->nseats, &r->hs, &r->now.state, p->kind, p->seat,
+	               p->actions, p->draws_from, &r->rng, &r->ev) != 0)
 		return -1;
+	r->claimed = p->kind == WP_POST_CLAIM;
+	/* Draw offers as api/posts.c keeps them (do_draw). */
+	unsigned offers = p->kind == WP_POST_ORDERS ? r->now.draw_offers : 0;
+	switch (p->kind) {
+	case WP_POST_DRAW_OFFER:
+	case WP_POST_DRAW_ACCEPT: {
+		unsigned in = r->now.state && rs->seats_in ? rs->seats_in(r->now.state) & all : all;
+		if (p->seat < 0 || p->seat >= r->nseats)
+			return -1;
+		offers = r->now.draw_offers | (1u << p->seat);
+		if ((offers & in) == in) {
+			offers = 0;
+			r->agreed = 1;
+			if (r->now.state && rs->agreed_end) {
+				wp_agreed_end(rs, r->now.state, &r->ev);
+			} else {
+				json_object_put(r->given);
+				r->given = result_by("agreement", 1);
+			}
+		}
+		break;
 	}
-	out->result = given;
-	if (!given && out->state) {
-		struct wr_result r = {0};
-		rs->result(out->state, &r);
-		out->result = wp_result_json(&r, g->nseats);
+	case WP_POST_ABORT:
+		r->aborted = 1;
+		json_object_put(r->given);
+		r->given = result_by("aborted", 0);
+		break;
+	default:
+		break;
 	}
-	out->status = aborted ? WP_STATUS_ABORTED : out->result ? WP_STATUS_OVER : WP_STATUS_ACTIVE;
-	out->awaiting = out->result || !out->state ? 0 : rs->to_act(out->state);
+	r->now.draw_offers = offers;
 	return 0;
+}
+
+void
+wp_replay_end(struct wp_replay *r, struct wp_past *out)
+{
+	const struct wr_ruleset *rs = r->rs;
+
+	*out = r->now;
+	out->result = r->given;
+	r->given = NULL;
+	if (!out->result && out->state) {
+		struct wr_result res = {0};
+		rs->result(out->state, &res);
+		out->result = wp_result_json(&res, r->nseats);
+	}
+	if (out->result && r->claimed && !r->aborted) /* won on time (api/clock.c) */
+		json_object_object_add(out->result, "reason", json_object_new_string("time"));
+	out->status = r->aborted ? WP_STATUS_ABORTED
+	              : out->result ? WP_STATUS_OVER : WP_STATUS_ACTIVE;
+	out->awaiting = out->result || !out->state ? 0 : rs->to_act(out->state);
+	memset(&r->now, 0, sizeof(r->now));
+	step_clear(r);
+}
+
+void
+wp_replay_free(struct wp_replay *r)
+{
+	if (r->now.state)
+		r->rs->free(r->now.state);
+	json_object_put(r->given);
+	json_object_put(r->now.result);
+	memset(&r->now, 0, sizeof(r->now));
+	r->given = NULL;
+	step_clear(r);
 }

@@ -15,13 +15,13 @@
  * {"verified", "commitment_ok", "state_ok", "posts", "rolls", "mismatches"}. */
 json_object *wp_verify(json_object *export_doc);
 
-/* One stored post as the replay needs it (actions: not owned). */
+/* One stored post as a replay needs it (actions: not owned). */
 struct wp_past_post {
 	int seat;
 	enum wp_post_kind kind;
 	json_object *actions;
 	int64_t draws_from;
-	int undone_by;           /* the undo post that took it back, 0: none */
+	int undone_by;           /* taken back by then: the replay skips it; 0 none */
 };
 /* The match after a post, as api/write.c stored it then. */
 struct wp_past {
@@ -30,22 +30,41 @@ struct wp_past {
 	unsigned awaiting, draw_offers;
 	json_object *result;     /* owned, NULL while playing */
 };
-/* The match after its first n posts (posts 1..n, in order), replayed from
- * the start with its own dice (seed and client material: the server's
- * secret, so this runs server side only): GET /api/games/{id}?at=, the
- * spectator delay and the board image (api/watch.c, wp_past_at). 0, or -1
- * when a post does not replay. */
-int wp_replay_past_at(const struct wp_game *g, const struct wp_past_post *posts, int n,
-                     struct wp_past *out);
-
-/* Replays one post onto *state (a start creates it) with the match's
- * dice from the post's first draw `from`: turns, standing orders and
- * resignations change the state, other kinds nothing. The draws made are
- * recorded in rng (free with wr_rng_record_free), the events in ev.
- * 0, or -1 when the post does not replay. */
-int wp_replay_one(const struct wr_ruleset *rs, json_object *options, int nseats,
-                  struct wr_hmac_stream *hs, void **state, enum wp_post_kind kind, int seat,
-                  json_object *content, int64_t from, struct wr_rng *rng, struct wr_events *ev);
+/* A replay under way (issue 26, one step for all of them): GET ?at=, the
+ * spectator delay and the board image (api/watch.c, wp_past_at), undo
+ * (api/undo.c) and the audit (wp_verify). It starts from the start or a
+ * snapshot (store.h wp_db_snapshot) and goes one post at a time with the
+ * match's own dice (seed and client material: the server's secret, so
+ * this runs server side only, or on an export). */
+struct wp_replay {
+	const struct wr_ruleset *rs;
+	json_object *options;    /* borrowed */
+	int nseats;
+	struct wr_hmac_stream hs;    /* its client material is borrowed */
+	struct wp_past now;      /* the match after the last post; result unused */
+	json_object *given;      /* a result the service recorded itself, owned */
+	int aborted;
+	int agreed, claimed;     /* the last post ended it by agreement, on time */
+	struct wr_rng rng;       /* the last post's draws: log, count */
+	struct wr_events ev;     /* the last post's events */
+};
+/* From before the first post; then, if the replay starts later, from
+ * *take_start (a snapshot: the match as it was after that post). */
+void wp_replay_begin(struct wp_replay *r, const struct wr_ruleset *rs, json_object *options,
+                     int nseats, const unsigned char seed[32], const unsigned char *client,
+                     size_t client_len);
+void wp_replay_from(struct wp_replay *r, struct wp_past *take_start);
+/* Applies one post as api/posts.c and api/write.c did: turns, standing
+ * orders, resignations and claims through the ruleset with the dice from
+ * the post's first draw; draw offers, refusals and acceptances (a turn, an
+ * undo or a resignation lets an offer lapse, standing orders keep it);
+ * an abort. A post taken back (undone_by) changes nothing. 0, or -1 when
+ * the post does not replay. */
+int wp_replay_step(struct wp_replay *r, const struct wp_past_post *p);
+/* The match where the replay is: status, result, awaited seats; *out
+ * takes the state. Ends the replay (then wp_replay_free does nothing). */
+void wp_replay_end(struct wp_replay *r, struct wp_past *out);
+void wp_replay_free(struct wp_replay *r);
 
 /* An undo post's content, [{"type": "undo", "posts": [seq, ...]}]: the
  * seqs it takes back, ascending (issue 14).

@@ -160,6 +160,43 @@ wp_post_rows_free(struct wp_post_row *rows, int n)
 }
 
 enum wp_err
+wp_db_snapshot(struct wp_conn *c, int64_t game, int upto, int horizon, struct wp_snapshot *out)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	memset(out, 0, sizeof(*out));
+	wp_p_int(&p, game);
+	wp_p_int(&p, upto);
+	wp_p_int(&p, horizon);
+	if ((err = wp_sql_run(c, WP_STMT_SNAPSHOT_AT, &p, &r)))
+		return err;
+	if (PQntuples(r) == 1) {
+		out->seq = (int)wp_col_int(r, 0, NC_SEQ);
+		out->state = wp_col_strdup(r, 0, NC_STATE);
+		out->result = wp_col_strdup(r, 0, NC_RESULT);
+		out->status = wp_status_parse(PQgetvalue(r, 0, NC_STATUS));
+		out->awaiting = (unsigned)wp_col_int(r, 0, NC_AWAITING);
+		out->draw_offers = (unsigned)wp_col_int(r, 0, NC_OFFERS);
+		wp_col_str(r, 0, NC_AT, out->at, sizeof(out->at));
+		if ((!out->state && !wp_col_null(r, 0, NC_STATE)) ||
+		    (!out->result && !wp_col_null(r, 0, NC_RESULT)))
+			err = WP_ERR_INTERNAL;
+	}
+	PQclear(r);
+	return err;
+}
+
+void
+wp_snapshot_free(struct wp_snapshot *s)
+{
+	free(s->state);
+	free(s->result);
+	memset(s, 0, sizeof(*s));
+}
+
+enum wp_err
 wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n)
 {
 	struct wp_params p = {0};

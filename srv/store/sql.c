@@ -153,5 +153,12 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" EXISTS (SELECT 1 FROM jsonb_array_elements(events) e WHERE (e->>'to')::int <> 0"
 		" AND ((e->>'to')::int & ~(1 << $2::int)) <> 0)"
 		" FROM posts WHERE game_id = $1 ORDER BY seq DESC LIMIT $3"},
+	/* The nearest snapshot at or before post $2 (sql/014_snapshots.sql)
+	 * from which a replay to post $3 meets no undo of a post before it. */
+	[WP_STMT_SNAPSHOT_AT] = {"snapshot_at",
+		"SELECT " COLS(WP_SNAPSHOT_COLUMNS) " FROM snapshots s WHERE s.game_id = $1"
+		" AND s.seq <= $2 AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.game_id = $1"
+		" AND p.undone_by > s.seq AND p.undone_by <= $3 AND p.seq <= s.seq)"
+		" ORDER BY s.seq DESC LIMIT 1"},
 	WP_NOTIFY_SQL
 };

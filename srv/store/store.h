@@ -176,6 +176,20 @@ struct wp_post_row {
 enum wp_err wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
                         struct wp_post_row **out, int *n);
 void wp_post_rows_free(struct wp_post_row *rows, int n);
+/* A match as stored after post `seq` (sql/014_snapshots.sql, every 64th
+ * post): where a replay starts. Its state holds every secret. */
+struct wp_snapshot {
+	int seq;                 /* 0: none, replay from the start */
+	char *state, *result;    /* owned; NULL: none */
+	enum wp_status status;
+	unsigned awaiting, draw_offers;
+	char at[WP_TIME_MAX];    /* the post's time */
+};
+/* The latest snapshot at or before post `upto` from which a replay up to
+ * post `horizon` meets no undo of a post before it; seq 0 when none. */
+enum wp_err wp_db_snapshot(struct wp_conn *c, int64_t game, int upto, int horizon,
+                           struct wp_snapshot *out);
+void wp_snapshot_free(struct wp_snapshot *s);
 /* How many posts after seq could change what a seat sees of the board:
  * all but standing orders and draw offers or refusals. */
 enum wp_err wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n);

@@ -63,6 +63,7 @@ enum wp_stmt {
 	WP_NOTIFY_STMTS
 	WP_STMT_POSTS_UNDO,
 	WP_STMT_UNDO_TAIL,
+	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_MAX
 };
 
@@ -111,6 +112,11 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END")
 
+#define WP_SNAPSHOT_COLUMNS(X)                                                                   \
+	X(NC_SEQ, "s.seq") X(NC_STATE, "s.state::text") X(NC_STATUS, "s.status")                 \
+	X(NC_AWAITING, "s.awaiting") X(NC_OFFERS, "s.draw_offers") X(NC_RESULT, "s.result::text") \
+	X(NC_AT, WP_SQL_TIME("s.at"))
+
 #define WP_WATCH_COLUMNS(X)                                                                      \
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
 	X(WAC_DELAY, "spectator_delay")
@@ -129,6 +135,7 @@ enum { WP_MY_GAME_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_PLAYER_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_IDEM_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_SNAPSHOT_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
