@@ -67,6 +67,17 @@ check_recruit(const struct oc_state *st, int seat, const struct oc_recruit *r, i
 
 /* --------------------------------------------------------------- legal */
 
+/* The item in the acting unit's slot, or NULL and why. */
+static const struct oc_item *
+slot_item(const struct oc_unit *u, int slot, struct wr_error *err)
+{
+	if (slot < 0 || slot > 2 || u->item[slot] < 0) {
+		wr_fail(err, "no-item", "slot", "no item in that slot");
+		return NULL;
+	}
+	return &oc_items[u->item[slot]];
+}
+
 static int
 legal_staff(const struct oc_state *st, int seat, const struct oc_action *a, struct wr_error *err)
 {
@@ -74,9 +85,8 @@ legal_staff(const struct oc_state *st, int seat, const struct oc_action *a, stru
 	const struct oc_item *it;
 	int t, d;
 
-	if (a->slot < 0 || a->slot > 2 || u->item[a->slot] < 0)
-		return wr_fail(err, "no-item", "slot", "no item in that slot");
-	it = &oc_items[u->item[a->slot]];
+	if (!(it = slot_item(u, a->slot, err)))
+		return -1;
 	if (!oc_is_staff(it))
 		return wr_fail(err, "not-a-staff", "slot", "%s is not a staff", it->name);
 	if (!oc_usable_weapon(u, it))
@@ -242,9 +252,8 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 		const struct oc_item *w;
 		if (st->acted)
 			return wr_fail(err, "already-acted", "", "one Action per turn");
-		if (a->slot < 0 || a->slot > 2 || u->item[a->slot] < 0)
-			return wr_fail(err, "no-item", "slot", "no item in that slot");
-		w = &oc_items[u->item[a->slot]];
+		if (!(w = slot_item(u, a->slot, err)))
+			return -1;
 		if (w->kind != OC_WEAPON || oc_is_staff(w))
 			return wr_fail(err, "not-a-weapon", "slot", "%s cannot attack", w->name);
 		if (!oc_usable_weapon(u, w))
@@ -306,9 +315,8 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 		const struct oc_item *it;
 		if (st->acted)
 			return wr_fail(err, "already-acted", "", "one Action per turn");
-		if (a->slot < 0 || a->slot > 2 || u->item[a->slot] < 0)
-			return wr_fail(err, "no-item", "slot", "no item in that slot");
-		it = &oc_items[u->item[a->slot]];
+		if (!(it = slot_item(u, a->slot, err)))
+			return -1;
 		if (it->kind != OC_CONSUMABLE || it->special == OC_SP_PICK)
 			return wr_fail(err, "not-usable", "slot", "%s is not used this way", it->name);
 		if (it->special == OC_SP_HEAL && u->hp >= oc_max_hp(u))
@@ -319,9 +327,8 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 	}
 	case OC_A_EQUIP: {
 		const struct oc_item *it;
-		if (a->slot < 0 || a->slot > 2 || u->item[a->slot] < 0)
-			return wr_fail(err, "no-item", "slot", "no item in that slot");
-		it = &oc_items[u->item[a->slot]];
+		if (!(it = slot_item(u, a->slot, err)))
+			return -1;
 		if (a->slot == u->equip || a->slot == u->acc)
 			return wr_fail(err, "already-equipped", "slot", "%s is already equipped", it->name);
 		if (it->kind == OC_ACCESSORY)
@@ -332,9 +339,7 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 		return 0;
 	}
 	case OC_A_DISCARD:
-		if (a->slot < 0 || a->slot > 2 || u->item[a->slot] < 0)
-			return wr_fail(err, "no-item", "slot", "no item in that slot");
-		return 0;
+		return slot_item(u, a->slot, err) ? 0 : -1;
 	case OC_A_TRADE: {
 		const struct oc_unit *p;
 		t = oc_unit_at(st, a->with);

@@ -246,6 +246,22 @@ check_victory(struct oc_state *st, struct wr_list *ev)
 		end_game(st, 1u, OC_R_ROUT, ev);
 }
 
+/* With no weapon or accessory in hand, the first usable weapon (not a
+ * staff) and the first accessory are taken up. */
+static void
+equip_first(struct oc_unit *u)
+{
+	for (int s = 0; s < 3; s++) {
+		if (u->item[s] < 0)
+			continue;
+		const struct oc_item *it = &oc_items[u->item[s]];
+		if (u->equip < 0 && it->kind == OC_WEAPON && !oc_is_staff(it) && oc_usable_weapon(u, it))
+			u->equip = s;
+		if (u->acc < 0 && it->kind == OC_ACCESSORY)
+			u->acc = s;
+	}
+}
+
 /* --------------------------------------------------------- apply parts */
 
 static void
@@ -265,16 +281,7 @@ add_unit(struct oc_state *st, int seat, const struct oc_recruit *r)
 		u->item[s] = s < r->nitems ? r->items[s] : -1;
 		u->uses[s] = u->item[s] >= 0 ? oc_items[u->item[s]].uses : 0;
 	}
-	/* The first usable weapon (not a staff) and accessory start equipped. */
-	for (int s = 0; s < 3; s++) {
-		if (u->item[s] < 0)
-			continue;
-		const struct oc_item *it = &oc_items[u->item[s]];
-		if (u->equip < 0 && it->kind == OC_WEAPON && !oc_is_staff(it) && oc_usable_weapon(u, it))
-			u->equip = s;
-		if (u->acc < 0 && it->kind == OC_ACCESSORY)
-			u->acc = s;
-	}
+	equip_first(u);
 	/* Scenario Tags (O14): the first unit of the scenario's seat is its
 	 * Leader; every unit of it is Fleeing or a Raider. */
 	if (st->scenario != OC_SC_ROUT && seat == st->scen_seat)
@@ -729,18 +736,8 @@ do_trade(struct oc_state *st, int seat, const struct oc_action *a, struct wr_lis
 		u->uses[s] = tu;
 	}
 	/* A unit left with nothing equipped equips what it receives. */
-	struct oc_unit *both[2] = {u, p};
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 3; s++) {
-			struct oc_unit *x = both[k];
-			if (x->item[s] < 0)
-				continue;
-			const struct oc_item *it = &oc_items[x->item[s]];
-			if (x->equip < 0 && it->kind == OC_WEAPON && !oc_is_staff(it) && oc_usable_weapon(x, it))
-				x->equip = s;
-			if (x->acc < 0 && it->kind == OC_ACCESSORY)
-				x->acc = s;
-		}
+	equip_first(u);
+	equip_first(p);
 	e.item = gi;
 	e.item2 = ti;
 	st->traded = t;
