@@ -281,12 +281,15 @@ wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int 
 	}
 	for (int k = 0; k < nmarks; k++) {
 		const struct wp_clock_mark *m = &marks[k];
-		for (int s = 0; s < nseats; s++)
-			clock_step(tc, vac[s], nvac[s], &out[s], m->at, (prev.awaiting >> s) & 1,
-			           move_of(prev.awaiting, prev.waiting, prev.reacting, s),
-			           (m->awaiting >> s) & 1,
-			           move_of(m->awaiting, m->waiting, m->reacting, s),
-			           (m->answered >> s) & 1);
+		for (int s = 0; s < nseats; s++) {
+			enum move was = move_of(prev.awaiting, prev.waiting, prev.reacting, s),
+			          is = move_of(m->awaiting, m->waiting, m->reacting, s);
+			int answered = (m->answered >> s) & 1;
+			clock_step(tc, vac[s], nvac[s], &out[s], m->at, (prev.awaiting >> s) & 1, was,
+			           (m->awaiting >> s) & 1, is, answered);
+			if (is != MOVE_NONE && (is != was || answered))
+				out[s].move = k + 1;   /* posts are numbered from 1 */
+		}
 		prev = *m;
 	}
 	for (int s = 0; s < nseats; s++) {

@@ -76,6 +76,7 @@ struct wp_seat_clock {
 	int64_t deadline;        /* awaited: when the bank runs out */
 	int64_t left;            /* seconds left at now (bank when not awaited) */
 	int flagged;             /* awaited and now >= deadline */
+	int move;                /* the post after which its last move (G8) began; 0: none */
 };
 
 /* Each seat's clock after the marks (in post order), at now. A seat

@@ -208,17 +208,6 @@ wp_db_outbox_done(struct wp_conn *c, const struct wp_outbox *o, int http_status,
 }
 
 enum wp_err
-wp_db_notify_seats(struct wp_conn *c, int64_t game, unsigned mask, const char *event)
-{
-	struct wp_params p = {0};
-
-	wp_p_int(&p, game);
-	wp_p_int(&p, mask);
-	wp_p_text(&p, event);
-	return wp_sql_run(c, WP_STMT_NOTIFY_SEATS, &p, NULL);
-}
-
-enum wp_err
 wp_db_timed_games(struct wp_conn *c, int64_t after, int limit, struct wp_timed_game **out,
                   int *n)
 {

@@ -8,7 +8,7 @@
 #define WP_NOTIFY_STMTS                                                                          \
 	WP_STMT_WEBHOOK_INSERT, WP_STMT_WEBHOOKS_LIST, WP_STMT_WEBHOOK_DELETE,                   \
 	WP_STMT_WEBHOOK_OWNED, WP_STMT_DELIVERIES_PAGE, WP_STMT_OUTBOX_CLAIM, WP_STMT_OUTBOX_DONE, \
-	WP_STMT_NOTIFY_SEATS, WP_STMT_EMAIL_GET, WP_STMT_EMAIL_PUT, WP_STMT_UNSUBSCRIBE,       \
+	WP_STMT_EMAIL_GET, WP_STMT_EMAIL_PUT, WP_STMT_UNSUBSCRIBE,                                \
 	WP_STMT_DIGEST_CLAIM, WP_STMT_DIGEST_GAMES, WP_STMT_DIGEST_DONE, WP_STMT_TIMED_GAMES,     \
 	WP_STMT_TIME_WARNING,
 
@@ -88,7 +88,6 @@
 		" delivered_at = CASE WHEN $4::int BETWEEN 200 AND 299 THEN now() END,"           \
 		" next_attempt_at = now() + make_interval(secs => $7)"                           \
 		" WHERE game_id = $1 AND id = $2 AND attempts = $3"},                            \
-	[WP_STMT_NOTIFY_SEATS] = {"notify_seats", "SELECT wp_notify_seats($1, $2, $3)"},        \
 	[WP_STMT_EMAIL_GET] = {"email_get",                                                      \
 		"SELECT " COLS(WP_EMAIL_COLUMNS) " FROM email_settings WHERE player_id = $1"},    \
 	/* A new address gets a new unsubscribe token; the next digest time \

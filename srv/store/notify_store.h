@@ -68,12 +68,6 @@ void wp_outbox_free(struct wp_outbox *o, int n);
 enum wp_err wp_db_outbox_done(struct wp_conn *c, const struct wp_outbox *o, int http_status,
                               const char *error, int max_attempts, double retry_s);
 
-/* The hook for events no trigger sees (a clock's "time running out"):
- * queues `event` for the players at the seats of `mask` in the match, in
- * the caller's transaction. Only public facts of the match go out. */
-enum wp_err wp_db_notify_seats(struct wp_conn *c, int64_t game, unsigned mask,
-                               const char *event);
-
 /* "Time running out" (sql/011_time_warnings.sql): a page of the active
  * matches with a time control and a seated player with a webhook, with
  * id > after, in id order. */
@@ -84,9 +78,10 @@ struct wp_timed_game {
 };
 enum wp_err wp_db_timed_games(struct wp_conn *c, int64_t after, int limit,
                               struct wp_timed_game **out, int *n);
-/* Queues the warning of `seat` for its turn that began after post
- * turn_seq, once per (match, seat, turn) whatever the instances, and only
- * if the match is still at `version`. *queued: outbox rows queued, 0 when
+/* Queues the warning of `seat` for its move that began after post
+ * turn_seq (wp_seat_clock.move), with its deadline, once per (match, seat,
+ * move) whatever the instances, and only if the match is still at
+ * `version`. *queued: outbox rows queued, 0 when
  * warned already, -1 when the match changed since it was read. */
 enum wp_err wp_db_time_warning(struct wp_conn *c, int64_t game, int seat, int turn_seq,
                                int version, int64_t deadline, int64_t *queued);
