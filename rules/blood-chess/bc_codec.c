@@ -721,6 +721,14 @@ attack_name(const struct bc_state *st, int seat, int role, int k)
 	return st->ch[seat][role].sh.att[k].name;
 }
 
+/* The seat and the piece's kind an event is about: {"seat", role|kind}. */
+static void
+put_who(json_object *o, const char *static_key, int seat, int kind)
+{
+	wr_json_put_int(o, "seat", seat);
+	wr_json_put_str(o, static_key, bc_kind_names[kind]);
+}
+
 static json_object *
 bc_event_json(const void *state, const void *event, unsigned *visible_to)
 {
@@ -733,14 +741,12 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 	*visible_to = e->vis == BC_V_OWNER ? (1u << e->seat) | ref : WR_VIS_PUBLIC;
 	switch (e->type) {
 	case BC_E_SHEET:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_str(o, "template", tmpl_id(st, e->value));
 		break;
 	case BC_E_MIRROR:
 		/* B12: the redacted twin has the full one's shape and length */
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		put_who(o, "kind", e->seat, e->kind);
 		wr_json_put_str(o, "square", e->vis == BC_V_OWNER ? wr_square_name(B, e->from, text) : "??");
 		wr_json_put_bool(o, "redacted", e->vis == BC_V_REDACTED);
 		break;
@@ -752,33 +758,28 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		wr_json_put_int(o, "segment", e->segment);
 		break;
 	case BC_E_ROLLOFF:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_int(o, "die", e->value);
 		break;
 	case BC_E_PHASE:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_int(o, "turn", e->turn);
 		wr_json_put_int(o, "segment", e->segment);
 		break;
 	case BC_E_LOST_PHASE:
 	case BC_E_DODGE:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		break;
 	case BC_E_WAKE:
 	case BC_E_RECOVER:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_int(o, "recovered", e->value);
 		wr_json_put_int(o, "stun", e->stun);
 		wr_json_put_bool(o, "unconscious", e->unconscious);
 		break;
 	case BC_E_MOVE:
 	case BC_E_SHOOT:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		put_who(o, "kind", e->seat, e->kind);
 		wr_json_put_sq(o, "from", B, e->from);
 		wr_json_put_sq(o, "to", B, e->to);
 		if (e->attack >= 0)
@@ -807,8 +808,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	case BC_E_ATTACK: {
 		const char *an = attack_name(st, e->seat, e->role, e->attack);
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_int(o, "attack", e->attack);
 		wr_json_put_str(o, "attack_name", an);
 		wr_json_put_sq(o, "from", B, e->from);
@@ -836,8 +836,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	}
 	case BC_E_DAMAGE:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_sq(o, "square", B, e->from);
 		wr_json_put_int(o, "stun_taken", e->stun_taken);
 		wr_json_put_int(o, "body_taken", e->body_taken);
@@ -858,15 +857,13 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		wr_json_put_str(o, "text", text);
 		break;
 	case BC_E_REMOVED:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "kind", bc_kind_names[e->kind]);
+		put_who(o, "kind", e->seat, e->kind);
 		wr_json_put_sq(o, "square", B, e->from);
 		wr_json_put_str(o, "was", e->kind == BC_PAWN || e->decoy ? "decoy" : "real");
 		wr_json_put_int(o, "points", e->points);
 		break;
 	case BC_E_AWAIT_REF:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_str(o, "role", bc_kind_names[e->role]);
+		put_who(o, "role", e->seat, e->role);
 		wr_json_put_int(o, "attack", e->attack);
 		wr_json_put_sq(o, "from", B, e->from);
 		wr_json_put_sq(o, "to", B, e->to);
