@@ -22,7 +22,8 @@ BEGIN
       FROM games g
       JOIN seats s ON s.game_id = g.id
       JOIN webhooks w ON w.player_id = s.player_id
-     WHERE g.id = game AND ((mask >> s.seat) & 1) = 1;
+     WHERE g.id = game AND ((mask >> s.seat) & 1) = 1
+       FOR KEY SHARE OF w SKIP LOCKED;   -- a webhook removed meanwhile: 015
     GET DIAGNOSTICS n = ROW_COUNT;
     IF n > 0 THEN
         PERFORM pg_notify('wp_outbox', '');

@@ -7,6 +7,8 @@
 -- since the snapshot is not returned at all, and the rest cannot go before
 -- the post commits. SKIP LOCKED, not a wait: the removal's own trigger
 -- updates the match's row, which the post holds, so waiting could deadlock.
+-- wp_notify_seats (013, not yet released when this was found) reads them
+-- the same way.
 CREATE OR REPLACE FUNCTION wp_games_notify() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
