@@ -14,9 +14,10 @@
  * the notifications: it takes a ticket before it reads the database and
  * what it read is kept only if nothing was heard of that slot since but
  * versions of that match no newer than what it read (the floor). This
- * instance's own writes forget the match before they are sent (the slot
- * then speaks of that match: the versions heard of it are remembered) and
- * again when the connection's transaction ends (pool.c); the writer then
+ * instance's own writes forget each match they change before they commit
+ * (the slot then speaks of that match: the versions heard of it are
+ * remembered) and again when the connection's transaction ends (pool.c,
+ * wp_db_notify: only those matches, a vacation's included); the writer then
  * keeps the match as its commit left it unless a newer version was heard
  * of or held meanwhile (wp_cache_game_written). So no answer given after
  * a commit is acknowledged is older than the commit. Nothing is served

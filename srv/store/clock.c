@@ -128,14 +128,22 @@ wp_db_vacations(struct wp_conn *c, int64_t player, struct wp_interval **out, int
 	return *out ? WP_OK : WP_ERR_INTERNAL;
 }
 
+/* Only the player's matches in play are forgotten and told of, each at
+ * its new version (wp_db_notify), not every match held. */
 enum wp_err
 wp_db_vacation_insert(struct wp_conn *c, int64_t player, int64_t from, int64_t to)
 {
 	struct wp_params p = {0};
-	int64_t bumped;
+	PGresult *r;
+	enum wp_err err;
 
 	wp_p_int(&p, player);
 	wp_p_int(&p, from);
 	wp_p_int(&p, to);
-	return wp_sql_one(c, WP_STMT_VACATION_INSERT, &p, &bumped);
+	if ((err = wp_sql_run(c, WP_STMT_VACATION_INSERT, &p, &r)) != WP_OK)
+		return err;
+	for (int i = 0; err == WP_OK && i < PQntuples(r); i++)
+		err = wp_db_notify(c, wp_col_int(r, i, 0), wp_col_int(r, i, 1));
+	PQclear(r);
+	return err;
 }

@@ -84,6 +84,8 @@ wp_store_close(struct wp_store *st)
 			PQfinish(st->conns[i].pg);
 			st->conns[i].pg = NULL;
 		}
+		free(st->conns[i].touched);
+		free(st->conns[i].versions);
 	}
 	pthread_mutex_unlock(&st->lock);
 	/* Connections still borrowed are finished when they come back; the
@@ -206,64 +208,44 @@ wp_store_get(struct wp_store *st)
 
 /* ---------------------------------------------------------------- cache */
 
-/* The matches a statement is about to change are forgotten now (loads
- * under way are refused) and again when the transaction ends (cache.c):
- * nothing read before the commit outlives it in this instance. */
-static void
-touch(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
-{
-	if (st == WP_STMT_VACATION_INSERT || (st == WP_STMT_NOTIFY && c->ntouched == 8)) {
-		c->touched_all = 1;
-		wp_cache_forget_all();
-	} else if (st == WP_STMT_NOTIFY && p && p->n > 0 && p->values[0]) {
-		int64_t id = strtoll(p->values[0], NULL, 10);
-		c->versions[c->ntouched] = -1;     /* told inside the transaction */
-		c->touched[c->ntouched++] = id;
-		wp_cache_forget(id);
-	}
-}
-
-const struct wp_params *
-wp_note_params(struct wp_note *n, int64_t game, int64_t version)
-{
-	n->p = (struct wp_params){0};
-	snprintf(n->payload, sizeof(n->payload), "%lld:%lld", (long long)game, (long long)version);
-	wp_p_text(&n->p, n->payload);
-	return &n->p;
-}
-
-/* Tells every instance of a change to a match. Inside a transaction the
- * NOTIFY is queued once it has committed, to go with other writers'
- * (tell.c); beyond eight matches in one transaction, inside it; outside
- * one, queued at once. */
+/* Tells every instance of a change to a match (NOTIFY 'id:version', whose
+ * text only tell.c writes). The match is forgotten now (loads under way
+ * are refused) and again when the transaction ends: nothing read before
+ * the commit outlives it in this instance. Outside a transaction the
+ * change is queued at once; inside one, once it has committed (commit),
+ * to go with other writers' (tell.c). */
 enum wp_err
 wp_db_notify(struct wp_conn *c, int64_t game, int64_t version)
 {
-	struct wp_note n;
 	int v = (int)version;
 
+	wp_cache_forget(game);
 	if (PQtransactionStatus(c->pg) != PQTRANS_INTRANS) {
-		wp_cache_forget(game);
 		wp_tell(c, &game, &v, 1);
 		return WP_OK;
 	}
-	if (c->ntouched < 8 && !c->touched_all) {
-		c->versions[c->ntouched] = v;
-		c->touched[c->ntouched++] = game;
-		wp_cache_forget(game);
-		return WP_OK;
+	if (c->ntouched == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 8;
+		int64_t *t = realloc(c->touched, (size_t)cap * sizeof(*t));
+		if (t)
+			c->touched = t;
+		int *vs = t ? realloc(c->versions, (size_t)cap * sizeof(*vs)) : NULL;
+		if (!vs)
+			return WP_ERR_INTERNAL;     /* the transaction rolls back */
+		c->versions = vs;
+		c->cap = cap;
 	}
-	return wp_sql_run(c, WP_STMT_NOTIFY, wp_note_params(&n, game, version), NULL);
+	c->versions[c->ntouched] = v;
+	c->touched[c->ntouched++] = game;
+	return WP_OK;
 }
 
 static void
 touched_end(struct wp_conn *c)
 {
-	if (c->touched_all)
-		wp_cache_forget_all();
-	for (int i = 0; !c->touched_all && i < c->ntouched; i++)
+	for (int i = 0; i < c->ntouched; i++)
 		wp_cache_forget(c->touched[i]);
-	c->ntouched = c->touched_all = 0;
+	c->ntouched = 0;
 }
 
 void
@@ -344,18 +326,10 @@ command(struct wp_conn *c, const char *sql)
 static enum wp_err
 commit(struct wp_conn *c)
 {
-	int64_t games[8];
-	int versions[8], n = 0;
 	enum wp_err err = command(c, "COMMIT");
 
-	for (int i = 0; err == WP_OK && !c->touched_all && i < c->ntouched; i++) {
-		if (c->versions[i] < 0)
-			continue;
-		games[n] = c->touched[i];
-		versions[n++] = c->versions[i];
-	}
-	if (n)
-		wp_tell(c, games, versions, n);
+	if (err == WP_OK && c->ntouched)
+		wp_tell(c, c->touched, c->versions, c->ntouched);
 	return err;
 }
 
@@ -421,15 +395,12 @@ wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresu
 {
 	PGresult *r = NULL;
 
-	touch(c, st, p);
 	if (!c->broken && PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0,
 	                                      p ? p->values : NULL, p ? p->lengths : NULL,
 	                                      p ? p->formats : NULL, 0))
 		r = wp_await_result(c, statement_deadline(c));
 	ExecStatusType s = PQresultStatus(r);
 
-	if (c->ntouched + c->touched_all && PQtransactionStatus(c->pg) == PQTRANS_IDLE)
-		touched_end(c);    /* committed on its own */
 	wp_metric_add(WP_METRIC_DB_QUERIES, 1);
 	if (s == PGRES_TUPLES_OK)
 		wp_metric_add(WP_METRIC_DB_ROWS, (uint64_t)PQntuples(r));

@@ -82,7 +82,6 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_IDEM_PUT] = {"idem_put",
 		"INSERT INTO idempotency (game_id, player_id, key, request_hash, status, body)"
 		" VALUES ($1, $2, $3, $4, $5, $6)"},
-	[WP_STMT_NOTIFY] = {"notify", "SELECT pg_notify('wp_game', $1)"},
 	/* NOTIFY of matches whose changes committed ($1: a text array of
 	 * 'id:version'), sent by a writer itself where the LISTEN thread does
 	 * not send them (tell.c; the LISTEN thread runs WP_TELL_SQL), in a
@@ -121,14 +120,14 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" extract(epoch FROM p.created_at)::bigint FROM players p"
 		" LEFT JOIN vacations v ON v.player_id = p.id WHERE p.id = $1 ORDER BY v.starts_at"
 		" FOR UPDATE OF p"},   /* two vacations started at once spend the balance once */
-	/* A vacation changes the clocks of all the player's matches: each
-	 * gets a new version (ETags, long-polls) and a NOTIFY. */
+	/* A vacation changes the clocks of the player's matches in play: each
+	 * gets a new version (ETags, long-polls), answered for its NOTIFY
+	 * (clock.c, wp_db_vacation_insert). */
 	[WP_STMT_VACATION_INSERT] = {"vacation_insert",
 		"WITH v AS (INSERT INTO vacations (player_id, starts_at, ends_at)"
-		" VALUES ($1, to_timestamp($2), to_timestamp($3))),"
-		" g AS (UPDATE games SET version = version + 1 WHERE status = 'active'"
-		" AND id IN (SELECT game_id FROM seats WHERE player_id = $1) RETURNING id)"
-		" SELECT count(pg_notify('wp_game', id::text)) FROM g"},
+		" VALUES ($1, to_timestamp($2), to_timestamp($3)))"
+		" UPDATE games SET version = version + 1 WHERE status = 'active'"
+		" AND id IN (SELECT game_id FROM seats WHERE player_id = $1) RETURNING id, version"},
 	/* Every change of a player's matches raises it (versions only grow, a
 	 * new match adds one, seats are never given up): GET /api/me/events
 	 * resumes from it. */

@@ -15,12 +15,12 @@ struct wp_conn {
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
 	int broken;              /* a deadline passed: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
-	/* Matches this connection changed in its current transaction:
-	 * forgotten by the cache again when it ends (cache.c), and told of
-	 * (NOTIFY 'id:version') once it has committed (wp_db_notify). */
-	int64_t touched[8];
-	int versions[8];
-	int ntouched, touched_all;
+	/* Matches this connection changed in its current transaction, at
+	 * their new versions: forgotten by the cache again when it ends
+	 * (cache.c), and told of once it has committed (wp_db_notify). */
+	int64_t *touched;
+	int *versions;
+	int ntouched, cap;
 };
 
 /* Every statement the service runs, prepared on each new connection
@@ -46,7 +46,6 @@ enum wp_stmt {
 	WP_STMT_POSTS_ALL,
 	WP_STMT_IDEM_GET,
 	WP_STMT_IDEM_PUT,
-	WP_STMT_NOTIFY,
 	WP_STMT_NOTIFY_MANY,
 	WP_STMT_COMMIT,
 	WP_STMT_ME_GAMES,
@@ -187,15 +186,12 @@ long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_
 PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
                             unsigned ms);
 
-/* NOTIFY wp_game 'id:version' (games.c). */
+/* Tells every instance that the match changed to version (NOTIFY
+ * wp_game 'id:version'; listen.c reads the id, the cache both: cache.c):
+ * at once outside a transaction, else once it has committed. The match is
+ * forgotten by this instance's cache now and when the transaction ends.
+ * Every change of a match goes through here or wp_db_post_commit. */
 enum wp_err wp_db_notify(struct wp_conn *c, int64_t game, int64_t version);
-/* NOTIFY wp_game 'id:version' ($1; listen.c reads the id, the cache both:
- * cache.c). */
-struct wp_note {
-	struct wp_params p;
-	char payload[48];
-};
-const struct wp_params *wp_note_params(struct wp_note *n, int64_t game, int64_t version);
 /* Tells every instance of the n matches' committed versions (tell.c):
  * queued for the LISTEN thread, which sends the notifications of a few
  * milliseconds together; sent on c (idle: no transaction open) where no

@@ -282,6 +282,34 @@ class CacheTest(unittest.TestCase):
         # A view loads the match and its posts, not the clocks' input.
         self.assertGreater(queries(self.a), before)
 
+    def test_a_vacation_forgets_its_matches_only(self):
+        """Issue 26, "Cache bookkeeping at its depth": a vacation gives the
+        player's matches in play a new version and forgets those, each told
+        (NOTIFY 'id:version') through tell.c like any other change, not the
+        whole cache: another match stays held, a 304 from memory."""
+        game, ann, ben = self.start("Ann", "Ben")
+        other, cat, dan = self.start("Cat", "Dan")
+        etag = get(self.a, game, ann).headers["etag"]
+        ben_etag = get(self.b, game, ben).headers["etag"]
+        other_etag = get(self.a, other, cat).headers["etag"]
+        self.assertTrue(from_memory(self.a, other, other_etag, cat))
+        self.assertTrue(from_memory(self.b, game, ben_etag, ben))
+        # A balance: one day earned every 30 since the account was made.
+        self.db.psql("UPDATE players SET created_at = now() - interval '100 days'"
+                     " WHERE id = %d" % ann.id)
+        told_before = told(self.a)
+        r = ann.req("POST", "/api/me/vacation", {"days": 1})
+        self.assertEqual(r.status, 201, r)
+        self.assertEqual(told_since(self.a, told_before), 1, "its one match in play, told")
+        before = queries(self.a)
+        r = get(self.a, other, cat, {"If-None-Match": other_etag})
+        self.assertEqual(r.status, 304, r)
+        self.assertEqual(queries(self.a), before, "another match stays held")
+        self.assertNotEqual(get(self.a, game, ann).headers["etag"], etag, "a new version")
+        self.assertTrue(wp.wait_until(
+            lambda: get(self.b, game, ben, {"If-None-Match": ben_etag}).status == 200, 10, 0.05),
+            "the other instance heard of it")
+
     def test_spectators_held_behind_share_one_replay(self):
         """A spectator held behind sees the match replayed up to the post it
         may see; that past position never changes, so it is kept: the next
