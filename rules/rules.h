@@ -197,6 +197,20 @@ json_object *wr_json_names(const char *const *names, int n);
  * maximum (when min <= max), enum (when names), description}. */
 json_object *wr_json_option(const char *type, json_object *take_def, int min, int max,
                             const char *const *names, int n, const char *desc);
+/* A descriptor table of a plain struct's fields, for the runs of fields an
+ * action or event writes as they are: the key, how it is written, where
+ * the int lies (offsetof) and, for a name, its string table. */
+enum wr_json_kind { WR_JF_INT, WR_JF_BOOL, WR_JF_SQ, WR_JF_NAME };
+struct wr_json_field {
+	const char *key;         /* static storage, as wr_json_put */
+	enum wr_json_kind kind;
+	size_t offset;
+	const char *const *names; /* WR_JF_NAME */
+};
+/* o[f.key] = the field of `s` for each of the n fields, squares of b. */
+void wr_json_put_fields(json_object *o, const void *s, const struct wr_json_field *f, int n,
+                        const struct wr_board *b);
+#define WR_JF(type, member, kind) {#member, kind, offsetof(type, member), NULL}
 /* Reading a name: the index of s in names[0..n), or -1. */
 int wr_json_name_index(const char *s, const char *const *names, int n);
 /* Snapshots: an int array as JSON, and back -- obj[key] must be an array

@@ -721,6 +721,51 @@ attack_name(const struct bc_state *st, int seat, int role, int k)
 	return st->ch[seat][role].sh.att[k].name;
 }
 
+/* The events that are a run of plain fields, as descriptor tables. */
+#define EF(key, kind, member) {key, kind, offsetof(struct bc_event, member), NULL}
+#define EF_SEAT EF("seat", WR_JF_INT, seat)
+#define EF_ROLE {"role", WR_JF_NAME, offsetof(struct bc_event, role), bc_kind_names}
+static const struct wr_json_field ev_segment[] = {
+	EF("turn", WR_JF_INT, turn), EF("segment", WR_JF_INT, segment)};
+static const struct wr_json_field ev_rolloff[] = {EF_SEAT, EF_ROLE, EF("die", WR_JF_INT, value)};
+static const struct wr_json_field ev_phase[] = {
+	EF_SEAT, EF_ROLE, EF("turn", WR_JF_INT, turn), EF("segment", WR_JF_INT, segment)};
+static const struct wr_json_field ev_who[] = {EF_SEAT, EF_ROLE};
+static const struct wr_json_field ev_recover[] = {
+	EF_SEAT, EF_ROLE, EF("recovered", WR_JF_INT, value), EF("stun", WR_JF_INT, stun),
+	EF("unconscious", WR_JF_BOOL, unconscious)};
+static const struct wr_json_field ev_await_ref[] = {
+	EF_SEAT, EF_ROLE, EF("attack", WR_JF_INT, attack), EF("from", WR_JF_SQ, from),
+	EF("to", WR_JF_SQ, to)};
+static const struct wr_json_field ev_damage[] = {
+	EF_SEAT, EF_ROLE, EF("square", WR_JF_SQ, from), EF("stun_taken", WR_JF_INT, stun_taken),
+	EF("body_taken", WR_JF_INT, body_taken), EF("defense_stun", WR_JF_INT, defense_stun),
+	EF("defense_body", WR_JF_INT, defense_body), EF("stun", WR_JF_INT, stun),
+	EF("body", WR_JF_INT, body), EF("stunned", WR_JF_BOOL, stunned),
+	EF("is_stunned", WR_JF_BOOL, is_stunned), EF("unconscious", WR_JF_BOOL, unconscious),
+	EF("removed", WR_JF_BOOL, removed)};
+#define N(a) (int)(sizeof(a) / sizeof((a)[0]))
+static const struct {
+	const struct wr_json_field *f;
+	int n;
+} ev_flat[BC_E_MAX] = {
+	[BC_E_SEGMENT] = {ev_segment, N(ev_segment)},
+	[BC_E_ROLLOFF] = {ev_rolloff, N(ev_rolloff)},
+	[BC_E_PHASE] = {ev_phase, N(ev_phase)},
+	[BC_E_LOST_PHASE] = {ev_who, N(ev_who)},
+	[BC_E_DODGE] = {ev_who, N(ev_who)},
+	[BC_E_WAKE] = {ev_recover, N(ev_recover)},
+	[BC_E_RECOVER] = {ev_recover, N(ev_recover)},
+	[BC_E_AWAIT_REF] = {ev_await_ref, N(ev_await_ref)},
+	[BC_E_DAMAGE] = {ev_damage, N(ev_damage)},
+};
+
+static void
+put_flat(json_object *o, const struct bc_event *e)
+{
+	wr_json_put_fields(o, e, ev_flat[e->type].f, ev_flat[e->type].n, B);
+}
+
 /* The seat and the piece's kind an event is about: {"seat", role|kind}. */
 static void
 put_who(json_object *o, const char *static_key, int seat, int kind)
@@ -754,28 +799,14 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 	case BC_E_POST12:
 		break;
 	case BC_E_SEGMENT:
-		wr_json_put_int(o, "turn", e->turn);
-		wr_json_put_int(o, "segment", e->segment);
-		break;
 	case BC_E_ROLLOFF:
-		put_who(o, "role", e->seat, e->role);
-		wr_json_put_int(o, "die", e->value);
-		break;
 	case BC_E_PHASE:
-		put_who(o, "role", e->seat, e->role);
-		wr_json_put_int(o, "turn", e->turn);
-		wr_json_put_int(o, "segment", e->segment);
-		break;
 	case BC_E_LOST_PHASE:
 	case BC_E_DODGE:
-		put_who(o, "role", e->seat, e->role);
-		break;
 	case BC_E_WAKE:
 	case BC_E_RECOVER:
-		put_who(o, "role", e->seat, e->role);
-		wr_json_put_int(o, "recovered", e->value);
-		wr_json_put_int(o, "stun", e->stun);
-		wr_json_put_bool(o, "unconscious", e->unconscious);
+	case BC_E_AWAIT_REF:
+		put_flat(o, e);
 		break;
 	case BC_E_MOVE:
 	case BC_E_SHOOT:
@@ -836,18 +867,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		break;
 	}
 	case BC_E_DAMAGE:
-		put_who(o, "role", e->seat, e->role);
-		wr_json_put_sq(o, "square", B, e->from);
-		wr_json_put_int(o, "stun_taken", e->stun_taken);
-		wr_json_put_int(o, "body_taken", e->body_taken);
-		wr_json_put_int(o, "defense_stun", e->defense_stun);
-		wr_json_put_int(o, "defense_body", e->defense_body);
-		wr_json_put_int(o, "stun", e->stun);
-		wr_json_put_int(o, "body", e->body);
-		wr_json_put_bool(o, "stunned", e->stunned);
-		wr_json_put_bool(o, "is_stunned", e->is_stunned);
-		wr_json_put_bool(o, "unconscious", e->unconscious);
-		wr_json_put_bool(o, "removed", e->removed);
+		put_flat(o, e);
 		snprintf(text, sizeof(text), "%d STUN, %d BODY after defenses%s", e->stun_taken,
 		         e->body_taken,
 		         e->removed        ? ": removed from the board"
@@ -861,12 +881,6 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 		wr_json_put_sq(o, "square", B, e->from);
 		wr_json_put_str(o, "was", e->kind == BC_PAWN || e->decoy ? "decoy" : "real");
 		wr_json_put_int(o, "points", e->points);
-		break;
-	case BC_E_AWAIT_REF:
-		put_who(o, "role", e->seat, e->role);
-		wr_json_put_int(o, "attack", e->attack);
-		wr_json_put_sq(o, "from", B, e->from);
-		wr_json_put_sq(o, "to", B, e->to);
 		break;
 	case BC_E_END: {
 		/* the end: every Mirror is revealed (G5) */
