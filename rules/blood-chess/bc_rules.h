@@ -5,7 +5,8 @@
  *   bc_board.c   the pieces: layout, owner and kind, what stands where
  *   bc_combat.c  the Champions combat of RULINGS.md B8-B9
  *   bc_rules.c   set-up, order, movement, decoys, the end
- *   bc_codec.c   JSON, and the wr_ruleset and wr_template tables
+ *   bc_snapshot.c  sheets, save/load and views as JSON
+ *   bc_codec.c   options, actions and events as JSON, the tables
  *
  * each file calling only those above it. */
 #ifndef BC_RULES_H
@@ -204,6 +205,16 @@ struct bc_event {
 	int value;              /* rolloff die, recovered STUN, ... */
 	int by_referee;
 };
+
+/* ------------------------------------------------------ bc_snapshot.c */
+json_object *bc_sheet_json(const struct bc_sheet *sh);
+int bc_sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname,
+                   struct wr_error *err);
+const char *bc_tmpl_id(const struct bc_state *st, int t);
+int bc_copy_name(char *dst, const char *src, const char *field, struct wr_error *err);
+json_object *bc_save(const void *state);
+int bc_load(json_object *snap, void **state, struct wr_error *err);
+json_object *bc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- rules */
 
