@@ -700,14 +700,15 @@ multi_seat_order(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 static void
 finish_setup(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
-	int i0 = cw_armies[st->side[0].army].initiative;
-	int i1 = cw_armies[st->side[1].army].initiative;
 	struct cw_event *e = cw_ev_push(ev, CW_E_REVEAL, WR_VIS_PUBLIC);
 	(void)e;
+	/* With 3-4 armies a seat may be out before it chose one (army -1). */
 	if (st->nseats > 2) {
 		multi_seat_order(st, rng, ev);
 		return;
 	}
+	int i0 = cw_armies[st->side[0].army].initiative;
+	int i1 = cw_armies[st->side[1].army].initiative;
 	/* C3: the lower initiative takes the first turn of every round */
 	if (i0 != i1) {
 		two_seat_order(st, i0 < i1 ? 0 : 1, "lower initiative", ev);
