@@ -258,11 +258,12 @@ void oc_start(struct oc_state *st, struct wr_rng *rng);
 void oc_resign(struct oc_state *st, int seat, struct wr_list *ev);
 int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() validation */
 
-/* oc_save.c: the snapshot and the map's grid string, which options and
- * snapshots share (oc_codec.c calls it, never the other way). */
+/* oc_save.c: the snapshot, the views and the map's grid string, which
+ * options and snapshots share (oc_codec.c calls it, never the other way). */
 int oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err);
 void oc_grid_string(const unsigned char *terrain, char *out);
 json_object *oc_save(const void *state);
+json_object *oc_view(const void *state, int viewer);
 int oc_load(json_object *j, void **state, struct wr_error *err);
 
 /* Warp's destination and Rewarp's reach (RULINGS.md O16: one value). */

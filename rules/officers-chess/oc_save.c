@@ -1,6 +1,6 @@
-/* Officers Chess: the saved state (save, load) and the validation of a
- * loaded state against every invariant the rules rely on (oc_check),
- * and the map's grid string. Calls the board, combat and data files; only
+/* Officers Chess: the saved state (save, load), the validation of a
+ * loaded state against every invariant the rules rely on (oc_check), the
+ * map's grid string, and the view each viewer may see (O13, G5). Calls the board, combat and data files; only
  * oc_codec.c calls into it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,4 +380,170 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 			NO("torch");
 	return 0;
 #undef NO
+}
+
+/* -------------------------------------------------------------- view */
+
+static json_object *
+unit_view(const struct oc_state *st, int i)
+{
+	const struct oc_unit *u = &st->u[i];
+	const struct oc_class *c = &oc_classes[u->cls];
+	json_object *o = json_object_new_object(), *items = json_object_new_array(),
+	            *status = json_object_new_array(), *r = json_object_new_object(),
+	            *tags = json_object_new_array();
+
+	wr_json_put_str(o, "name", u->name);
+	wr_json_put_int(o, "seat", u->seat);
+	wr_json_put_str(o, "class", c->id);
+	json_object_object_add(o, "promoted", json_object_new_boolean(c->promoted));
+	wr_json_put_int(o, "hp", u->hp);
+	wr_json_put_int(o, "max_hp", c->hp);
+	wr_json_put_str(o, "where", oc_where_names[u->where]);
+	json_object_object_add(o, "square", wr_json_sq(&wr_board8, u->where == OC_W_MAP ? u->sq : -1));
+	for (int k = 0; k < 3; k++) {
+		if (u->item[k] < 0) {
+			json_object_array_add(items, NULL);
+			continue;
+		}
+		json_object *x = json_object_new_object();
+		wr_json_put_str(x, "name", oc_items[u->item[k]].name);
+		if (u->uses[k])
+			wr_json_put_int(x, "uses", u->uses[k]);
+		json_object_object_add(x, "equipped", json_object_new_boolean(k == u->equip || k == u->acc));
+		json_object_array_add(items, x);
+	}
+	json_object_object_add(o, "items", items);
+	for (int s = 0; s < OC_STAT_MAX; s++)
+		wr_json_put_str(r, oc_stat_names[s], oc_rating_names[oc_rating(st, u, s)]);
+	json_object_object_add(o, "ratings", r);
+	wr_json_put_int(o, "agility", oc_agility(st, u));
+	wr_json_put_int(o, "movement", oc_movement(st, u));
+	for (int t = 0; t < OC_NTAGS; t++)
+		if (c->tags & 1u << t)
+			json_object_array_add(tags, json_object_new_string(oc_tag_names[t]));
+	if (c->slow) {
+		char b[16];
+		snprintf(b, sizeof(b), "Slow(%d)", c->slow);
+		json_object_array_add(tags, json_object_new_string(b));
+	}
+	if (u->scen)
+		json_object_array_add(tags, json_object_new_string(
+			st->scenario == OC_SC_SEIZE ? "Leader" : st->scenario == OC_SC_ESCAPE ? "Fleeing" : "Raider"));
+	json_object_object_add(o, "tags", tags);
+	if (u->broken)
+		json_object_array_add(status, json_object_new_string("Broken"));
+	if (u->poisoned)
+		json_object_array_add(status, json_object_new_string("Poisoned"));
+	if (u->silenced)
+		json_object_array_add(status, json_object_new_string("Silenced"));
+	if (u->frozen)
+		json_object_array_add(status, json_object_new_string("Frozen"));
+	if (u->barrier >= st->round && u->barrier > 0)
+		json_object_array_add(status, json_object_new_string("Barrier"));
+	json_object_object_add(o, "status", status);
+	json_object_object_add(o, "activated", json_object_new_boolean(u->activated));
+	return o;
+}
+
+json_object *
+oc_view(const void *state, int viewer)
+{
+	const struct oc_state *st = state;
+	json_object *o = json_object_new_object(), *us = json_object_new_array(),
+	            *seats = json_object_new_array(), *marks = json_object_new_array(),
+	            *seen = json_object_new_array(), *opts = json_object_new_object(),
+	            *res = json_object_new_object(), *w = json_object_new_array();
+	unsigned char sight[OC_MAX_TILES];
+	char g[80];
+	int everyone = viewer == WR_EVERYONE || st->phase == OC_PH_OVER;
+	int vw = everyone ? WR_EVERYONE : viewer;
+
+	wr_json_put_str(o, "phase", oc_phase_names[st->phase]);
+	wr_json_put_int(o, "round", st->round);
+	json_object_object_add(o, "turn_seat",
+	                       st->phase == OC_PH_BATTLE ? json_object_new_int(st->cur) : NULL);
+	wr_json_put_int(opts, "units", st->nunits);
+	json_object_object_add(opts, "promoted", json_object_new_boolean(st->promoted));
+	json_object_object_add(opts, "fog", json_object_new_boolean(st->fog));
+	json_object_object_add(opts, "activations", wr_json_ints(st->act, 2));
+	wr_json_put_int(opts, "round_limit", st->round_limit);
+	wr_json_put_str(opts, "scenario", oc_scenario_names[st->scenario]);
+	wr_json_put_int(opts, "scenario_seat", st->scen_seat);
+	wr_json_put_str(opts, "map", st->map);
+	json_object_object_add(o, "options", opts);
+	oc_grid_string(st->terrain, g);
+	wr_json_put_str(o, "grid", g);
+	for (int t = 0; t < 64; t++)
+		if (st->mark[t])
+			json_object_array_add(marks, wr_json_sq(&wr_board8, t));
+	json_object_object_add(o, "marks", marks);
+	json_object *td = json_object_new_object();
+	for (int t = 0; t < 64; t++)
+		if (st->tile_dmg[t]) {
+			char b[8];
+			json_object_object_add(td, wr_square_name(&wr_board8, t, b),
+			                       json_object_new_int(st->tile_dmg[t]));
+		}
+	json_object_object_add(o, "tile_damage", td);
+	if (st->fog && !everyone) {
+		oc_sight(st, viewer, sight);
+		for (int t = 0; t < 64; t++)
+			if (sight[t])
+				json_object_array_add(seen, wr_json_sq(&wr_board8, t));
+		json_object_object_add(o, "seen", seen);
+	} else {
+		json_object_put(seen);
+		json_object_object_add(o, "seen", NULL);
+	}
+	for (int i = 0; i < st->nu; i++)
+		if (oc_visible(st, vw, i))
+			json_object_array_add(us, unit_view(st, i));
+	json_object_object_add(o, "units", us);
+	for (int s = 0; s < st->seats; s++) {
+		json_object *x = json_object_new_object();
+		wr_json_put_int(x, "seat", s);
+		json_object_object_add(x, "ready", json_object_new_boolean(st->ready[s]));
+		if (everyone || viewer == s || !st->fog) {
+			wr_json_put_int(x, "routed", st->routed[s]);
+			wr_json_put_int(x, "escaped", st->escaped[s]);
+		}
+		if (everyone || viewer == s)
+			wr_json_put_str(x, "qi_adept_order", oc_qi_names[st->qi[s]]);
+		json_object_array_add(seats, x);
+	}
+	json_object_object_add(o, "seats", seats);
+	if (st->phase == OC_PH_BATTLE && st->active >= 0 && oc_visible(st, vw, st->active)) {
+		json_object *t = json_object_new_object();
+		json_object_object_add(t, "unit", wr_json_sq(&wr_board8, st->u[st->active].sq));
+		wr_json_put_str(t, "name", st->u[st->active].name);
+		json_object_object_add(t, "moved", json_object_new_boolean(st->moved));
+		json_object_object_add(t, "acted", json_object_new_boolean(st->acted));
+		wr_json_put_int(t, "canto", st->canto);
+		json_object_object_add(o, "active", t);
+	} else {
+		json_object_object_add(o, "active", NULL);
+	}
+	json_object *pend = json_object_new_array();
+	if (st->pend) {
+		json_object *x = json_object_new_object();
+		char b[160];
+		wr_json_put_int(x, "seat", st->u[st->pend_def].seat);
+		wr_json_put_str(x, "kind", "qi_adept");
+		/* Under fog only the units the viewer sees are named (O19, G5). */
+		snprintf(b, sizeof(b), "%s is attacked by %s: may a Qi Adept next to it take the first strike (halved)?",
+		         oc_visible(st, vw, st->pend_def) ? st->u[st->pend_def].name : "a unit",
+		         oc_visible(st, vw, st->pend_att) ? st->u[st->pend_att].name : "an unseen unit");
+		wr_json_put_str(x, "prompt", b);
+		json_object_array_add(pend, x);
+	}
+	json_object_object_add(o, "pending", pend);
+	json_object_object_add(res, "over", json_object_new_boolean(st->phase == OC_PH_OVER));
+	for (int s = 0; s < 2; s++)
+		if (st->winners & 1 << s)
+			json_object_array_add(w, json_object_new_int(s));
+	json_object_object_add(res, "winners", w);
+	wr_json_put_str(res, "reason", oc_reason_names[st->reason]);
+	json_object_object_add(o, "result", res);
+	return o;
 }
