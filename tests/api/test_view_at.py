@@ -14,6 +14,8 @@ import matchlib as ml  # noqa: F401  (checks every answer against the OpenAPI)
 from matchlib import wp
 
 POSTS = 14  # turns per ruleset: past the set-up of every ruleset's smallest army
+LONG = 140  # posts: past two snapshots (sql/014_snapshots.sql: every 64th post)
+AROUND = {2, 63, 64, 65, 100, 127, 128, 129}
 
 
 class ViewAtTest(wp.ServerTestCase):
@@ -71,6 +73,39 @@ class ViewAtTest(wp.ServerTestCase):
         self.assertEqual(first["dice"]["seed"], end.json()["dice"]["seed"])
         self.assertEqual((first["seq"], first["status"]), (1, "active"))
         return game, last
+
+    def test_past_snapshots_the_view_at_is_the_live_view(self):
+        """Issue 26: past positions replay from the nearest snapshot (every
+        64th post); around and between them, and at the end, the view at
+        post k is still the one served live after post k, to a seat and to
+        a spectator, in every ruleset that plays that long (while it is
+        played: once over, everything is revealed at every post)."""
+        rulesets = self.server.request("GET", "/api/rulesets").json()["rulesets"]
+        longest = 0
+        for i, rs in enumerate(rulesets):
+            rng = random.Random(100 + i)
+            ps = [ml.Client(self.server, "L%d" % j) for j in range(2)]
+            g = ps[0].create(2, None, client_seed="l%d" % i, ruleset=rs["id"])
+            self.assertEqual(ps[1].join(g["id"], g["invitations"][0]["code"], "m").status, 200)
+            game, seen = g["id"], {}
+            v = self.live(ps, game, seen)
+            while v["status"] == "active" and v["seq"] < LONG:
+                p = ps[rng.choice(v["awaiting"])]
+                a = p.actions(game)
+                r = p.turn(game, a["seq"], [rng.choice(a["actions"])])
+                self.assertEqual(r.status, 200, r)
+                v = self.live(ps, game, seen) if v["seq"] + 1 in AROUND else ps[0].view(game).json()
+            self.live(ps, game, seen)
+            if v["status"] != "active":  # over: every past post is seen revealed now
+                seen = {v["seq"]: seen[v["seq"]]}
+            else:
+                longest = max(longest, v["seq"])
+            for k in sorted(seen):
+                mine, theirs = seen[k]
+                with self.subTest(ruleset=rs["id"], at=k):
+                    self.assertEqual(self.at(ps[0], game, k).body, mine)
+                    self.assertEqual(self.at(None, game, k).body, theirs)
+        self.assertGreater(longest, 129, "no match was played past two snapshots")
 
     def test_every_ruleset_at_each_post_is_the_live_view(self):
         rulesets = self.server.request("GET", "/api/rulesets").json()["rulesets"]
