@@ -206,6 +206,9 @@ class StressTest(wp.ServerTestCase):
             # on a busy machine under the sanitizers.
             "DB_POOL_WAIT_MS": "60000", "DB_LOCK_TIMEOUT_MS": "60000",
             "DB_STATEMENT_TIMEOUT_MS": "60000", "RENDER_TIMEOUT_MS": "60000",
+            # nor from a health check or a connection late on a loaded
+            # machine, which the breaker would take for an outage
+            "DB_CHECK_TIMEOUT_MS": "60000", "DB_CONNECT_TIMEOUT_MS": "60000",
         }
         super().setUpClass()
 
