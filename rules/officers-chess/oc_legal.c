@@ -78,6 +78,17 @@ slot_item(const struct oc_unit *u, int slot, struct wr_error *err)
 	return &oc_items[u->item[slot]];
 }
 
+/* The item an Action uses (attack, use): one Action per turn. */
+static const struct oc_item *
+action_item(const struct oc_state *st, const struct oc_unit *u, int slot, struct wr_error *err)
+{
+	if (st->acted) {
+		wr_fail(err, "already-acted", "", "one Action per turn");
+		return NULL;
+	}
+	return slot_item(u, slot, err);
+}
+
 static int
 legal_staff(const struct oc_state *st, int seat, const struct oc_action *a, struct wr_error *err)
 {
@@ -250,9 +261,7 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 	}
 	case OC_A_ATTACK: {
 		const struct oc_item *w;
-		if (st->acted)
-			return wr_fail(err, "already-acted", "", "one Action per turn");
-		if (!(w = slot_item(u, a->slot, err)))
+		if (!(w = action_item(st, u, a->slot, err)))
 			return -1;
 		if (w->kind != OC_WEAPON || oc_is_staff(w))
 			return wr_fail(err, "not-a-weapon", "slot", "%s cannot attack", w->name);
@@ -313,9 +322,7 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 	}
 	case OC_A_USE: {
 		const struct oc_item *it;
-		if (st->acted)
-			return wr_fail(err, "already-acted", "", "one Action per turn");
-		if (!(it = slot_item(u, a->slot, err)))
+		if (!(it = action_item(st, u, a->slot, err)))
 			return -1;
 		if (it->kind != OC_CONSUMABLE || it->special == OC_SP_PICK)
 			return wr_fail(err, "not-usable", "slot", "%s is not used this way", it->name);

@@ -23,6 +23,16 @@ push(struct wr_list *ev, enum oc_ev type, unsigned vis)
 	return e;
 }
 
+/* The seat's army is all built or deployed: ready, and everyone told. */
+static void
+army_ready(struct oc_state *st, int seat, struct wr_list *ev)
+{
+	struct oc_event *e = push(ev, OC_E_ARMY_READY, WR_VIS_PUBLIC);
+	st->ready[seat] = 1;
+	if (e)
+		e->seat = seat;
+}
+
 /* An event about units: public without fog; under fog one copy per seat,
  * with what that seat does not see (unit at `from`, other at `to`) taken
  * out, and none for a seat that sees nothing of it (G5, O13). */
@@ -766,10 +776,7 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 			}
 		}
 		if (oc_count_units(st, seat, -1) == st->nunits) {
-			st->ready[seat] = 1;
-			e = push(ev, OC_E_ARMY_READY, WR_VIS_PUBLIC);
-			if (e)
-				e->seat = seat;
+			army_ready(st, seat, ev);
 			if (st->ready[0] && st->ready[1]) {
 				st->phase = OC_PH_DEPLOY;
 				st->ready[0] = st->ready[1] = 0;
@@ -789,12 +796,8 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 			e->to = a->to;
 			e->seat = seat;
 		}
-		if (oc_count_units(st, seat, OC_W_RESERVE) == 0) {
-			st->ready[seat] = 1;
-			e = push(ev, OC_E_ARMY_READY, WR_VIS_PUBLIC);
-			if (e)
-				e->seat = seat;
-		}
+		if (oc_count_units(st, seat, OC_W_RESERVE) == 0)
+			army_ready(st, seat, ev);
 		if (st->ready[0] && st->ready[1]) {
 			st->phase = OC_PH_BATTLE;
 			push(ev, OC_E_DEPLOY_DONE, WR_VIS_PUBLIC);
