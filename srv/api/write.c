@@ -31,6 +31,7 @@ text_of(json_object *o)
 struct wp_write {
 	int fast;
 	struct wp_post_guard guard;
+	int tried;               /* a write was sent */
 	int committed;           /* written: the answer stands */
 	int unavailable;         /* the database went away: outcome unknown */
 	int want_after, posts_written;
@@ -168,6 +169,7 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	if (wr && wr->fast) {
 		/* The answer kept for the key is written with the post. */
 		wr->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
+		wr->tried = 1;
 		err = wp_db_post_commit(c, &w, &wr->guard);
 		wr->committed = err == WP_OK;
 		wr->unavailable = err == WP_ERR_DB_UNAVAILABLE;
@@ -319,11 +321,25 @@ out:
 	return err;
 }
 
+/* Whether a refusal decided from the cached match stands: a client's
+ * error (4xx) with nothing written, and the database still at that version
+ * with that token and key (wp_db_game_current), so the transaction would
+ * refuse the same from the same match: the ruleset runs once (issue 26). */
+static int
+refusal_stands(struct mutation *m, struct wp_conn *c, const struct wp_write *f, enum wp_err err)
+{
+	int status = wp_err_status(err), current = 0;
+
+	if (err == WP_OK || status < 400 || status >= 500 || f->tried)
+		return 0;
+	return wp_db_game_current(c, &f->guard, m->id, &current) == WP_OK && current;
+}
+
 /* The common case in one round trip: the player known by the token
  * cache, the match by the match cache, the post written guarded by the
  * version and the token (wp_db_post_commit). 1: answered (m->text, or
  * *err when the database went away with the outcome unknown, as a failed
- * COMMIT is); 0: anything else, every refusal included, is decided again
+ * COMMIT is, or a refusal that stands); 0: anything else is decided again
  * by the transaction, from the database. */
 static int
 mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err *err)
@@ -345,8 +361,11 @@ mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err 
 	m->ctx->write = &f;
 	*err = m->fn(m->ctx, c, &g, seat, &m->out);
 	m->ctx->write = NULL;
+	int stands = refusal_stands(m, c, &f, *err);
 	wp_store_put(m->ctx->store, c);
 	wp_game_free(&g);
+	if (stands)
+		return 1;
 	/* Written (or perhaps written): never written again. */
 	if (f.committed || f.unavailable) {
 		if (*err == WP_OK)

@@ -28,8 +28,9 @@
  * up for by the LISTEN thread's check of the versions held every few
  * seconds (listen.c). Writes never trust the cache: the
  * one-round-trip turn is guarded by the version and the token hash in its
- * SQL (posts.c), and every refusal made from it is decided again from the
- * database (api/write.c).
+ * SQL (posts.c), and a refusal made from it stands only once the database
+ * says the match is still at that version, else it is decided again from
+ * the database (api/write.c).
  *
  * Tokens change only by an operator's hand (no API revokes one): a player
  * is kept for a few seconds after the database last said the token was

@@ -141,6 +141,23 @@ wp_db_seat_join(struct wp_conn *c, int64_t game, int seat, int64_t player,
 }
 
 enum wp_err
+wp_db_game_current(struct wp_conn *c, const struct wp_post_guard *g, int64_t game, int *current)
+{
+	struct wp_params p = {0};
+	int64_t n = 0;
+	enum wp_err err;
+
+	wp_p_int(&p, game);
+	wp_p_int(&p, g->version);
+	wp_p_int(&p, g->player);
+	wp_p_bytes(&p, g->token_hash, 32);
+	wp_p_text(&p, g->key);
+	err = wp_sql_one(c, WP_STMT_GAME_CURRENT, &p, &n);
+	*current = err == WP_OK && n == 1;
+	return err;
+}
+
+enum wp_err
 wp_db_game_bump(struct wp_conn *c, int64_t game)
 {
 	struct wp_params p = {0};

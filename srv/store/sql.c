@@ -64,6 +64,14 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		TURN_WRITE(", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
 		           " status, body) SELECT $1, $12, $23::text, $24::bytea, $25::smallint,"
 		           " $26::text FROM u)" TURN_SELECT)},
+	/* Whether a refusal decided from the cache stands (api/write.c): the
+	 * match still at version $2, token $4 still player $3's, Idempotency-Key
+	 * $5 (or none) not used yet. */
+	[WP_STMT_GAME_CURRENT] = {"game_current",
+		"SELECT count(*) FROM games WHERE id = $1 AND version = $2"
+		" AND EXISTS (SELECT 1 FROM players WHERE id = $3 AND token_hash = $4)"
+		" AND NOT EXISTS (SELECT 1 FROM idempotency WHERE game_id = $1 AND player_id = $3"
+		" AND key = $5::text)"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
 		"UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1"
 		" RETURNING version"},

@@ -156,6 +156,11 @@ struct wp_post_guard {
  * the key was used: nothing was written; decide again in a transaction. */
 enum wp_err wp_db_post_commit(struct wp_conn *c, struct wp_post_write *p,
                               const struct wp_post_guard *guard);
+/* *current: the match is still at guard->version, the token still
+ * guard->player's and guard->key (if any) unused, so a refusal decided
+ * from the match at that version stands (games.c). */
+enum wp_err wp_db_game_current(struct wp_conn *c, const struct wp_post_guard *guard,
+                               int64_t game, int *current);
 
 /* One post as read. */
 struct wp_post_row {

@@ -244,6 +244,36 @@ class CacheTest(unittest.TestCase):
         posts = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d" % game)
         self.assertEqual(int(posts), r3.json()["seq"], "each post written once")
 
+    def test_a_refusal_from_memory_runs_the_ruleset_once(self):
+        """Issue 26, "write.c": an illegal turn made from the cache is
+        refused from it once the database says the match is still at that
+        version (and the token still the player's, the key unused): one
+        statement and one run of the ruleset, not the transaction that
+        decides it all again. The refusal is the one the transaction gives."""
+        game, ann, ben = self.start("Ann", "Ben")
+        etag = get(self.a, game, ann).headers["etag"]
+        self.assertTrue(from_memory(self.a, game, etag, ann))
+        bad = [{"type": "move", "from": "d1", "to": "d7"}]
+        before = (queries(self.a), metric(self.a, "warpost_rules_applies_total"),
+                  metric(self.a, "warpost_rules_state_loads_total"))
+        r = ann.turn(game, 1, bad)
+        self.assertEqual(r.status, 422, r)
+        after = (queries(self.a), metric(self.a, "warpost_rules_applies_total"),
+                 metric(self.a, "warpost_rules_state_loads_total"))
+        self.assertEqual([a - b for a, b in zip(after, before)], [1, 1, 1],
+                         "one statement, one apply, one state loaded")
+        # The same refusal from the database (the other instance, cold).
+        b_ann = ml.Client.__new__(ml.Client)
+        b_ann.__dict__.update(ann.__dict__, server=self.b)
+        cold = b_ann.turn(game, 1, bad)
+        self.assertEqual((cold.status, cold.json()), (r.status, r.json()))
+        # Not the current version: decided again from the database.
+        self.db.psql("UPDATE games SET version = version + 1 WHERE id = %d" % game)
+        before = queries(self.a)
+        again = ann.turn(game, 1, bad)
+        self.assertEqual((again.status, again.json()), (r.status, r.json()))
+        self.assertGreater(queries(self.a) - before, 1, "the check, then the transaction")
+
     def test_timed_turn_reads_its_clocks_from_memory(self):
         """A timed match's clocks derive from every post's time and the
         seats' vacations: kept with the match at its version, and after a
