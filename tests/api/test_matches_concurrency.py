@@ -363,6 +363,23 @@ class LongMatchTest(wp.ServerTestCase):
         v = self.server.request("GET", "/api/games/%d/verify" % game).json()
         self.assertTrue(v["verified"], v["mismatches"])
 
+    def test_snapshot_every_64th_post_and_a_match_without_one(self):
+        """sql/014_snapshots.sql: the turn that makes post 64 stores the
+        match's row, in its one statement; a match without a snapshot (one
+        under way before the upgrade) replays from the start."""
+        game = self.create()
+        self.play_toggles(game, 69)
+        snaps = "SELECT coalesce(string_agg(seq::text, ','), '') FROM snapshots WHERE game_id = %d"
+        self.assertEqual(self.db.psql(snaps % game).strip(), "64")
+        self.assertEqual(self.db.psql(
+            "SELECT s.state::text = g.state::text FROM snapshots s JOIN games g ON g.id = s.game_id"
+            " WHERE s.game_id = %d AND s.seq = 64" % game).strip(), "f", "the row as it was")
+        live = self.a.view(game).body
+        self.play_toggles(game, 1)
+        self.db.psql("DELETE FROM snapshots WHERE game_id = %d" % game)
+        r = self.a.req("GET", "/api/games/%d?at=70" % game)
+        self.assertEqual((r.status, r.body), (200, live))
+
     def test_zz_verify_replays_once(self):
         """Issue 26: the audit of a finished match is a full replay, in one
         pass: undos (made by test_replay_undo_is_flat, or here) go on from
