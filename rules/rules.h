@@ -210,7 +210,6 @@ struct wr_json_field {
 /* o[f.key] = the field of `s` for each of the n fields, squares of b. */
 void wr_json_put_fields(json_object *o, const void *s, const struct wr_json_field *f, int n,
                         const struct wr_board *b);
-#define WR_JF(type, member, kind) {#member, kind, offsetof(type, member), NULL}
 /* Reading a name: the index of s in names[0..n), or -1. */
 int wr_json_name_index(const char *s, const char *const *names, int n);
 /* Snapshots: an int array as JSON, and back -- obj[key] must be an array
