@@ -1,8 +1,9 @@
-/* Replaying an exported match (replay.h). Every post is applied again to
- * the ruleset with the dice derived from the revealed seed; each draw is
- * compared with the one the log recorded, the final state with the
- * stored one, and what the export declares (status, result, seats) with
- * what the replay ends in: an export edited anywhere is not verified. */
+/* Replays (replay.h): one step for all, and the audit of an exported
+ * match. In the audit every post is applied again to the ruleset with the
+ * dice derived from the revealed seed; each draw is compared with the one
+ * the log recorded, the final state with the stored one, and what the
+ * export declares (status, result, seats) with what the replay ends in:
+ * an export edited anywhere is not verified. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,7 @@
-/* Auditing a finished match: the export document and its replay. Pure:
- * used by GET /api/games/{id}/verify and, offline, by `warpost verify`. */
+/* Replays: the one step every replay takes (wp_replay_step: past
+ * positions, undo, the audit), and the audit of a finished match, the
+ * export document replayed. Pure: used by the API and, offline, by
+ * `warpost verify`. */
 #ifndef WP_REPLAY_H
 #define WP_REPLAY_H
 
