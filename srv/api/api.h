@@ -161,6 +161,9 @@ struct wp_game_clock {
 enum wp_err wp_clock_load(struct wp_conn *c, int64_t game, int seq, int version,
                           const struct wp_tc *tc, enum wp_status status, int nseats,
                           int64_t now, struct wp_game_clock *gc);
+/* The same from an input at hand (a timed match in play). */
+void wp_clock_derive(const struct wp_tc *tc, const struct wp_clock_input *in, int nseats,
+                     int64_t now, struct wp_game_clock *gc);
 /* The view's "clock" member (NULL when gc->on is 0): deadlines, not
  * countdowns, so it changes only with the match's version. */
 json_object *wp_clock_json(const struct wp_game *g, const struct wp_game_clock *gc);

@@ -40,18 +40,27 @@ wp_clock_load(struct wp_conn *c, int64_t game, int seq, int version, const struc
 		if (version >= 0)
 			wp_cache_clock_put(game, version, &in);
 	}
-	const struct wp_interval *vac[WR_MAX_SEATS];
-	for (int s = 0; s < WR_MAX_SEATS; s++) {
-		vac[s] = in.vac[s];
-		if (in.nvac[s]) {
-			gc->has_vac[s] = 1;
-			gc->last_vac[s] = in.vac[s][in.nvac[s] - 1];
-		}
-	}
-	wp_clock_compute(tc, in.marks, in.nmarks, vac, in.nvac, nseats, now, gc->seat);
-	gc->on = 1;
+	wp_clock_derive(tc, &in, nseats, now, gc);
 	wp_clock_input_free(&in);
 	return WP_OK;
+}
+
+void
+wp_clock_derive(const struct wp_tc *tc, const struct wp_clock_input *in, int nseats, int64_t now,
+                struct wp_game_clock *gc)
+{
+	const struct wp_interval *vac[WR_MAX_SEATS];
+
+	memset(gc, 0, sizeof(*gc));
+	for (int s = 0; s < WR_MAX_SEATS; s++) {
+		vac[s] = in->vac[s];
+		if (in->nvac[s]) {
+			gc->has_vac[s] = 1;
+			gc->last_vac[s] = in->vac[s][in->nvac[s] - 1];
+		}
+	}
+	wp_clock_compute(tc, in->marks, in->nmarks, vac, in->nvac, nseats, now, gc->seat);
+	gc->on = 1;
 }
 
 static json_object *

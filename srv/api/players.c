@@ -140,21 +140,20 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int wit
 	return g;
 }
 
+/* Each timed match in play came with its clock input: no round trip a
+ * match (issue 26). */
 static enum wp_err
-my_games_clocks(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_my_game *games, int n,
-                   struct wp_game_clock **out)
+my_games_clocks(struct wp_ctx *ctx, const struct wp_my_game *games, int n,
+                struct wp_game_clock **out)
 {
 	int64_t now = wp_clock_now();
-	enum wp_err err = WP_OK;
 
 	if (!(*out = calloc((size_t)n + 1, sizeof(**out))))
 		return wp_fail(ctx, WP_ERR_INTERNAL, "out of memory");
-	for (int i = 0; err == WP_OK && i < n; i++)
-		if (games[i].status == WP_STATUS_ACTIVE &&
-		    (err = wp_clock_load(c, games[i].id, games[i].seq, games[i].version, &games[i].tc, games[i].status,
-		                         games[i].nseats, now, &(*out)[i])))
-			err = wp_fail_store(ctx, err);
-	return err;
+	for (int i = 0; i < n; i++)
+		if (games[i].clock)
+			wp_clock_derive(&games[i].tc, games[i].clock, games[i].nseats, now, &(*out)[i]);
+	return WP_OK;
 }
 
 static json_object *
@@ -184,7 +183,7 @@ wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t l
 	*out = NULL;
 	if ((err = wp_db_my_games(c, player, limit, offset, with_state, &games, &n, &count)))
 		err = wp_fail_store(ctx, err);
-	else if ((err = my_games_clocks(ctx, c, games, n, &clocks)) == WP_OK)
+	else if ((err = my_games_clocks(ctx, games, n, &clocks)) == WP_OK)
 		*out = my_games_json(games, clocks, n, count, with_state);
 	wp_my_games_free(games, n);
 	free(clocks);

@@ -52,6 +52,50 @@ wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src
 	return bad ? -1 : 0;
 }
 
+/* How many comma-separated items s holds. */
+static int
+items(const char *s)
+{
+	int n = *s ? 1 : 0;
+
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
+int
+wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_input *in)
+{
+	int n = items(marks), nv = items(vacations), bad;
+	char *end;
+
+	memset(in, 0, sizeof(*in));
+	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));
+	bad = !in->marks;
+	for (const char *p = marks; !bad && in->nmarks < n; p = end + 1) {
+		int64_t at = strtoll(p, &end, 10), stored = *end == ':' ? strtoll(end + 1, &end, 10) : -1;
+		bad = stored < 0 || (*end != ',' && *end != '\0');
+		if (!bad)
+			wp_clock_mark_read(&in->marks[in->nmarks++], at, stored);
+	}
+	for (int s = 0; !bad && s < WR_MAX_SEATS; s++)
+		bad = !(in->vac[s] = calloc((size_t)nv + 1, sizeof(*in->vac[s])));
+	for (const char *p = vacations; !bad && nv-- > 0; p = end + 1) {
+		long long seat = strtoll(p, &end, 10);
+		struct wp_interval v = {-1, -1};
+		if (*end == ':')
+			v.from = strtoll(end + 1, &end, 10);
+		if (*end == ':')
+			v.to = strtoll(end + 1, &end, 10);
+		bad = seat < 0 || seat >= WR_MAX_SEATS || v.to < 0 || (*end != ',' && *end != '\0');
+		if (!bad)
+			in->vac[seat][in->nvac[seat]++] = v;
+	}
+	if (bad)
+		wp_clock_input_free(in);
+	return bad ? -1 : 0;
+}
+
 enum wp_err
 wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
 {

@@ -85,10 +85,18 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->players = wp_col_json(r, i, MC_PLAYERS);
 		g->result = wp_col_json(r, i, MC_RESULT);
 		g->state = wp_col_strdup(r, i, MC_STATE);
+		if (g->tc.on && g->status == WP_STATUS_ACTIVE &&
+		    (!(g->clock = malloc(sizeof(*g->clock))) ||
+		     wp_clock_input_text(PQgetvalue(r, i, MC_MARKS), PQgetvalue(r, i, MC_VACATIONS),
+		                         g->clock) != 0)) {
+			free(g->clock);
+			g->clock = NULL;
+			err = WP_ERR_INTERNAL;
+		}
 	}
 	*count = *n ? (int)wp_col_int(r, 0, MC_COUNT) : 0;
 	PQclear(r);
-	if (!*out)
+	if (!*out || err != WP_OK)
 		return WP_ERR_INTERNAL;
 	if (*n == 0 && offset > 0) {
 		/* A page past the end has no row to carry the count. */
@@ -107,6 +115,9 @@ wp_my_games_free(struct wp_my_game *games, int n)
 		json_object_put(games[i].players);
 		json_object_put(games[i].result);
 		free(games[i].state);
+		if (games[i].clock)
+			wp_clock_input_free(games[i].clock);
+		free(games[i].clock);
 	}
 	free(games);
 }

@@ -60,6 +60,7 @@ struct wp_my_game {
 	json_object *players;    /* owned: [{"seat", "player": {"id", "name"} | null}] */
 	json_object *result;     /* owned, NULL while playing */
 	char *state;             /* owned snapshot text, only when asked for */
+	struct wp_clock_input *clock;  /* owned: a timed match in play's clock input */
 };
 /* Up to `limit` of the player's matches from `offset`, those awaiting
  * them first; *count is all of them. *out is malloc'd (free it). */
@@ -221,6 +222,10 @@ struct wp_clock_input {
 /* The posts up to seq (the match's version as read), and the vacations. */
 enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
 void wp_clock_input_free(struct wp_clock_input *in);
+/* The same from text ("at:mark,..." in post order, "seat:from:to,..."
+ * sorted; empty: none), as a statement that lists matches answers it
+ * with each (WP_MY_GAME_COLUMNS): 0, or -1 (out of memory, unreadable). */
+int wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_input *in);
 /* A copy of src with room for `extra` more marks; -1 out of memory. */
 int wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src, int extra);
 /* A player's vacations (sorted) and when the account was created. */

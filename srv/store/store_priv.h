@@ -110,7 +110,17 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " ELSE json_build_object('id', p.id, 'name', p.name) END) ORDER BY o.seat)" \
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
-	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END")
+	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
+	X(MC_MARKS, "CASE WHEN " MC_TIMED " THEN (SELECT string_agg(extract(epoch FROM"          \
+	            " m.created_at)::bigint || ':' || coalesce(m.awaiting, 0), ',' ORDER BY m.seq)" \
+	            " FROM posts m WHERE m.game_id = g.id AND m.seq <= g.seq) END")               \
+	X(MC_VACATIONS, "CASE WHEN " MC_TIMED " THEN (SELECT string_agg(o.seat || ':' ||"        \
+	                " extract(epoch FROM v.starts_at)::bigint || ':' || extract(epoch FROM"   \
+	                " v.ends_at)::bigint, ',' ORDER BY o.seat, v.starts_at) FROM seats o"      \
+	                " JOIN vacations v ON v.player_id = o.player_id WHERE o.game_id = g.id) END")
+/* The matches whose clocks My matches shows: their input comes with them
+ * (clock.c, wp_clock_input_text), not a round trip a match. */
+#define MC_TIMED "g.time_control IS NOT NULL AND g.status = 'active'"
 
 #define WP_SNAPSHOT_COLUMNS(X)                                                                   \
 	X(NC_SEQ, "s.seq") X(NC_STATE, "s.state::text") X(NC_STATUS, "s.status")                 \

@@ -1,5 +1,6 @@
 """POST /api/players and GET /api/me (bearer tokens)."""
 import os
+import re
 import sys
 import unittest
 
@@ -97,6 +98,64 @@ class PlayersTest(wp.ServerTestCase):
                 r = self.req("GET", "/api/me", headers=h)
                 self.assertProblem(r, 401, "unauthorized")
                 self.assertRegex(r.headers.get("www-authenticate", ""), r"(?i)^bearer\b", r)
+
+
+    def test_my_matches_is_one_query_however_many(self):
+        """Issue 26, "The clock re-read on hot paths": GET /api/me/games is
+        one statement for 1 match as for 30, timed ones included (their
+        clock inputs come in that answer, not a round trip a match), and
+        each line carries what My matches shows (web/pages/home.js):
+        players, result, deadline and the rest, with the clock those
+        matches show on their own."""
+        def player(name):
+            return self.create(name)
+
+        def match(owner, opponent, timed):
+            body = {"ruleset": "wargame-chess", "seats": 2, "seat": 0}
+            if timed:
+                body["time_control"] = {"days_per_move": 3}
+            r = self.req("POST", "/api/games", body, headers=bearer(owner["token"]))
+            self.assertEqual(r.status, 201, r)
+            g = r.json()
+            r = self.req("POST", "/api/games/%d/join" % g["id"],
+                         {"code": g["invitations"][0]["code"]}, headers=bearer(opponent["token"]))
+            self.assertEqual(r.status, 200, r)
+            return g["id"]
+
+        def queries():
+            r = self.req("GET", "/metrics")
+            return int(re.search(r"^warpost_db_queries_total (\d+)$", r.body.decode(), re.M)
+                       .group(1))
+
+        def cost(who, path):
+            self.assertEqual(self.req("GET", "/api/me", headers=bearer(who["token"])).status, 200)
+            before = queries()
+            r = self.req("GET", path, headers=bearer(who["token"]))
+            self.assertEqual(r.status, 200, r)
+            return queries() - before, r.json()
+
+        one, many, opp = player("One"), player("Many"), player("Opp")
+        match(one, opp, True)
+        ids = [match(many, opp, i % 2 == 0) for i in range(30)]
+        for path in ("/api/me/games", "/api/me/games?boards=1"):
+            with self.subTest(path=path):
+                n1, doc1 = cost(one, path)
+                n30, doc30 = cost(many, path)
+                self.assertEqual(len(doc1["games"]), 1)
+                self.assertEqual(len(doc30["games"]), 30)
+                self.assertEqual(n30, n1, "as many statements for 30 matches as for 1")
+        for line in doc30["games"]:
+            self.assertIn(line["id"], ids)
+            self.assertEqual([p["player"]["name"] for p in line["players"]], ["Many", "Opp"])
+            self.assertIn("result", line)
+            view = self.req("GET", "/api/games/%d" % line["id"],
+                            headers=bearer(many["token"])).json()
+            if view["clock"] is None:
+                self.assertIsNone(line["time_control"])
+                continue
+            me = view["clock"]["seats"][0]
+            self.assertEqual(line["deadline"], me["deadline"] if me["awaited"] else None)
+            self.assertEqual(line["can_claim"], False)
 
 
 class NameValidationTest(wp.ServerTestCase):
