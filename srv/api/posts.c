@@ -163,18 +163,6 @@ wp_api_games_resign(struct wp_ctx *ctx)
 	return no_fields(ctx, do_resign);
 }
 
-/* The result of an ending by agreement or abort. */
-static json_object *
-result_by(const char *reason, int draw)
-{
-	json_object *r = json_object_new_object();
-
-	json_object_object_add(r, "winners", json_object_new_array());
-	json_object_object_add(r, "draw", json_object_new_boolean(draw));
-	json_object_object_add(r, "reason", json_object_new_string(reason));
-	return r;
-}
-
 /* A post that changes no ruleset state: draws and abort. */
 static enum wp_err
 side_post(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, struct wp_post *p,
@@ -240,7 +228,7 @@ do_draw(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 		p.draw_offers = 0;
 		if (g->rs->agreed_end)
 			return agreed_end(ctx, c, g, &p, out);
-		p.result = result_by("agreement", 1);
+		p.result = wp_result_by("agreement", 1);
 	}
 	return side_post(ctx, c, g, &p, out);
 }
@@ -271,7 +259,7 @@ do_abort(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, jso
 		return wp_fail(ctx, WP_ERR_GAME_UNDER_WAY,
 		               "a match can be aborted only before its first turn; resign instead");
 	struct wp_post p = {.seat = seat, .kind = WP_POST_ABORT, .aborted = 1,
-	                    .result = result_by("aborted", 0)};
+	                    .result = wp_result_by("aborted", 0)};
 	return side_post(ctx, c, g, &p, out);
 }
 

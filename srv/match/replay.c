@@ -76,10 +76,10 @@ compare_result(json_object *list, json_object *said, json_object *replayed)
 	}
 }
 
-/* As the service records a match ended without the rules deciding
- * (api/posts.c, result_by). */
-static json_object *
-result_by(const char *reason, int draw)
+/* A match ended without the rules deciding (a draw agreed, an abort), as
+ * the service records it: api/posts.c and every replay. */
+json_object *
+wp_result_by(const char *reason, int draw)
 {
 	json_object *r = json_object_new_object();
 
@@ -511,7 +511,7 @@ wp_replay_step(struct wp_replay *r, const struct wp_past_post *p)
 				wp_agreed_end(rs, r->now.state, &r->ev);
 			} else {
 				json_object_put(r->given);
-				r->given = result_by("agreement", 1);
+				r->given = wp_result_by("agreement", 1);
 			}
 		}
 		break;
@@ -519,7 +519,7 @@ wp_replay_step(struct wp_replay *r, const struct wp_past_post *p)
 	case WP_POST_ABORT:
 		r->aborted = 1;
 		json_object_put(r->given);
-		r->given = result_by("aborted", 0);
+		r->given = wp_result_by("aborted", 0);
 		break;
 	default:
 		break;

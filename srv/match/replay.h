@@ -68,6 +68,10 @@ int wp_replay_step(struct wp_replay *r, const struct wp_past_post *p);
 void wp_replay_end(struct wp_replay *r, struct wp_past *out);
 void wp_replay_free(struct wp_replay *r);
 
+/* The result of a match ended without the rules deciding (a draw agreed,
+ * an abort): no winners, `draw`, `reason`. */
+json_object *wp_result_by(const char *reason, int draw);
+
 /* An undo post's content, [{"type": "undo", "posts": [seq, ...]}]: the
  * seqs it takes back, ascending (issue 14).
  * Returns how many were written to out (at most cap), -1 when malformed. */
