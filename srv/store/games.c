@@ -86,15 +86,22 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 		return WP_ERR_NOT_FOUND;
 	}
 	read_game(r, g);
+	struct wp_clock_input in;
+	int clock = g->tc.on && g->status == WP_STATUS_ACTIVE &&
+	            wp_clock_input_text(PQgetvalue(r, 0, GC_MARKS), PQgetvalue(r, 0, GC_VACATIONS),
+	                                &in) == 0;
 	PQclear(r);
 	if (g->nseats < 1 || g->nseats > WR_MAX_SEATS || g->status == WP_STATUS_MAX) {
 		wp_log("game %lld: %d seats, status unknown or seats out of range", (long long)id,
 		       g->nseats);
-		wp_game_free(g);
-		return WP_ERR_INTERNAL;
+		err = WP_ERR_INTERNAL;
+	} else {
+		err = wp_sql_run(c, WP_STMT_SEATS_GET, &p, &r);
 	}
-	if ((err = wp_sql_run(c, WP_STMT_SEATS_GET, &p, &r)) != WP_OK) {
+	if (err != WP_OK) {
 		wp_game_free(g);
+		if (clock)
+			wp_clock_input_free(&in);
 		return err;
 	}
 	for (int i = 0; i < PQntuples(r) && i < g->nseats; i++) {
@@ -106,9 +113,15 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	}
 	PQclear(r);
 	/* Only what is committed: never a read inside a transaction, which
-	 * may see its own changes. */
-	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE)
+	 * may see its own changes. A timed match in play is kept with its
+	 * clock input, which came with its row: a view reads no post times. */
+	if (PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
 		wp_cache_game_put(g, ticket);
+		if (clock)
+			wp_cache_clock_put(g->id, g->version, &in);
+	}
+	if (clock)
+		wp_clock_input_free(&in);
 	return WP_OK;
 }
 

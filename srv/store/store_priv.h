@@ -86,7 +86,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
 	X(GC_TIME_CONTROL, "time_control::text") \
-	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")                            \
+	X(GC_MARKS, WP_SQL_CLOCK_MARKS("games")) X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
@@ -111,16 +112,20 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
-	X(MC_MARKS, "CASE WHEN " MC_TIMED " THEN (SELECT string_agg(extract(epoch FROM"          \
-	            " m.created_at)::bigint || ':' || coalesce(m.awaiting, 0), ',' ORDER BY m.seq)" \
-	            " FROM posts m WHERE m.game_id = g.id AND m.seq <= g.seq) END")               \
-	X(MC_VACATIONS, "CASE WHEN " MC_TIMED " THEN (SELECT string_agg(o.seat || ':' ||"        \
-	                " extract(epoch FROM v.starts_at)::bigint || ':' || extract(epoch FROM"   \
-	                " v.ends_at)::bigint, ',' ORDER BY o.seat, v.starts_at) FROM seats o"      \
-	                " JOIN vacations v ON v.player_id = o.player_id WHERE o.game_id = g.id) END")
-/* The matches whose clocks My matches shows: their input comes with them
- * (clock.c, wp_clock_input_text), not a round trip a match. */
-#define MC_TIMED "g.time_control IS NOT NULL AND g.status = 'active'"
+	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
+/* A timed match in play comes with its clock input, as text (clock.c,
+ * wp_clock_input_text), not a round trip a match: each post's time and
+ * mark, the seats' vacations; NULL for the others. */
+#define WP_SQL_TIMED(g) "CASE WHEN " g ".time_control IS NOT NULL AND " g ".status = 'active'"
+#define WP_SQL_CLOCK_MARKS(g)                                                                   \
+	WP_SQL_TIMED(g) " THEN (SELECT string_agg(extract(epoch FROM m.created_at)::bigint"      \
+	" || ':' || coalesce(m.awaiting, 0), ',' ORDER BY m.seq) FROM posts m"                   \
+	" WHERE m.game_id = " g ".id AND m.seq <= " g ".seq) END"
+#define WP_SQL_CLOCK_VACATIONS(g)                                                               \
+	WP_SQL_TIMED(g) " THEN (SELECT string_agg(o.seat || ':' || extract(epoch FROM"           \
+	" v.starts_at)::bigint || ':' || extract(epoch FROM v.ends_at)::bigint, ','"             \
+	" ORDER BY o.seat, v.starts_at) FROM seats o JOIN vacations v"                          \
+	" ON v.player_id = o.player_id WHERE o.game_id = " g ".id) END"
 
 #define WP_SNAPSHOT_COLUMNS(X)                                                                   \
 	X(NC_SEQ, "s.seq") X(NC_STATE, "s.state::text") X(NC_STATUS, "s.status")                 \

@@ -340,6 +340,39 @@ class CacheTest(unittest.TestCase):
             lambda: get(self.b, game, ben, {"If-None-Match": ben_etag}).status == 200, 10, 0.05),
             "the other instance heard of it")
 
+    def test_a_timed_view_reads_no_post_times(self):
+        """Issue 26, "The clock re-read on hot paths": a timed match's clock
+        input (each post's time, the seats' vacations) comes with its row,
+        so a first view of it costs the statements an untimed match's does,
+        and shows the clocks the other instance shows."""
+        def cold(timed):
+            ann, ben = ml.Client(self.a, "Ann"), ml.Client(self.a, "Ben")
+            body = {"ruleset": ml.RULESET, "seats": 2, "seat": 0}
+            if timed:
+                body["time_control"] = {"days_per_move": 3}
+            r = ann.req("POST", "/api/games", body)
+            self.assertEqual(r.status, 201, r)
+            game = r.json()["id"]
+            self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
+            self.play(ann, game)
+            b_ann = ml.Client.__new__(ml.Client)
+            b_ann.__dict__.update(ann.__dict__, server=self.b)
+            self.assertEqual(b_ann.req("GET", "/api/me").status, 200)   # the token held
+            before = queries(self.b)
+            view = get(self.b, game, ann)
+            self.assertEqual(view.status, 200, view)
+            return queries(self.b) - before, view.json()["clock"], game, ann
+        untimed, clock, _, _ = cold(False)
+        self.assertIsNone(clock)
+        timed, clock, game, ann = cold(True)
+        self.assertIsNotNone(clock)
+        self.assertEqual(timed, untimed, "no statement of its own for the clocks")
+        mine = get(self.a, game, ann).json()["clock"]
+        for c in (clock, mine):
+            for seat in c["seats"]:
+                seat.pop("seconds_left", None)
+        self.assertEqual(clock, mine)
+
     def test_spectators_held_behind_share_one_replay(self):
         """A spectator held behind sees the match replayed up to the post it
         may see; that past position never changes, so it is kept: the next
