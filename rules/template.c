@@ -112,6 +112,8 @@ wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object *ac
 	int rc = -1;
 
 	wr_list_init(&plain, t->event_size);
+	if (t->refuse && t->refuse(state, seat, err) != 0)
+		goto out;
 	if (!act) {
 		wr_fail(err, "internal", "", "out of memory");
 		goto out;
@@ -181,4 +183,21 @@ wr_tpl_settle(const struct wr_template *t, void *state, struct wr_rng *rng,
 	}
 	free(act);
 	return taken;
+}
+
+int
+wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_rng *rng,
+              struct wr_events *out)
+{
+	struct wr_list plain;
+
+	wr_list_init(&plain, t->event_size);
+	if (t->resign(state, seat, rng, &plain) != 0)
+		return -1;
+	if (out) {
+		wr_tpl_events(t, state, &plain, out);
+		wr_tpl_settle(t, state, rng, out);
+	}
+	wr_list_free(&plain);
+	return 0;
 }

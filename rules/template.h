@@ -74,6 +74,15 @@ struct wr_template {
 	 * legal actions holds exactly one action, that action is applied for
 	 * it. NULL: the ruleset settles forced actions itself, or has none. */
 	unsigned (*to_act)(const void *state);
+	/* rules, optional: a seat leaves (wr_tpl_resign); its events onto
+	 * `ev`. 0, or -1 when there is no such seat or it can no longer
+	 * leave, nothing changed. */
+	int (*resign)(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
+	/* codec, optional: what wr_tpl_apply() refuses before the action is
+	 * read (no such seat, the match is over, the seat is not awaited), so
+	 * that a seat's mistakes are never judged against a phase it is not
+	 * in. 0, or -1 and err. */
+	int (*refuse)(const void *state, int seat, struct wr_error *err);
 };
 
 /* The most forced actions one post may set off (G3): a ruleset whose
@@ -84,8 +93,9 @@ struct wr_template {
  * accepts, each encoded by action_json(). */
 json_object *wr_tpl_actions(const struct wr_template *t, const void *state, int seat);
 
-/* parse -> legal -> apply -> events to JSON, then the forced actions
- * that follow (G3, when t->to_act is set). Mutates nothing on failure. */
+/* refuse -> parse -> legal -> apply -> events to JSON, then the forced
+ * actions that follow (G3, when t->to_act is set). Mutates nothing on
+ * failure. */
 int wr_tpl_apply(const struct wr_template *t, void *state, int seat, json_object *action,
                  struct wr_rng *rng, struct wr_events *ev, struct wr_error *err);
 
@@ -104,5 +114,36 @@ int wr_tpl_settle(const struct wr_template *t, void *state, struct wr_rng *rng,
 /* The events of `ev` (plain structs) encoded onto `out`. */
 void wr_tpl_events(const struct wr_template *t, const void *state, const struct wr_list *ev,
                    struct wr_events *out);
+
+/* t->resign, its events encoded onto `out` (dropped when NULL), then the
+ * forced actions that follow (G3, amended). -1 when t->resign refused. */
+int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_rng *rng,
+                  struct wr_events *out);
+
+/* The entries of a ruleset's `struct wr_ruleset` that are the template's
+ * glue, defined as static functions of the codec over its template `tpl`
+ * (declared before, in xx_rules.h):
+ *
+ *   .actions = xx_tpl_actions,   wr_tpl_actions(&tpl, ...)
+ *   .apply   = xx_tpl_apply,     wr_tpl_apply(&tpl, ...)
+ *   .resign  = xx_tpl_resign,    wr_tpl_resign(&tpl, ...)
+ *
+ * so that a codec names only its own functions. */
+#define WR_TPL_ENTRIES(xx, tpl)                                                              \
+	static json_object *xx##_tpl_actions(const void *state, int seat)                    \
+	{                                                                                    \
+		return wr_tpl_actions(&(tpl), state, seat);                                  \
+	}                                                                                    \
+	static int xx##_tpl_apply(void *state, int seat, json_object *action,                \
+	                          struct wr_rng *rng, struct wr_events *ev,                  \
+	                          struct wr_error *err)                                      \
+	{                                                                                    \
+		return wr_tpl_apply(&(tpl), state, seat, action, rng, ev, err);              \
+	}                                                                                    \
+	static int xx##_tpl_resign(void *state, int seat, struct wr_rng *rng,                \
+	                           struct wr_events *ev)                                     \
+	{                                                                                    \
+		return wr_tpl_resign(&(tpl), state, seat, rng, ev);                          \
+	}
 
 #endif

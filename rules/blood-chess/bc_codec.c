@@ -435,12 +435,6 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* -------------------------------------------------------------- tables */
 
-static unsigned
-bc_to_act_entry(const void *state)
-{
-	return bc_to_act(state);
-}
-
 const struct wr_template bc_template = {
 	.action_size = sizeof(struct bc_action),
 	.event_size = sizeof(struct bc_event),
@@ -450,42 +444,11 @@ const struct wr_template bc_template = {
 	.legal = bc_legal,
 	.apply = bc_apply,
 	.event_json = bc_event_json,
-	.to_act = bc_to_act_entry,
+	.to_act = bc_to_act,
+	.resign = bc_resign,
 };
 
-static json_object *
-bc_actions(const void *state, int seat)
-{
-	return wr_tpl_actions(&bc_template, state, seat);
-}
-
-static int
-bc_apply_entry(void *state, int seat, json_object *action, struct wr_rng *rng,
-               struct wr_events *ev, struct wr_error *err)
-{
-	return wr_tpl_apply(&bc_template, state, seat, action, rng, ev, err);
-}
-
-static int
-bc_resign_entry(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct bc_state *st = state;
-	struct wr_list plain;
-
-	if (seat < 0 || seat >= st->seats)
-		return -1;
-	wr_list_init(&plain, sizeof(struct bc_event));
-	bc_resign(st, seat, rng, &plain);
-	wr_tpl_events(&bc_template, st, &plain, ev);
-	wr_list_free(&plain);
-	return 0;
-}
-
-static void
-bc_result_entry(const void *state, struct wr_result *out)
-{
-	bc_result(state, out);
-}
+WR_TPL_ENTRIES(bc, bc_template)
 
 static unsigned
 bc_seats_in(const void *state)
@@ -516,14 +479,14 @@ const struct wr_ruleset bc_ruleset = {
 	.load = bc_load,
 	.save = bc_save,
 	.free = bc_free,
-	.to_act = bc_to_act_entry,
+	.to_act = bc_to_act,
 	.turn_of = bc_turn_of,
-	.actions = bc_actions,
-	.apply = bc_apply_entry,
+	.actions = bc_tpl_actions,
+	.apply = bc_tpl_apply,
 	.set_orders = NULL,
-	.resign = bc_resign_entry,
+	.resign = bc_tpl_resign,
 	.view = bc_view,
-	.result = bc_result_entry,
+	.result = bc_result,
 	.seats_in = bc_seats_in,
 	.undo_barrier = bc_undo_barrier,
 };

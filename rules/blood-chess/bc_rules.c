@@ -154,8 +154,9 @@ bc_acting_char(const struct bc_state *st)
 }
 
 unsigned
-bc_to_act(const struct bc_state *st)
+bc_to_act(const void *state)
 {
+	const struct bc_state *st = state;
 	unsigned m = 0;
 	int c;
 
@@ -980,11 +981,15 @@ bc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	advance(st, rng, ev);
 }
 
-void
-bc_resign(struct bc_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
+int
+bc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
+	struct bc_state *st = state;
+
+	if (seat < 0 || seat >= st->seats)
+		return -1;
 	if (st->stage == BC_OVER)
-		return;
+		return 0;
 	if (seat == BC_REF_SEAT) {
 		/* the referee leaves: the server's dice resolve from now on */
 		st->referee = 0;
@@ -995,15 +1000,18 @@ bc_resign(struct bc_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
 			st->qpos++;
 			advance(st, rng, ev);
 		}
-		return;
+		return 0;
 	}
 	end_match(st, "resignation", ev);
 	st->winners = 1u << (1 - seat);
+	return 0;
 }
 
 void
-bc_result(const struct bc_state *st, struct wr_result *out)
+bc_result(const void *state, struct wr_result *out)
 {
+	const struct bc_state *st = state;
+
 	memset(out, 0, sizeof(*out));
 	out->has_scores = 1;
 	out->scores[0] = st->scores[0];

@@ -227,14 +227,14 @@ void bc_init(struct bc_state *st, int seats, int referee, int mirrors_random, in
 const struct bc_sheet *bc_sheet_of(const struct bc_state *st, int tmpl);
 int bc_sheet_valid(const struct bc_sheet *sh);
 int bc_state_coherent(const struct bc_state *st);
-unsigned bc_to_act(const struct bc_state *st);
+unsigned bc_to_act(const void *state);
 int bc_acting_char(const struct bc_state *st); /* seat*5+role, or -1 */
 int bc_dcv(const struct bc_state *st, int seat, int role, const struct bc_attack *a);
 void bc_candidates(const void *state, int seat, struct wr_list *out);
 int bc_legal(const void *state, int seat, const void *action, struct wr_error *err);
 void bc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
-void bc_resign(struct bc_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
-void bc_result(const struct bc_state *st, struct wr_result *out);
+int bc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
+void bc_result(const void *state, struct wr_result *out);
 
 /* bc_combat.c */
 struct bc_event *bc_push(struct wr_list *ev, enum bc_ev type);

@@ -825,13 +825,8 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* ------------------------------------------------------ the tables */
 
-static unsigned
-cw_to_act_fn(const void *state)
-{
-	return cw_to_act(state);
-}
-
-/* to_act: the server takes every forced action (RULINGS.md G3, amended). */
+/* to_act: the server takes every forced action, after a post or a
+ * resignation (RULINGS.md G3, amended). */
 const struct wr_template cw_template = {
 	.action_size = sizeof(struct cw_action),
 	.event_size = sizeof(struct cw_event),
@@ -841,21 +836,11 @@ const struct wr_template cw_template = {
 	.legal = cw_legal,
 	.apply = cw_apply,
 	.event_json = cw_event_json,
-	.to_act = cw_to_act_fn,
+	.to_act = cw_to_act,
+	.resign = cw_resign,
 };
 
-static json_object *
-cw_actions(const void *state, int seat)
-{
-	return wr_tpl_actions(&cw_template, state, seat);
-}
-
-static int
-cw_apply_fn(void *state, int seat, json_object *action, struct wr_rng *rng, struct wr_events *ev,
-            struct wr_error *err)
-{
-	return wr_tpl_apply(&cw_template, state, seat, action, rng, ev, err);
-}
+WR_TPL_ENTRIES(cw, cw_template)
 
 /* A standing order about spells: "ask", "always", "never" (0-2) or a list
  * of spells (3, their bits in *mask). */
@@ -941,22 +926,6 @@ cw_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 	return 0;
 }
 
-static int
-cw_resign_fn(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct cw_state *st = state;
-	struct wr_list l;
-	if (seat < 0 || seat >= st->nseats)
-		return -1;
-	wr_list_init(&l, sizeof(struct cw_event));
-	cw_resign(st, seat, rng, &l);
-	wr_tpl_events(&cw_template, state, &l, ev);
-	wr_list_free(&l);
-	/* what the seats still in play are forced to do next (G3, amended) */
-	wr_tpl_settle(&cw_template, state, rng, ev);
-	return 0;
-}
-
 /* The seats still in play: not wiped out, not resigned (3-4 armies). */
 static unsigned
 cw_seats_in(const void *state)
@@ -999,12 +968,12 @@ const struct wr_ruleset cw_ruleset = {
 	.load = cw_load,
 	.save = cw_snapshot,
 	.free = cw_free,
-	.to_act = cw_to_act_fn,
+	.to_act = cw_to_act,
 	.turn_of = cw_turn_of,
-	.actions = cw_actions,
-	.apply = cw_apply_fn,
+	.actions = cw_tpl_actions,
+	.apply = cw_tpl_apply,
 	.set_orders = cw_set_orders,
-	.resign = cw_resign_fn,
+	.resign = cw_tpl_resign,
 	.view = cw_view,
 	.result = cw_result,
 	.seats_in = cw_seats_in,

@@ -72,8 +72,9 @@ charge_target_ok(const struct cw_state *st, int id, int to, struct wr_error *err
 /* ----------------------------------------------------------- to_act */
 
 unsigned
-cw_to_act(const struct cw_state *st)
+cw_to_act(const void *state)
 {
+	const struct cw_state *st = state;
 	unsigned m = 0;
 	switch (st->phase) {
 	case CW_PH_SETUP:
@@ -1034,15 +1035,19 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 		end_turn(st, rng, ev);
 }
 
-void
-cw_resign(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
+int
+cw_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
+	struct cw_state *st = state;
 	struct cw_event *e;
+
+	if (seat < 0 || seat >= st->nseats)
+		return -1;
 	if (st->phase == CW_PH_OVER)
-		return;
+		return 0;
 	if (st->nseats > 2) {
 		resign_one_of_many(st, seat, rng, ev);
-		return;
+		return 0;
 	}
 	st->phase = CW_PH_OVER;
 	st->pending = CW_PEND_NONE;
@@ -1052,6 +1057,7 @@ cw_resign(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
 		e->seat = st->winner;
 		snprintf(e->why, sizeof(e->why), "%s", st->reason);
 	}
+	return 0;
 }
 
 static void

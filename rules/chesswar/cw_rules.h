@@ -284,11 +284,11 @@ struct cw_event {
 extern const struct wr_template cw_template;
 
 void cw_init(struct cw_state *st, const struct cw_opts *o);
-unsigned cw_to_act(const struct cw_state *st);
+unsigned cw_to_act(const void *state);
 void cw_candidates(const void *state, int seat, struct wr_list *out);
 int cw_legal(const void *state, int seat, const void *action, struct wr_error *err);
 void cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
-void cw_resign(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
+int cw_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
 /* Checks a loaded state's invariants; 0 when sound. */
 int cw_check_state(const struct cw_state *st, struct wr_error *err);
 

@@ -622,14 +622,19 @@ cf_orders(void *vst, int seat, json_object *orders, struct wr_error *err)
 
 /* ------------------------------------------------------------ tables */
 
-static unsigned
-cf_to_act(const void *st)
+static int
+cf_refuse(const void *state, int seat, struct wr_error *err)
 {
-	return cf_awaited(st);
+	const struct cf_state *st = state;
+	if (seat < 0 || seat >= st->nseats)
+		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
+	if (st->phase == CF_OVER)
+		return wr_fail(err, "game-over", "", "the match is over");
+	return 0;
 }
 
 /* .to_act: RULINGS.md G3 (amended), an awaited seat's only legal action
- * is taken by the server (wr_tpl_settle). */
+ * is taken by the server (wr_tpl_settle), after a post or a resignation. */
 const struct wr_template cf_template = {
 	.action_size = sizeof(struct cf_action),
 	.event_size = sizeof(struct cf_event),
@@ -639,42 +644,12 @@ const struct wr_template cf_template = {
 	.legal = cf_legal,
 	.apply = cf_apply,
 	.event_json = cf_event_json,
-	.to_act = cf_to_act,
+	.to_act = cf_awaited,
+	.resign = cf_resign,
+	.refuse = cf_refuse,
 };
 
-static json_object *
-cf_actions_json(const void *st, int seat)
-{
-	return wr_tpl_actions(&cf_template, st, seat);
-}
-
-static int
-cf_apply_json(void *vst, int seat, json_object *action, struct wr_rng *rng,
-              struct wr_events *ev, struct wr_error *err)
-{
-	const struct cf_state *st = vst;
-	if (seat < 0 || seat >= st->nseats)
-		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
-	if (st->phase == CF_OVER)
-		return wr_fail(err, "game-over", "", "the match is over");
-	return wr_tpl_apply(&cf_template, vst, seat, action, rng, ev, err);
-}
-
-static int
-cf_resign_seat(void *vst, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct cf_state *st = vst;
-	struct wr_list plain;
-	if (seat < 0 || seat >= st->nseats)
-		return -1;
-	wr_list_init(&plain, sizeof(struct cf_event));
-	cf_resign(st, seat, rng, &plain);
-	wr_tpl_events(&cf_template, st, &plain, ev);
-	wr_list_free(&plain);
-	/* G3 (amended): a forced action the resignation leaves is taken too. */
-	wr_tpl_settle(&cf_template, st, rng, ev);
-	return 0;
-}
+WR_TPL_ENTRIES(cf, cf_template)
 
 static void
 cf_result(const void *vst, struct wr_result *out)
@@ -721,12 +696,12 @@ const struct wr_ruleset cf_ruleset = {
 	.load = cf_load,
 	.save = cf_save,
 	.free = cf_free,
-	.to_act = cf_to_act,
+	.to_act = cf_awaited,
 	.turn_of = cf_turn_of,
-	.actions = cf_actions_json,
-	.apply = cf_apply_json,
+	.actions = cf_tpl_actions,
+	.apply = cf_tpl_apply,
 	.set_orders = cf_orders,
-	.resign = cf_resign_seat,
+	.resign = cf_tpl_resign,
 	.view = cf_view,
 	.result = cf_result,
 	.seats_in = cf_seats_in,

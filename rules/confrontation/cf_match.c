@@ -66,8 +66,9 @@ cf_any_legal(const struct cf_state *st, int seat, unsigned types,
 /* ------------------------------------------------------------ awaited */
 
 unsigned
-cf_awaited(const struct cf_state *st)
+cf_awaited(const void *state)
 {
+	const struct cf_state *st = state;
 	unsigned m = 0;
 	switch (st->phase) {
 	case CF_BUILD: {

@@ -148,16 +148,20 @@ cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live, int fu
 		st->s[seat].o_live = live;
 }
 
-void
-cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
+int
+cf_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
+	struct cf_state *st = state;
+
+	if (seat < 0 || seat >= st->nseats)
+		return -1;
 	if (st->phase == CF_OVER || st->s[seat].out)
-		return;
+		return 0;
 	cf_emit(ev, &(struct cf_event){.type = CF_E_RESIGNED, .seat = seat});
 	if (st->nseats == 2) {
 		st->s[seat].out = 1;
 		cf_game_over(st, 1u << (1 - seat), "resignation", ev);
-		return;
+		return 0;
 	}
 	/* Its Battle Fury, open or owed, lapses. */
 	st->fury_won[seat] = 0;
@@ -179,8 +183,9 @@ cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev)
 	}
 	cf_seat_out(st, seat, "resignation", ev);
 	if (st->phase == CF_OVER)
-		return;
+		return 0;
 	cf_settle(st, rng, ev);
+	return 0;
 }
 
 /* ------------------------------------------------------------ settle */

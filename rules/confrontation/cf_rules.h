@@ -322,7 +322,7 @@ void cf_action_init(struct cf_action *a, int type);
 int cf_any_legal(const struct cf_state *st, int seat, unsigned types,
                  int (*parts)(const struct cf_state *, int, int, struct wr_list *),
                  int (*legal)(const void *, int, const void *, struct wr_error *));
-unsigned cf_awaited(const struct cf_state *st);
+unsigned cf_awaited(const void *state);
 const char *cf_pending_kind(const struct cf_state *st, int seat);
 void cf_game_over(struct cf_state *st, unsigned winners, const char *reason,
                   struct wr_list *ev);
@@ -336,7 +336,7 @@ int cf_legal(const void *st, int seat, const void *action, struct wr_error *err)
 void cf_apply(void *st, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
 void cf_settle(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev);
 void cf_set_orders(struct cf_state *st, int seat, int htl, int luck, int live, int fury);
-void cf_resign(struct cf_state *st, int seat, struct wr_rng *rng, struct wr_list *ev);
+int cf_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
 int cf_check(const struct cf_state *st, struct wr_error *err);
 
 /* --------------------------------------------------- cf_codec.c, cf_state.c */

@@ -289,8 +289,9 @@ oc_scen_ok(const struct oc_state *st, const struct oc_unit *u, int sc)
 /* ----------------------------------------------------------- to_act */
 
 unsigned
-oc_to_act(const struct oc_state *st)
+oc_to_act(const void *state)
 {
+	const struct oc_state *st = state;
 	unsigned m = 0;
 
 	switch (st->phase) {

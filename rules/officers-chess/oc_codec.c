@@ -655,12 +655,6 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* -------------------------------------------------- the ruleset table */
 
-static unsigned
-oc_to_act_fn(const void *state)
-{
-	return oc_to_act(state);
-}
-
 const struct wr_template oc_template = {
 	.action_size = sizeof(struct oc_action),
 	.event_size = sizeof(struct oc_event),
@@ -670,27 +664,11 @@ const struct wr_template oc_template = {
 	.legal = oc_legal,
 	.apply = oc_apply,
 	.event_json = oc_event_json,
-	.to_act = oc_to_act_fn,  /* G3 (amended): forced actions are taken */
+	.to_act = oc_to_act,  /* G3 (amended): forced actions are taken */
+	.resign = oc_resign,
 };
 
-static json_object *
-oc_actions(const void *state, int seat)
-{
-	return wr_tpl_actions(&oc_template, state, seat);
-}
-
-static int
-oc_apply_json(void *state, int seat, json_object *action, struct wr_rng *rng,
-              struct wr_events *ev, struct wr_error *err)
-{
-	return wr_tpl_apply(&oc_template, state, seat, action, rng, ev, err);
-}
-
-static json_object *
-oc_save_fn(const void *state)
-{
-	return oc_save(state);
-}
+WR_TPL_ENTRIES(oc, oc_template)
 
 static void
 oc_free(void *state)
@@ -722,22 +700,6 @@ oc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 			return 0;
 		}
 	return wr_fail(err, "bad-order", "qi_adept", "qi_adept: always, never or ask");
-}
-
-static int
-oc_resign_fn(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct oc_state *st = state;
-	struct wr_list plain;
-
-	(void)rng;
-	if (seat < 0 || seat >= st->seats)
-		return -1;
-	wr_list_init(&plain, sizeof(struct oc_event));
-	oc_resign(st, seat, &plain);
-	wr_tpl_events(&oc_template, st, &plain, ev);
-	wr_list_free(&plain);
-	return 0;
 }
 
 static void
@@ -778,14 +740,14 @@ const struct wr_ruleset oc_ruleset = {
 	.options = oc_options,
 	.create = oc_create,
 	.load = oc_load,
-	.save = oc_save_fn,
+	.save = oc_save,
 	.free = oc_free,
-	.to_act = oc_to_act_fn,
+	.to_act = oc_to_act,
 	.turn_of = oc_turn_of,
-	.actions = oc_actions,
-	.apply = oc_apply_json,
+	.actions = oc_tpl_actions,
+	.apply = oc_tpl_apply,
 	.set_orders = oc_set_orders,
-	.resign = oc_resign_fn,
+	.resign = oc_tpl_resign,
 	.view = oc_view,
 	.result = oc_result,
 	.undo_barrier = oc_undo_barrier,

@@ -942,12 +942,17 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		end_turn(st, ev);
 }
 
-void
-oc_resign(struct oc_state *st, int seat, struct wr_list *ev)
+int
+oc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
-	if (st->phase == OC_PH_OVER)
-		return;
-	end_game(st, 1u << !seat, OC_R_RESIGN, ev);
+	struct oc_state *st = state;
+
+	(void)rng;
+	if (seat < 0 || seat >= st->seats)
+		return -1;
+	if (st->phase != OC_PH_OVER)
+		end_game(st, 1u << !seat, OC_R_RESIGN, ev);
+	return 0;
 }
 
 /* ------------------------------------------------------------- start */

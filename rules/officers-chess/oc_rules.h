@@ -252,10 +252,10 @@ void oc_candidates(const void *state, int seat, struct wr_list *out);
 int oc_legal(const void *state, int seat, const void *action, struct wr_error *err);
 void oc_apply(void *state, int seat, const void *action, struct wr_rng *rng,
               struct wr_list *ev);
-unsigned oc_to_act(const struct oc_state *st);
+unsigned oc_to_act(const void *state);
 /* The set-up of a fresh state after the options are checked (codec). */
 void oc_start(struct oc_state *st, struct wr_rng *rng);
-void oc_resign(struct oc_state *st, int seat, struct wr_list *ev);
+int oc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
 int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() validation */
 
 /* oc_save.c: the snapshot, the views and the map's grid string, which

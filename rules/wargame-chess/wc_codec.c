@@ -456,8 +456,7 @@ event_json(const void *state, const void *event, unsigned *visible_to)
  * the seat is not awaited (so a seat's mistakes are never judged against
  * a phase it is not in). */
 static int
-wc_apply_json(void *state, int seat, json_object *action, struct wr_rng *rng,
-              struct wr_events *ev, struct wr_error *err)
+wc_refuse(const void *state, int seat, struct wr_error *err)
 {
 	const struct wc_state *st = state;
 
@@ -465,13 +464,7 @@ wc_apply_json(void *state, int seat, json_object *action, struct wr_rng *rng,
 		return wr_fail(err, "game-over", "", "the match is over");
 	if (seat < 0 || seat >= WC_SEATS || !(wc_to_act(st) & (1u << seat)))
 		return wr_fail(err, "not-awaited", "", "this seat is not awaited now");
-	return wr_tpl_apply(&wc_template, state, seat, action, rng, ev, err);
-}
-
-static json_object *
-wc_actions(const void *state, int seat)
-{
-	return wr_tpl_actions(&wc_template, state, seat);
+	return 0;
 }
 
 /* Standing orders: {"defend_advantage": "ask" | "always" | "never"}. */
@@ -494,23 +487,6 @@ wc_set_orders(void *state, int seat, json_object *orders, struct wr_error *err)
 		return wr_fail(err, "bad-order", "defend_advantage",
 		               "defend_advantage: ask, always or never");
 	st->seat[seat].order_defend = o;
-	return 0;
-}
-
-static int
-wc_resign_json(void *state, int seat, struct wr_rng *rng, struct wr_events *ev)
-{
-	struct wc_state *st = state;
-	struct wr_list plain;
-	(void)rng;
-
-	if (seat < 0 || seat >= WC_SEATS || st->over)
-		return -1;
-	wr_list_init(&plain, sizeof(struct wc_event));
-	wc_resign(st, seat, &plain);
-	if (ev)
-		wr_tpl_events(&wc_template, st, &plain, ev);
-	wr_list_free(&plain);
 	return 0;
 }
 
@@ -546,12 +522,6 @@ wc_result(const void *state, struct wr_result *out)
 	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
 }
 
-static unsigned
-wc_to_act_fn(const void *state)
-{
-	return wc_to_act(state);
-}
-
 const struct wr_template wc_template = {
 	.action_size = sizeof(struct wc_action),
 	.event_size = sizeof(struct wc_event),
@@ -561,8 +531,12 @@ const struct wr_template wc_template = {
 	.legal = wc_legal,
 	.apply = wc_apply,
 	.event_json = event_json,
-	.to_act = wc_to_act_fn,
+	.to_act = wc_to_act,
+	.resign = wc_resign,
+	.refuse = wc_refuse,
 };
+
+WR_TPL_ENTRIES(wc, wc_template)
 
 /* wc_snapshot.c */
 int wc_load(json_object *snap, void **state, struct wr_error *err);
@@ -597,12 +571,12 @@ const struct wr_ruleset wc_ruleset = {
 	.load = wc_load,
 	.save = wc_save,
 	.free = wc_free_state,
-	.to_act = wc_to_act_fn,
+	.to_act = wc_to_act,
 	.turn_of = wc_turn_of,
-	.actions = wc_actions,
-	.apply = wc_apply_json,
+	.actions = wc_tpl_actions,
+	.apply = wc_tpl_apply,
 	.set_orders = wc_set_orders,
-	.resign = wc_resign_json,
+	.resign = wc_tpl_resign,
 	.view = wc_view,
 	.result = wc_result,
 	.agreed_end = wc_agreed_end,

@@ -41,8 +41,9 @@ wc_init(struct wc_state *st, int first_trees_random, struct wr_rng *rng)
 }
 
 unsigned
-wc_to_act(const struct wc_state *st)
+wc_to_act(const void *state)
 {
+	const struct wc_state *st = state;
 	unsigned m = 0;
 
 	switch (st->phase) {
@@ -671,13 +672,18 @@ wc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	do_one(&c, seat, action);
 }
 
-void
-wc_resign(struct wc_state *st, int seat, struct wr_list *ev)
+int
+wc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 {
+	struct wc_state *st = state;
 	struct wc_ctx c = {st, NULL, ev};
 
+	(void)rng;
+	if (seat < 0 || seat >= WC_SEATS || st->over)
+		return -1;
 	wc_emit(&c, WC_EV_RESIGN)->u.seat.seat = seat;
 	wc_finish(&c, 1u << (1 - seat), "resignation");
+	return 0;
 }
 
 void

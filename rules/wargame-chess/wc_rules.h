@@ -179,13 +179,13 @@ void wc_roll_trees(struct wc_ctx *c, int seat, struct wc_event *e);
 /* ------------------------------------------- the template (wc_rules.c) */
 
 int wc_init(struct wc_state *st, int first_trees_random, struct wr_rng *rng);
-unsigned wc_to_act(const struct wc_state *st);
+unsigned wc_to_act(const void *state);
 int wc_team_check(int faction, const int *counts, unsigned upgrades, struct wr_error *err);
 void wc_candidates(const void *state, int seat, struct wr_list *out);
 int wc_legal(const void *state, int seat, const void *action, struct wr_error *err);
 void wc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct wr_list *ev);
 /* A seat leaves: the other seat wins (a loss, not inconclusive: W7). */
-void wc_resign(struct wc_state *st, int seat, struct wr_list *ev);
+int wc_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev);
 /* A match ended early by agreement: an inconclusive game, decided on
  * points; equal is a draw (000_fd193abe0e5c92ac.txt, Inconclusive games;
  * RULINGS.md W7). */
