@@ -87,7 +87,7 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	}
 	read_game(r, g);
 	struct wp_clock_input in;
-	int clock = g->tc.on && g->status == WP_STATUS_ACTIVE &&
+	int clock = !lock && g->tc.on && g->status == WP_STATUS_ACTIVE &&
 	            wp_clock_input_text(PQgetvalue(r, 0, GC_MARKS), PQgetvalue(r, 0, GC_VACATIONS),
 	                                &in) == 0;
 	PQclear(r);

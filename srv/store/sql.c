@@ -4,6 +4,9 @@
 
 #define COLS(list) list(WP_COLUMN_SQL) WP_COLUMNS_END
 #define GAME_GET "SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"
+#define GAME_LOCK                                                                           \
+	"SELECT " WP_GAME_ROW_COLUMNS(WP_COLUMN_SQL) "NULL, NULL, " WP_COLUMNS_END            \
+	" FROM games WHERE id = $1 FOR UPDATE"
 /* The match after a post (posts.c, post_params). */
 #define GAME_AFTER_POST                                                                     \
 	"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"         \
@@ -39,7 +42,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"INSERT INTO seats (game_id, seat, player_id, invite_hash, client_seed, joined_at)"
 		" VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::bigint IS NULL THEN NULL ELSE now() END)"},
 	[WP_STMT_GAME_GET] = {"game_get", GAME_GET},
-	[WP_STMT_GAME_LOCK] = {"game_lock", GAME_GET " FOR UPDATE"},
+	[WP_STMT_GAME_LOCK] = {"game_lock", GAME_LOCK},
 	[WP_STMT_SEATS_GET] = {"seats_get",
 		"SELECT " COLS(WP_SEAT_COLUMNS) " FROM seats s"
 		" LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = $1 ORDER BY s.seat"},

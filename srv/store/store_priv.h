@@ -78,7 +78,12 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
  * the enums; nothing else knows a column's number. */
 #define WP_SQL_TIME(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
+/* A match read to be kept (GAME_GET) comes with its clock input; one
+ * locked for a write (GAME_LOCK) with NULLs there, not read (games.c). */
 #define WP_GAME_COLUMNS(X)                                                                       \
+	WP_GAME_ROW_COLUMNS(X)                                                                   \
+	X(GC_MARKS, WP_SQL_CLOCK_MARKS("games")) X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
+#define WP_GAME_ROW_COLUMNS(X)                                                                   \
 	X(GC_ID, "id") X(GC_RULESET, "ruleset") X(GC_OPTIONS, "options::text")                   \
 	X(GC_SEATS, "seats") X(GC_STATUS, "status") X(GC_SEQ, "seq") X(GC_VERSION, "version")    \
 	X(GC_STATE, "state::text") X(GC_SEED, "seed") X(GC_COMMITMENT, "commitment")             \
@@ -86,8 +91,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
 	X(GC_TIME_CONTROL, "time_control::text") \
-	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")                            \
-	X(GC_MARKS, WP_SQL_CLOCK_MARKS("games")) X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \

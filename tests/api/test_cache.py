@@ -354,7 +354,12 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(r.status, 201, r)
             game = r.json()["id"]
             self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
+            told_before = told(self.a)
             self.play(ann, game)
+            # Its NOTIFY heard by B before B reads it: one heard during the
+            # read would keep B from keeping what it read (cache.c).
+            self.assertGreaterEqual(told_since(self.a, told_before), 1)
+            time.sleep(0.3)
             b_ann = ml.Client.__new__(ml.Client)
             b_ann.__dict__.update(ann.__dict__, server=self.b)
             self.assertEqual(b_ann.req("GET", "/api/me").status, 200)   # the token held
