@@ -23,6 +23,7 @@
 #define WR_TEMPLATE_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "rules.h"
 
@@ -120,30 +121,72 @@ void wr_tpl_events(const struct wr_template *t, const void *state, const struct 
 int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_rng *rng,
                   struct wr_events *out);
 
-/* The entries of a ruleset's `struct wr_ruleset` that are the template's
- * glue, defined as static functions of the codec over its template `tpl`
- * (declared before, in xx_rules.h):
+/*
+ * A ruleset on the template says only its own names. Its functions have
+ * the names of its prefix `xx`: struct xx_action and struct xx_event;
+ * xx_parse, xx_action_json and xx_event_json (codec); xx_candidates,
+ * xx_legal, xx_apply, xx_to_act and xx_resign (rules); xx_options,
+ * xx_create, xx_load, xx_snapshot (save), xx_view and xx_result. Its
+ * state is one allocation, freed by free(). Then its codec ends with
  *
- *   .actions = xx_tpl_actions,   wr_tpl_actions(&tpl, ...)
- *   .apply   = xx_tpl_apply,     wr_tpl_apply(&tpl, ...)
- *   .resign  = xx_tpl_resign,    wr_tpl_resign(&tpl, ...)
+ *   WR_TPL_TEMPLATE(xx, refuse or NULL)
+ *   WR_TPL_RULESET(xx, "id", "Title", "source.txt", min_seats, max_seats,
+ *                  .turn_of = ..., the optional entries it has);
  *
- * so that a codec names only its own functions. */
-#define WR_TPL_ENTRIES(xx, tpl)                                                              \
+ * WR_TPL_TEMPLATE defines `const struct wr_template xx_template` (declared
+ * in xx_rules.h) and the glue the ruleset table names: xx_tpl_actions,
+ * xx_tpl_apply and xx_tpl_resign (wr_tpl_actions, wr_tpl_apply and
+ * wr_tpl_resign over xx_template).
+ */
+#define WR_TPL_TEMPLATE(xx, refuse_fn)                                                       \
+	const struct wr_template xx##_template = {                                           \
+		.action_size = sizeof(struct xx##_action),                                   \
+		.event_size = sizeof(struct xx##_event),                                     \
+		/* codec */                                                                  \
+		.parse = xx##_parse, .action_json = xx##_action_json,                        \
+		.event_json = xx##_event_json, .refuse = refuse_fn,                          \
+		/* rules */                                                                  \
+		.candidates = xx##_candidates, .legal = xx##_legal, .apply = xx##_apply,     \
+		.to_act = xx##_to_act, .resign = xx##_resign,                                \
+	};                                                                                   \
 	static json_object *xx##_tpl_actions(const void *state, int seat)                    \
 	{                                                                                    \
-		return wr_tpl_actions(&(tpl), state, seat);                                  \
+		return wr_tpl_actions(&xx##_template, state, seat);                          \
 	}                                                                                    \
 	static int xx##_tpl_apply(void *state, int seat, json_object *action,                \
 	                          struct wr_rng *rng, struct wr_events *ev,                  \
 	                          struct wr_error *err)                                      \
 	{                                                                                    \
-		return wr_tpl_apply(&(tpl), state, seat, action, rng, ev, err);              \
+		return wr_tpl_apply(&xx##_template, state, seat, action, rng, ev, err);      \
 	}                                                                                    \
 	static int xx##_tpl_resign(void *state, int seat, struct wr_rng *rng,                \
 	                           struct wr_events *ev)                                     \
 	{                                                                                    \
-		return wr_tpl_resign(&(tpl), state, seat, rng, ev);                          \
+		return wr_tpl_resign(&xx##_template, state, seat, rng, ev);                  \
+	}
+
+/* `const struct wr_ruleset xx_ruleset`; after the seats, the optional
+ * entries it has (.turn_of, .set_orders, .seats_in, .agreed_end,
+ * .undo_barrier), at least one. */
+#define WR_TPL_RULESET(xx, id_, title_, source_, min_, max_, ...)                             \
+	const struct wr_ruleset xx##_ruleset = {                                             \
+		.id = id_,                                                                   \
+		.title = title_,                                                             \
+		.source = source_,                                                           \
+		.min_seats = min_,                                                           \
+		.max_seats = max_,                                                           \
+		.options = xx##_options,                                                     \
+		.create = xx##_create,                                                       \
+		.load = xx##_load,                                                           \
+		.save = xx##_snapshot,                                                       \
+		.free = free,                                                                \
+		.to_act = xx##_to_act,                                                       \
+		.actions = xx##_tpl_actions,                                                 \
+		.apply = xx##_tpl_apply,                                                     \
+		.resign = xx##_tpl_resign,                                                   \
+		.view = xx##_view,                                                           \
+		.result = xx##_result,                                                       \
+		__VA_ARGS__                                                                  \
 	}
 
 #endif

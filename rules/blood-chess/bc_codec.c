@@ -106,12 +106,6 @@ bad:
 	return -1;
 }
 
-static void
-bc_free(void *state)
-{
-	free(state);
-}
-
 /* ------------------------------------------------------------- actions */
 
 static int
@@ -435,20 +429,7 @@ bc_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* -------------------------------------------------------------- tables */
 
-const struct wr_template bc_template = {
-	.action_size = sizeof(struct bc_action),
-	.event_size = sizeof(struct bc_event),
-	.parse = bc_parse,
-	.action_json = bc_action_json,
-	.candidates = bc_candidates,
-	.legal = bc_legal,
-	.apply = bc_apply,
-	.event_json = bc_event_json,
-	.to_act = bc_to_act,
-	.resign = bc_resign,
-};
-
-WR_TPL_ENTRIES(bc, bc_template)
+WR_TPL_TEMPLATE(bc, NULL)
 
 static unsigned
 bc_seats_in(const void *state)
@@ -468,25 +449,5 @@ bc_turn_of(const void *state)
 	return bc_to_act(st);
 }
 
-const struct wr_ruleset bc_ruleset = {
-	.id = "blood-chess",
-	.title = "Blood Chess",
-	.source = "003_3d0ab55e00bc1e43.txt",
-	.min_seats = 2,
-	.max_seats = 3,
-	.options = bc_options,
-	.create = bc_create,
-	.load = bc_load,
-	.save = bc_save,
-	.free = bc_free,
-	.to_act = bc_to_act,
-	.turn_of = bc_turn_of,
-	.actions = bc_tpl_actions,
-	.apply = bc_tpl_apply,
-	.set_orders = NULL,
-	.resign = bc_tpl_resign,
-	.view = bc_view,
-	.result = bc_result,
-	.seats_in = bc_seats_in,
-	.undo_barrier = bc_undo_barrier,
-};
+WR_TPL_RULESET(bc, "blood-chess", "Blood Chess", "003_3d0ab55e00bc1e43.txt", 2, 3,
+               .turn_of = bc_turn_of, .seats_in = bc_seats_in, .undo_barrier = bc_undo_barrier);

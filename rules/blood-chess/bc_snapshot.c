@@ -129,7 +129,7 @@ bc_sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname, struct 
 /* ---------------------------------------------------------------- save */
 
 json_object *
-bc_save(const void *state)
+bc_snapshot(const void *state)
 {
 	const struct bc_state *st = state;
 	json_object *o = json_object_new_object(), *pc = json_object_new_array(),

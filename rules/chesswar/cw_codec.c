@@ -149,12 +149,6 @@ cw_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 	return 0;
 }
 
-static void
-cw_free(void *state)
-{
-	free(state);
-}
-
 /* ---------------------------------------------------------- snapshot */
 
 /* -------------------------------------------------------------- view */
@@ -827,20 +821,7 @@ cw_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* to_act: the server takes every forced action, after a post or a
  * resignation (RULINGS.md G3, amended). */
-const struct wr_template cw_template = {
-	.action_size = sizeof(struct cw_action),
-	.event_size = sizeof(struct cw_event),
-	.parse = cw_parse,
-	.action_json = cw_action_json,
-	.candidates = cw_candidates,
-	.legal = cw_legal,
-	.apply = cw_apply,
-	.event_json = cw_event_json,
-	.to_act = cw_to_act,
-	.resign = cw_resign,
-};
-
-WR_TPL_ENTRIES(cw, cw_template)
+WR_TPL_TEMPLATE(cw, NULL)
 
 /* A standing order about spells: "ask", "always", "never" (0-2) or a list
  * of spells (3, their bits in *mask). */
@@ -957,24 +938,5 @@ cw_turn_of(const void *state)
 	return cw_to_act(st);
 }
 
-const struct wr_ruleset cw_ruleset = {
-	.id = "chesswar",
-	.title = "ChessWar",
-	.source = "002_0478434554df57bb.txt",
-	.min_seats = 2,
-	.max_seats = CW_SEATS,
-	.options = cw_options,
-	.create = cw_create,
-	.load = cw_load,
-	.save = cw_snapshot,
-	.free = cw_free,
-	.to_act = cw_to_act,
-	.turn_of = cw_turn_of,
-	.actions = cw_tpl_actions,
-	.apply = cw_tpl_apply,
-	.set_orders = cw_set_orders,
-	.resign = cw_tpl_resign,
-	.view = cw_view,
-	.result = cw_result,
-	.seats_in = cw_seats_in,
-};
+WR_TPL_RULESET(cw, "chesswar", "ChessWar", "002_0478434554df57bb.txt", 2, CW_SEATS,
+               .turn_of = cw_turn_of, .set_orders = cw_set_orders, .seats_in = cw_seats_in);

@@ -130,12 +130,6 @@ parse_options(json_object *o, struct cf_opts *out, int *terrain, struct wr_error
 
 /* ------------------------------------------------------------ create */
 
-static void
-cf_free(void *st)
-{
-	free(st);
-}
-
 static int
 cf_create(json_object *options, int seats, struct wr_rng *rng, void **state,
           struct wr_error *err)
@@ -635,21 +629,7 @@ cf_refuse(const void *state, int seat, struct wr_error *err)
 
 /* .to_act: RULINGS.md G3 (amended), an awaited seat's only legal action
  * is taken by the server (wr_tpl_settle), after a post or a resignation. */
-const struct wr_template cf_template = {
-	.action_size = sizeof(struct cf_action),
-	.event_size = sizeof(struct cf_event),
-	.parse = cf_parse,
-	.action_json = cf_action_json,
-	.candidates = cf_candidates,
-	.legal = cf_legal,
-	.apply = cf_apply,
-	.event_json = cf_event_json,
-	.to_act = cf_awaited,
-	.resign = cf_resign,
-	.refuse = cf_refuse,
-};
-
-WR_TPL_ENTRIES(cf, cf_template)
+WR_TPL_TEMPLATE(cf, cf_refuse)
 
 static void
 cf_result(const void *vst, struct wr_result *out)
@@ -682,28 +662,9 @@ cf_turn_of(const void *vst)
 	const struct cf_state *st = vst;
 	if (st->phase == CF_PLAY && st->active >= 0)
 		return 1u << st->active;
-	return cf_awaited(st);
+	return cf_to_act(st);
 }
 
-const struct wr_ruleset cf_ruleset = {
-	.id = "confrontation",
-	.title = "Confrontation",
-	.source = "004_13fa4739ee387ac7.txt",
-	.min_seats = 2,
-	.max_seats = 4,
-	.options = cf_options,
-	.create = cf_create,
-	.load = cf_load,
-	.save = cf_save,
-	.free = cf_free,
-	.to_act = cf_awaited,
-	.turn_of = cf_turn_of,
-	.actions = cf_tpl_actions,
-	.apply = cf_tpl_apply,
-	.set_orders = cf_orders,
-	.resign = cf_tpl_resign,
-	.view = cf_view,
-	.result = cf_result,
-	.seats_in = cf_seats_in,
-	.undo_barrier = cf_undo_barrier,
-};
+WR_TPL_RULESET(cf, "confrontation", "Confrontation", "004_13fa4739ee387ac7.txt", 2, 4,
+               .turn_of = cf_turn_of, .set_orders = cf_orders, .seats_in = cf_seats_in,
+               .undo_barrier = cf_undo_barrier);

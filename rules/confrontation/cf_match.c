@@ -66,7 +66,7 @@ cf_any_legal(const struct cf_state *st, int seat, unsigned types,
 /* ------------------------------------------------------------ awaited */
 
 unsigned
-cf_awaited(const void *state)
+cf_to_act(const void *state)
 {
 	const struct cf_state *st = state;
 	unsigned m = 0;
@@ -115,7 +115,7 @@ cf_awaited(const void *state)
 const char *
 cf_pending_kind(const struct cf_state *st, int seat)
 {
-	if (!(cf_awaited(st) & (1u << seat)))
+	if (!(cf_to_act(st) & (1u << seat)))
 		return NULL;
 	switch (st->phase) {
 	case CF_BUILD: return st->s[seat].ready ? "roll_off" : "build";

@@ -30,7 +30,7 @@
 int
 cf_candidates_part(const struct cf_state *st, int seat, int part, struct wr_list *out)
 {
-	if (seat < 0 || seat >= st->nseats || !(cf_awaited(st) & (1u << seat)))
+	if (seat < 0 || seat >= st->nseats || !(cf_to_act(st) & (1u << seat)))
 		return 0;
 	if (st->phase == CF_PLAY && st->r.kind == CF_RES_NONE && st->fury_seat < 0)
 		return cf_turn_candidates(st, seat, part, out);
@@ -85,7 +85,7 @@ cf_legal(const void *vst, int seat, const void *va, struct wr_error *err)
 		return wr_fail(err, "no-such-seat", "", "no seat %d in this match", seat);
 	if (st->phase == CF_OVER)
 		return wr_fail(err, "game-over", "", "the match is over");
-	if (!(cf_awaited(st) & (1u << seat)))
+	if (!(cf_to_act(st) & (1u << seat)))
 		return wr_fail(err, "not-awaited", "", "seat %d is not awaited now", seat);
 	if (a->type < 0 || a->type >= CF_A_MAX)
 		return wr_fail(err, "unknown-action", "type", "unknown action");

@@ -322,7 +322,7 @@ void cf_action_init(struct cf_action *a, int type);
 int cf_any_legal(const struct cf_state *st, int seat, unsigned types,
                  int (*parts)(const struct cf_state *, int, int, struct wr_list *),
                  int (*legal)(const void *, int, const void *, struct wr_error *));
-unsigned cf_awaited(const void *state);
+unsigned cf_to_act(const void *state);
 const char *cf_pending_kind(const struct cf_state *st, int seat);
 void cf_game_over(struct cf_state *st, unsigned winners, const char *reason,
                   struct wr_list *ev);
@@ -344,7 +344,7 @@ extern const struct wr_template cf_template;
 int cf_parse(const void *st, json_object *j, void *action, struct wr_error *err);
 json_object *cf_action_json(const void *st, const void *action);
 json_object *cf_event_json(const void *st, const void *event, unsigned *visible_to);
-json_object *cf_save(const void *st);
+json_object *cf_snapshot(const void *st);
 int cf_load(json_object *snap, void **out, struct wr_error *err);
 json_object *cf_view(const void *st, int viewer);
 json_object *cf_piece_ref(const struct cf_state *st, int seat, int id);

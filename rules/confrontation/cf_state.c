@@ -31,7 +31,7 @@ cf_piece_ref(const struct cf_state *st, int seat, int id)
 /* ------------------------------------------------------- snapshot */
 
 json_object *
-cf_save(const void *vst)
+cf_snapshot(const void *vst)
 {
 	const struct cf_state *st = vst;
 	json_object *o = json_object_new_object(), *seats = json_object_new_array();

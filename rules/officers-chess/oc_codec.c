@@ -655,26 +655,7 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 
 /* -------------------------------------------------- the ruleset table */
 
-const struct wr_template oc_template = {
-	.action_size = sizeof(struct oc_action),
-	.event_size = sizeof(struct oc_event),
-	.parse = oc_parse,
-	.action_json = oc_action_json,
-	.candidates = oc_candidates,
-	.legal = oc_legal,
-	.apply = oc_apply,
-	.event_json = oc_event_json,
-	.to_act = oc_to_act,  /* G3 (amended): forced actions are taken */
-	.resign = oc_resign,
-};
-
-WR_TPL_ENTRIES(oc, oc_template)
-
-static void
-oc_free(void *state)
-{
-	free(state);
-}
+WR_TPL_TEMPLATE(oc, NULL)
 
 /* Qi Adept's guard is the one yes/no reaction (G3):
  * {"qi_adept": "always" | "never" | "ask"}; "ask" (the default, no order)
@@ -731,24 +712,6 @@ oc_turn_of(const void *state)
 	return 1u << (st->active >= 0 ? st->u[st->active].seat : st->cur);
 }
 
-const struct wr_ruleset oc_ruleset = {
-	.id = "officers-chess",
-	.title = "Officers Chess",
-	.source = "001_acae27716807a788.txt",
-	.min_seats = 2,
-	.max_seats = 2,
-	.options = oc_options,
-	.create = oc_create,
-	.load = oc_load,
-	.save = oc_save,
-	.free = oc_free,
-	.to_act = oc_to_act,
-	.turn_of = oc_turn_of,
-	.actions = oc_tpl_actions,
-	.apply = oc_tpl_apply,
-	.set_orders = oc_set_orders,
-	.resign = oc_tpl_resign,
-	.view = oc_view,
-	.result = oc_result,
-	.undo_barrier = oc_undo_barrier,
-};
+WR_TPL_RULESET(oc, "officers-chess", "Officers Chess", "001_acae27716807a788.txt", 2, 2,
+               .turn_of = oc_turn_of, .set_orders = oc_set_orders,
+               .undo_barrier = oc_undo_barrier);

@@ -57,7 +57,7 @@ oc_grid_string(const unsigned char *terrain, char *out)
 }
 
 json_object *
-oc_save(const void *state)
+oc_snapshot(const void *state)
 {
 	const struct oc_state *st = state;
 	json_object *o = json_object_new_object(), *us = json_object_new_array(),

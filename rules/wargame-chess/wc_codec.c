@@ -69,7 +69,7 @@ wc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 /* --------------------------------------------------------- actions */
 
 static json_object *
-action_json(const void *state, const void *action)
+wc_action_json(const void *state, const void *action)
 {
 	const struct wc_action *a = action;
 	json_object *o = wr_json_typed(wc_kind_names[a->kind]);
@@ -385,7 +385,7 @@ plain_json(const struct wc_event *e)
 }
 
 static json_object *
-event_json(const void *state, const void *event, unsigned *visible_to)
+wc_event_json(const void *state, const void *event, unsigned *visible_to)
 {
 	const struct wc_event *e = event;
 	json_object *o;
@@ -522,32 +522,12 @@ wc_result(const void *state, struct wr_result *out)
 	snprintf(out->reason, sizeof(out->reason), "%s", st->reason);
 }
 
-const struct wr_template wc_template = {
-	.action_size = sizeof(struct wc_action),
-	.event_size = sizeof(struct wc_event),
-	.parse = wc_parse,
-	.action_json = action_json,
-	.candidates = wc_candidates,
-	.legal = wc_legal,
-	.apply = wc_apply,
-	.event_json = event_json,
-	.to_act = wc_to_act,
-	.resign = wc_resign,
-	.refuse = wc_refuse,
-};
-
-WR_TPL_ENTRIES(wc, wc_template)
+WR_TPL_TEMPLATE(wc, wc_refuse)
 
 /* wc_snapshot.c */
 int wc_load(json_object *snap, void **state, struct wr_error *err);
-json_object *wc_save(const void *state);
+json_object *wc_snapshot(const void *state);
 json_object *wc_view(const void *state, int viewer);
-
-static void
-wc_free_state(void *state)
-{
-	free(state);
-}
 
 /* RULINGS.md G8 (amended): the activating seat holds its turn while the
  * defender answers (W4). */
@@ -560,25 +540,6 @@ wc_turn_of(const void *state)
 	return wc_to_act(st);
 }
 
-const struct wr_ruleset wc_ruleset = {
-	.id = "wargame-chess",
-	.title = "Wargame Chess",
-	.source = "000_fd193abe0e5c92ac.txt",
-	.min_seats = 2,
-	.max_seats = 2,
-	.options = wc_options,
-	.create = wc_create,
-	.load = wc_load,
-	.save = wc_save,
-	.free = wc_free_state,
-	.to_act = wc_to_act,
-	.turn_of = wc_turn_of,
-	.actions = wc_tpl_actions,
-	.apply = wc_tpl_apply,
-	.set_orders = wc_set_orders,
-	.resign = wc_tpl_resign,
-	.view = wc_view,
-	.result = wc_result,
-	.agreed_end = wc_agreed_end,
-	.undo_barrier = wc_undo_barrier,
-};
+WR_TPL_RULESET(wc, "wargame-chess", "Wargame Chess", "000_fd193abe0e5c92ac.txt", 2, 2,
+               .turn_of = wc_turn_of, .set_orders = wc_set_orders, .agreed_end = wc_agreed_end,
+               .undo_barrier = wc_undo_barrier);

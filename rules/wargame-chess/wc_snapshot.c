@@ -9,14 +9,14 @@
 
 #include "wc_rules.h"
 
-json_object *wc_save(const void *state);
+json_object *wc_snapshot(const void *state);
 int wc_load(json_object *snap, void **state, struct wr_error *err);
 json_object *wc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- save */
 
 json_object *
-wc_save(const void *state)
+wc_snapshot(const void *state)
 {
 	const struct wc_state *st = state;
 	json_object *o = json_object_new_object(), *pc = json_object_new_array(),
