@@ -166,6 +166,33 @@ get_int(json_object *o, const char *k, int min, int max, int *out, struct wr_err
 	return wr_json_int(o, k, min, max, 1, 0, out, err);
 }
 
+/* The string `k`, shorter than `size`, copied into `buf`. */
+static int
+get_str(json_object *o, const char *k, char *buf, size_t size, struct wr_error *err)
+{
+	json_object *t;
+	if (!json_object_object_get_ex(o, k, &t) || !json_object_is_type(t, json_type_string) ||
+	    strlen(json_object_get_string(t)) >= size)
+		return wr_fail(err, "bad-snapshot", k, "bad %s", k);
+	snprintf(buf, size, "%s", json_object_get_string(t));
+	return 0;
+}
+
+/* The array `k` of min to max items, or NULL and err ("bad-snapshot",
+ * `message`). */
+static json_object *
+get_array(json_object *o, const char *k, size_t min, size_t max, const char *message,
+          struct wr_error *err)
+{
+	json_object *t;
+	if (!json_object_object_get_ex(o, k, &t) || !json_object_is_type(t, json_type_array) ||
+	    json_object_array_length(t) < min || json_object_array_length(t) > max) {
+		wr_fail(err, "bad-snapshot", k, "%s", message);
+		return NULL;
+	}
+	return t;
+}
+
 /* A field added after matches were stored: `def` when absent. */
 static int
 get_new(json_object *o, const char *k, int min, int max, int def, int *out, struct wr_error *err)
@@ -176,7 +203,7 @@ get_new(json_object *o, const char *k, int min, int max, int def, int *out, stru
 static int
 load_action(const struct cw_state *st, json_object *o, struct cw_action *a, struct wr_error *err)
 {
-	json_object *p, *ut;
+	json_object *p;
 	int nsq = st->o.files * st->o.ranks;
 	memset(a, 0, sizeof(*a));
 	if (!json_object_is_type(o, json_type_object))
@@ -191,13 +218,9 @@ load_action(const struct cw_state *st, json_object *o, struct cw_action *a, stru
 	    get_int(o, "effect", -1, CW_MAX_FX - 1, &a->effect, err) ||
 	    get_int(o, "target2", -1, nsq - 1, &a->target2, err))
 		return -1;
-	if (!json_object_object_get_ex(o, "utype", &ut) || !json_object_is_type(ut, json_type_string) ||
-	    strlen(json_object_get_string(ut)) >= sizeof(a->utype))
-		return wr_fail(err, "bad-snapshot", "utype", "bad utype");
-	snprintf(a->utype, sizeof(a->utype), "%s", json_object_get_string(ut));
-	if (!json_object_object_get_ex(o, "path", &p) || !json_object_is_type(p, json_type_array) ||
-	    json_object_array_length(p) > CW_MAX_PATH)
-		return wr_fail(err, "bad-snapshot", "path", "bad path");
+	if (get_str(o, "utype", a->utype, sizeof(a->utype), err) ||
+	    !(p = get_array(o, "path", 0, CW_MAX_PATH, "bad path", err)))
+		return -1;
 	a->npath = (int)json_object_array_length(p);
 	for (int i = 0; i < a->npath; i++) {
 		json_object *v = json_object_array_get_idx(p, (size_t)i);
@@ -269,9 +292,8 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		st->order[0] = (int8_t)st->first_seat;
 		st->order[1] = (int8_t)(1 - st->first_seat);
 	}
-	if (!json_object_object_get_ex(o, "shot", &t) || !json_object_is_type(t, json_type_array) ||
-	    json_object_array_length(t) != 3)
-		return wr_fail(err, "bad-snapshot", "shot", "bad shot");
+	if (!(t = get_array(o, "shot", 3, 3, "bad shot", err)))
+		return -1;
 	{
 		int *dst[3] = {&st->shot_from, &st->shot_aim, &st->shot_land};
 		for (int k = 0; k < 3; k++) {
@@ -304,13 +326,9 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		else
 			st->hitq[k - 1] = hv;
 	}
-	if (!json_object_object_get_ex(o, "reason", &t) || !json_object_is_type(t, json_type_string) ||
-	    strlen(json_object_get_string(t)) >= sizeof(st->reason))
-		return wr_fail(err, "bad-snapshot", "reason", "bad reason");
-	snprintf(st->reason, sizeof(st->reason), "%s", json_object_get_string(t));
-	if (!json_object_object_get_ex(o, "fx", &arr) || !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) > CW_MAX_FX)
-		return wr_fail(err, "bad-snapshot", "fx", "bad effects");
+	if (get_str(o, "reason", st->reason, sizeof(st->reason), err) ||
+	    !(arr = get_array(o, "fx", 0, CW_MAX_FX, "bad effects", err)))
+		return -1;
 	st->nfx = (int)json_object_array_length(arr);
 	for (int i = 0; i < st->nfx; i++) {
 		json_object *f = json_object_array_get_idx(arr, (size_t)i);
@@ -328,9 +346,8 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "fx", "bad effect");
 		st->fx[i] = (struct cw_effect){val[0], val[1], val[2]};
 	}
-	if (!json_object_object_get_ex(o, "sides", &arr) || !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) != (size_t)st->nseats)
-		return wr_fail(err, "bad-snapshot", "sides", "bad sides");
+	if (!(arr = get_array(o, "sides", (size_t)st->nseats, (size_t)st->nseats, "bad sides", err)))
+		return -1;
 	for (int s = 0; s < st->nseats; s++) {
 		json_object *so = json_object_array_get_idx(arr, (size_t)s), *c;
 		struct cw_side *sd = &st->side[s];
@@ -348,9 +365,8 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 			return wr_fail(err, "bad-snapshot", "sides", "bad side");
 		sd->counter_mask = (unsigned)v;
 		sd->dispel_mask = (unsigned)v2;
-		if (!json_object_object_get_ex(so, "counts", &c) ||
-		    !json_object_is_type(c, json_type_array) || json_object_array_length(c) != CW_TYPES)
-			return wr_fail(err, "bad-snapshot", "counts", "bad counts");
+		if (!(c = get_array(so, "counts", CW_TYPES, CW_TYPES, "bad counts", err)))
+			return -1;
 		for (int k = 0; k < CW_TYPES; k++) {
 			json_object *x = json_object_array_get_idx(c, (size_t)k);
 			int max = 0;
@@ -366,9 +382,9 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		if (spent != sd->spent || (sd->army >= 0 && spent > cw_armies[sd->army].points))
 			return wr_fail(err, "bad-snapshot", "spent", "bad spent");
 	}
-	if (!json_object_object_get_ex(o, "units", &arr) || !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) != (size_t)(st->nseats * CW_UPS))
-		return wr_fail(err, "bad-snapshot", "units", "bad units");
+	size_t nunits = (size_t)(st->nseats * CW_UPS);
+	if (!(arr = get_array(o, "units", nunits, nunits, "bad units", err)))
+		return -1;
 	for (int i = 0; i < st->nseats * CW_UPS; i++) {
 		json_object *a = json_object_array_get_idx(arr, (size_t)i);
 		int val[12];
