@@ -3,31 +3,45 @@
  * validated field by field, then cw_check_state; fuzzed). Fields added
  * after matches were stored are optional, so older snapshots still load.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cw_json.h"
 
+/* The snapshot's plain int fields, each under its member's name, in the
+ * order they are written. */
+#define SAVED(type, member) {#member, WR_JF_INT, offsetof(struct type, member), NULL}
+#define NFIELDS(f) (int)(sizeof(f) / sizeof((f)[0]))
+static const struct wr_json_field action_head[] = {SAVED(cw_action, type), SAVED(cw_action, army)};
+static const struct wr_json_field action_target[] = {SAVED(cw_action, count),
+                                                     SAVED(cw_action, unit), SAVED(cw_action, to)};
+static const struct wr_json_field action_tail[] = {SAVED(cw_action, first), SAVED(cw_action, spell),
+                                                   SAVED(cw_action, effect),
+                                                   SAVED(cw_action, target2)};
+static const struct wr_json_field state_turn[] = {
+	SAVED(cw_state, phase), SAVED(cw_state, turn_seat),  SAVED(cw_state, round),
+	SAVED(cw_state, turn),  SAVED(cw_state, first_seat), SAVED(cw_state, out)};
+static const struct wr_json_field state_pending[] = {
+	SAVED(cw_state, rolloff_winner), SAVED(cw_state, last_moved), SAVED(cw_state, pending),
+	SAVED(cw_state, pend_unit),      SAVED(cw_state, pend_from),  SAVED(cw_state, heal_seat),
+	SAVED(cw_state, pending_next)};
+static const struct wr_json_field state_react[] = {SAVED(cw_state, react_seat),
+                                                   SAVED(cw_state, dispel_fx)};
+
 static json_object *
 action_fields(const struct cw_state *st, const struct cw_action *a)
 {
 	json_object *o = json_object_new_object();
 	json_object *p = json_object_new_array();
-	put(o, "type", jint(a->type));
-	put(o, "army", jint(a->army));
+	wr_json_put_fields(o, a, action_head, NFIELDS(action_head), &st->board);
 	put(o, "utype", jstr(a->utype));
-	put(o, "count", jint(a->count));
-	put(o, "unit", jint(a->unit));
-	put(o, "to", jint(a->to));
+	wr_json_put_fields(o, a, action_target, NFIELDS(action_target), &st->board);
 	for (int i = 0; i < a->npath; i++)
 		json_object_array_add(p, jint(a->path[i]));
 	put(o, "path", p);
-	put(o, "first", jint(a->first));
-	put(o, "spell", jint(a->spell));
-	put(o, "effect", jint(a->effect));
-	put(o, "target2", jint(a->target2));
-	(void)st;
+	wr_json_put_fields(o, a, action_tail, NFIELDS(action_tail), &st->board);
 	return o;
 }
 
@@ -84,27 +98,15 @@ cw_snapshot(const void *state)
 		terr[i] = "ofh"[st->o.terrain[i]];
 	terr[nsq] = 0;
 	put(o, "terrain", jstr(terr));
-	put(o, "phase", jint(st->phase));
-	put(o, "turn_seat", jint(st->turn_seat));
-	put(o, "round", jint(st->round));
-	put(o, "turn", jint(st->turn));
-	put(o, "first_seat", jint(st->first_seat));
-	put(o, "out", jint((int)st->out));
+	wr_json_put_fields(o, st, state_turn, NFIELDS(state_turn), &st->board);
 	arr = json_object_new_array();
 	for (int s = 0; s < st->nseats; s++)
 		json_object_array_add(arr, jint(st->order[s]));
 	put(o, "order", arr);
-	put(o, "rolloff_winner", jint(st->rolloff_winner));
-	put(o, "last_moved", jint(st->last_moved));
-	put(o, "pending", jint(st->pending));
-	put(o, "pend_unit", jint(st->pend_unit));
-	put(o, "pend_from", jint(st->pend_from));
-	put(o, "heal_seat", jint(st->heal_seat));
-	put(o, "pending_next", jint(st->pending_next));
+	wr_json_put_fields(o, st, state_pending, NFIELDS(state_pending), &st->board);
 	put(o, "cast", action_fields(st, &st->cast));
 	put(o, "held", action_fields(st, &st->held));
-	put(o, "react_seat", jint(st->react_seat));
-	put(o, "dispel_fx", jint(st->dispel_fx));
+	wr_json_put_fields(o, st, state_react, NFIELDS(state_react), &st->board);
 	arr = json_object_new_array();
 	json_object_array_add(arr, jint(st->hit_weapon));
 	for (int i = 0; i < st->nhitq; i++)
