@@ -262,14 +262,7 @@ cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng, struc
 				opp[no++] = j;
 		if (face <= 4)
 			pick = opp[no > 1 ? (int)wr_die(rng, (unsigned)no) - 1 : 0];
-		struct cw_event *e = cw_ev_push(ev, CW_E_MELEE_SHOT, WR_VIS_PUBLIC);
-		cw_ev_unit(st, e, id);
-		if (e) {
-			e->faces[0] = face;
-			e->nfaces = 1;
-			if (pick != CW_NONE)
-				cw_ev_other(st, e, pick);
-		}
+		cw_ev_roll(st, ev, CW_E_MELEE_SHOT, id, pick, face);
 		if (face >= 3)
 			hit[nh++] = id;
 		if (pick != CW_NONE)
@@ -324,12 +317,8 @@ cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_
 		int t = cw_unit_at(st, a->to), mods[4], nmods, need, face;
 		need = cw_shoot_need(st, id, t, mods, &nmods);
 		face = (int)wr_die(rng, 6);
-		e = cw_ev_push(ev, CW_E_SHOOT, WR_VIS_PUBLIC);
-		cw_ev_unit(st, e, id);
-		cw_ev_other(st, e, t);
+		e = cw_ev_roll(st, ev, CW_E_SHOOT, id, t, face);
 		if (e) {
-			e->faces[0] = face;
-			e->nfaces = 1;
 			e->need = need;
 			e->ok = face >= need;
 			memcpy(e->mods, mods, sizeof(mods));
@@ -413,12 +402,8 @@ cw_do_attack(struct cw_state *st, int seat, const struct cw_action *a, struct wr
 	result = cw_melee_result(natural, total, cw_is_scary(st, def), cw_is_brave(st, att));
 	st->u[att].attacked = 1;
 	st->u[att].strike = 0;
-	e = cw_ev_push(ev, CW_E_ATTACK, WR_VIS_PUBLIC);
-	cw_ev_unit(st, e, att);
-	cw_ev_other(st, e, def);
+	e = cw_ev_roll(st, ev, CW_E_ATTACK, att, def, natural);
 	if (e) {
-		e->faces[0] = natural;
-		e->nfaces = 1;
 		e->value = total;
 		e->need = result;
 		e->ok = assault;

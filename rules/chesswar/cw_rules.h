@@ -321,6 +321,10 @@ int cw_next_seat(const struct cw_state *st, int seat, int *wrapped);
 struct cw_event *cw_ev_push(struct wr_list *ev, int type, unsigned vis);
 void cw_ev_unit(const struct cw_state *st, struct cw_event *e, int id);
 void cw_ev_other(const struct cw_state *st, struct cw_event *e, int id);
+/* A public event of one die, `face`, rolled for unit `id` against `other`
+ * (CW_NONE: none); NULL when memory ran out. */
+struct cw_event *cw_ev_roll(const struct cw_state *st, struct wr_list *ev, int type, int id,
+                            int other, int face);
 
 /* An own wizard that may cast Protection on `id` now, as a reaction on
  * the enemy's turn (C9), or CW_NONE. */

@@ -9,6 +9,19 @@
 
 #include "cw_rules.h"
 
+/* A candidate: unit `id` casts spell `sp` (its target set by the caller),
+ * or NULL when memory ran out. */
+static struct cw_action *
+cast_cand(const struct cw_state *st, struct wr_list *out, int id, int sp)
+{
+	struct cw_action *a = cw_cand(out, CW_A_CAST);
+	if (a) {
+		a->unit = st->u[id].sq;
+		a->spell = sp;
+	}
+	return a;
+}
+
 void
 cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 {
@@ -26,11 +39,7 @@ cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 			continue;
 		switch (cw_spells[sp].target) {
 		case CW_ST_NONE:
-			a = cw_cand(out, CW_A_CAST);
-			if (a) {
-				a->unit = st->u[id].sq;
-				a->spell = sp;
-			}
+			cast_cand(st, out, id, sp);
 			break;
 		case CW_ST_ENEMY_SEEN:
 		case CW_ST_OWN:
@@ -40,22 +49,14 @@ cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 				                         (cw_spells[sp].target != CW_ST_ENEMY_SEEN) ||
 				    cw_dist(st, st->u[id].sq, st->u[t].sq) > cw_spells[sp].range)
 					continue;
-				a = cw_cand(out, CW_A_CAST);
-				if (a) {
-					a->unit = st->u[id].sq;
-					a->spell = sp;
+				if ((a = cast_cand(st, out, id, sp)))
 					a->to = st->u[t].sq;
-				}
 			}
 			break;
 		case CW_ST_EFFECT:
 			for (int f = 0; f < st->nfx; f++) {
-				a = cw_cand(out, CW_A_CAST);
-				if (a) {
-					a->unit = st->u[id].sq;
-					a->spell = sp;
+				if ((a = cast_cand(st, out, id, sp)))
 					a->effect = f;
-				}
 			}
 			break;
 		case CW_ST_FLIGHT:
@@ -69,10 +70,7 @@ cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 				for (int sq = 0; sq < nsq; sq++) {
 					if (dist[sq] <= 0)
 						continue;
-					a = cw_cand(out, CW_A_CAST);
-					if (a) {
-						a->unit = st->u[id].sq;
-						a->spell = sp;
+					if ((a = cast_cand(st, out, id, sp))) {
 						a->to = st->u[t].sq;
 						a->target2 = sq;
 					}
@@ -86,10 +84,7 @@ cw_cand_casts(const struct cw_state *st, int seat, int id, struct wr_list *out)
 					int sq = wr_step(&st->board, st->u[id].sq, dd);
 					if (sq < 0)
 						continue;
-					a = cw_cand(out, CW_A_CAST);
-					if (a) {
-						a->unit = st->u[id].sq;
-						a->spell = sp;
+					if ((a = cast_cand(st, out, id, sp))) {
 						snprintf(a->utype, sizeof(a->utype), "%s",
 						         cw_armies[st->side[seat].army].units[ty].slug);
 						a->to = sq;
@@ -392,15 +387,12 @@ int
 cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
 {
 	int face = (int)wr_die(rng, 6);
-	struct cw_event *e = cw_ev_push(ev, CW_E_COUNTER, WR_VIS_PUBLIC);
+	struct cw_event *e = cw_ev_roll(st, ev, CW_E_COUNTER, wiz, CW_NONE, face);
 	st->u[wiz].cast = 1;
 	st->u[wiz].instant = 1;
 	st->pending = CW_PEND_NONE;
-	cw_ev_unit(st, e, wiz);
 	if (e) {
 		e->spell = st->cast.spell;
-		e->faces[0] = face;
-		e->nfaces = 1;
 		e->need = 4;
 		e->ok = face >= 4;
 	}
@@ -484,17 +476,13 @@ void
 cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list *ev)
 {
 	int face = (int)wr_die(rng, 6);
-	struct cw_event *e = cw_ev_push(ev, CW_E_HEAL, WR_VIS_PUBLIC);
+	struct cw_event *e = cw_ev_roll(st, ev, CW_E_HEAL, w, d, face);
 	struct cw_unit *u = &st->u[d];
 	st->u[w].cast = 1;
 	if (cw_seat_of(w) != st->turn_seat)
 		st->u[w].instant = 1;
 	u->dying = 0;
-	cw_ev_unit(st, e, w);
-	cw_ev_other(st, e, d);
 	if (e) {
-		e->faces[0] = face;
-		e->nfaces = 1;
 		e->need = 4;
 		e->ok = face >= 4 && cw_unit_at(st, u->sq) == CW_NONE;
 	}

@@ -304,6 +304,20 @@ cw_ev_other(const struct cw_state *st, struct cw_event *e, int id)
 	e->osq = st->u[id].sq;
 }
 
+struct cw_event *
+cw_ev_roll(const struct cw_state *st, struct wr_list *ev, int type, int id, int other, int face)
+{
+	struct cw_event *e = cw_ev_push(ev, type, WR_VIS_PUBLIC);
+	if (!e)
+		return NULL;
+	cw_ev_unit(st, e, id);
+	if (other != CW_NONE)
+		cw_ev_other(st, e, other);
+	e->faces[0] = face;
+	e->nfaces = 1;
+	return e;
+}
+
 void
 cw_unlink_all(struct cw_state *st, int id)
 {
