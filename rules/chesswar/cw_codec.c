@@ -257,6 +257,16 @@ orders_json(const struct cw_side *sd)
 	return o;
 }
 
+/* A pending decision of the view: {kind, seat, ..., prompt}. */
+static json_object *
+pending_json(const char *kind, int seat)
+{
+	json_object *p = json_object_new_object();
+	put(p, "kind", jstr(kind));
+	put(p, "seat", jint(seat));
+	return p;
+}
+
 static json_object *
 cw_view(const void *state, int viewer)
 {
@@ -290,26 +300,20 @@ cw_view(const void *state, int viewer)
 		json_object *arr2 = json_object_new_array(), *p = NULL;
 		char prompt[160];
 		if (st->pending == CW_PEND_FOLLOWUP) {
-			p = json_object_new_object();
-			put(p, "kind", jstr("follow_up"));
-			put(p, "seat", jint(st->turn_seat));
+			p = pending_json("follow_up", st->turn_seat);
 			put(p, "unit", jsq(st, st->u[st->pend_unit].sq));
 			put(p, "emptied", jsq(st, st->pend_from));
 			snprintf(prompt, sizeof(prompt),
 			         "the unit that won may advance, charge again or hold");
 		} else if (st->pending == CW_PEND_COUNTER) {
-			p = json_object_new_object();
-			put(p, "kind", jstr("counterspell"));
-			put(p, "seat", jint(st->react_seat));
+			p = pending_json("counterspell", st->react_seat);
 			put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
 			put(p, "caster", jsq(st, st->cast.unit));
 			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
 			         cw_spells[st->cast.spell].name);
 		} else if (st->pending == CW_PEND_PROTECT) {
 			int t = cw_protect_target(st);
-			p = json_object_new_object();
-			put(p, "kind", jstr("protection"));
-			put(p, "seat", jint(cw_seat_of(t)));
+			p = pending_json("protection", cw_seat_of(t));
 			put(p, "attacker", jsq(st, st->nhitq > 0 ? st->shot_from : st->held.unit));
 			put(p, "target", jsq(st, st->u[t].sq));
 			snprintf(prompt, sizeof(prompt), "%s",
@@ -317,23 +321,17 @@ cw_view(const void *state, int viewer)
 			                       : "cast Protection (+1 saves) on the unit attacked, or not");
 		} else if (st->pending == CW_PEND_DISPEL) {
 			const struct cw_effect *fx = &st->fx[st->dispel_fx];
-			p = json_object_new_object();
-			put(p, "kind", jstr("dispel"));
-			put(p, "seat", jint(st->react_seat));
+			p = pending_json("dispel", st->react_seat);
 			put(p, "spell", jstr(cw_spells[fx->spell].slug));
 			put(p, "caster", jsq(st, st->u[fx->caster].sq));
 			snprintf(prompt, sizeof(prompt), "dispel %s, just cast, or not",
 			         cw_spells[fx->spell].name);
 		} else if (st->pending == CW_PEND_HEAL) {
-			p = json_object_new_object();
-			put(p, "kind", jstr("heal"));
-			put(p, "seat", jint(st->heal_seat));
+			p = pending_json("heal", st->heal_seat);
 			snprintf(prompt, sizeof(prompt),
 			         "Heal (4+) a unit just destroyed, or let it fall");
 		} else if (st->pending == CW_PEND_SACRIFICE) {
-			p = json_object_new_object();
-			put(p, "kind", jstr("sacrifice"));
-			put(p, "seat", jint(st->turn_seat));
+			p = pending_json("sacrifice", st->turn_seat);
 			snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
 		}
 		if (p) {
