@@ -148,9 +148,9 @@ replay_to(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at
 	int n = 0, rc = 0;
 	enum wp_err err;
 
-	if ((err = wp_db_snapshot(c, g->id, at, at, &snap)) != WP_OK)
-		return wp_fail_store(ctx, err);
-	if (snap.seq < at && (err = wp_db_posts(c, g->id, snap.seq, at - snap.seq, &rows, &n)))
+	/* One statement: a past position costs a cold view no more than the
+	 * posts it reads. */
+	if ((err = wp_db_past_rows(c, g->id, at, &snap, &rows, &n)) != WP_OK)
 		goto out;
 	wp_replay_begin(&r, g->rs, g->options, g->nseats, g->seed, g->client, g->client_len);
 	if (snap.seq > 0 && (rc = past_from_snapshot(g, &snap, &start)) == 0)

@@ -110,6 +110,25 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 	return WP_OK;
 }
 
+/* Row i's post, its columns from `col` on (0: a posts statement). */
+static void
+read_post(PGresult *r, int i, int col, struct wp_post_row *w)
+{
+	w->seq = (int)wp_col_int(r, i, col + PC_SEQ);
+	w->seat = wp_col_null(r, i, col + PC_SEAT) ? -1 : (int)wp_col_int(r, i, col + PC_SEAT);
+	w->kind = wp_post_kind_parse(PQgetvalue(r, i, col + PC_KIND));
+	w->actions = wp_col_json(r, i, col + PC_ACTIONS);
+	w->comment = wp_col_strdup(r, i, col + PC_COMMENT);
+	w->comment_hidden = wp_col_bool(r, i, col + PC_HIDDEN);
+	w->events = wp_col_json(r, i, col + PC_EVENTS);
+	w->rolls = wp_col_json(r, i, col + PC_ROLLS);
+	wp_col_str(r, i, col + PC_AT, w->at, sizeof(w->at));
+	w->draws_from = wp_col_int(r, i, col + PC_DRAWS_FROM);
+	w->undone_by = wp_col_null(r, i, col + PC_UNDONE_BY)
+	                   ? 0
+	                   : (int)wp_col_int(r, i, col + PC_UNDONE_BY);
+}
+
 enum wp_err
 wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
             struct wp_post_row **out, int *n)
@@ -129,18 +148,7 @@ wp_db_posts(struct wp_conn *c, int64_t game, int64_t after, int64_t limit,
 		return err;
 	*out = calloc((size_t)PQntuples(r) + 1, sizeof(**out));
 	for (int i = 0; *out && i < PQntuples(r); i++) {
-		struct wp_post_row *w = &(*out)[i];
-		w->seq = (int)wp_col_int(r, i, PC_SEQ);
-		w->seat = wp_col_null(r, i, PC_SEAT) ? -1 : (int)wp_col_int(r, i, PC_SEAT);
-		w->kind = wp_post_kind_parse(PQgetvalue(r, i, PC_KIND));
-		w->actions = wp_col_json(r, i, PC_ACTIONS);
-		w->comment = wp_col_strdup(r, i, PC_COMMENT);
-		w->comment_hidden = wp_col_bool(r, i, PC_HIDDEN);
-		w->events = wp_col_json(r, i, PC_EVENTS);
-		w->rolls = wp_col_json(r, i, PC_ROLLS);
-		wp_col_str(r, i, PC_AT, w->at, sizeof(w->at));
-		w->draws_from = wp_col_int(r, i, PC_DRAWS_FROM);
-		w->undone_by = wp_col_null(r, i, PC_UNDONE_BY) ? 0 : (int)wp_col_int(r, i, PC_UNDONE_BY);
+		read_post(r, i, 0, &(*out)[i]);
 		*n = i + 1;
 	}
 	PQclear(r);
@@ -159,6 +167,26 @@ wp_post_rows_free(struct wp_post_row *rows, int n)
 	free(rows);
 }
 
+/* Row 0's snapshot columns, when it has a snapshot (else *out stays
+ * zero: replay from the start). */
+static enum wp_err
+read_snapshot(PGresult *r, struct wp_snapshot *out)
+{
+	if (wp_col_null(r, 0, NC_SEQ))
+		return WP_OK;
+	out->seq = (int)wp_col_int(r, 0, NC_SEQ);
+	out->state = wp_col_strdup(r, 0, NC_STATE);
+	out->result = wp_col_strdup(r, 0, NC_RESULT);
+	out->status = wp_status_parse(PQgetvalue(r, 0, NC_STATUS));
+	out->awaiting = (unsigned)wp_col_int(r, 0, NC_AWAITING);
+	out->draw_offers = (unsigned)wp_col_int(r, 0, NC_OFFERS);
+	wp_col_str(r, 0, NC_AT, out->at, sizeof(out->at));
+	if ((!out->state && !wp_col_null(r, 0, NC_STATE)) ||
+	    (!out->result && !wp_col_null(r, 0, NC_RESULT)))
+		return WP_ERR_INTERNAL;
+	return WP_OK;
+}
+
 enum wp_err
 wp_db_snapshot(struct wp_conn *c, int64_t game, int upto, int horizon, struct wp_snapshot *out)
 {
@@ -172,19 +200,42 @@ wp_db_snapshot(struct wp_conn *c, int64_t game, int upto, int horizon, struct wp
 	wp_p_int(&p, horizon);
 	if ((err = wp_sql_run(c, WP_STMT_SNAPSHOT_AT, &p, &r)))
 		return err;
-	if (PQntuples(r) == 1) {
-		out->seq = (int)wp_col_int(r, 0, NC_SEQ);
-		out->state = wp_col_strdup(r, 0, NC_STATE);
-		out->result = wp_col_strdup(r, 0, NC_RESULT);
-		out->status = wp_status_parse(PQgetvalue(r, 0, NC_STATUS));
-		out->awaiting = (unsigned)wp_col_int(r, 0, NC_AWAITING);
-		out->draw_offers = (unsigned)wp_col_int(r, 0, NC_OFFERS);
-		wp_col_str(r, 0, NC_AT, out->at, sizeof(out->at));
-		if ((!out->state && !wp_col_null(r, 0, NC_STATE)) ||
-		    (!out->result && !wp_col_null(r, 0, NC_RESULT)))
-			err = WP_ERR_INTERNAL;
+	if (PQntuples(r) == 1)
+		err = read_snapshot(r, out);
+	PQclear(r);
+	return err;
+}
+
+enum wp_err
+wp_db_past_rows(struct wp_conn *c, int64_t game, int at, struct wp_snapshot *snap,
+                struct wp_post_row **rows, int *n)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+	int total;
+
+	memset(snap, 0, sizeof(*snap));
+	*rows = NULL;
+	*n = 0;
+	wp_p_int(&p, game);
+	wp_p_int(&p, at);
+	if ((err = wp_sql_run(c, WP_STMT_PAST_ROWS, &p, &r)))
+		return err;
+	total = PQntuples(r);
+	if (total >= 1)
+		err = read_snapshot(r, snap);
+	*rows = calloc((size_t)total + 1, sizeof(**rows));
+	for (int i = 0; *rows && err == WP_OK && i < total; i++) {
+		/* the posts' columns follow the snapshot's (NC_AT the last) */
+		if (wp_col_null(r, i, NC_AT + 1 + PC_SEQ))
+			continue;
+		read_post(r, i, NC_AT + 1, &(*rows)[*n]);
+		(*n)++;
 	}
 	PQclear(r);
+	if (err == WP_OK && !*rows)
+		err = WP_ERR_INTERNAL;
 	return err;
 }
 

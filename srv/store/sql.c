@@ -170,5 +170,17 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" AND s.seq <= $2 AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.game_id = $1"
 		" AND p.undone_by > s.seq AND p.undone_by <= $3 AND p.seq <= s.seq)"
 		" ORDER BY s.seq DESC LIMIT 1"},
+	/* The same snapshot (horizon: post $2) and the posts after it up to
+	 * $2, in one statement: the snapshot's columns, then the post's, one
+	 * row a post; one row of NULL post columns when there is none. */
+	[WP_STMT_PAST_ROWS] = {"past_rows",
+		"WITH s AS (SELECT * FROM snapshots s WHERE s.game_id = $1 AND s.seq <= $2"
+		" AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.game_id = $1"
+		" AND p.undone_by > s.seq AND p.undone_by <= $2 AND p.seq <= s.seq)"
+		" ORDER BY s.seq DESC LIMIT 1),"
+		" q AS (SELECT " COLS(WP_POST_COLUMNS) " FROM posts WHERE game_id = $1"
+		" AND seq > coalesce((SELECT seq FROM s), 0) AND seq <= $2)"
+		" SELECT " WP_SNAPSHOT_COLUMNS(WP_COLUMN_SQL) "q.* FROM (SELECT 1) one"
+		" LEFT JOIN s ON true LEFT JOIN q ON true ORDER BY q.seq"},
 	WP_NOTIFY_SQL
 };

@@ -196,6 +196,10 @@ struct wp_snapshot {
 enum wp_err wp_db_snapshot(struct wp_conn *c, int64_t game, int upto, int horizon,
                            struct wp_snapshot *out);
 void wp_snapshot_free(struct wp_snapshot *s);
+/* wp_db_snapshot(upto = horizon = at) and the posts after the snapshot up
+ * to `at`, in one statement (a past position: api/watch.c). */
+enum wp_err wp_db_past_rows(struct wp_conn *c, int64_t game, int at, struct wp_snapshot *snap,
+                            struct wp_post_row **rows, int *n);
 /* How many posts after seq could change what a seat sees of the board:
  * all but standing orders and draw offers or refusals. */
 enum wp_err wp_db_moves_since(struct wp_conn *c, int64_t game, int64_t seq, int64_t *n);

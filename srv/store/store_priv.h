@@ -64,6 +64,7 @@ enum wp_stmt {
 	WP_STMT_POSTS_UNDO,
 	WP_STMT_UNDO_TAIL,
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
+	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
 	WP_STMT_MAX
 };
 
