@@ -6,6 +6,7 @@
  * The top of the ruleset: it calls cf_state.c and the rule files, and
  * nothing in the folder calls into it.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,44 +162,54 @@ cf_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 
 /* ----------------------------------------------------------- actions */
 
+/* The actions and events that are a run of plain fields, as descriptor
+ * tables (rules/json.c, wr_json_put_fields), in the order they are written. */
+#define AF(key, kind, member, names) {key, kind, offsetof(struct cf_action, member), names}
+#define EF(key, kind, member, names) {key, kind, offsetof(struct cf_event, member), names}
+#define N(f) (int)(sizeof(f) / sizeof((f)[0]))
+struct fields {
+	const struct wr_json_field *f;
+	int n;
+};
+static const struct wr_json_field a_buy[] = {AF("piece", WR_JF_NAME, piece_type, cf_type_name)};
+static const struct wr_json_field a_add_spell[] = {
+	AF("piece", WR_JF_INT, piece, NULL), AF("spell", WR_JF_NAME, spell, cf_spell_name)};
+static const struct wr_json_field a_race[] = {AF("race", WR_JF_NAME, race, cf_race_name)};
+static const struct wr_json_field a_spell[] = {AF("spell", WR_JF_NAME, spell, cf_spell_name)};
+static const struct wr_json_field a_order[] = {AF("choice", WR_JF_NAME, choice, cf_choice_name)};
+static const struct wr_json_field a_place[] = {
+	AF("piece", WR_JF_INT, piece, NULL), AF("square", WR_JF_SQ, square, NULL)};
+static const struct wr_json_field a_move[] = {
+	AF("from", WR_JF_SQ, from, NULL), AF("to", WR_JF_SQ, to, NULL)};
+static const struct wr_json_field a_leadership[] = {
+	AF("a", WR_JF_SQ, from, NULL), AF("b", WR_JF_SQ, to, NULL)};
+static const struct wr_json_field a_use[] = {AF("use", WR_JF_BOOL, use, NULL)};
+static const struct wr_json_field a_square[] = {AF("square", WR_JF_SQ, square, NULL)};
+static const struct fields act_fields[CF_A_MAX] = {
+	[CF_A_BUY] = {a_buy, N(a_buy)},
+	[CF_A_ADD_SPELL] = {a_add_spell, N(a_add_spell)},
+	[CF_A_RACE] = {a_race, N(a_race)},
+	[CF_A_KING_SPELL] = {a_spell, N(a_spell)},
+	[CF_A_ORDER] = {a_order, N(a_order)},
+	[CF_A_PLACE] = {a_place, N(a_place)},
+	[CF_A_MOVE] = {a_move, N(a_move)},
+	[CF_A_RISE] = {a_move, N(a_move)},
+	[CF_A_SWIFT] = {a_move, N(a_move)},
+	[CF_A_FURY] = {a_move, N(a_move)},
+	[CF_A_LEADERSHIP] = {a_leadership, N(a_leadership)},
+	[CF_A_HTL] = {a_use, N(a_use)},
+	[CF_A_LUCK] = {a_use, N(a_use)},
+	[CF_A_PANIC_SQ] = {a_square, N(a_square)},
+};
+
 json_object *
 cf_action_json(const void *vst, const void *va)
 {
 	const struct cf_action *a = va;
 	json_object *o = wr_json_typed(cf_act_name[a->type]);
 	(void)vst;
+	wr_json_put_fields(o, a, act_fields[a->type].f, act_fields[a->type].n, CF_B8);
 	switch (a->type) {
-	case CF_A_BUY:
-		wr_json_put_str(o, "piece", cf_type_name[a->piece_type]);
-		break;
-	case CF_A_ADD_SPELL:
-		wr_json_put_int(o, "piece", a->piece);
-		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
-		break;
-	case CF_A_RACE:
-		wr_json_put_str(o, "race", cf_race_name[a->race]);
-		break;
-	case CF_A_KING_SPELL:
-		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
-		break;
-	case CF_A_ORDER:
-		wr_json_put_str(o, "choice", cf_choice_name[a->choice]);
-		break;
-	case CF_A_PLACE:
-		wr_json_put_int(o, "piece", a->piece);
-		wr_json_put_sq(o, "square", CF_B8, a->square);
-		break;
-	case CF_A_MOVE:
-	case CF_A_RISE:
-	case CF_A_SWIFT:
-	case CF_A_FURY:
-		wr_json_put_sq(o, "from", CF_B8, a->from);
-		wr_json_put_sq(o, "to", CF_B8, a->to);
-		break;
-	case CF_A_LEADERSHIP:
-		wr_json_put_sq(o, "a", CF_B8, a->from);
-		wr_json_put_sq(o, "b", CF_B8, a->to);
-		break;
 	case CF_A_CAST:
 		wr_json_put_sq(o, "from", CF_B8, a->from);
 		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
@@ -209,17 +220,10 @@ cf_action_json(const void *vst, const void *va)
 			wr_json_put_sq(o, "target", CF_B8, a->target);
 		}
 		break;
-	case CF_A_HTL:
-	case CF_A_LUCK:
-		wr_json_put(o, "use", json_object_new_boolean(a->use));
-		break;
 	case CF_A_LIVE:
 		wr_json_put(o, "use", json_object_new_boolean(a->use));
 		if (a->use)
 			wr_json_put_sq(o, "square", CF_B8, a->square);
-		break;
-	case CF_A_PANIC_SQ:
-		wr_json_put_sq(o, "square", CF_B8, a->square);
 		break;
 	default:
 		break;
@@ -432,45 +436,64 @@ winners_json(const struct cf_state *st, unsigned winners)
 }
 
 /* The fields of events that name one piece, after "piece". */
-static void
-piece_event_json(json_object *o, const struct cf_event *e)
-{
-	switch (e->type) {
-	case CF_E_PLACED:
-	case CF_E_HEALED:
-	case CF_E_REMOVED:
-		wr_json_put_sq(o, "square", CF_B8, e->square);
-		break;
-	case CF_E_MOVE:
-	case CF_E_SWIFT_MOVE:
-	case CF_E_FURY_MOVE:
-	case CF_E_RISE:
-	case CF_E_LIVE_AGAIN:
-	case CF_E_PANIC_MOVED:
-		wr_json_put_sq(o, "from", CF_B8, e->from);
-		wr_json_put_sq(o, "to", CF_B8, e->to);
-		break;
-	case CF_E_ADVANCE:
-		wr_json_put_sq(o, "to", CF_B8, e->to);
-		break;
-	case CF_E_CAST:
-		wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
-		if (e->spell != CF_JUDGEMENT && e->spell != CF_HEAL)
-			wr_json_put_sq(o, "target", CF_B8, e->target);
-		break;
-	case CF_E_LUCK:
-		wr_json_put_int(o, "die_before", e->luck_before);
-		wr_json_put_int(o, "reroll", e->luck_reroll);
-		wr_json_put_int(o, "kept", e->luck_kept);
-		break;
-	case CF_E_TREASURE_ROLL:
-		wr_json_put_int(o, "die", e->die);
-		json_object_object_add(o, "found", json_object_new_boolean(e->found));
-		break;
-	default:
-		break;
-	}
-}
+static const struct wr_json_field e_square[] = {EF("square", WR_JF_SQ, square, NULL)};
+static const struct wr_json_field e_move[] = {
+	EF("from", WR_JF_SQ, from, NULL), EF("to", WR_JF_SQ, to, NULL)};
+static const struct wr_json_field e_advance[] = {EF("to", WR_JF_SQ, to, NULL)};
+static const struct wr_json_field e_luck[] = {EF("die_before", WR_JF_INT, luck_before, NULL),
+                                              EF("reroll", WR_JF_INT, luck_reroll, NULL),
+                                              EF("kept", WR_JF_INT, luck_kept, NULL)};
+static const struct wr_json_field e_treasure[] = {
+	EF("die", WR_JF_INT, die, NULL), EF("found", WR_JF_BOOL, found, NULL)};
+static const struct wr_json_field e_bought[] = {
+	EF("id", WR_JF_INT, id, NULL), EF("piece", WR_JF_NAME, piece_type, cf_type_name),
+	EF("points_left", WR_JF_INT, points_left, NULL)};
+static const struct wr_json_field e_spell_added[] = {
+	EF("id", WR_JF_INT, id, NULL), EF("spell", WR_JF_NAME, spell, cf_spell_name),
+	EF("points_left", WR_JF_INT, points_left, NULL)};
+static const struct wr_json_field e_king_spell[] = {
+	EF("spell", WR_JF_NAME, spell, cf_spell_name), EF("points_left", WR_JF_INT, points_left, NULL)};
+static const struct wr_json_field e_race[] = {EF("race", WR_JF_NAME, race, cf_race_name)};
+static const struct wr_json_field e_racial[] = {
+	EF("racial_tokens", WR_JF_INT, tokens, NULL), EF("points_left", WR_JF_INT, points_left, NULL)};
+static const struct wr_json_field e_reset[] = {EF("points_left", WR_JF_INT, points_left, NULL)};
+static const struct wr_json_field e_setup_roll[] = {EF("seat", WR_JF_INT, seat, NULL),
+                                                    EF("round", WR_JF_INT, round, NULL),
+                                                    EF("die", WR_JF_INT, die, NULL)};
+static const struct wr_json_field e_turn[] = {
+	EF("turn", WR_JF_INT, turn, NULL), EF("seat", WR_JF_INT, seat, NULL)};
+static const struct wr_json_field e_dice[] = {
+	EF("attacker", WR_JF_INT, a_die, NULL), EF("defender", WR_JF_INT, d_die, NULL)};
+static const struct wr_json_field e_seat[] = {EF("seat", WR_JF_INT, seat, NULL)};
+/* After the piece of an event that names one (names_piece). */
+static const struct fields ev_fields[CF_E_MAX] = {
+	[CF_E_PLACED] = {e_square, N(e_square)},
+	[CF_E_HEALED] = {e_square, N(e_square)},
+	[CF_E_REMOVED] = {e_square, N(e_square)},
+	[CF_E_MOVE] = {e_move, N(e_move)},
+	[CF_E_SWIFT_MOVE] = {e_move, N(e_move)},
+	[CF_E_FURY_MOVE] = {e_move, N(e_move)},
+	[CF_E_RISE] = {e_move, N(e_move)},
+	[CF_E_LIVE_AGAIN] = {e_move, N(e_move)},
+	[CF_E_PANIC_MOVED] = {e_move, N(e_move)},
+	[CF_E_ADVANCE] = {e_advance, N(e_advance)},
+	[CF_E_LUCK] = {e_luck, N(e_luck)},
+	[CF_E_TREASURE_ROLL] = {e_treasure, N(e_treasure)},
+	[CF_E_BOUGHT] = {e_bought, N(e_bought)},
+	[CF_E_SPELL_ADDED] = {e_spell_added, N(e_spell_added)},
+	[CF_E_KING_SPELL] = {e_king_spell, N(e_king_spell)},
+	[CF_E_RACE_CHOSEN] = {e_race, N(e_race)},
+	[CF_E_RACIAL_BOUGHT] = {e_racial, N(e_racial)},
+	[CF_E_ARMY_RESET] = {e_reset, N(e_reset)},
+	[CF_E_SETUP_ROLL] = {e_setup_roll, N(e_setup_roll)},
+	[CF_E_TURN] = {e_turn, N(e_turn)},
+	[CF_E_DICE] = {e_dice, N(e_dice)},
+	/* and no other field */
+	[CF_E_ARMY_READY] = {e_seat, N(e_seat)},
+	[CF_E_TURN_END] = {e_seat, N(e_seat)},
+	[CF_E_BATTLE_FURY] = {e_seat, N(e_seat)},
+	[CF_E_RESIGNED] = {e_seat, N(e_seat)},
+};
 
 static int
 names_piece(int type)
@@ -494,40 +517,17 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 	const struct cf_event *e = vev;
 	json_object *o = wr_json_typed(cf_ev_name[e->type]);
 	*visible_to = e->visible_to;
-	if (names_piece(e->type)) {
+	if (names_piece(e->type))
 		add_piece(o, st, "piece", e->seat, e->id);
-		piece_event_json(o, e);
-		return o;
-	}
+	wr_json_put_fields(o, e, ev_fields[e->type].f, ev_fields[e->type].n, CF_B8);
 	switch (e->type) {
-	case CF_E_BOUGHT:
-		wr_json_put_int(o, "id", e->id);
-		wr_json_put_str(o, "piece", cf_type_name[e->piece_type]);
-		wr_json_put_int(o, "points_left", e->points_left);
-		break;
-	case CF_E_SPELL_ADDED:
-		wr_json_put_int(o, "id", e->id);
-		/* fall through */
-	case CF_E_KING_SPELL:
+	case CF_E_CAST:
 		wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
-		wr_json_put_int(o, "points_left", e->points_left);
-		break;
-	case CF_E_RACE_CHOSEN:
-		wr_json_put_str(o, "race", cf_race_name[e->race]);
-		break;
-	case CF_E_RACIAL_BOUGHT:
-		wr_json_put_int(o, "racial_tokens", e->tokens);
-		/* fall through */
-	case CF_E_ARMY_RESET:
-		wr_json_put_int(o, "points_left", e->points_left);
+		if (e->spell != CF_JUDGEMENT && e->spell != CF_HEAL)
+			wr_json_put_sq(o, "target", CF_B8, e->target);
 		break;
 	case CF_E_ARMIES_REVEALED:
 		json_object_object_add(o, "armies", armies_json(st));
-		break;
-	case CF_E_SETUP_ROLL:
-		wr_json_put_int(o, "seat", e->seat);
-		wr_json_put_int(o, "round", e->round);
-		wr_json_put_int(o, "die", e->die);
 		break;
 	case CF_E_PHASE:
 		wr_json_put_str(o, "phase", cf_phase_name[e->phase]);
@@ -538,10 +538,6 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 		wr_json_put_int(o, "seat", e->seat);
 		wr_json_put_str(o, "choice", cf_choice_name[e->choice]);
 		json_object_object_add(o, "order", wr_json_ints(e->order, e->norder));
-		break;
-	case CF_E_TURN:
-		wr_json_put_int(o, "turn", e->turn);
-		wr_json_put_int(o, "seat", e->seat);
 		break;
 	case CF_E_LEADERSHIP:
 		add_piece(o, st, "a", e->seat, e->id);
@@ -555,10 +551,6 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 		if (e->spell >= 0)
 			wr_json_put_str(o, "spell", cf_spell_name[e->spell]);
 		break;
-	case CF_E_DICE:
-		wr_json_put_int(o, "attacker", e->a_die);
-		wr_json_put_int(o, "defender", e->d_die);
-		break;
 	case CF_E_BATTLE_RESULT:
 		battle_result_json(o, e);
 		break;
@@ -570,8 +562,7 @@ cf_event_json(const void *vst, const void *vev, unsigned *visible_to)
 		wr_json_put_int(o, "seat", e->seat);
 		wr_json_put_str(o, "reason", e->reason);
 		break;
-	default: /* army_ready, turn_end, battle_fury, resigned */
-		wr_json_put_int(o, "seat", e->seat);
+	default:
 		break;
 	}
 	return o;
