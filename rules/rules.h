@@ -210,6 +210,15 @@ struct wr_json_field {
 /* o[f.key] = the field of `s` for each of the n fields, squares of b. */
 void wr_json_put_fields(json_object *o, const void *s, const struct wr_json_field *f, int n,
                         const struct wr_board *b);
+/* A descriptor table and its length (WR_JF_LIST(array)), as a table of
+ * them indexed by action or event type holds them: {NULL, 0} writes
+ * nothing. */
+struct wr_json_fields {
+	const struct wr_json_field *f;
+	int n;
+};
+#define WR_JF_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
+#define WR_JF_LIST(array) {(array), WR_JF_COUNT(array)}
 /* Reading a name: the index of s in names[0..n), or -1. */
 int wr_json_name_index(const char *s, const char *const *names, int n);
 /* Snapshots: an int array as JSON, and back -- obj[key] must be an array

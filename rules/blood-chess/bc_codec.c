@@ -262,20 +262,16 @@ static const struct wr_json_field ev_damage[] = {
 	EF("body", WR_JF_INT, body), EF("stunned", WR_JF_BOOL, stunned),
 	EF("is_stunned", WR_JF_BOOL, is_stunned), EF("unconscious", WR_JF_BOOL, unconscious),
 	EF("removed", WR_JF_BOOL, removed)};
-#define N(a) (int)(sizeof(a) / sizeof((a)[0]))
-static const struct {
-	const struct wr_json_field *f;
-	int n;
-} ev_flat[BC_E_MAX] = {
-	[BC_E_SEGMENT] = {ev_segment, N(ev_segment)},
-	[BC_E_ROLLOFF] = {ev_rolloff, N(ev_rolloff)},
-	[BC_E_PHASE] = {ev_phase, N(ev_phase)},
-	[BC_E_LOST_PHASE] = {ev_who, N(ev_who)},
-	[BC_E_DODGE] = {ev_who, N(ev_who)},
-	[BC_E_WAKE] = {ev_recover, N(ev_recover)},
-	[BC_E_RECOVER] = {ev_recover, N(ev_recover)},
-	[BC_E_AWAIT_REF] = {ev_await_ref, N(ev_await_ref)},
-	[BC_E_DAMAGE] = {ev_damage, N(ev_damage)},
+static const struct wr_json_fields ev_flat[BC_E_MAX] = {
+	[BC_E_SEGMENT] = WR_JF_LIST(ev_segment),
+	[BC_E_ROLLOFF] = WR_JF_LIST(ev_rolloff),
+	[BC_E_PHASE] = WR_JF_LIST(ev_phase),
+	[BC_E_LOST_PHASE] = WR_JF_LIST(ev_who),
+	[BC_E_DODGE] = WR_JF_LIST(ev_who),
+	[BC_E_WAKE] = WR_JF_LIST(ev_recover),
+	[BC_E_RECOVER] = WR_JF_LIST(ev_recover),
+	[BC_E_AWAIT_REF] = WR_JF_LIST(ev_await_ref),
+	[BC_E_DAMAGE] = WR_JF_LIST(ev_damage),
 };
 
 static void

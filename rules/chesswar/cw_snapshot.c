@@ -13,7 +13,6 @@
 /* The snapshot's plain int fields, each under its member's name, in the
  * order they are written. */
 #define SAVED(type, member) {#member, WR_JF_INT, offsetof(struct type, member), NULL}
-#define NFIELDS(f) (int)(sizeof(f) / sizeof((f)[0]))
 static const struct wr_json_field action_head[] = {SAVED(cw_action, type), SAVED(cw_action, army)};
 static const struct wr_json_field action_target[] = {SAVED(cw_action, count),
                                                      SAVED(cw_action, unit), SAVED(cw_action, to)};
@@ -35,13 +34,13 @@ action_fields(const struct cw_state *st, const struct cw_action *a)
 {
 	json_object *o = json_object_new_object();
 	json_object *p = json_object_new_array();
-	wr_json_put_fields(o, a, action_head, NFIELDS(action_head), &st->board);
+	wr_json_put_fields(o, a, action_head, WR_JF_COUNT(action_head), &st->board);
 	put(o, "utype", jstr(a->utype));
-	wr_json_put_fields(o, a, action_target, NFIELDS(action_target), &st->board);
+	wr_json_put_fields(o, a, action_target, WR_JF_COUNT(action_target), &st->board);
 	for (int i = 0; i < a->npath; i++)
 		json_object_array_add(p, jint(a->path[i]));
 	put(o, "path", p);
-	wr_json_put_fields(o, a, action_tail, NFIELDS(action_tail), &st->board);
+	wr_json_put_fields(o, a, action_tail, WR_JF_COUNT(action_tail), &st->board);
 	return o;
 }
 
@@ -98,15 +97,15 @@ cw_snapshot(const void *state)
 		terr[i] = "ofh"[st->o.terrain[i]];
 	terr[nsq] = 0;
 	put(o, "terrain", jstr(terr));
-	wr_json_put_fields(o, st, state_turn, NFIELDS(state_turn), &st->board);
+	wr_json_put_fields(o, st, state_turn, WR_JF_COUNT(state_turn), &st->board);
 	arr = json_object_new_array();
 	for (int s = 0; s < st->nseats; s++)
 		json_object_array_add(arr, jint(st->order[s]));
 	put(o, "order", arr);
-	wr_json_put_fields(o, st, state_pending, NFIELDS(state_pending), &st->board);
+	wr_json_put_fields(o, st, state_pending, WR_JF_COUNT(state_pending), &st->board);
 	put(o, "cast", action_fields(st, &st->cast));
 	put(o, "held", action_fields(st, &st->held));
-	wr_json_put_fields(o, st, state_react, NFIELDS(state_react), &st->board);
+	wr_json_put_fields(o, st, state_react, WR_JF_COUNT(state_react), &st->board);
 	arr = json_object_new_array();
 	json_object_array_add(arr, jint(st->hit_weapon));
 	for (int i = 0; i < st->nhitq; i++)

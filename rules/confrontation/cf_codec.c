@@ -166,11 +166,6 @@ cf_create(json_object *options, int seats, struct wr_rng *rng, void **state,
  * tables (rules/json.c, wr_json_put_fields), in the order they are written. */
 #define AF(key, kind, member, names) {key, kind, offsetof(struct cf_action, member), names}
 #define EF(key, kind, member, names) {key, kind, offsetof(struct cf_event, member), names}
-#define N(f) (int)(sizeof(f) / sizeof((f)[0]))
-struct fields {
-	const struct wr_json_field *f;
-	int n;
-};
 static const struct wr_json_field a_buy[] = {AF("piece", WR_JF_NAME, piece_type, cf_type_name)};
 static const struct wr_json_field a_add_spell[] = {
 	AF("piece", WR_JF_INT, piece, NULL), AF("spell", WR_JF_NAME, spell, cf_spell_name)};
@@ -185,21 +180,21 @@ static const struct wr_json_field a_leadership[] = {
 	AF("a", WR_JF_SQ, from, NULL), AF("b", WR_JF_SQ, to, NULL)};
 static const struct wr_json_field a_use[] = {AF("use", WR_JF_BOOL, use, NULL)};
 static const struct wr_json_field a_square[] = {AF("square", WR_JF_SQ, square, NULL)};
-static const struct fields act_fields[CF_A_MAX] = {
-	[CF_A_BUY] = {a_buy, N(a_buy)},
-	[CF_A_ADD_SPELL] = {a_add_spell, N(a_add_spell)},
-	[CF_A_RACE] = {a_race, N(a_race)},
-	[CF_A_KING_SPELL] = {a_spell, N(a_spell)},
-	[CF_A_ORDER] = {a_order, N(a_order)},
-	[CF_A_PLACE] = {a_place, N(a_place)},
-	[CF_A_MOVE] = {a_move, N(a_move)},
-	[CF_A_RISE] = {a_move, N(a_move)},
-	[CF_A_SWIFT] = {a_move, N(a_move)},
-	[CF_A_FURY] = {a_move, N(a_move)},
-	[CF_A_LEADERSHIP] = {a_leadership, N(a_leadership)},
-	[CF_A_HTL] = {a_use, N(a_use)},
-	[CF_A_LUCK] = {a_use, N(a_use)},
-	[CF_A_PANIC_SQ] = {a_square, N(a_square)},
+static const struct wr_json_fields act_fields[CF_A_MAX] = {
+	[CF_A_BUY] = WR_JF_LIST(a_buy),
+	[CF_A_ADD_SPELL] = WR_JF_LIST(a_add_spell),
+	[CF_A_RACE] = WR_JF_LIST(a_race),
+	[CF_A_KING_SPELL] = WR_JF_LIST(a_spell),
+	[CF_A_ORDER] = WR_JF_LIST(a_order),
+	[CF_A_PLACE] = WR_JF_LIST(a_place),
+	[CF_A_MOVE] = WR_JF_LIST(a_move),
+	[CF_A_RISE] = WR_JF_LIST(a_move),
+	[CF_A_SWIFT] = WR_JF_LIST(a_move),
+	[CF_A_FURY] = WR_JF_LIST(a_move),
+	[CF_A_LEADERSHIP] = WR_JF_LIST(a_leadership),
+	[CF_A_HTL] = WR_JF_LIST(a_use),
+	[CF_A_LUCK] = WR_JF_LIST(a_use),
+	[CF_A_PANIC_SQ] = WR_JF_LIST(a_square),
 };
 
 json_object *
@@ -466,33 +461,33 @@ static const struct wr_json_field e_dice[] = {
 	EF("attacker", WR_JF_INT, a_die, NULL), EF("defender", WR_JF_INT, d_die, NULL)};
 static const struct wr_json_field e_seat[] = {EF("seat", WR_JF_INT, seat, NULL)};
 /* After the piece of an event that names one (names_piece). */
-static const struct fields ev_fields[CF_E_MAX] = {
-	[CF_E_PLACED] = {e_square, N(e_square)},
-	[CF_E_HEALED] = {e_square, N(e_square)},
-	[CF_E_REMOVED] = {e_square, N(e_square)},
-	[CF_E_MOVE] = {e_move, N(e_move)},
-	[CF_E_SWIFT_MOVE] = {e_move, N(e_move)},
-	[CF_E_FURY_MOVE] = {e_move, N(e_move)},
-	[CF_E_RISE] = {e_move, N(e_move)},
-	[CF_E_LIVE_AGAIN] = {e_move, N(e_move)},
-	[CF_E_PANIC_MOVED] = {e_move, N(e_move)},
-	[CF_E_ADVANCE] = {e_advance, N(e_advance)},
-	[CF_E_LUCK] = {e_luck, N(e_luck)},
-	[CF_E_TREASURE_ROLL] = {e_treasure, N(e_treasure)},
-	[CF_E_BOUGHT] = {e_bought, N(e_bought)},
-	[CF_E_SPELL_ADDED] = {e_spell_added, N(e_spell_added)},
-	[CF_E_KING_SPELL] = {e_king_spell, N(e_king_spell)},
-	[CF_E_RACE_CHOSEN] = {e_race, N(e_race)},
-	[CF_E_RACIAL_BOUGHT] = {e_racial, N(e_racial)},
-	[CF_E_ARMY_RESET] = {e_reset, N(e_reset)},
-	[CF_E_SETUP_ROLL] = {e_setup_roll, N(e_setup_roll)},
-	[CF_E_TURN] = {e_turn, N(e_turn)},
-	[CF_E_DICE] = {e_dice, N(e_dice)},
+static const struct wr_json_fields ev_fields[CF_E_MAX] = {
+	[CF_E_PLACED] = WR_JF_LIST(e_square),
+	[CF_E_HEALED] = WR_JF_LIST(e_square),
+	[CF_E_REMOVED] = WR_JF_LIST(e_square),
+	[CF_E_MOVE] = WR_JF_LIST(e_move),
+	[CF_E_SWIFT_MOVE] = WR_JF_LIST(e_move),
+	[CF_E_FURY_MOVE] = WR_JF_LIST(e_move),
+	[CF_E_RISE] = WR_JF_LIST(e_move),
+	[CF_E_LIVE_AGAIN] = WR_JF_LIST(e_move),
+	[CF_E_PANIC_MOVED] = WR_JF_LIST(e_move),
+	[CF_E_ADVANCE] = WR_JF_LIST(e_advance),
+	[CF_E_LUCK] = WR_JF_LIST(e_luck),
+	[CF_E_TREASURE_ROLL] = WR_JF_LIST(e_treasure),
+	[CF_E_BOUGHT] = WR_JF_LIST(e_bought),
+	[CF_E_SPELL_ADDED] = WR_JF_LIST(e_spell_added),
+	[CF_E_KING_SPELL] = WR_JF_LIST(e_king_spell),
+	[CF_E_RACE_CHOSEN] = WR_JF_LIST(e_race),
+	[CF_E_RACIAL_BOUGHT] = WR_JF_LIST(e_racial),
+	[CF_E_ARMY_RESET] = WR_JF_LIST(e_reset),
+	[CF_E_SETUP_ROLL] = WR_JF_LIST(e_setup_roll),
+	[CF_E_TURN] = WR_JF_LIST(e_turn),
+	[CF_E_DICE] = WR_JF_LIST(e_dice),
 	/* and no other field */
-	[CF_E_ARMY_READY] = {e_seat, N(e_seat)},
-	[CF_E_TURN_END] = {e_seat, N(e_seat)},
-	[CF_E_BATTLE_FURY] = {e_seat, N(e_seat)},
-	[CF_E_RESIGNED] = {e_seat, N(e_seat)},
+	[CF_E_ARMY_READY] = WR_JF_LIST(e_seat),
+	[CF_E_TURN_END] = WR_JF_LIST(e_seat),
+	[CF_E_BATTLE_FURY] = WR_JF_LIST(e_seat),
+	[CF_E_RESIGNED] = WR_JF_LIST(e_seat),
 };
 
 static int
