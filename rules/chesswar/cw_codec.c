@@ -438,6 +438,20 @@ cw_view(const void *state, int viewer)
 
 /* ----------------------------------------------------------- actions */
 
+/* A unit type's slug, `key`, into a->utype (resolved with the acting
+ * seat's army by legal()). */
+static int
+utype_field(json_object *j, const char *key, struct cw_action *a, struct wr_error *err)
+{
+	const char *s;
+	if (wr_json_string(j, key, 1, &s, err))
+		return -1;
+	if (strlen(s) >= sizeof(a->utype))
+		return wr_fail(err, "unknown-unit", key, "no such unit");
+	snprintf(a->utype, sizeof(a->utype), "%s", s);
+	return 0;
+}
+
 static int
 sq_field(const struct cw_state *st, json_object *j, const char *key, int required, int *out,
          struct wr_error *err)
@@ -499,11 +513,8 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	case CW_A_BUY:
 	case CW_A_SELL:
 	case CW_A_DEPLOY:
-		if (wr_json_string(j, "unit", 1, &s, err))
+		if (utype_field(j, "unit", a, err))
 			return -1;
-		if (strlen(s) >= sizeof(a->utype))
-			return wr_fail(err, "unknown-unit", "unit", "no such unit");
-		snprintf(a->utype, sizeof(a->utype), "%s", s);
 		if (t == CW_A_DEPLOY)
 			return sq_field(st, j, "square", 1, &a->to, err);
 		return wr_json_int(j, "count", 1, 24, 0, 1, &a->count, err);
@@ -573,11 +584,8 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 				return -1;
 			return sq_field(st, j, "to", 1, &a->target2, err);
 		case CW_ST_RAISE:
-			if (wr_json_string(j, "raise", 1, &s, err))
+			if (utype_field(j, "raise", a, err))
 				return -1;
-			if (strlen(s) >= sizeof(a->utype))
-				return wr_fail(err, "unknown-unit", "raise", "no such unit");
-			snprintf(a->utype, sizeof(a->utype), "%s", s);
 			return sq_field(st, j, "to", 1, &a->to, err);
 		case CW_ST_EFFECT:
 			return wr_json_int(j, "effect", 0, CW_MAX_FX - 1, 1, 0, &a->effect, err);
