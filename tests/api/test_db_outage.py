@@ -24,19 +24,7 @@ def cluster_pids(pg):
     """The postmaster of this cluster and every process it started."""
     with open(os.path.join(pg.dir, "postmaster.pid")) as f:
         master = int(f.readline())
-    pids = [master]
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: comm may hold spaces, so split after ')'
-        if int(stat.rsplit(")", 1)[1].split()[1]) == master:
-            pids.append(int(d))
-    return pids
+    return [master] + wp.child_pids(master)
 
 
 def send_all(pids, sig):

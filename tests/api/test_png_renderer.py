@@ -25,23 +25,6 @@ from test_board_png import render
 METRICS = "metrics-s3cret"
 
 
-def children(pid):
-    """The process ids whose parent is pid."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # comm may hold spaces and parentheses: the fields after its last ')'
-        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-            out.append(int(d))
-    return out
-
-
 def cmdline(pid):
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
@@ -52,7 +35,7 @@ def cmdline(pid):
 
 def renderer_of(server):
     """The server's renderer process (there is exactly one)."""
-    found = [p for p in children(server.pid) if b"--render-worker" in cmdline(p)]
+    found = [p for p in wp.child_pids(server.pid) if b"--render-worker" in cmdline(p)]
     assert len(found) == 1, (found, server.stderr_text()[-2000:])
     return found[0]
 

@@ -102,6 +102,23 @@ def _ephemeral_low():
 _PORTS = random.SystemRandom()   # not the tests' seeded random
 
 
+def child_pids(pid):
+    """The ids of the processes whose parent is pid (from /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after ')'
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(d))
+    return out
+
+
 def free_port():
     """A free TCP port on 127.0.0.1 below the kernel's ephemeral range: a
     server the tests stop and start again on its port (PostgreSQL in
