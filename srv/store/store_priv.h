@@ -53,8 +53,7 @@ enum wp_stmt {
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
 	WP_STMT_POSTS_SINCE_MOVES,
-	WP_STMT_CLOCK_MARKS,
-	WP_STMT_CLOCK_VACATIONS,
+	WP_STMT_CLOCK_INPUT,
 	WP_STMT_VACATIONS_OF,
 	WP_STMT_VACATION_INSERT,
 	WP_STMT_GAME_WATCH_SET,
@@ -122,15 +121,19 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
  * wp_clock_input_text), not a round trip a match: each post's time and
  * mark, the seats' vacations; NULL for the others. */
 #define WP_SQL_TIMED(g) "CASE WHEN " g ".time_control IS NOT NULL AND " g ".status = 'active'"
-#define WP_SQL_CLOCK_MARKS(g)                                                                   \
-	WP_SQL_TIMED(g) " THEN (SELECT string_agg(extract(epoch FROM m.created_at)::bigint"      \
+#define WP_SQL_CLOCK_MARKS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
+#define WP_SQL_CLOCK_VACATIONS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_VACATIONS_OF(g ".id") " END"
+/* The two halves of a clock input as text: each post's time and mark up
+ * to a post, and the vacations of the match's players. */
+#define WP_SQL_MARKS_OF(id, seq)                                                                \
+	"(SELECT string_agg(extract(epoch FROM m.created_at)::bigint"                            \
 	" || ':' || coalesce(m.awaiting, 0), ',' ORDER BY m.seq) FROM posts m"                   \
-	" WHERE m.game_id = " g ".id AND m.seq <= " g ".seq) END"
-#define WP_SQL_CLOCK_VACATIONS(g)                                                               \
-	WP_SQL_TIMED(g) " THEN (SELECT string_agg(o.seat || ':' || extract(epoch FROM"           \
+	" WHERE m.game_id = " id " AND m.seq <= " seq ")"
+#define WP_SQL_VACATIONS_OF(id)                                                                 \
+	"(SELECT string_agg(o.seat || ':' || extract(epoch FROM"                                 \
 	" v.starts_at)::bigint || ':' || extract(epoch FROM v.ends_at)::bigint, ','"             \
 	" ORDER BY o.seat, v.starts_at) FROM seats o JOIN vacations v"                          \
-	" ON v.player_id = o.player_id WHERE o.game_id = " g ".id) END"
+	" ON v.player_id = o.player_id WHERE o.game_id = " id ")"
 
 #define WP_SNAPSHOT_COLUMNS(X)                                                                   \
 	X(NC_SEQ, "s.seq") X(NC_STATE, "s.state::text") X(NC_STATUS, "s.status")                 \
