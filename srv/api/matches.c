@@ -8,6 +8,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "ratings.h"
 
 enum wp_err
 wp_api_rulesets(struct wp_ctx *ctx)
@@ -38,6 +39,7 @@ struct creation {
 	int seats, seat;
 	enum wp_watch watch;
 	int delay;
+	int rated;               /* issue 28: rates its players when it ends */
 	struct wp_player who;
 	int64_t id;
 	unsigned char seed[32], commitment[32];
@@ -58,6 +60,8 @@ create_tx(struct wp_conn *c, void *arg)
 	                        m->who.id, m->time_control, &m->id);
 	if (err == WP_OK && (m->watch != WP_WATCH_UNLISTED || m->delay))
 		err = wp_db_game_watch_set(c, m->id, m->watch, m->delay);
+	if (err == WP_OK && m->rated)
+		err = wp_db_game_rated_set(c, m->id);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
 		char code[33];
 		unsigned char raw[16], hash[32];
@@ -119,7 +123,7 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", "spectators", "spectator_delay", NULL};
+	                                     "time_control", "spectators", "spectator_delay", "rated", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
 	json_object *options = NULL, *v, *tc_json = NULL;
@@ -136,7 +140,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	    (err = wp_body_int(ctx, "seat", 0, WR_MAX_SEATS - 1, 0, 0, &seat)) ||
 	    (err = wp_client_seed(ctx, &m.client_seed)))
 		return err;
-	if ((err = watch_options(ctx, &m)))
+	if ((err = watch_options(ctx, &m)) || (err = wp_body_bool(ctx, "rated", &m.rated)))
 		return err;
 	if (json_object_object_get_ex(ctx->body, "options", &v) &&
 	    !json_object_is_type(v, json_type_null)) {
@@ -184,6 +188,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "time_control", tc_json);
 	json_object_object_add(out, "spectators", json_object_new_string(wp_watch_str(m.watch)));
 	json_object_object_add(out, "spectator_delay", json_object_new_int(m.delay));
+	json_object_object_add(out, "rated", json_object_new_boolean(m.rated));
 	char loc[48];
 	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
 	wp_response_header(ctx->res, "Location", loc);

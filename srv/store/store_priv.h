@@ -8,6 +8,7 @@
 #include "core.h"
 #include "store.h"
 #include "notify_sql.h"
+#include "ratings_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -64,6 +65,7 @@ enum wp_stmt {
 	WP_STMT_UNDO_TAIL,
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
+	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
 	WP_STMT_MAX
 };
 
@@ -91,7 +93,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
 	X(GC_TIME_CONTROL, "time_control::text") \
-	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")                           \
+	X(GC_RATED, "rated")
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
@@ -116,7 +119,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
-	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
+	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))        \
+	X(MC_RATED, "g.rated")
 /* A timed match in play comes with its clock input, as text (clock.c,
  * wp_clock_input_text), not a round trip a match: each post's time and
  * mark, the seats' vacations; NULL for the others. */
@@ -142,7 +146,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 
 #define WP_WATCH_COLUMNS(X)                                                                      \
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
-	X(WAC_DELAY, "spectator_delay")
+	X(WAC_DELAY, "spectator_delay") X(WAC_RATED, "rated")
 
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
