@@ -6,6 +6,8 @@
 //   #/verify/ID     the dice audit of a finished match
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
+//   #/players/ID    a player's profile: ratings, history, recent matches
+//   #/leaderboards[/RULESET[/bot]]  the best rated players of a ruleset
 
 import { myName } from './api.js';
 
@@ -17,6 +19,8 @@ const routes = [
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
+  [/^#\/players\/(\d+)$/, () => import('./pages/profile.js'), ['player']],
+  [/^#\/leaderboards(?:\/([a-z0-9-]+)(?:\/(bot))?)?$/, () => import('./pages/leaderboard.js'), ['ruleset', 'pool']],
 ];
 
 let current = null;   // the page shown, with an optional stop()

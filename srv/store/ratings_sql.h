@@ -33,7 +33,8 @@
 		" 'losses', r.losses, 'last_at', " WP_SQL_TIME("r.last_at") ")"                    \
 		" ORDER BY r.ruleset, r.pool) FROM ratings r WHERE r.player_id = p.id), '[]'),"    \
 		" 'history', coalesce((SELECT json_agg(json_build_object('ruleset', h.ruleset,"   \
-		" 'pool', h.pool, 'at', " WP_SQL_TIME("h.at") ", 'rating', h.rating, 'rd', h.rd,"  \
+		" 'pool', h.pool, 'at', " WP_SQL_TIME("h.at") ", 'before', h.before, 'rating',"       \
+		" h.rating, 'rd', h.rd,"                                                           \
 		" 'outcome', h.outcome, 'game', CASE WHEN " WP_SQL_LISTED("g") " THEN g.id END)"  \
 		" ORDER BY h.at, h.game_id) FROM (SELECT * FROM rating_history WHERE"             \
 		" player_id = p.id ORDER BY at DESC, game_id DESC LIMIT 500) h"                    \

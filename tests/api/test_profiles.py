@@ -57,7 +57,7 @@ class ProfilesTest(wp.ServerTestCase):
         self.assertEqual(p["recent"][0]["opponents"],
                          [{"seat": 1, "id": b.id, "name": "Bel", "bot": False}])
         [point] = p["history"]
-        self.assertEqual((point["game"], point["outcome"]), (g1, "win"))
+        self.assertEqual((point["game"], point["outcome"], point["before"]), (g1, "win", 1500))
         self.assertEqual(point["rating"], line["rating"])
 
     def test_private_and_unlisted_matches_are_not_named_to_strangers(self):

@@ -62,6 +62,7 @@ export async function show(main) {
   let fields = [];
   const timeControl = timeControlFields();
   const watchers = spectatorFields();
+  const rated = h('input', { id: 'rated', type: 'checkbox' });   // issue 28
 
   function current() { return list.find((r) => r.id === rsSelect.value); }
 
@@ -169,7 +170,7 @@ export async function show(main) {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
           seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
-          ...watchers.value(),
+          ...watchers.value(), rated: rated.checked,
         });
         saveInvites(r.body.id, r.body.invitations);
         showCreated(r.body, watchers.value());
@@ -187,6 +188,8 @@ export async function show(main) {
   optionsBox,
   timeControl.node,
   watchers.node,
+  h('div', { class: 'field' }, h('div', { class: 'field-check' }, rated, h('label', { for: 'rated' }, 'Rated')),
+    h('p', { class: 'hint' }, 'The result changes both players\u2019 ratings for this ruleset (see the leaderboards).')),
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
