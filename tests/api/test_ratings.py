@@ -285,12 +285,42 @@ class MixedPoolsTest(wp.ServerTestCase):
         self.assertEqual(b.join(g["id"], g["invitations"][0]["code"]).status, 200)
         game = g["id"]
         self.assertEqual(b.req("POST", "/api/games/%d/resign" % game).status, 200)
-        pools = self.db.psql("SELECT player_id, pool FROM ratings ORDER BY 1").split()
+        pools = self.db.psql("SELECT player_id, pool FROM ratings WHERE player_id IN (%d, %d)"
+                             " ORDER BY 1" % (h.id, b.id)).split()
         self.assertEqual(pools, ["%d|human" % h.id, "%d|human" % b.id])
         want = self.db.psql("SELECT rating FROM wp_glicko2_step(1500, 350, 0.06, ARRAY[1500],"
                             " ARRAY[350], ARRAY[1], 0.3)").strip()
         self.assertEqual(self.db.psql("SELECT rating FROM ratings WHERE player_id = %d" % h.id
                                       ).strip(), want, "rated with tau 0.3")
+
+    def test_deviations_grow_with_idle_periods_before_a_match(self):
+        """Five idle periods (RATING_PERIOD_SECONDS=3600: the last match
+        moved five hours back) widen both deviations before the step:
+        phi* = sqrt(phi^2 + sigma^2 * 5), the opponent's too."""
+        a, b = ml.Client(self.server, "Ida"), ml.Client(self.server, "Ivo")
+        for loser in (a, b):
+            r = a.req("POST", "/api/games", {"ruleset": ml.RULESET, "rated": True})
+            g = r.json()
+            self.assertEqual(b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+            if loser is b:
+                self.db.psql("UPDATE ratings SET last_at = last_at - interval '5 hours 1 minute'"
+                             " WHERE player_id IN (%d, %d)" % (a.id, b.id))
+                before = {p.id: self.db.psql("SELECT rating, rd, volatility FROM ratings WHERE"
+                                             " player_id = %d" % p.id).strip().split("|")
+                          for p in (a, b)}
+            self.assertEqual(loser.req("POST", "/api/games/%d/resign" % g["id"]).status, 200)
+        ra, rda, va = before[a.id]
+        rb, rdb, vb = before[b.id]
+        want = self.db.psql(
+            "SELECT rating, deviation FROM wp_glicko2_step(%s, wp_glicko2_idle(%s, %s, 5), %s,"
+            " ARRAY[%s::float8], ARRAY[wp_glicko2_idle(%s, %s, 5)], ARRAY[1::float8], 0.3)"
+            % (ra, rda, va, va, rb, rdb, vb)).strip()
+        got = self.db.psql("SELECT rating, rd FROM ratings WHERE player_id = %d" % a.id).strip()
+        self.assertEqual(got, want)
+        without = self.db.psql(
+            "SELECT rating, deviation FROM wp_glicko2_step(%s, %s, %s, ARRAY[%s::float8],"
+            " ARRAY[%s::float8], ARRAY[1::float8], 0.3)" % (ra, rda, va, rb, rdb)).strip()
+        self.assertNotEqual(got, without, "the idle time counted")
 
     def test_a_bad_setting_stops_the_start(self):
         for name, value in (("RATING_TAU", "0"), ("RATING_TAU", "x"),
