@@ -154,8 +154,9 @@ RETURNS float8 LANGUAGE sql IMMUTABLE STRICT AS $$
 $$;
 
 -- Each seat's place in a match: the higher finished later. A winner is
--- above all; a seat put out (Confrontation's seat_out event, in a post
--- not taken back) is placed at that post; every other seat at the last
+-- above all; a seat put out (Confrontation's and the test ruleset's
+-- seat_out event, ChessWar's out, in a post not taken back) is placed at
+-- that post; every other seat at the last
 -- post. Seats out in the same post share a place: they drew.
 CREATE OR REPLACE FUNCTION wp_rating_places(p_game bigint)
 RETURNS TABLE (seat integer, player_id bigint, bot boolean, place bigint, winner boolean)
@@ -165,7 +166,7 @@ LANGUAGE sql STABLE AS $$
                 ELSE coalesce((SELECT min(o.seq) FROM posts o,
                                       jsonb_array_elements(o.events) e
                                WHERE o.game_id = g.id AND o.undone_by IS NULL
-                                 AND e -> 'e' ->> 'type' = 'seat_out'
+                                 AND e -> 'e' ->> 'type' IN ('seat_out', 'out')
                                  AND (e -> 'e' ->> 'seat')::integer = s.seat), g.seq) END,
            w.winner
     FROM games g JOIN seats s ON s.game_id = g.id JOIN players p ON p.id = s.player_id,

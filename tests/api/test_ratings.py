@@ -205,6 +205,32 @@ class RatingsTest(ml.ClockTestCase):
             self.assertEqual("|".join(self.rating(p)[:3]), want, p.name)
         self.assertEqual(self.rating(b)[0], "1500", "one win and one loss at equal ratings")
 
+    def test_four_seats_out_in_one_post_drew_each_other(self):
+        """Seeded rows, as Confrontation and ChessWar store them: seats 0
+        and 1 out in post 2 (two seat_out events), seat 2 out in post 3
+        (ChessWar's "out"; a seat_out in a post taken back does not count),
+        seat 3 the winner."""
+        ps = self.players("Q0", "Q1", "Q2", "Q3")
+        game = int(self.sql(
+            "INSERT INTO games (ruleset, seats, seed, commitment, created_by, rated, status, seq)"
+            " VALUES ('%s', 4, sha256('s'), sha256('c'), %d, true, 'active', 4) RETURNING id"
+            % (ml.RULESET, ps[0].id)).split()[0])
+        self.sql("INSERT INTO seats (game_id, seat, player_id, invite_hash) VALUES " + ", ".join(
+            "(%d, %d, %d, sha256('%d'))" % (game, i, p.id, i) for i, p in enumerate(ps)))
+        out = lambda t, s: '{"to": 0, "e": {"type": "%s", "seat": %d}}' % (t, s)  # noqa: E731
+        self.sql("INSERT INTO posts (game_id, seq, kind, events, draws_from, undone_by) VALUES"
+                 " (%d, 1, 'turn', '[%s]', 0, 4), (%d, 2, 'turn', '[%s, %s]', 0, NULL),"
+                 " (%d, 3, 'turn', '[%s]', 0, NULL)"
+                 % (game, out("seat_out", 2), game, out("seat_out", 0), out("seat_out", 1),
+                    game, out("out", 2)))
+        self.sql("UPDATE games SET status = 'over', result = '{\"winners\": [3], \"draw\": false}'"
+                 " WHERE id = %d" % game)
+        for p, scores in zip(ps, ("0.5, 0, 0", "0.5, 0, 0", "1, 1, 0", "1, 1, 1")):
+            want = self.sql("SELECT rating, deviation, volatility FROM wp_glicko2_step("
+                            "1500, 350, 0.06, ARRAY[1500, 1500, 1500], ARRAY[350, 350, 350],"
+                            " ARRAY[%s]::float8[], 0.5)" % scores)
+            self.assertEqual("|".join(self.rating(p)[:3]), want, p.name)
+
     # --- bots ---
 
     def test_bots_are_rated_in_their_own_pool(self):
