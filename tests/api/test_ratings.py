@@ -288,6 +288,23 @@ class RatingsTest(ml.ClockTestCase):
         rc, out, _ = self.cli("--check")
         self.assertEqual((rc, out["differences"]), (0, 0))
 
+    def test_results_that_share_players_at_once(self):
+        """Twelve rated matches among four players resigned all at once:
+        none waits for ever on another (the rating rows are locked in one
+        order), each is rated once, and the replay, in the order the
+        results were applied, finds the same ratings."""
+        ps = self.players("C0", "C1", "C2", "C3")
+        games = [(self.start([x, y]), y) for x in ps for y in ps if x is not y]
+        replies = wp.run_together([
+            (lambda g=g, y=y: y.req("POST", "/api/games/%d/resign" % g)) for g, y in games])
+        self.assertEqual([r.status for r in replies], [200] * len(games), replies)
+        self.assertEqual(self.sql("SELECT count(*) FROM rating_history WHERE game_id IN (%s)"
+                                  % ", ".join(str(g) for g, _ in games)), str(2 * len(games)))
+        self.assertEqual(self.sql("SELECT sum(games) FROM ratings WHERE player_id IN (%s)"
+                                  % ", ".join(str(p.id) for p in ps)), str(2 * len(games)))
+        rc, out, err = self.cli("--check")
+        self.assertEqual((rc, out["differences"]), (0, 0), err)
+
     def test_cli_usage(self):
         rc, _, err = self.cli("--nonsense")
         self.assertEqual(rc, 2)
