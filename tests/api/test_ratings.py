@@ -109,6 +109,10 @@ class RatingsTest(ml.ClockTestCase):
         self.assertEqual((lines[game], lines[casual]), (True, False))
         listed = {g["id"]: g["rated"] for g in self.req("GET", "/api/games").json()["games"]}
         self.assertTrue(listed[game])
+        # Nobody is rated against itself: a player holds one seat a match.
+        r = a.req("POST", "/api/games", {"ruleset": ml.RULESET, "rated": True})
+        g = r.json()
+        self.assertProblem(a.join(g["id"], g["invitations"][0]["code"]), 409, "already-seated")
 
     # --- every path that ends a match ---
 
