@@ -3,7 +3,8 @@
 // match page and in My matches, a resignation from the board, then both
 // players' profiles (reached from the names on the match page) with their
 // new ratings and the SVG plot of their history, and the leaderboard page
-// reached from My matches. Every page: axe, no horizontal scroll.
+// reached from My matches, where both rank after sixteen earlier rated
+// matches (played through the API). Every page: axe, no horizontal scroll.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,15 @@ async function profileRating(page) {
   return Number((await page.locator('table.ratings td.rating').first().innerText()).match(/^\d+/)[0]);
 }
 
+// A rated match played through the API (not under test): loser resigns.
+async function ratedMatch(winner, loser) {
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'skirmish-test', rated: true }, winner.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, loser.token);
+  await api(env, 'POST', `/api/games/${g.id}/resign`, undefined, loser.token);
+}
+
+const ratingOf = async (p) => (await api(env, 'GET', `/api/players/${p.id}`)).ratings[0].rating;
+
 // A signed-in phone page whose errors are collected.
 async function phonePage(player, errors, contexts) {
   const ctx = await contextAs(env, player, PHONE);
@@ -35,6 +45,11 @@ test('a rated match changes both ratings, shown on the profiles and the leaderbo
   const errors = [];
   const contexts = [];
   try {
+    // Sixteen rated matches first (through the API): after them and the
+    // one played on the board, both ratings are established (RD <= 110).
+    for (let i = 1; i <= 16; i++) await (i % 3 ? ratedMatch(ann, ben) : ratedMatch(ben, ann));
+    const [annBefore, benBefore] = [await ratingOf(ann), await ratingOf(ben)];
+
     // Ann creates a rated match in the lobby; Ben joins (not under test).
     const a = await phonePage(ann, errors, contexts);
     await a.goto(`${env.base}/#/new`);
@@ -65,8 +80,9 @@ test('a rated match changes both ratings, shown on the profiles and the leaderbo
     await a.click(`.seats a[href="#/players/${ann.id}"]`);
     await a.waitForSelector('h1:has-text("Ann")', { timeout: T });
     const annRating = await profileRating(a);
-    assert.ok(annRating > 1500, `the winner went up: ${annRating}`);
-    assert.equal(await a.locator('svg.rating-plot circle').count(), 1, 'one point: one rated match');
+    assert.equal(annRating, Math.round(await ratingOf(ann)));
+    assert.ok(await ratingOf(ann) > annBefore, `the winner went up: ${annBefore} to ${annRating}`);
+    assert.equal(await a.locator('svg.rating-plot circle').count(), 17, 'a point per rated match');
     assert.match(await a.locator('.recent').innerText(), /Won/);
     await checkPage(a, 'ratings-profile-phone', problems, { dark: true });
 
@@ -74,19 +90,24 @@ test('a rated match changes both ratings, shown on the profiles and the leaderbo
     await a.click(`.recent a[href="#/players/${ben.id}"]`);
     await a.waitForSelector('h1:has-text("Ben")', { timeout: T });
     const benRating = await profileRating(a);
-    assert.ok(benRating < 1500, `the loser went down: ${benRating}`);
-    assert.equal(await a.locator('svg.rating-plot circle').count(), 1);
-    assert.equal(annRating - 1500, 1500 - benRating, 'equal players move by as much');
+    assert.equal(benRating, Math.round(await ratingOf(ben)));
+    assert.ok(await ratingOf(ben) < benBefore, `the loser went down: ${benBefore} to ${benRating}`);
+    assert.equal(await a.locator('svg.rating-plot circle').count(), 17);
 
-    // The leaderboard, from My matches: nobody is established after one
-    // match; Ann is told her rating is provisional.
+    // The leaderboard, from My matches: both are established now, Ann
+    // first; her own rank is said.
     await a.goto(`${env.base}/#/`);
     await a.click('#leaderboards-link');
     await a.click('.leaderboard-nav a:has-text("Skirmish")');
     await a.waitForSelector('#my-rank', { timeout: T });
-    assert.match(await a.locator('#my-rank').innerText(), /provisional/);
-    assert.match(await a.locator('main').innerText(), /Nobody is ranked yet/);
-    await checkPage(a, 'ratings-leaderboard-phone', problems);
+    assert.match(await a.locator('#my-rank').innerText(), /Your rank: 1 /);
+    const rows = await a.locator('table.leaderboard tbody tr').allInnerTexts();
+    assert.deepEqual(rows.map((r) => r.split('\t').slice(0, 3)),
+      [['1', 'Ann', String(annRating)], ['2', 'Ben', String(benRating)]]);
+    await checkPage(a, 'ratings-leaderboard-phone', problems, { dark: true });
+    // The bots' board of the ruleset is empty.
+    await a.click('text=Show bots');
+    await a.waitForSelector('text=Nobody is ranked yet', { timeout: T });
 
     assert.deepEqual(problems, []);
     assert.deepEqual(errors, []);
