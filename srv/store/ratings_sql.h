@@ -16,9 +16,13 @@
 	"(" g ".spectators = 'open' OR EXISTS (SELECT 1 FROM seats v WHERE v.game_id = " g ".id" \
 	" AND v.player_id = $2))"
 
+/* A seat's outcome: as rated (a seat put out before a draw lost), else
+ * won when among the winners, drawn in a draw, else lost. */
 #define WP_SQL_OUTCOME(g, s)                                                                     \
-	"CASE WHEN " g ".result -> 'winners' @> to_jsonb(" s ".seat::integer) THEN 'win'"        \
-	" WHEN (" g ".result ->> 'draw')::boolean THEN 'draw' ELSE 'loss' END"
+	"coalesce((SELECT o.outcome FROM rating_history o WHERE o.game_id = " g ".id"            \
+	" AND o.player_id = " s ".player_id),"                                                   \
+	" CASE WHEN " g ".result -> 'winners' @> to_jsonb(" s ".seat::integer) THEN 'win'"       \
+	" WHEN (" g ".result ->> 'draw')::boolean THEN 'draw' ELSE 'loss' END)"
 
 #define WP_RATINGS_SQL                                                                           \
 	[WP_STMT_GAME_RATED_SET] = {"game_rated_set", "UPDATE games SET rated = true WHERE id = $1"}, \

@@ -73,6 +73,24 @@ class ProfilesTest(wp.ServerTestCase):
             self.assertEqual({m["id"] for m in p["recent"]}, hidden | {shown})
             self.assertEqual(len([h for h in p["history"] if h["game"]]), 3)
 
+    def test_a_seat_out_before_a_draw_lost_it(self):
+        """Seeded rows: three seats, seat 0 out in post 2, the other two
+        agree a draw. Seat 0's match is a loss in its profile, as rated."""
+        ps = self.players("D0", "D1", "D2")
+        game = int(self.sql(
+            "INSERT INTO games (ruleset, seats, seed, commitment, created_by, rated, status, seq,"
+            " spectators) VALUES ('%s', 3, sha256('s'), sha256('c'), %d, true, 'active', 3,"
+            " 'open') RETURNING id" % (ml.RULESET, ps[0].id)).split()[0])
+        self.sql("INSERT INTO seats (game_id, seat, player_id, invite_hash) VALUES " + ", ".join(
+            "(%d, %d, %d, sha256('%d'))" % (game, i, p.id, i) for i, p in enumerate(ps)))
+        self.sql("INSERT INTO posts (game_id, seq, kind, events, draws_from) VALUES (%d, 2,"
+                 " 'turn', '[{\"to\": 0, \"e\": {\"type\": \"seat_out\", \"seat\": 0}}]', 0)"
+                 % game)
+        self.sql("UPDATE games SET status = 'over', result = '{\"winners\": [], \"draw\": true,"
+                 " \"reason\": \"agreement\"}' WHERE id = %d" % game)
+        outcomes = [self.profile(p).json()["recent"][0]["outcome"] for p in ps]
+        self.assertEqual(outcomes, ["loss", "draw", "draw"])
+
     def test_etag_and_conditional_get(self):
         a, b = self.players("Eve", "Eli")
         r = self.profile(a)
