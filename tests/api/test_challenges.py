@@ -381,8 +381,10 @@ class ChallengesTest(unittest.TestCase):
         out = {}
 
         def poll():
-            out["r"] = bob.req("GET", "/api/challenges?wait=50",
+            t0 = time.monotonic()
+            out["r"] = bob.req("GET", "/api/challenges?wait=60",
                                headers={"If-None-Match": etag}, timeout=90)
+            out["t"] = time.monotonic() - t0
 
         t = threading.Thread(target=poll)
         t.start()
@@ -393,6 +395,9 @@ class ChallengesTest(unittest.TestCase):
         t.join()
         r = out["r"]
         self.assertEqual(r.status, 200, r)
+        # At the deadline the list is served again too (and differs): the
+        # wake-up is told from it by the time, with a wide margin.
+        self.assertLess(out["t"], 45, "woken by the NOTIFY, not by the deadline")
         self.assertNotEqual(r.headers["etag"], etag)
         self.assertIn(ch["id"], [c["id"] for c in r.json()["challenges"]])
         # A cancel on a wakes a poll on b again.
@@ -405,6 +410,7 @@ class ChallengesTest(unittest.TestCase):
         self.assertEqual(alice.req("DELETE", "/api/challenges/%d" % ch["id"]).status, 200)
         t.join()
         self.assertEqual(out["r"].status, 200, out["r"])
+        self.assertLess(out["t"], 45, "woken by the NOTIFY, not by the deadline")
         self.assertNotIn(ch["id"], [c["id"] for c in out["r"].json()["challenges"]])
 
 
