@@ -6,6 +6,7 @@
 //   #/verify/ID     the dice audit of a finished match
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
+//   #/challenges    open challenges: accept one, or post your own
 
 import { myName } from './api.js';
 
@@ -17,6 +18,7 @@ const routes = [
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
+  [/^#\/challenges$/, () => import('./pages/challenges.js'), []],
 ];
 
 let current = null;   // the page shown, with an optional stop()

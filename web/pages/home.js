@@ -33,6 +33,7 @@ export async function show(main) {
   clear(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'My matches'),
       h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
+        h('a', { class: 'button', href: '#/challenges', id: 'challenges-link' }, 'Find an opponent'),
         h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
     list,
@@ -50,7 +51,7 @@ export async function show(main) {
       setTitle(waiting ? `(${waiting}) Your turn` : 'My matches');
       setFaviconCount(waiting);
       if (!games.length) {
-        clear(list, h('p', {}, 'No matches yet. Create one, or open an invitation link a friend sent you.'));
+        clear(list, h('p', {}, 'No matches yet. Create one, accept an ', h('a', { href: '#/challenges' }, 'open challenge'), ', or open an invitation link a friend sent you.'));
         return;
       }
       const items = [];
