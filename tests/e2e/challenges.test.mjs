@@ -2,7 +2,8 @@
 // would use them: Ann opens "Find an opponent" from her matches and posts a
 // challenge with the new-match form (Confrontation, 3 days a move, rated,
 // a random seat); Ben, in a second browser, sees it appear in his list by
-// the long-poll (filtered by ruleset and time control), accepts it, and
+// the long-poll (filtered by ruleset and time control; his matches page
+// says challenges wait), accepts it, and
 // lands in the match; Ann's page, which is only waiting, opens the same
 // match by itself. A cancelled challenge leaves Ben's list live as well.
 
@@ -71,6 +72,15 @@ test('post a challenge, another player accepts it, both land in the match', asyn
     assert.equal(await b.locator(`[data-accept="${other.id}"]`).count(), 0, 'filtered by ruleset');
     await api(env, 'DELETE', `/api/challenges/${gone.id}`, undefined, ann.token);
     await b.waitForSelector(`[data-accept="${gone.id}"]`, { state: 'detached', timeout: T });
+
+    // His matches page tells him challenges wait, and leads to them.
+    const home = await ctxB.newPage();
+    errors.push(...watchErrors(home, 'Ben at home'));
+    await home.goto(`${env.base}/#/`);
+    await home.waitForSelector('#challenges-teaser a[href="#/challenges"]', { timeout: T });
+    assert.match(await home.locator('#challenges-teaser').innerText(), /\d+ open challenges? waiting/);
+    await checkPage(home, 'challenges-home-phone', problems);
+    await home.close();
 
     // Ben accepts: both land in the match.
     await b.click(`[data-accept="${id}"]`);

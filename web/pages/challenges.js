@@ -240,3 +240,15 @@ function buildForm(box, list, posted) {
   setup.ready();   // lists the seats at once, the options when loaded
   addRandom();
 }
+
+// A line for My matches: how many challenges wait for an opponent like me.
+export function challengesTeaser() {
+  const box = h('p', { class: 'hint', id: 'challenges-teaser' });
+  get('/api/challenges').then((r) => {
+    const n = r.body.challenges.filter((c) => !c.mine && c.seat === null).length;
+    clear(box, n
+      ? [h('a', { href: '#/challenges' }, `${n} open challenge${n === 1 ? '' : 's'}`), ' waiting for an opponent.']
+      : ['No open challenge right now: ', h('a', { href: '#/challenges' }, 'post one'), '.']);
+  }).catch(() => box.remove());
+  return box;
+}

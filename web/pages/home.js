@@ -14,6 +14,7 @@ import { setFaviconCount, notificationsState, askNotifications } from '../notify
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
 import { openStream } from '../live.js';
+import { challengesTeaser } from './challenges.js';
 
 let current = null;   // the page shown: show() again (a sign-in) replaces it
 
@@ -36,6 +37,7 @@ export async function show(main) {
         h('a', { class: 'button', href: '#/challenges', id: 'challenges-link' }, 'Find an opponent'),
         h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
+    challengesTeaser(),
     list,
     vacationBox(),
     identityCard(render));
