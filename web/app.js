@@ -7,6 +7,8 @@
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
 //   #/challenges    open challenges: accept one, or post your own
+//   #/players/ID    a player's profile: ratings, history, recent matches
+//   #/leaderboards[/RULESET[/bot]]  the best rated players of a ruleset
 
 import { myName } from './api.js';
 
@@ -19,6 +21,8 @@ const routes = [
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
   [/^#\/challenges$/, () => import('./pages/challenges.js'), []],
+  [/^#\/players\/(\d+)$/, () => import('./pages/profile.js'), ['player']],
+  [/^#\/leaderboards(?:\/([a-z0-9-]+)(?:\/(bot))?)?$/, () => import('./pages/leaderboard.js'), ['ruleset', 'pool']],
 ];
 
 let current = null;   // the page shown, with an optional stop()

@@ -54,6 +54,8 @@ enum wp_err wp_api_email_get(struct wp_ctx *ctx);
 enum wp_err wp_api_email_put(struct wp_ctx *ctx);
 enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
+enum wp_err wp_api_players_get(struct wp_ctx *ctx);        /* ratings.c (issue 28) */
+enum wp_err wp_api_leaderboard(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* One post as a viewer may see it (RULINGS.md G5). */

@@ -8,7 +8,7 @@
 #include <sodium.h>
 
 #include "api.h"
-#include "challenge_store.h"
+#include "ratings.h"
 
 enum wp_err
 wp_api_rulesets(struct wp_ctx *ctx)
@@ -39,6 +39,7 @@ struct creation {
 	int seats, seat;
 	enum wp_watch watch;
 	int delay;
+	int rated;               /* issue 28: rates its players when it ends */
 	struct wp_player who;
 	int64_t id;
 	unsigned char commitment[32];
@@ -87,8 +88,8 @@ create_tx(struct wp_conn *c, void *arg)
 	struct creation *m = arg;
 	struct wp_match_new n = {.rs = m->rs, .options = m->options,
 	                         .time_control = m->time_control, .seats = m->seats,
-	                         .watch = m->watch, .delay = m->delay, .created_by = m->who.id,
-	                         .invitations = m->invitations};
+	                         .rated = m->rated, .watch = m->watch, .delay = m->delay,
+	                         .created_by = m->who.id, .invitations = m->invitations};
 	enum wp_err err;
 
 	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
@@ -182,7 +183,7 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", "spectators", "spectator_delay", NULL};
+	                                     "time_control", "spectators", "spectator_delay", "rated", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
 	json_object *options = NULL, *tc_json = NULL;
@@ -195,7 +196,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	    (err = wp_body_int(ctx, "seat", 0, WR_MAX_SEATS - 1, 0, 0, &seat)) ||
 	    (err = wp_client_seed(ctx, &m.client_seed)))
 		return err;
-	if ((err = wp_watch_options(ctx, &m.watch, &m.delay)))
+	if ((err = wp_watch_options(ctx, &m.watch, &m.delay)) ||
+	    (err = wp_body_bool(ctx, "rated", &m.rated)))
 		return err;
 	if ((err = wp_match_ruleset(ctx, ruleset, &seats, &options, &m.rs)))
 		return err;
@@ -228,6 +230,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "time_control", tc_json);
 	json_object_object_add(out, "spectators", json_object_new_string(wp_watch_str(m.watch)));
 	json_object_object_add(out, "spectator_delay", json_object_new_int(m.delay));
+	json_object_object_add(out, "rated", json_object_new_boolean(m.rated));
 	char loc[48];
 	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
 	wp_response_header(ctx->res, "Location", loc);

@@ -135,6 +135,7 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int wit
 	wp_my_game_clock(g, &m->tc, gc, m->seat, m->nseats);
 	json_object_object_add(g, "players", json_object_get(m->players));
 	json_object_object_add(g, "result", json_object_get(m->result));
+	json_object_object_add(g, "rated", json_object_new_boolean(m->rated));
 	if (with_state)
 		json_object_object_add(g, "state", my_game_state(m));
 	return g;

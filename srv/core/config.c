@@ -156,6 +156,32 @@ notify_config(struct wp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Ratings (issue 28): written to the database at start (store/ratings.c),
+ * where the rating function reads them. */
+static int
+load_ratings(struct wp_config *cfg, char *err, size_t errlen)
+{
+	const char *tau = getenv("RATING_TAU");
+	unsigned long period, mix;
+	char *end;
+
+	cfg->rating_tau = 0.5;
+	if (tau && *tau) {
+		errno = 0;
+		cfg->rating_tau = strtod(tau, &end);
+		if (errno || *end || !(cfg->rating_tau >= 0.05 && cfg->rating_tau <= 10)) {
+			snprintf(err, errlen, "RATING_TAU=%s: expected a number from 0.05 to 10", tau);
+			return -1;
+		}
+	}
+	if (env_uint("RATING_PERIOD_SECONDS", 86400, 1, 366 * 86400UL, &period, err, errlen) ||
+	    env_uint("RATING_MIX_BOTS", 0, 0, 1, &mix, err, errlen))
+		return -1;
+	cfg->rating_period = (unsigned)period;
+	cfg->rating_mix_bots = (int)mix;
+	return 0;
+}
+
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -202,7 +228,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->threads = (unsigned)threads;
 	cfg->connection_memory = mem;
 	cfg->db_pool_size = (unsigned)pool;
-	if (notify_config(cfg, err, errlen) != 0)
+	if (notify_config(cfg, err, errlen) != 0 || load_ratings(cfg, err, errlen) != 0)
 		return -1;
 	if (!cfg->database_url) {
 		snprintf(err, errlen,

@@ -214,6 +214,12 @@ struct wp_config {
 	unsigned per_ip_connections;
 	unsigned request_timeout;
 	unsigned fcgi_queue_timeout;
+	/* Ratings (issue 28; README "Ratings"): Glicko-2's system constant
+	 * (RATING_TAU), the rating period in seconds (RATING_PERIOD_SECONDS),
+	 * bots rated with humans (RATING_MIX_BOTS). */
+	double rating_tau;
+	unsigned rating_period;
+	int rating_mix_bots;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -90,6 +90,7 @@ struct wp_game {
 	struct wp_tc tc;         /* time control (clock.h); tc.on == 0: none */
 	enum wp_watch watch;     /* who may watch */
 	int delay;               /* spectators see the match this many posts back */
+	int rated;               /* changes its players' ratings when it ends (issue 28) */
 };
 
 void wp_game_free(struct wp_game *g);

@@ -15,7 +15,7 @@
 	WP_STMT_CHALLENGE_LOCK, WP_STMT_CHALLENGE_SEATS, WP_STMT_CHALLENGES_LIST,                \
 	WP_STMT_CHALLENGE_STATUS, WP_STMT_CHALLENGE_LEAVE, WP_STMT_CHALLENGE_NOTIFY,             \
 	WP_STMT_CHALLENGE_IDEM_GET, WP_STMT_CHALLENGE_IDEM_PUT, WP_STMT_RATING_OF,               \
-	WP_STMT_CHALLENGES_SWEEP, WP_STMT_GAME_RATED_SET,
+	WP_STMT_CHALLENGES_SWEEP,
 
 /* An open challenge past its expiry reads as expired: nothing runs at the
  * hour, every reader asks the time. */
@@ -88,18 +88,18 @@
 	[WP_STMT_CHALLENGE_IDEM_PUT] = {"challenge_idem_put",                                    \
 		"INSERT INTO challenge_idempotency (challenge_id, player_id, key, request_hash,"    \
 		" status, body) VALUES ($1, $2, $3, $4, $5, $6)"},                                  \
-	/* LEAD, at the merge of the ratings branch (sql/017): read the \
-	 * player's rating for ruleset $2 from its table here (NULL or no row: \
-	 * 1500). Until then every player is 1500 (new players' Glicko-2 \
-	 * rating): the one statement that says so. */                                           \
+	/* The player's Glicko-2 rating in ruleset $2, in its pool (sql/017: \
+	 * 'bot' for a bot unless mix_bots, else 'human'), rounded; no row yet: \
+	 * 1500, a new player's. */                                                                             \
 	[WP_STMT_RATING_OF] = {"rating_of",                                                      \
-		"SELECT 1500 FROM players WHERE id = $1 AND $2::text IS NOT NULL"},                 \
+		"SELECT coalesce((SELECT round(r.rating)::integer FROM ratings r"                  \
+		" WHERE r.player_id = p.id AND r.ruleset = $2::text"                                \
+		" AND r.pool = CASE WHEN p.bot AND NOT (SELECT mix_bots FROM rating_settings)"     \
+		" THEN 'bot' ELSE 'human' END), 1500) FROM players p WHERE p.id = $1"},           \
 	/* Challenges cancelled or not taken, $1 days after their expiry, are \
 	 * forgotten; a started one stays, it names its match. */                                \
 	[WP_STMT_CHALLENGES_SWEEP] = {"challenges_sweep",                                        \
 		"DELETE FROM challenges WHERE status <> 'started'"                                 \
-		" AND expires_at < now() - make_interval(days => $1)"},                           \
-	[WP_STMT_GAME_RATED_SET] = {"game_rated_set",                                            \
-		"UPDATE games SET rated = true WHERE id = $1"},
+		" AND expires_at < now() - make_interval(days => $1)"},
 
 #endif

@@ -74,13 +74,8 @@ enum wp_err wp_db_challenge_idem_put(struct wp_conn *c, int64_t id, int64_t play
 /* Forgets challenges cancelled or not taken `days` after their expiry. */
 enum wp_err wp_db_challenges_sweep(struct wp_conn *c, int days);
 
-/* games.rated set (sql/016) on a match made from a rated challenge. */
-enum wp_err wp_db_game_rated_set(struct wp_conn *c, int64_t game);
-
-/* The player's rating in the ruleset, as accepters' rating ranges read it.
- * LEAD: this branch has no ratings table (sql/017 is the ratings
- * branch's); the statement (challenge_sql.h, WP_STMT_RATING_OF) answers
- * 1500, a new player's rating, for everyone until it is pointed there. */
+/* The player's rating in the ruleset (its pool's, sql/017), as accepters'
+ * rating ranges read it: 1500, a new player's, until it has one. */
 enum wp_err wp_db_rating_of(struct wp_conn *c, int64_t player, const char *ruleset, int *rating);
 
 #endif

@@ -235,12 +235,3 @@ wp_db_rating_of(struct wp_conn *c, int64_t player, const char *ruleset, int *rat
 	*rating = (int)v;
 	return err;
 }
-
-enum wp_err
-wp_db_game_rated_set(struct wp_conn *c, int64_t game)
-{
-	struct wp_params p = {0};
-
-	wp_p_int(&p, game);
-	return wp_sql_run(c, WP_STMT_GAME_RATED_SET, &p, NULL);
-}

@@ -99,47 +99,20 @@ wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_in
 enum wp_err
 wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
 {
-	struct wp_params p = {0}, marks = {0};
+	struct wp_params p = {0};
 	PGresult *r;
 	enum wp_err err;
-	int n;
+	int bad;
 
 	memset(in, 0, sizeof(*in));
 	wp_p_int(&p, game);
-	wp_p_int(&marks, game);
-	wp_p_int(&marks, seq);
-	if ((err = wp_sql_run(c, WP_STMT_CLOCK_MARKS, &marks, &r)) != WP_OK)
+	wp_p_int(&p, seq);
+	if ((err = wp_sql_run(c, WP_STMT_CLOCK_INPUT, &p, &r)) != WP_OK)
 		return err;
-	n = PQntuples(r);
-	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));
-	for (int i = 0; in->marks && i < n; i++)
-		wp_clock_mark_read(&in->marks[i], wp_col_int(r, i, 0), wp_col_int(r, i, 1));
-	in->nmarks = n;
+	bad = PQntuples(r) != 1 ||
+	      wp_clock_input_text(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), in) != 0;
 	PQclear(r);
-	if ((err = wp_sql_run(c, WP_STMT_CLOCK_VACATIONS, &p, &r)) != WP_OK) {
-		wp_clock_input_free(in);
-		return err;
-	}
-	n = PQntuples(r);
-	for (int s = 0; s < WR_MAX_SEATS; s++)
-		in->vac[s] = calloc((size_t)n + 1, sizeof(*in->vac[s]));
-	for (int i = 0; i < n; i++) {
-		int s = (int)wp_col_int(r, i, 0);
-		if (s < 0 || s >= WR_MAX_SEATS || !in->vac[s])
-			continue;
-		in->vac[s][in->nvac[s]].from = wp_col_int(r, i, 1);
-		in->vac[s][in->nvac[s]].to = wp_col_int(r, i, 2);
-		in->nvac[s]++;
-	}
-	PQclear(r);
-	for (int s = 0; s < WR_MAX_SEATS; s++)
-		if (!in->vac[s])
-			err = WP_ERR_INTERNAL;
-	if (!in->marks || err) {
-		wp_clock_input_free(in);
-		return WP_ERR_INTERNAL;
-	}
-	return WP_OK;
+	return bad ? WP_ERR_INTERNAL : WP_OK;
 }
 
 enum wp_err

@@ -65,6 +65,7 @@ read_game(const PGresult *r, struct wp_game *g)
 	wp_col_tc(r, 0, GC_TIME_CONTROL, &g->tc);
 	g->watch = wp_watch_parse(PQgetvalue(r, 0, GC_SPECTATORS));
 	g->delay = (int)wp_col_int(r, 0, GC_DELAY);
+	g->rated = wp_col_bool(r, 0, GC_RATED);
 }
 
 enum wp_err
@@ -223,6 +224,7 @@ wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
 		w->status = wp_status_parse(PQgetvalue(r, i, WAC_STATUS));
 		w->nseats = (int)wp_col_int(r, i, WAC_SEATS);
 		w->delay = (int)wp_col_int(r, i, WAC_DELAY);
+		w->rated = wp_col_bool(r, i, WAC_RATED);
 	}
 	*n = rows;
 	PQclear(r);

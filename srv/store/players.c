@@ -85,6 +85,7 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->players = wp_col_json(r, i, MC_PLAYERS);
 		g->result = wp_col_json(r, i, MC_RESULT);
 		g->state = wp_col_strdup(r, i, MC_STATE);
+		g->rated = wp_col_bool(r, i, MC_RATED);
 		if (g->tc.on && g->status == WP_STATUS_ACTIVE &&
 		    (!(g->clock = malloc(sizeof(*g->clock))) ||
 		     wp_clock_input_text(PQgetvalue(r, i, MC_MARKS), PQgetvalue(r, i, MC_VACATIONS),

@@ -123,14 +123,10 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_HAS_TURN] = {"has_turn",
 		"SELECT EXISTS (SELECT 1 FROM posts WHERE game_id = $1 AND kind = 'turn')"},
 	/* Clocks and vacations (match/clock.h): times as epoch seconds. */
-	[WP_STMT_CLOCK_MARKS] = {"clock_marks",
-		"SELECT extract(epoch FROM created_at)::bigint, coalesce(awaiting, 0)"
-		" FROM posts WHERE game_id = $1 AND seq <= $2 ORDER BY seq"},
-	[WP_STMT_CLOCK_VACATIONS] = {"clock_vacations",
-		"SELECT s.seat, extract(epoch FROM v.starts_at)::bigint,"
-		" extract(epoch FROM v.ends_at)::bigint FROM seats s"
-		" JOIN vacations v ON v.player_id = s.player_id WHERE s.game_id = $1"
-		" ORDER BY s.seat, v.starts_at"},
+	/* A match's clock input in one statement (clock.c, wp_db_clock_load). */
+	[WP_STMT_CLOCK_INPUT] = {"clock_input",
+		"SELECT coalesce(" WP_SQL_MARKS_OF("$1", "$2") ", ''),"
+		" coalesce(" WP_SQL_VACATIONS_OF("$1") ", '')"},
 	[WP_STMT_VACATIONS_OF] = {"vacations_of",
 		"SELECT extract(epoch FROM v.starts_at)::bigint, extract(epoch FROM v.ends_at)::bigint,"
 		" extract(epoch FROM p.created_at)::bigint FROM players p"
@@ -189,4 +185,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" LEFT JOIN s ON true LEFT JOIN q ON true ORDER BY q.seq"},
 	WP_NOTIFY_SQL
 	WP_CHALLENGE_SQL
+	WP_RATINGS_SQL
 };

@@ -61,6 +61,7 @@ struct wp_my_game {
 	json_object *result;     /* owned, NULL while playing */
 	char *state;             /* owned snapshot text, only when asked for */
 	struct wp_clock_input *clock;  /* owned: a timed match in play's clock input */
+	int rated;               /* issue 28 */
 };
 /* Up to `limit` of the player's matches from `offset`, those awaiting
  * them first; *count is all of them. *out is malloc'd (free it). */
@@ -108,6 +109,7 @@ struct wp_watchable {
 	char ruleset[64];
 	enum wp_status status;
 	int nseats, delay;
+	int rated;               /* issue 28 */
 };
 enum wp_err wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
                                   struct wp_watchable **out, int *n);

@@ -9,6 +9,7 @@
 #include "store.h"
 #include "notify_sql.h"
 #include "challenge_sql.h"
+#include "ratings_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -54,8 +55,7 @@ enum wp_stmt {
 	WP_STMT_HAS_TURN,
 	WP_STMT_ME_GAMES_COUNT,
 	WP_STMT_POSTS_SINCE_MOVES,
-	WP_STMT_CLOCK_MARKS,
-	WP_STMT_CLOCK_VACATIONS,
+	WP_STMT_CLOCK_INPUT,
 	WP_STMT_VACATIONS_OF,
 	WP_STMT_VACATION_INSERT,
 	WP_STMT_GAME_WATCH_SET,
@@ -67,6 +67,7 @@ enum wp_stmt {
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
 	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
+	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
 	WP_STMT_MAX
 };
 
@@ -94,7 +95,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
 	X(GC_TIME_CONTROL, "time_control::text") \
-	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")                           \
+	X(GC_RATED, "rated")
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
@@ -119,20 +121,25 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
-	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
+	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))        \
+	X(MC_RATED, "g.rated")
 /* A timed match in play comes with its clock input, as text (clock.c,
  * wp_clock_input_text), not a round trip a match: each post's time and
  * mark, the seats' vacations; NULL for the others. */
 #define WP_SQL_TIMED(g) "CASE WHEN " g ".time_control IS NOT NULL AND " g ".status = 'active'"
-#define WP_SQL_CLOCK_MARKS(g)                                                                   \
-	WP_SQL_TIMED(g) " THEN (SELECT string_agg(extract(epoch FROM m.created_at)::bigint"      \
+#define WP_SQL_CLOCK_MARKS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
+#define WP_SQL_CLOCK_VACATIONS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_VACATIONS_OF(g ".id") " END"
+/* The two halves of a clock input as text: each post's time and mark up
+ * to a post, and the vacations of the match's players. */
+#define WP_SQL_MARKS_OF(id, seq)                                                                \
+	"(SELECT string_agg(extract(epoch FROM m.created_at)::bigint"                            \
 	" || ':' || coalesce(m.awaiting, 0), ',' ORDER BY m.seq) FROM posts m"                   \
-	" WHERE m.game_id = " g ".id AND m.seq <= " g ".seq) END"
-#define WP_SQL_CLOCK_VACATIONS(g)                                                               \
-	WP_SQL_TIMED(g) " THEN (SELECT string_agg(o.seat || ':' || extract(epoch FROM"           \
+	" WHERE m.game_id = " id " AND m.seq <= " seq ")"
+#define WP_SQL_VACATIONS_OF(id)                                                                 \
+	"(SELECT string_agg(o.seat || ':' || extract(epoch FROM"                                 \
 	" v.starts_at)::bigint || ':' || extract(epoch FROM v.ends_at)::bigint, ','"             \
 	" ORDER BY o.seat, v.starts_at) FROM seats o JOIN vacations v"                          \
-	" ON v.player_id = o.player_id WHERE o.game_id = " g ".id) END"
+	" ON v.player_id = o.player_id WHERE o.game_id = " id ")"
 
 #define WP_SNAPSHOT_COLUMNS(X)                                                                   \
 	X(NC_SEQ, "s.seq") X(NC_STATE, "s.state::text") X(NC_STATUS, "s.status")                 \
@@ -141,7 +148,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 
 #define WP_WATCH_COLUMNS(X)                                                                      \
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
-	X(WAC_DELAY, "spectator_delay")
+	X(WAC_DELAY, "spectator_delay") X(WAC_RATED, "rated")
 
 #define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")

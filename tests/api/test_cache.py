@@ -378,6 +378,32 @@ class CacheTest(unittest.TestCase):
                 seat.pop("seconds_left", None)
         self.assertEqual(clock, mine)
 
+    def test_a_cold_timed_turn_reads_its_clocks_in_one_statement(self):
+        """Issue 26, "The clock re-read on hot paths": a turn on an instance
+        that does not hold the match (cold) reads a timed match's clock
+        input (the posts' times and the seats' vacations) in one statement
+        beside what an untimed match's turn costs, not one each."""
+        def cold_turn(timed):
+            ann, ben = ml.Client(self.a, "Ann"), ml.Client(self.a, "Ben")
+            body = {"ruleset": ml.RULESET, "seats": 2, "seat": 0}
+            if timed:
+                body["time_control"] = {"days_per_move": 3}
+            r = ann.req("POST", "/api/games", body)
+            self.assertEqual(r.status, 201, r)
+            game = r.json()["id"]
+            self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
+            self.play(ann, game)
+            acts = ben.actions(game)
+            b_ben = ml.Client.__new__(ml.Client)
+            b_ben.__dict__.update(ben.__dict__, server=self.b)
+            self.assertEqual(b_ben.req("GET", "/api/me").status, 200)   # the token held
+            before = queries(self.b)
+            r = b_ben.turn(game, acts["seq"], [acts["actions"][0]])
+            self.assertEqual(r.status, 200, r)
+            return queries(self.b) - before
+        untimed, timed = cold_turn(False), cold_turn(True)
+        self.assertLessEqual(timed, untimed + 1, "one statement for the clock input")
+
     def test_spectators_held_behind_share_one_replay(self):
         """A spectator held behind sees the match replayed up to the post it
         may see; that past position never changes, so it is kept: the next

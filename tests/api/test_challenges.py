@@ -287,8 +287,7 @@ class ChallengesTest(unittest.TestCase):
         before = self.state()
         r = wp.assert_problem(self.accept(alice, own["id"]), 409, "already-seated")
         self.assertIn("own", r["detail"])
-        # Every player is 1500 until the ratings table is read (see
-        # challenge_store.h, wp_db_rating_of).
+        # New players are rated 1500 (wp_db_rating_of).
         high = self.post(alice, min_rating=1600)
         low = self.post(alice, max_rating=1400)
         fits = self.post(alice, min_rating=1400, max_rating=1600)
@@ -302,6 +301,27 @@ class ChallengesTest(unittest.TestCase):
         wp.assert_problem(self.accept(bob, low["id"]), 403, "rating-out-of-range")
         self.assertEqual(self.state(), before)
         self.assertEqual(self.accept(bob, fits["id"]).status, 200)
+
+    def test_rating_range_reads_the_ratings(self):
+        """The accepter's Glicko-2 rating in the ruleset and its pool
+        (sql/017), 1500 without one; a rated challenge's match rates its
+        players when it ends."""
+        alice, bob, carol = self.player("Alice"), self.player("Bob"), self.player("Carol")
+        self.db.psql("INSERT INTO ratings (player_id, ruleset, pool, rating, rd, volatility)"
+                     " VALUES (%d, '%s', 'human', 1712.4, 80, 0.06)" % (bob.id, ml.RULESET))
+        low = self.post(alice, max_rating=1700)
+        high = self.post(alice, min_rating=1710, rated=True)
+        wp.assert_problem(self.accept(bob, low["id"]), 403, "rating-out-of-range")
+        wp.assert_problem(self.accept(carol, high["id"]), 403, "rating-out-of-range")
+        self.assertEqual(self.accept(carol, low["id"]).status, 200)   # 1500: in range
+        r = self.accept(bob, high["id"])
+        self.assertEqual(r.status, 200, r)
+        game = r.json()["game"]
+        self.assertTrue(bob.view(game).json()["rated"])
+        r = bob.req("POST", "/api/games/%d/resign" % game)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(self.rows("SELECT count(*) FROM rating_history WHERE game_id = %d"
+                                   % game), "2")
 
     def test_bad_input_is_refused_and_changes_nothing(self):
         alice = self.player("Alice")

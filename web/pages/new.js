@@ -181,6 +181,7 @@ async function showForm(main, list) {
   const msg = h('div', { 'aria-live': 'polite' });
   const result = h('div', { 'aria-live': 'polite' });
   const watchers = spectatorFields();
+  const rated = h('input', { id: 'rated', type: 'checkbox' });   // issue 28
 
   const form = h('form', {
     class: 'card lobby',
@@ -200,7 +201,7 @@ async function showForm(main, list) {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
           seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
-          ...watchers.value(),
+          ...watchers.value(), rated: rated.checked,
         });
         saveInvites(r.body.id, r.body.invitations);
         showCreated(r.body, watchers.value());
@@ -213,6 +214,8 @@ async function showForm(main, list) {
   },
   setup.nodes,
   watchers.node,
+  h('div', { class: 'field' }, h('div', { class: 'field-check' }, rated, h('label', { for: 'rated' }, 'Rated')),
+    h('p', { class: 'hint' }, 'The result changes both players\u2019 ratings for this ruleset (see the leaderboards).')),
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
