@@ -301,8 +301,9 @@ list_read(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_player *who,
 	}
 	for (int i = 0; i < n && err == WP_OK; i++) {
 		int in_range = 1;
-		/* Others' that the caller may not take are left out. */
-		if (wp_challenge_seat_of(&list[i], who->id) < 0 &&
+		/* Others' that the caller may not take are left out (a
+		 * caller without a token sees them all). */
+		if (who->id && wp_challenge_seat_of(&list[i], who->id) < 0 &&
 		    (err = wp_challenge_rating(ctx, c, &list[i], who->id, &in_range)))
 			break;
 		if (!in_range)

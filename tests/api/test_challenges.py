@@ -434,5 +434,33 @@ class ChallengesTest(unittest.TestCase):
         self.assertNotIn(ch["id"], [c["id"] for c in out["r"].json()["challenges"]])
 
 
+
+class ChallengeRateLimitTest(wp.ServerTestCase):
+    """Posting counts as creating a match (RATE_LIMIT_GAMES), accepting as
+    a write (RATE_LIMIT_WRITES); over the limit a 429 with Retry-After that
+    writes nothing."""
+
+    server_env = {"RATE_LIMITS": "on", "RATE_LIMIT_GAMES": "2/3600",
+                  "RATE_LIMIT_WRITES": "2/3600"}
+
+    def test_posts_and_accepts_are_limited(self):
+        alice, bob = ml.Client(self.server, "Alice"), ml.Client(self.server, "Bob")
+        body = {"ruleset": ml.RULESET}
+        ids = [alice.req("POST", "/api/challenges", body).json()["id"] for _ in range(2)]
+        r = alice.req("POST", "/api/challenges", body)
+        wp.assert_problem(r, 429, "rate-limited")
+        self.assertRegex(r.headers["retry-after"], r"^[1-9][0-9]*$")
+        wp.assert_problem(alice.req("POST", "/api/games", body), 429, "rate-limited")
+        carol = ml.Client(self.server, "Carol")
+        third = carol.req("POST", "/api/challenges", body).json()["id"]
+        for cid in ids:
+            self.assertEqual(bob.req("POST", "/api/challenges/%d/accept" % cid).status, 200)
+        before = self.db.psql("SELECT count(*) FROM challenge_seats").strip()
+        wp.assert_problem(bob.req("POST", "/api/challenges/%d/accept" % third), 429,
+                          "rate-limited")
+        self.assertEqual(self.db.psql("SELECT count(*) FROM challenge_seats").strip(), before)
+        self.assertEqual(len(self.req("GET", "/api/challenges").json()["challenges"]), 1)
+
+
 if __name__ == "__main__":
     unittest.main()
