@@ -64,6 +64,9 @@ const SENTENCES = {
   'vacation-unavailable': 'You cannot start that vacation: you are on one already, or you have too few days.',
   'not-implemented': 'This server cannot do that (it was built without it).',
   'webhook-target-refused': 'This server will not call that address (README "Private targets").',
+  'challenge-not-found': 'There is no such challenge.',
+  'challenge-closed': 'This challenge is no longer open: it was taken, cancelled or it expired.',
+  'rating-out-of-range': 'Your rating is outside the range this challenge asks for.',
 };
 
 export class ApiError extends Error {

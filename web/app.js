@@ -6,6 +6,7 @@
 //   #/verify/ID     the dice audit of a finished match
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
+//   #/challenges    open challenges: accept one, or post your own
 //   #/players/ID    a player's profile: ratings, history, recent matches
 //   #/leaderboards[/RULESET[/bot]]  the best rated players of a ruleset
 
@@ -19,6 +20,7 @@ const routes = [
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
+  [/^#\/challenges$/, () => import('./pages/challenges.js'), []],
   [/^#\/players\/(\d+)$/, () => import('./pages/profile.js'), ['player']],
   [/^#\/leaderboards(?:\/([a-z0-9-]+)(?:\/(bot))?)?$/, () => import('./pages/leaderboard.js'), ['ruleset', 'pool']],
 ];

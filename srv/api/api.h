@@ -37,6 +37,11 @@ enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
 enum wp_err wp_api_games_board_png(struct wp_ctx *ctx);     /* board_svg.c */
 enum wp_err wp_api_me_events(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_create(struct wp_ctx *ctx);  /* challenges.c (issue 28) */
+enum wp_err wp_api_challenges_list(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_get(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_accept(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_cancel(struct wp_ctx *ctx);
 /* The player's matches, one page of them with their clocks, as
  * GET /api/me/games answers them (players.c); *out is NULL on an error. */
 enum wp_err wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t limit,
@@ -57,6 +62,37 @@ int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* A post as `viewer` may see it, who sees the log up to post `upto` (a
  * spectator held behind): an undo made after that is not shown. */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer, int upto);
+
+/* --- matches.c: a match made, by POST /api/games or a challenge taken --- */
+struct wp_match_new {
+	const struct wr_ruleset *rs;
+	const char *options, *time_control;    /* JSON text; time_control NULL: none */
+	int seats, rated;
+	enum wp_watch watch;
+	int delay;
+	int64_t created_by;
+	int64_t player[WR_MAX_SEATS];          /* 0: an open seat, with an invitation */
+	const char *client_seed[WR_MAX_SEATS];
+	json_object *invitations;              /* borrowed: each open seat's code added, or NULL */
+	int64_t id;                            /* out */
+	unsigned char commitment[32];          /* out */
+};
+/* The match and its seats in the caller's transaction (a problem set on
+ * failure). */
+enum wp_err wp_match_insert(struct wp_ctx *ctx, struct wp_conn *c, struct wp_match_new *m);
+/* Every seat taken: the client seeds fixed, post 1 the start state. */
+enum wp_err wp_match_start(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g);
+/* Every field of the body is one of fields, and "ruleset" is there. */
+enum wp_err wp_body_ruleset(struct wp_ctx *ctx, const char *const *fields, const char **ruleset);
+/* The body's "options" (absent or null: NULL, borrowed), the ruleset
+ * named and *seats within its range (0: its least). */
+enum wp_err wp_match_ruleset(struct wp_ctx *ctx, const char *ruleset, int64_t *seats,
+                             json_object **options, const struct wr_ruleset **rs);
+/* The ruleset builds a start state from the options (422 otherwise). */
+enum wp_err wp_check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs,
+                             json_object *options, int seats);
+/* The body's "spectators" and "spectator_delay" (issue 14). */
+enum wp_err wp_watch_options(struct wp_ctx *ctx, enum wp_watch *watch, int *delay);
 
 /* --- request.c: validate at the edge (STYLE.md) --- */
 /* Every field of the body is one of known (NULL-terminated). */
@@ -181,6 +217,14 @@ void wp_clock_turns(const struct wp_game *g, const void *state, const struct wp_
 enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g,
                                 int seat);
 
+/* The request's Idempotency-Key (NULL: none; 400 when malformed) and
+ * the hash of its path and body, which a retry must repeat. */
+enum wp_err wp_idem_request(struct wp_ctx *ctx, const char **key, unsigned char hash[32]);
+/* The first answer to the key, as found (WP_OK, WP_ERR_NOT_FOUND or a
+ * store error): sent again (*replayed) when the request is the same,
+ * 422 when it is another; frees first's body. */
+enum wp_err wp_idem_replay(struct wp_ctx *ctx, enum wp_err found, struct wp_idem *first,
+                           const unsigned char reqhash[32], int *replayed);
 /* A write by a seated player: lock, Idempotency-Key, seat, change. */
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
                                     int seat, json_object **out);

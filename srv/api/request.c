@@ -291,7 +291,8 @@ wp_limit_open_matches(struct wp_ctx *ctx, struct wp_conn *c, int64_t player)
 		return wp_fail_store(ctx, err);
 	if (n >= cap)
 		return wp_fail(ctx, WP_ERR_TOO_MANY_OPEN_MATCHES,
-		               "you hold a seat in %lld unfinished matches, the most this server "
-		               "allows (%u): finish, resign or abort one first", (long long)n, cap);
+		               "you hold a seat in %lld unfinished matches and open challenges, the "
+		               "most this server allows (%u): finish, resign or abort one first",
+		               (long long)n, cap);
 	return WP_OK;
 }

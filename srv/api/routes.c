@@ -36,6 +36,11 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
+	{WP_POST, "/api/challenges", wp_api_challenges_create, WP_BODY_JSON},
+	{WP_GET, "/api/challenges", wp_api_challenges_list, WP_BODY_NONE},
+	{WP_GET, "/api/challenges/{id}", wp_api_challenges_get, WP_BODY_NONE},
+	{WP_DELETE, "/api/challenges/{id}", wp_api_challenges_cancel, WP_BODY_NONE},
+	{WP_POST, "/api/challenges/{id}/accept", wp_api_challenges_accept, WP_BODY_OPTIONAL},
 	{WP_GET, "/api/players/{id}", wp_api_players_get, WP_BODY_NONE},
 	{WP_GET, "/api/leaderboards/{ruleset}", wp_api_leaderboard, WP_BODY_NONE},
 };

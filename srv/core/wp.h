@@ -65,6 +65,9 @@ enum wp_err {
 	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
 	WP_ERR_NOT_IMPLEMENTED,       /* 501: not in this build (board.png without librsvg) */
 	WP_ERR_TARGET_REFUSED,        /* 422: a webhook target this server will not call */
+	WP_ERR_CHALLENGE_NOT_FOUND,   /* 404: no such open challenge (issue 28) */
+	WP_ERR_CHALLENGE_CLOSED,      /* 409: cancelled, expired or started */
+	WP_ERR_RATING_OUT_OF_RANGE,   /* 403: outside the challenge's rating range */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */

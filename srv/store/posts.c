@@ -301,7 +301,7 @@ idem_key(struct wp_params *p, int64_t game, int64_t player, const char *key)
 }
 
 enum wp_err
-wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+wp_idem_get_by(struct wp_conn *c, enum wp_stmt st, int64_t game, int64_t player, const char *key,
                struct wp_idem *out)
 {
 	struct wp_params p = {0};
@@ -310,7 +310,7 @@ wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 
 	memset(out, 0, sizeof(*out));
 	idem_key(&p, game, player, key);
-	if ((err = wp_sql_run(c, WP_STMT_IDEM_GET, &p, &r)) != WP_OK)
+	if ((err = wp_sql_run(c, st, &p, &r)) != WP_OK)
 		return err;
 	if (PQntuples(r) == 0) {
 		err = WP_ERR_NOT_FOUND;
@@ -325,7 +325,14 @@ wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 }
 
 enum wp_err
-wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               struct wp_idem *out)
+{
+	return wp_idem_get_by(c, WP_STMT_IDEM_GET, game, player, key, out);
+}
+
+enum wp_err
+wp_idem_put_by(struct wp_conn *c, enum wp_stmt st, int64_t game, int64_t player, const char *key,
                const unsigned char request_hash[32], int status, const char *body)
 {
 	struct wp_params p = {0};
@@ -334,5 +341,12 @@ wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 	wp_p_bytes(&p, request_hash, 32);
 	wp_p_int(&p, status);
 	wp_p_text(&p, body);
-	return wp_sql_run(c, WP_STMT_IDEM_PUT, &p, NULL);
+	return wp_sql_run(c, st, &p, NULL);
+}
+
+enum wp_err
+wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               const unsigned char request_hash[32], int status, const char *body)
+{
+	return wp_idem_put_by(c, WP_STMT_IDEM_PUT, game, player, key, request_hash, status, body);
 }

@@ -34,8 +34,13 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	 * or a join that held the lock before committed. */
 	[WP_STMT_PLAYER_LOCK] = {"player_lock", "SELECT id FROM players WHERE id = $1 FOR UPDATE"},
 	[WP_STMT_PLAYER_OPEN_MATCHES] = {"player_open_matches",
-		"SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id"
-		" WHERE s.player_id = $1 AND g.status IN ('open', 'active')"},
+		"SELECT (SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1 AND g.status IN ('open', 'active'))"
+		/* and the open challenges the player posted or took a seat in
+		 * (issue 28): each is a match to come */
+		" + (SELECT count(*) FROM challenge_seats s JOIN challenges c"
+		" ON c.id = s.challenge_id WHERE s.player_id = $1 AND c.status = 'open'"
+		" AND c.expires_at > now())"},
 	[WP_STMT_GAME_INSERT] = {"game_insert",
 		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by, time_control)"
 		" VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id"},
@@ -182,5 +187,6 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" SELECT " WP_SNAPSHOT_COLUMNS(WP_COLUMN_SQL) "q.* FROM (SELECT 1) one"
 		" LEFT JOIN s ON true LEFT JOIN q ON true ORDER BY q.seq"},
 	WP_NOTIFY_SQL
+	WP_CHALLENGE_SQL
 	WP_RATINGS_SQL
 };

@@ -8,6 +8,7 @@
 #include "core.h"
 #include "store.h"
 #include "notify_sql.h"
+#include "challenge_sql.h"
 #include "ratings_sql.h"
 
 struct wp_conn {
@@ -65,6 +66,7 @@ enum wp_stmt {
 	WP_STMT_UNDO_TAIL,
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
+	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
 	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
 	WP_STMT_MAX
 };
@@ -168,6 +170,8 @@ enum { WP_PLAYER_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_IDEM_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_SNAPSHOT_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_CHALLENGE_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_CHALLENGE_SEAT_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
@@ -198,6 +202,15 @@ enum wp_err wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_param
  * a count, a boolean as 0 or 1); WP_ERR_NOT_FOUND when no row. */
 enum wp_err wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
                        int64_t *v);
+
+/* wp_db_idem_get/put (posts.c) on another table of the same columns:
+ * st its statement (IDEM_GET/PUT, CHALLENGE_IDEM_GET/PUT), owner its
+ * first key (a match, a challenge). */
+enum wp_err wp_idem_get_by(struct wp_conn *c, enum wp_stmt st, int64_t owner, int64_t player,
+                           const char *key, struct wp_idem *out);
+enum wp_err wp_idem_put_by(struct wp_conn *c, enum wp_stmt st, int64_t owner, int64_t player,
+                           const char *key, const unsigned char request_hash[32], int status,
+                           const char *body);
 
 /* Reading columns of a result. */
 int64_t wp_col_int(const PGresult *r, int row, int col);

@@ -14,6 +14,7 @@ import { setFaviconCount, notificationsState, askNotifications } from '../notify
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
 import { openStream } from '../live.js';
+import { challengesTeaser } from './challenges.js';
 
 let current = null;   // the page shown: show() again (a sign-in) replaces it
 
@@ -33,9 +34,11 @@ export async function show(main) {
   clear(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'My matches'),
       h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
+        h('a', { class: 'button', href: '#/challenges', id: 'challenges-link' }, 'Find an opponent'),
         h('a', { class: 'button', href: '#/leaderboards', id: 'leaderboards-link' }, 'Leaderboards'),
         h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
+    challengesTeaser(),
     list,
     vacationBox(),
     identityCard(render));
@@ -51,7 +54,7 @@ export async function show(main) {
       setTitle(waiting ? `(${waiting}) Your turn` : 'My matches');
       setFaviconCount(waiting);
       if (!games.length) {
-        clear(list, h('p', {}, 'No matches yet. Create one, or open an invitation link a friend sent you.'));
+        clear(list, h('p', {}, 'No matches yet. Create one, accept an ', h('a', { href: '#/challenges' }, 'open challenge'), ', or open an invitation link a friend sent you.'));
         return;
       }
       const items = [];
