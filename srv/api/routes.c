@@ -36,6 +36,12 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
+	{WP_GET, "/api/me/devices", wp_api_devices_list, WP_BODY_NONE},
+	{WP_DELETE, "/api/me/devices", wp_api_devices_revoke_others, WP_BODY_NONE},
+	{WP_PATCH, "/api/me/devices/{id}", wp_api_devices_rename, WP_BODY_JSON},
+	{WP_DELETE, "/api/me/devices/{id}", wp_api_devices_revoke, WP_BODY_NONE},
+	{WP_POST, "/api/me/device-codes", wp_api_device_codes_create, WP_BODY_NONE},
+	{WP_POST, "/api/device-codes/redeem", wp_api_device_codes_redeem, WP_BODY_JSON},
 };
 
 const struct wp_route *

@@ -61,6 +61,7 @@ static const struct {
 	[WP_ERR_VACATION_UNAVAILABLE] = {"vacation-unavailable", 409, "Conflict"},
 	[WP_ERR_NOT_IMPLEMENTED] = {"not-implemented", 501, "Not implemented"},
 	[WP_ERR_TARGET_REFUSED] = {"webhook-target-refused", 422, "Unprocessable request"},
+	[WP_ERR_INVALID_CODE] = {"invalid-code", 403, "Forbidden"},
 };
 
 static enum wp_err

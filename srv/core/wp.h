@@ -65,6 +65,7 @@ enum wp_err {
 	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
 	WP_ERR_NOT_IMPLEMENTED,       /* 501: not in this build (board.png without librsvg) */
 	WP_ERR_TARGET_REFUSED,        /* 422: a webhook target this server will not call */
+	WP_ERR_INVALID_CODE,          /* 403: a sign-in code unknown, used or expired (issue 28) */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */
@@ -156,6 +157,8 @@ enum wp_rate_class {
 	WP_RATE_PLAYERS,         /* RATE_LIMIT_PLAYERS: players created, per IP */
 	WP_RATE_GAMES,           /* RATE_LIMIT_GAMES: matches created, per token */
 	WP_RATE_WRITES,          /* RATE_LIMIT_WRITES: joins and posts, per token */
+	WP_RATE_ACCOUNT,         /* RATE_LIMIT_ACCOUNT: sign-in codes made (per token), codes
+	                          * tried and recoveries asked (per IP) */
 	WP_RATE_MAX
 };
 struct wp_rate {
