@@ -6,6 +6,7 @@
 //   #/verify/ID     the dice audit of a finished match
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
+//   #/account       my devices, sign-in codes, e-mail for recovery
 
 import { myName } from './api.js';
 
@@ -17,6 +18,7 @@ const routes = [
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
+  [/^#\/account$/, () => import('./pages/account.js'), []],
 ];
 
 let current = null;   // the page shown, with an optional stop()
@@ -59,4 +61,9 @@ async function route() {
 }
 
 window.addEventListener('hashchange', route);
+// This device's key was refused (signed out from another device): the
+// board forgets it and shows the sign-in (api.js).
+window.addEventListener('warpost:signed-out', () => {
+  if (location.hash && location.hash !== '#/') location.hash = '#/'; else route();
+});
 route();
