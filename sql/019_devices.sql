@@ -53,3 +53,39 @@ CREATE TABLE IF NOT EXISTS device_codes (
     used_at     timestamptz
 );
 CREATE INDEX IF NOT EXISTS device_codes_player ON device_codes (player_id);
+
+-- E-mail for recovery (issue 28). An address is confirmed by a link sent
+-- to it; until then it is not used for recovery (digests go to it as
+-- before). A new address is unconfirmed again.
+ALTER TABLE email_settings ADD COLUMN IF NOT EXISTS confirmed_at timestamptz;
+CREATE INDEX IF NOT EXISTS email_settings_address ON email_settings (lower(address))
+    WHERE confirmed_at IS NOT NULL;
+
+-- Account mail to send (the notification worker's, like digests): a
+-- confirmation link for player_id's address, or a recovery link for
+-- whoever has `address` confirmed (player_id NULL: a recovery request
+-- never looks the address up, so its answer cannot depend on it). The
+-- link's token is made when the mail is sent and only its hash kept.
+CREATE TABLE IF NOT EXISTS account_mail (
+    id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    kind             text NOT NULL CHECK (kind IN ('confirm', 'recover')),
+    player_id        bigint REFERENCES players (id),
+    address          text NOT NULL CHECK (char_length(address) BETWEEN 3 AND 254),
+    created_at       timestamptz NOT NULL DEFAULT now(),
+    attempts         integer NOT NULL DEFAULT 0,
+    next_attempt_at  timestamptz NOT NULL DEFAULT now(),
+    done_at          timestamptz
+);
+CREATE INDEX IF NOT EXISTS account_mail_due ON account_mail (next_attempt_at) WHERE done_at IS NULL;
+
+-- The links sent: single use, until expires_at, stored hashed.
+CREATE TABLE IF NOT EXISTS account_links (
+    token_hash  bytea PRIMARY KEY CHECK (length(token_hash) = 32),
+    kind        text NOT NULL CHECK (kind IN ('confirm', 'recover')),
+    player_id   bigint NOT NULL REFERENCES players (id),
+    address     text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    expires_at  timestamptz NOT NULL,
+    used_at     timestamptz
+);
+CREATE INDEX IF NOT EXISTS account_links_player ON account_links (player_id);

@@ -234,9 +234,17 @@ enum wp_err wp_api_device_codes_create(struct wp_ctx *ctx);
 enum wp_err wp_api_device_codes_redeem(struct wp_ctx *ctx);
 /* The body's optional "device" name (1..40 characters), def when absent. */
 enum wp_err wp_device_name(struct wp_ctx *ctx, const char *def, char *out, size_t cap);
-/* 201 with the new device's player, device id and token (zeroed after). */
-enum wp_err wp_reply_new_device(struct wp_ctx *ctx, const struct wp_player *who,
-                                char token[65]);
+/* A code's or a recovery link's hash traded for a new device's token
+ * (wp_db_redeem) on c, given back: 201 with the player, the device and
+ * the token, shown this once; 403 invalid-code (detail `invalid`). */
+enum wp_err wp_new_device(struct wp_ctx *ctx, struct wp_conn *c, enum wp_redeem how,
+                          const unsigned char hash[32], const char *device,
+                          const char *invalid);
+/* recovery.c: e-mail confirmation and recovery links */
+enum wp_err wp_api_recovery_create(struct wp_ctx *ctx);
+enum wp_err wp_api_recovery_redeem(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirm(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirmation(struct wp_ctx *ctx);
 /* players.c: a name of 1..40 characters (trimmed) into out, or the 400
  * that names the field. */
 enum wp_err wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out,

@@ -19,6 +19,7 @@
 #define CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 #define CODE_CHARS 8
 #define CODE_TTL_S 900
+#define CODE_INVALID "this code is not valid (any more)"
 
 enum wp_err
 wp_device_name(struct wp_ctx *ctx, const char *def, char *out, size_t cap)
@@ -208,18 +209,31 @@ wp_api_device_codes_create(struct wp_ctx *ctx)
 	return wp_reply_json(ctx, 201, o);
 }
 
-/* The answer that signs a new device in: its player and its token, shown
- * this once (recovery.c answers the same). */
 enum wp_err
-wp_reply_new_device(struct wp_ctx *ctx, const struct wp_player *who, char token[65])
+wp_new_device(struct wp_ctx *ctx, struct wp_conn *c, enum wp_redeem how,
+              const unsigned char hash[32], const char *device, const char *invalid)
 {
-	json_object *o = json_object_new_object();
+	struct wp_player who = {0};
+	unsigned char thash[32];
+	char token[65];
+	enum wp_err err;
 
-	json_object_object_add(o, "id", json_object_new_int64(who->id));
-	json_object_object_add(o, "name", json_object_new_string(who->name));
-	json_object_object_add(o, "device", json_object_new_int64(who->device));
+	wp_token_new(token, thash);
+	err = wp_db_redeem(c, how, hash, thash, device, &who);
+	wp_store_put(ctx->store, c);
+	if (err) {
+		sodium_memzero(token, sizeof(token));
+		if (err == WP_ERR_NOT_FOUND)
+			return wp_fail(ctx, WP_ERR_INVALID_CODE, "%s", invalid);
+		return wp_fail_store(ctx, err);
+	}
+	/* The new device's player and its token, shown this once. */
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(who.id));
+	json_object_object_add(o, "name", json_object_new_string(who.name));
+	json_object_object_add(o, "device", json_object_new_int64(who.device));
 	json_object_object_add(o, "token", json_object_new_string(token));
-	sodium_memzero(token, 65);
+	sodium_memzero(token, sizeof(token));
 	return wp_reply_json(ctx, 201, o);
 }
 
@@ -227,10 +241,9 @@ enum wp_err
 wp_api_device_codes_redeem(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"code", "device", NULL};
-	char code[CODE_CHARS + 1], device[4 * 40 + 1], token[65];
-	unsigned char hash[32], thash[32];
+	char code[CODE_CHARS + 1], device[4 * 40 + 1];
+	unsigned char hash[32];
 	const char *s;
-	struct wp_player who = {0};
 	struct wp_conn *c;
 	enum wp_err err;
 
@@ -244,18 +257,9 @@ wp_api_device_codes_redeem(struct wp_ctx *ctx)
 	if ((err = wp_rate_check_ip(ctx, WP_RATE_ACCOUNT)))
 		return err;
 	if (code_parse(s, code) != 0)
-		return wp_fail(ctx, WP_ERR_INVALID_CODE, "this code is not valid (any more)");
+		return wp_fail(ctx, WP_ERR_INVALID_CODE, CODE_INVALID);
 	code_hash(code, hash);
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
-	wp_token_new(token, thash);
-	err = wp_db_code_redeem(c, hash, thash, device, &who);
-	wp_store_put(ctx->store, c);
-	if (err) {
-		sodium_memzero(token, sizeof(token));
-		if (err == WP_ERR_NOT_FOUND)
-			return wp_fail(ctx, WP_ERR_INVALID_CODE, "this code is not valid (any more)");
-		return wp_fail_store(ctx, err);
-	}
-	return wp_reply_new_device(ctx, &who, token);
+	return wp_new_device(ctx, c, WP_REDEEM_CODE, hash, device, CODE_INVALID);
 }

@@ -42,6 +42,10 @@ static const struct wp_route routes[] = {
 	{WP_DELETE, "/api/me/devices/{id}", wp_api_devices_revoke, WP_BODY_NONE},
 	{WP_POST, "/api/me/device-codes", wp_api_device_codes_create, WP_BODY_NONE},
 	{WP_POST, "/api/device-codes/redeem", wp_api_device_codes_redeem, WP_BODY_JSON},
+	{WP_POST, "/api/me/email/confirmation", wp_api_email_confirmation, WP_BODY_NONE},
+	{WP_POST, "/api/email/confirm", wp_api_email_confirm, WP_BODY_JSON},
+	{WP_POST, "/api/recovery", wp_api_recovery_create, WP_BODY_JSON},
+	{WP_POST, "/api/recovery/redeem", wp_api_recovery_redeem, WP_BODY_JSON},
 };
 
 const struct wp_route *

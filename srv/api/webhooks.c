@@ -212,6 +212,7 @@ email_reply(struct wp_ctx *ctx, const struct wp_email *e, int found)
 	json_object_object_add(o, "digest",
 	                       json_object_new_string(found && e->digest ? "daily" : "off"));
 	json_object_object_add(o, "last_digest_at", found ? time_or_null(e->last_digest_at) : NULL);
+	json_object_object_add(o, "confirmed", json_object_new_boolean(found && e->confirmed));
 	return wp_reply_json(ctx, 200, o);
 }
 

@@ -340,12 +340,49 @@ enum wp_err wp_db_device_revoke(struct wp_conn *c, int64_t player, int64_t id, i
                                 int *n);
 enum wp_err wp_db_code_insert(struct wp_conn *c, int64_t player,
                               const unsigned char code_hash[32], int ttl_s);
-/* A code not used and not expired: used now, and a device named `device`
- * with token_hash made for its player, in one statement. WP_ERR_NOT_FOUND
- * otherwise (unknown, used or expired alike). */
-enum wp_err wp_db_code_redeem(struct wp_conn *c, const unsigned char code_hash[32],
-                              const unsigned char token_hash[32], const char *device,
-                              struct wp_player *who);
+/* A code (or a recovery link, for an address still confirmed) not used
+ * and not expired: used now, and a device named `device` with token_hash
+ * made for its player, in one statement. WP_ERR_NOT_FOUND otherwise
+ * (unknown, used or expired alike). */
+enum wp_redeem { WP_REDEEM_CODE, WP_REDEEM_RECOVERY };
+enum wp_err wp_db_redeem(struct wp_conn *c, enum wp_redeem how, const unsigned char hash[32],
+                         const unsigned char token_hash[32], const char *device,
+                         struct wp_player *who);
+/* Account mail (sql/019_devices.sql): kind "confirm" (player's address)
+ * or "recover" (player 0: never looked up here). */
+enum wp_err wp_db_mail_queue(struct wp_conn *c, const char *kind, int64_t player,
+                             const char *address);
+/* The player's address's confirmation again; WP_ERR_NOT_FOUND when it
+ * has none unconfirmed. */
+enum wp_err wp_db_mail_confirm_again(struct wp_conn *c, int64_t player);
+struct wp_account_mail {
+	int64_t id;
+	char kind[16];
+	int64_t player;          /* 0: a recovery */
+	char address[255];
+	int attempts;            /* with this one */
+};
+/* Due rows, each leased for lease_s. */
+enum wp_err wp_db_mail_claim(struct wp_conn *c, int limit, double lease_s,
+                             struct wp_account_mail **out, int *n);
+struct wp_mail_target {
+	int64_t player;
+	char name[WP_NAME_MAX];
+	char address[255];       /* as the player stored it */
+};
+/* Whom the mail is for now: none when the address changed since (a
+ * confirmation) or nobody has it confirmed (a recovery). */
+enum wp_err wp_db_mail_targets(struct wp_conn *c, const struct wp_account_mail *m, int limit,
+                               struct wp_mail_target **out, int *n);
+/* A link's token hash, good once for ttl_s. */
+enum wp_err wp_db_link_insert(struct wp_conn *c, const char *kind, int64_t player,
+                              const char *address, const unsigned char hash[32], int ttl_s);
+/* done: sent, or nothing to send; else due again in retry_s, unless
+ * max_attempts were made. */
+enum wp_err wp_db_mail_done(struct wp_conn *c, int64_t id, int done, int max_attempts,
+                            double retry_s);
+/* A confirmation link used: its address confirmed, if still the player's. */
+enum wp_err wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32]);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
