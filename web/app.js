@@ -7,6 +7,7 @@
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
 //   #/account       my devices, sign-in codes, e-mail for recovery
+//   #/email/confirm/TOKEN, #/recover/TOKEN  the links of account mail
 
 import { myName } from './api.js';
 
@@ -19,6 +20,8 @@ const routes = [
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
   [/^#\/account$/, () => import('./pages/account.js'), []],
+  [/^#\/email\/confirm\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['confirm']],
+  [/^#\/recover\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['recover']],
 ];
 
 let current = null;   // the page shown, with an optional stop()

@@ -2,12 +2,14 @@
 // each renamed (PATCH) or signed out (DELETE /api/me/devices/{id}), all
 // the others at once (DELETE /api/me/devices); a one-time code that signs
 // in another device (POST /api/me/device-codes), typed there under
-// "I have a code" (identity.js).
+// "I have a code" (identity.js); the e-mail that recovers a lost key
+// (recovery.js).
 
 import { get, post, request, token, setIdentity } from '../api.js';
 import { h, clear, errorBox, setTitle } from '../ui.js';
 import { signInForms } from './identity.js';
 import { updateWhoami } from '../app.js';
+import { emailCard } from './recovery.js';
 
 const when = (iso) => new Date(iso).toLocaleString([], { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
@@ -20,7 +22,7 @@ export async function show(main) {
   }
   clear(main, h('h1', {}, 'Account'),
     h('p', { class: 'lead' }, 'Play from several devices, see where you are signed in, and keep a way back if you lose one.'),
-    codeCard(), devicesCard());
+    codeCard(), devicesCard(), emailCard());
   return null;
 }
 

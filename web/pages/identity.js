@@ -4,6 +4,7 @@
 import { post, get, setIdentity, token, myName } from '../api.js';
 import { h, errorBox, copyField } from '../ui.js';
 import { updateWhoami } from '../app.js';
+import { lostKeyForm } from './recovery.js';
 
 // The sign-in forms; onDone() once a key is stored.
 export function signInForms(onDone) {
@@ -56,7 +57,7 @@ export function signInForms(onDone) {
     h('label', { for: 'player-key' }, 'Player key'),
     h('div', { class: 'row' }, keyInput, h('button', { type: 'submit' }, 'Sign in')),
     msg2));
-  return h('div', { class: 'signin' }, create, msg, codeForm(onDone), signin);
+  return h('div', { class: 'signin' }, create, msg, codeForm(onDone), lostKeyForm(), signin);
 }
 
 // "I have a code": the one-time code another device of mine shows
