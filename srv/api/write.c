@@ -155,6 +155,9 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	/* Before the write, which forgets the match's cached clock input. */
 	struct wp_clock_input clk;
 	int have_clk = g->tc.on && wp_cache_clock(g->id, g->version, &clk);
+	w.clock = have_clk ? &clk : NULL;
+	w.tc = &g->tc;
+	w.nseats = g->nseats;
 	/* The poster's answer shows what the poster may see (G5). */
 	int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
 	*out = json_object_new_object();

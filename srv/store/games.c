@@ -88,8 +88,8 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	read_game(r, g);
 	struct wp_clock_input in;
 	int clock = !lock && g->tc.on && g->status == WP_STATUS_ACTIVE &&
-	            wp_clock_input_text(PQgetvalue(r, 0, GC_MARKS), PQgetvalue(r, 0, GC_VACATIONS),
-	                                &in) == 0;
+	            wp_clock_input_text(PQgetvalue(r, 0, GC_FOLD), PQgetvalue(r, 0, GC_MARKS),
+	                                PQgetvalue(r, 0, GC_VACATIONS), g->nseats, &in) == 0;
 	PQclear(r);
 	if (g->nseats < 1 || g->nseats > WR_MAX_SEATS || g->status == WP_STATUS_MAX) {
 		wp_log("game %lld: %d seats, status unknown or seats out of range", (long long)id,

@@ -91,8 +91,8 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->state = wp_col_strdup(r, i, MC_STATE);
 		if (g->tc.on && g->status == WP_STATUS_ACTIVE &&
 		    (!(g->clock = malloc(sizeof(*g->clock))) ||
-		     wp_clock_input_text(PQgetvalue(r, i, MC_MARKS), PQgetvalue(r, i, MC_VACATIONS),
-		                         g->clock) != 0)) {
+		     wp_clock_input_text(PQgetvalue(r, i, MC_FOLD), PQgetvalue(r, i, MC_MARKS),
+		                         PQgetvalue(r, i, MC_VACATIONS), g->nseats, g->clock) != 0)) {
 			free(g->clock);
 			g->clock = NULL;
 			err = WP_ERR_INTERNAL;

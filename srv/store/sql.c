@@ -5,16 +5,17 @@
 #define COLS(list) list(WP_COLUMN_SQL) WP_COLUMNS_END
 #define GAME_GET "SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"
 #define GAME_LOCK                                                                           \
-	"SELECT " WP_GAME_ROW_COLUMNS(WP_COLUMN_SQL) "NULL, NULL, " WP_COLUMNS_END            \
+	"SELECT " WP_GAME_ROW_COLUMNS(WP_COLUMN_SQL) "NULL, NULL, NULL, " WP_COLUMNS_END      \
 	" FROM games WHERE id = $1 FOR UPDATE"
-/* The match after a post (posts.c, post_params). */
-#define GAME_AFTER_POST                                                                     \
+/* The match after a post (posts.c, post_params); `fold`: the parameter
+ * of its clocks' fold (NULL: none known, the posts tell). */
+#define GAME_AFTER_POST(fold)                                                               \
 	"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"         \
 	" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9," \
-	" updated_at = to_timestamp($10) WHERE id = $1"
+	" updated_at = to_timestamp($10), clock = " fold "::text WHERE id = $1"
 
-#define TURN_WRITE(tail)                                                                     \
-	"WITH u AS (" GAME_AFTER_POST " AND version = $11 AND EXISTS"                          \
+#define TURN_WRITE(fold, tail)                                                              \
+	"WITH u AS (" GAME_AFTER_POST(fold) " AND version = $11 AND EXISTS"                   \
 	" (SELECT 1 FROM devices WHERE player_id = $12 AND token_hash = $13"                \
 	" AND revoked_at IS NULL) RETURNING updated_at),"                                     \
 	" p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"  \
@@ -61,7 +62,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"UPDATE seats SET player_id = $3, client_seed = $4, joined_at = now()"
 		" WHERE game_id = $1 AND seat = $2 AND player_id IS NULL"},
 	[WP_STMT_GAME_UPDATE] = {"game_update",
-		GAME_AFTER_POST " RETURNING version, " WP_SQL_TIME("updated_at")},
+		GAME_AFTER_POST("$11") " RETURNING version, " WP_SQL_TIME("updated_at")},
 	/* A turn in one statement (posts.c, wp_db_post_commit): the match's
 	 * update, only if it is still at version $11 and token $13 still
 	 * belongs to player $12, and the post ($14 on: seat, kind, actions,
@@ -69,11 +70,11 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	 * mark, match/clock.h) with it.
 	 * Answers count 0 when the guard held nothing back: nothing written,
 	 * decide again. */
-	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE(TURN_SELECT)},
+	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE("$23", TURN_SELECT)},
 	/* The same with the Idempotency-Key's answer ($23 key, $24 request
 	 * hash, $25 status, $26 body): a key used already fails it (23505). */
 	[WP_STMT_TURN_WRITE_KEYED] = {"turn_write_keyed",
-		TURN_WRITE(", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
+		TURN_WRITE("$27", ", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
 		           " status, body) SELECT $1, $12, $23::text, $24::bytea, $25::smallint,"
 		           " $26::text FROM u)" TURN_SELECT)},
 	/* Whether a refusal decided from the cache stands (api/write.c): the
@@ -130,8 +131,10 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	/* Clocks and vacations (match/clock.h): times as epoch seconds. */
 	/* A match's clock input in one statement (clock.c, wp_db_clock_load). */
 	[WP_STMT_CLOCK_INPUT] = {"clock_input",
-		"SELECT coalesce(" WP_SQL_MARKS_OF("$1", "$2") ", ''),"
-		" coalesce(" WP_SQL_VACATIONS_OF("$1") ", '')"},
+		"SELECT CASE WHEN g.seq = $2 THEN g.clock END,"
+		" CASE WHEN g.seq = $2 AND g.clock IS NOT NULL THEN ''"
+		" ELSE coalesce(" WP_SQL_MARKS_OF("$1", "$2") ", '') END,"
+		" coalesce(" WP_SQL_VACATIONS_OF("$1") ", '') FROM games g WHERE g.id = $1"},
 	[WP_STMT_VACATIONS_OF] = {"vacations_of",
 		"SELECT extract(epoch FROM v.starts_at)::bigint, extract(epoch FROM v.ends_at)::bigint,"
 		" extract(epoch FROM p.created_at)::bigint FROM players p"

@@ -133,6 +133,13 @@ struct wp_post_write {
 	int64_t draws;
 	unsigned awaiting, draw_offers;
 	struct wp_clock_mark mark;    /* the post's (clock.h, G8); its time is `at` */
+	/* A timed match's clocks before the post, when known (the cache's):
+	 * the match row keeps their fold after it (games.clock); NULL: the
+	 * row keeps none and its readers fold the posts' marks. */
+	const struct wp_clock_input *clock;
+	const struct wp_tc *tc;
+	int nseats;
+	char fold[WP_CLOCK_FOLD_MAX];   /* out: that fold, as written */
 	const char *result;      /* JSON text or NULL */
 	const unsigned char *client;
 	size_t client_len;
@@ -220,18 +227,29 @@ enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, cons
 
 /* --- clock.c: what the clocks derive from (match/clock.h) --- */
 struct wp_clock_input {
-	struct wp_clock_mark *marks;             /* one per post, in order */
+	int folded;                              /* fold holds the posts before marks */
+	struct wp_clock_fold fold;               /* the match row's (games.clock) */
+	struct wp_clock_mark *marks;             /* one per post after those, in order */
 	int nmarks;
 	struct wp_interval *vac[WR_MAX_SEATS];   /* each seat's player's vacations */
 	int nvac[WR_MAX_SEATS];
 };
-/* The posts up to seq (the match's version as read), and the vacations. */
-enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
+/* The match's clocks up to post seq (the match's version as read): the
+ * row's fold when the row is still at seq, else the posts' marks; and the
+ * vacations. */
+enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, int nseats,
+                             struct wp_clock_input *in);
 void wp_clock_input_free(struct wp_clock_input *in);
-/* The same from text ("at:mark,..." in post order, "seat:from:to,..."
- * sorted; empty: none), as a statement that lists matches answers it
- * with each (WP_MY_GAME_COLUMNS): 0, or -1 (out of memory, unreadable). */
-int wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_input *in);
+/* The same from text: the row's fold (NULL or "": none, match/clock.h),
+ * the marks after it ("at:mark,..." in post order) and the vacations
+ * ("seat:from:to,..." sorted; empty: none), as a statement that lists
+ * matches answers it with each (WP_MY_GAME_COLUMNS): 0, or -1 (out of
+ * memory, unreadable). */
+int wp_clock_input_text(const char *fold, const char *marks, const char *vacations, int nseats,
+                        struct wp_clock_input *in);
+/* The fold of every post the input holds. */
+void wp_clock_input_fold(const struct wp_tc *tc, const struct wp_clock_input *in, int nseats,
+                         struct wp_clock_fold *f);
 /* A copy of src with room for `extra` more marks; -1 out of memory. */
 int wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src, int extra);
 /* A player's vacations (sorted) and when the account was created. */

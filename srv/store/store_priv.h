@@ -84,7 +84,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
  * locked for a write (GAME_LOCK) with NULLs there, not read (games.c). */
 #define WP_GAME_COLUMNS(X)                                                                       \
 	WP_GAME_ROW_COLUMNS(X)                                                                   \
-	X(GC_MARKS, WP_SQL_CLOCK_MARKS("games")) X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
+	X(GC_FOLD, WP_SQL_CLOCK_FOLD("games")) X(GC_MARKS, WP_SQL_CLOCK_MARKS("games"))          \
+	X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
 #define WP_GAME_ROW_COLUMNS(X)                                                                   \
 	X(GC_ID, "id") X(GC_RULESET, "ruleset") X(GC_OPTIONS, "options::text")                   \
 	X(GC_SEATS, "seats") X(GC_STATUS, "status") X(GC_SEQ, "seq") X(GC_VERSION, "version")    \
@@ -118,12 +119,17 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
-	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
+	X(MC_FOLD, WP_SQL_CLOCK_FOLD("g")) X(MC_MARKS, WP_SQL_CLOCK_MARKS("g"))                  \
+	X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
 /* A timed match in play comes with its clock input, as text (clock.c,
- * wp_clock_input_text), not a round trip a match: each post's time and
- * mark, the seats' vacations; NULL for the others. */
+ * wp_clock_input_text), not a round trip a match: the row's fold of its
+ * posts' clocks (games.clock, sql/023), or each post's time and mark for a
+ * row that has none (written before it, or by an instance that did not
+ * hold the clocks); the seats' vacations; NULL for the others. */
 #define WP_SQL_TIMED(g) "CASE WHEN " g ".time_control IS NOT NULL AND " g ".status = 'active'"
-#define WP_SQL_CLOCK_MARKS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
+#define WP_SQL_CLOCK_FOLD(g) WP_SQL_TIMED(g) " THEN " g ".clock END"
+#define WP_SQL_CLOCK_MARKS(g)                                                                   \
+	WP_SQL_TIMED(g) " AND " g ".clock IS NULL THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
 #define WP_SQL_CLOCK_VACATIONS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_VACATIONS_OF(g ".id") " END"
 /* The two halves of a clock input as text: each post's time and mark up
  * to a post, and the vacations of the match's players. */
@@ -164,7 +170,7 @@ enum { WP_SNAPSHOT_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
-#define WP_SQL_MAX_PARAMS 26   /* TURN_WRITE_KEYED */
+#define WP_SQL_MAX_PARAMS 27   /* TURN_WRITE_KEYED */
 struct wp_params {
 	int n;
 	const char *values[WP_SQL_MAX_PARAMS];
