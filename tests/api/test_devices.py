@@ -92,6 +92,22 @@ class DevicesTest(wp.ServerTestCase):
         self.assertEqual(self.sql("SELECT count(*) FROM players WHERE token_hash IS NOT NULL"),
                          "0", "players.token_hash is emptied: the tokens live in devices")
 
+    def test_last_use_written_every_few_minutes_not_every_request(self):
+        ann = self.player("Ann")
+        used = lambda: self.sql("SELECT extract(epoch FROM last_used_at)::bigint FROM devices"
+                                " WHERE player_id = %d" % ann.id)
+        self.sql("UPDATE devices SET last_used_at = now() - interval '1 minute'"
+                 " WHERE player_id = %d" % ann.id)
+        before = used()
+        for _ in range(3):
+            self.assertEqual(ann.req("GET", "/api/me").status, 200)
+        self.assertEqual(used(), before, "a minute old: not written again")
+        self.sql("UPDATE devices SET last_used_at = now() - interval '6 minutes'"
+                 " WHERE player_id = %d" % ann.id)
+        before = used()
+        self.assertEqual(ann.req("GET", "/api/me").status, 200)
+        self.assertGreaterEqual(int(used()), int(before) + 300, "six minutes old: written")
+
     def test_rename_and_bad_input_change_nothing(self):
         ann, ben = self.player("Ann"), self.player("Ben")
         phone, pid = sign_in(self.server, ann, "Phone")
