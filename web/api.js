@@ -67,6 +67,7 @@ const SENTENCES = {
   'challenge-not-found': 'There is no such challenge.',
   'challenge-closed': 'This challenge is no longer open: it was taken, cancelled or it expired.',
   'rating-out-of-range': 'Your rating is outside the range this challenge asks for.',
+  'invalid-code': 'This code is not valid: mistyped, used already or expired.',
 };
 
 export class ApiError extends Error {
@@ -122,6 +123,11 @@ export async function request(method, path, opts = {}) {
   }
   if (text) {
     try { body = JSON.parse(text); } catch { body = null; }
+  }
+  // The stored key is not known (any more): this device was signed out.
+  if (res.status === 401 && tok && tok === token() && !opts.headers?.Authorization) {
+    setIdentity(null, null);
+    window.dispatchEvent(new Event('warpost:signed-out'));
   }
   if (res.status >= 400) throw new ApiError(res.status, body);
   return { status: res.status, body, headers: res.headers };

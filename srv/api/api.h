@@ -117,6 +117,9 @@ enum wp_err wp_game_id(struct wp_ctx *ctx, int64_t *id);
 
 /* A connection for the request, or the 503. */
 enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
+/* The bearer's player on a connection of the request's own (given back,
+ * *c NULL, on failure). */
+enum wp_err wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
@@ -267,5 +270,30 @@ enum wp_err wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t p
 enum wp_err wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
                        struct wp_past *past, char at_time[WP_TIME_MAX]);
 void wp_past_free(const struct wp_game *g, struct wp_past *past);
+
+/* --- devices.c: an account on several devices (issue 28) --- */
+enum wp_err wp_api_devices_list(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_rename(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_revoke(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_revoke_others(struct wp_ctx *ctx);
+enum wp_err wp_api_device_codes_create(struct wp_ctx *ctx);
+enum wp_err wp_api_device_codes_redeem(struct wp_ctx *ctx);
+/* The body's optional "device" name (1..40 characters), def when absent. */
+enum wp_err wp_device_name(struct wp_ctx *ctx, const char *def, char *out, size_t cap);
+/* A code's or a recovery link's hash traded for a new device's token
+ * (wp_db_redeem) on c, given back: 201 with the player, the device and
+ * the token, shown this once; 403 invalid-code (detail `invalid`). */
+enum wp_err wp_new_device(struct wp_ctx *ctx, struct wp_conn *c, enum wp_redeem how,
+                          const unsigned char hash[32], const char *device,
+                          const char *invalid);
+/* recovery.c: e-mail confirmation and recovery links */
+enum wp_err wp_api_recovery_create(struct wp_ctx *ctx);
+enum wp_err wp_api_recovery_redeem(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirm(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirmation(struct wp_ctx *ctx);
+/* players.c: a name of 1..40 characters (trimmed) into out, or the 400
+ * that names the field. */
+enum wp_err wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out,
+                          size_t cap);
 
 #endif

@@ -170,6 +170,18 @@ wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c)
 }
 
 enum wp_err
+wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who)
+{
+	enum wp_err err = wp_conn_get(ctx, c);
+
+	if (err == WP_OK && (err = wp_auth_player(ctx, *c, who)) != WP_OK) {
+		wp_store_put(ctx->store, *c);
+		*c = NULL;
+	}
+	return err;
+}
+
+enum wp_err
 wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg)
 {
 	struct wp_conn *c;

@@ -107,6 +107,7 @@ load_rates(struct wp_config *cfg, char *err, size_t errlen)
 	    env_rate("RATE_LIMIT_PLAYERS", 20, 600, &cfg->rate[WP_RATE_PLAYERS], err, errlen) ||
 	    env_rate("RATE_LIMIT_GAMES", 20, 600, &cfg->rate[WP_RATE_GAMES], err, errlen) ||
 	    env_rate("RATE_LIMIT_WRITES", 120, 60, &cfg->rate[WP_RATE_WRITES], err, errlen) ||
+	    env_rate("RATE_LIMIT_ACCOUNT", 10, 600, &cfg->rate[WP_RATE_ACCOUNT], err, errlen) ||
 	    env_u("MAX_OPEN_MATCHES", 100, 0, 1000000, &cfg->max_open_matches, err, errlen) ||
 	    env_uint("TRUST_X_FORWARDED_FOR", 0, 0, 1, &trust, err, errlen))
 		return -1;

@@ -68,6 +68,7 @@ enum wp_err {
 	WP_ERR_CHALLENGE_NOT_FOUND,   /* 404: no such open challenge (issue 28) */
 	WP_ERR_CHALLENGE_CLOSED,      /* 409: cancelled, expired or started */
 	WP_ERR_RATING_OUT_OF_RANGE,   /* 403: outside the challenge's rating range */
+	WP_ERR_INVALID_CODE,          /* 403: a sign-in code unknown, used or expired (issue 28) */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */
@@ -159,6 +160,8 @@ enum wp_rate_class {
 	WP_RATE_PLAYERS,         /* RATE_LIMIT_PLAYERS: players created, per IP */
 	WP_RATE_GAMES,           /* RATE_LIMIT_GAMES: matches created, per token */
 	WP_RATE_WRITES,          /* RATE_LIMIT_WRITES: joins and posts, per token */
+	WP_RATE_ACCOUNT,         /* RATE_LIMIT_ACCOUNT: sign-in codes made (per token), codes
+	                          * tried and recoveries asked (per IP) */
 	WP_RATE_MAX
 };
 struct wp_rate {

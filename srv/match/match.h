@@ -60,6 +60,7 @@ enum wp_post_kind wp_post_kind_parse(const char *s);
 struct wp_player {
 	int64_t id;
 	char name[WP_NAME_MAX];
+	int64_t device;          /* the device whose token it was (sql/019_devices.sql) */
 };
 
 struct wp_seat {

@@ -14,9 +14,10 @@
 	" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9," \
 	" updated_at = to_timestamp($10), clock = " fold "::text WHERE id = $1"
 
-#define TURN_WRITE(fold, tail)                                                                     \
-	"WITH u AS (" GAME_AFTER_POST(fold) " AND version = $11 AND EXISTS"                          \
-	" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at),"   \
+#define TURN_WRITE(fold, tail)                                                              \
+	"WITH u AS (" GAME_AFTER_POST(fold) " AND version = $11 AND EXISTS"                   \
+	" (SELECT 1 FROM devices WHERE player_id = $12 AND token_hash = $13"                \
+	" AND revoked_at IS NULL) RETURNING updated_at),"                                     \
 	" p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"  \
 	" events, draws_from, rolls, awaiting, created_at) SELECT $1, $3, $14::smallint,"       \
 	" $15::text, $16::jsonb, $17::text, $18::boolean, $19::jsonb, $20::bigint, $21::jsonb," \
@@ -25,10 +26,18 @@
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
-		"INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, to_timestamp($3))"
-		" RETURNING id"},
+		"WITH p AS (INSERT INTO players (name, created_at) VALUES ($1, to_timestamp($3))"
+		" RETURNING id), d AS (INSERT INTO devices (player_id, token_hash, name, created_at)"
+		" SELECT id, $2, $4, to_timestamp($3) FROM p) SELECT id FROM p"},
+	/* The player and device of a token not revoked (sql/019_devices.sql);
+	 * the device's last use is written only when it is older than
+	 * WP_SQL_LAST_USED_LAG seconds, so not on every lookup. */
 	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
-		"SELECT " COLS(WP_PLAYER_COLUMNS) " FROM players WHERE token_hash = $1"},
+		"WITH d AS (SELECT id, player_id FROM devices WHERE token_hash = $1"
+		" AND revoked_at IS NULL), u AS (UPDATE devices SET last_used_at = now()"
+		" WHERE id = (SELECT id FROM d) AND (last_used_at IS NULL OR last_used_at < now()"
+		" - make_interval(secs => " WP_SQL_LAST_USED_LAG ")))"
+		" SELECT " COLS(WP_PLAYER_COLUMNS) " FROM d JOIN players p ON p.id = d.player_id"},
 	/* MAX_OPEN_MATCHES: the player's row is locked first, in a statement
 	 * of its own, so that the count (a new snapshot) sees what a creation
 	 * or a join that held the lock before committed. */
@@ -78,7 +87,8 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	 * $5 (or none) not used yet. */
 	[WP_STMT_GAME_CURRENT] = {"game_current",
 		"SELECT count(*) FROM games WHERE id = $1 AND version = $2"
-		" AND EXISTS (SELECT 1 FROM players WHERE id = $3 AND token_hash = $4)"
+		" AND EXISTS (SELECT 1 FROM devices WHERE player_id = $3 AND token_hash = $4"
+		" AND revoked_at IS NULL)"
 		" AND NOT EXISTS (SELECT 1 FROM idempotency WHERE game_id = $1 AND player_id = $3"
 		" AND key = $5::text)"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
@@ -189,4 +199,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	WP_NOTIFY_SQL
 	WP_CHALLENGE_SQL
 	WP_RATINGS_SQL
+	WP_ACCOUNT_SQL
 };

@@ -39,8 +39,10 @@ typedef enum wp_err (*wp_tx_fn)(struct wp_conn *c, void *arg);
 enum wp_err wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg);
 
 /* --- players.c --- */
+/* The player and its first device (named `device`) with that token. */
 enum wp_err wp_db_player_insert(struct wp_conn *c, const char *name,
-                                const unsigned char token_hash[32], int64_t *id);
+                                const unsigned char token_hash[32], const char *device,
+                                int64_t *id);
 enum wp_err wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
                                   struct wp_player *who);
 
@@ -326,10 +328,81 @@ void wp_past_text_free(struct wp_past_text *p);
  * seat (player 0: none; seat -1) when the match is held. */
 int wp_cache_head(int64_t game, int64_t player, struct wp_game_head *h);
 /* Players by token hash, for a few seconds (wp_db_player_by_token keeps
- * them); reads only, never writes. */
+ * them); reads only, never writes. Nothing is answered from it while the
+ * LISTEN connection is down (a revoke may go unheard). */
 int wp_cache_player(const unsigned char hash[32], struct wp_player *who);
-void wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who);
+/* A lookup takes a ticket before it reads the database; what it read is
+ * kept only if no token was revoked meanwhile. */
+unsigned wp_cache_token_ticket(void);
+void wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who,
+                         unsigned ticket);
 void wp_cache_player_drop(const unsigned char hash[32]);
+/* A token revoked (on any instance): forgotten, and no lookup under way
+ * keeps what it read. hex: the NOTIFY wp_token payload (account_sql.h). */
+void wp_cache_token_revoked(const unsigned char hash[32]);
+void wp_cache_token_heard(const char *hex);
+
+/* --- tokens.c: a player's devices and sign-in codes (issue 28) --- */
+struct wp_device {
+	int64_t id;
+	char name[WP_NAME_MAX];
+	char created_at[WP_TIME_MAX];
+	char last_used_at[WP_TIME_MAX];   /* "": not used since it was made */
+};
+/* The player's devices not revoked, oldest first; *out malloc'd. */
+enum wp_err wp_db_devices(struct wp_conn *c, int64_t player, struct wp_device **out, int *n);
+enum wp_err wp_db_device_rename(struct wp_conn *c, int64_t player, int64_t id,
+                                const char *name, struct wp_device *out);
+/* Revokes the player's device `id` (others: every device but `id`); *n
+ * tokens revoked, forgotten by this instance's cache and told of to the
+ * others (NOTIFY wp_token). WP_ERR_NOT_FOUND: no such device of theirs. */
+enum wp_err wp_db_device_revoke(struct wp_conn *c, int64_t player, int64_t id, int others,
+                                int *n);
+enum wp_err wp_db_code_insert(struct wp_conn *c, int64_t player,
+                              const unsigned char code_hash[32], int ttl_s);
+/* A code (or a recovery link, for an address still confirmed) not used
+ * and not expired: used now, and a device named `device` with token_hash
+ * made for its player, in one statement. WP_ERR_NOT_FOUND otherwise
+ * (unknown, used or expired alike). */
+enum wp_redeem { WP_REDEEM_CODE, WP_REDEEM_RECOVERY };
+enum wp_err wp_db_redeem(struct wp_conn *c, enum wp_redeem how, const unsigned char hash[32],
+                         const unsigned char token_hash[32], const char *device,
+                         struct wp_player *who);
+/* Account mail (sql/019_devices.sql): kind "confirm" (player's address)
+ * or "recover" (player 0: never looked up here). */
+enum wp_err wp_db_mail_queue(struct wp_conn *c, const char *kind, int64_t player,
+                             const char *address);
+/* The player's address's confirmation again; WP_ERR_NOT_FOUND when it
+ * has none unconfirmed. */
+enum wp_err wp_db_mail_confirm_again(struct wp_conn *c, int64_t player);
+struct wp_account_mail {
+	int64_t id;
+	char kind[16];
+	int64_t player;          /* 0: a recovery */
+	char address[255];
+	int attempts;            /* with this one */
+};
+/* Due rows, each leased for lease_s. */
+enum wp_err wp_db_mail_claim(struct wp_conn *c, int limit, double lease_s,
+                             struct wp_account_mail **out, int *n);
+struct wp_mail_target {
+	int64_t player;
+	char name[WP_NAME_MAX];
+	char address[255];       /* as the player stored it */
+};
+/* Whom the mail is for now: none when the address changed since (a
+ * confirmation) or nobody has it confirmed (a recovery). */
+enum wp_err wp_db_mail_targets(struct wp_conn *c, const struct wp_account_mail *m, int limit,
+                               struct wp_mail_target **out, int *n);
+/* A link's token hash, good once for ttl_s. */
+enum wp_err wp_db_link_insert(struct wp_conn *c, const char *kind, int64_t player,
+                              const char *address, const unsigned char hash[32], int ttl_s);
+/* done: sent, or nothing to send; else due again in retry_s, unless
+ * max_attempts were made. */
+enum wp_err wp_db_mail_done(struct wp_conn *c, int64_t id, int done, int max_attempts,
+                            double retry_s);
+/* A confirmation link used: its address confirmed, if still the player's. */
+enum wp_err wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32]);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #include "notify_sql.h"
 #include "challenge_sql.h"
 #include "ratings_sql.h"
+#include "account_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -68,6 +69,7 @@ enum wp_stmt {
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
 	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
 	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
+	WP_ACCOUNT_STMTS         /* tokens.c */
 	WP_STMT_MAX
 };
 
@@ -155,7 +157,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
 	X(WAC_DELAY, "spectator_delay") X(WAC_RATED, "rated")
 
-#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
+#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "p.id") X(PLC_NAME, "p.name") X(PLC_DEVICE, "d.id")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
 
 #define WP_COLUMN_ENUM(name, sql) name,

@@ -542,7 +542,8 @@ class CacheTest(unittest.TestCase):
         game, ann, ben = self.start("Ann", "Ben")
         etag = get(self.a, game, ann).headers["etag"]
         self.assertTrue(from_memory(self.a, game, etag, ann))
-        self.db.psql("UPDATE players SET token_hash = sha256(token_hash) WHERE id = %d" % ann.id)
+        self.db.psql("UPDATE devices SET token_hash = sha256(token_hash) WHERE player_id = %d"
+                     % ann.id)
         acts = ben.actions(game)
         r = ann.turn(game, 1, [{"type": "pass"}])
         wp.assert_problem(r, 401, "unauthorized")
