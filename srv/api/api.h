@@ -120,6 +120,15 @@ enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
 /* The bearer's player on a connection of the request's own (given back,
  * *c NULL, on failure). */
 enum wp_err wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who);
+/* The caller's own things by {id} (a device, a webhook): the path's id,
+ * else 404 "you have no such <what>"; and a store answer about one,
+ * WP_ERR_NOT_FOUND the same 404 (another player's looks like none). */
+enum wp_err wp_mine_id(struct wp_ctx *ctx, const char *what, int64_t *id);
+enum wp_err wp_mine_fail(struct wp_ctx *ctx, enum wp_err err, const char *what);
+/* {"<key>": [one(row i, arg) for each of n rows of `size` bytes]}, 200. */
+enum wp_err wp_reply_list(struct wp_ctx *ctx, const char *key, const void *rows, size_t size,
+                          int n, json_object *(*one)(const void *row, const void *arg),
+                          const void *arg);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
