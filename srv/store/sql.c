@@ -179,4 +179,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" SELECT " WP_SNAPSHOT_COLUMNS(WP_COLUMN_SQL) "q.* FROM (SELECT 1) one"
 		" LEFT JOIN s ON true LEFT JOIN q ON true ORDER BY q.seq"},
 	WP_NOTIFY_SQL
+	WP_BOT_SQL
 };
