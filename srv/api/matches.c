@@ -42,7 +42,11 @@ struct creation {
 	int64_t id;
 	unsigned char seed[32], commitment[32];
 	json_object *invitations;
+	struct wp_bot_seats bots;    /* computer seats (issue 27) */
+	int started;
 };
+
+static enum wp_err start_match(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g);
 
 /* The match row and its seats, each open seat with an invitation code
  * of 128 random bits kept only as its hash. */
@@ -52,7 +56,8 @@ create_tx(struct wp_conn *c, void *arg)
 	struct creation *m = arg;
 	enum wp_err err;
 
-	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
+	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)) ||
+	    (err = wp_bots_resolve(m->ctx, c, &m->bots)))
 		return err;
 	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
 	                        m->who.id, m->time_control, &m->id);
@@ -62,19 +67,31 @@ create_tx(struct wp_conn *c, void *arg)
 		char code[33];
 		unsigned char raw[16], hash[32];
 		int mine = i == m->seat;
+		int64_t bot = wp_bots_at(&m->bots, i);
 		randombytes_buf(raw, sizeof(raw));
 		sodium_bin2hex(code, sizeof(code), raw, sizeof(raw));
 		crypto_hash_sha256(hash, (const unsigned char *)code, 32);
-		err = wp_db_seat_insert(c, m->id, i, mine ? m->who.id : 0, hash,
+		err = wp_db_seat_insert(c, m->id, i, mine ? m->who.id : bot, hash,
 		                        mine ? m->client_seed : NULL);
-		if (err == WP_OK && !mine) {
+		if (err == WP_OK && !mine && !bot) {
 			json_object *one = json_object_new_object();
 			json_object_object_add(one, "seat", json_object_new_int(i));
 			json_object_object_add(one, "code", json_object_new_string(code));
 			json_object_array_add(m->invitations, one);
 		}
 	}
-	return err == WP_OK ? WP_OK : wp_fail_store(m->ctx, err);
+	if (err != WP_OK)
+		return wp_fail_store(m->ctx, err);
+	/* Every seat but the creator's a computer's: the match starts now. */
+	if (m->bots.n + 1 == m->seats) {
+		struct wp_game g;
+		if ((err = wp_game_get(m->ctx, c, m->id, 1, &g)))
+			return err;
+		err = start_match(m->ctx, c, &g);
+		wp_game_free(&g);
+		m->started = err == WP_OK;
+	}
+	return err;
 }
 
 /* The options are checked by building a start state with a throwaway
@@ -119,7 +136,7 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", "spectators", "spectator_delay", NULL};
+	                                     "time_control", "spectators", "spectator_delay", "bots", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
 	json_object *options = NULL, *v, *tc_json = NULL;
@@ -155,7 +172,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 		               m.rs->min_seats, m.rs->max_seats);
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
-	if ((err = check_options(ctx, m.rs, options, (int)seats)) ||
+	if ((err = wp_bots_parse(ctx, (int)seats, (int)seat, &m.bots)) ||
+	    (err = check_options(ctx, m.rs, options, (int)seats)) ||
 	    (err = wp_time_control(ctx, &tc)) ||
 	    (err = wp_limit_token(ctx, WP_RATE_GAMES)))
 		return err;
@@ -178,7 +196,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "ruleset", json_object_new_string(m.rs->id));
 	json_object_object_add(out, "seats", json_object_new_int(m.seats));
 	json_object_object_add(out, "seat", json_object_new_int(m.seat));
-	json_object_object_add(out, "status", json_object_new_string(wp_status_str(WP_STATUS_OPEN)));
+	json_object_object_add(out, "status", json_object_new_string(
+		wp_status_str(m.started ? WP_STATUS_ACTIVE : WP_STATUS_OPEN)));
 	json_object_object_add(out, "commitment", wp_json_hex(m.commitment, 32));
 	json_object_object_add(out, "invitations", m.invitations);
 	json_object_object_add(out, "time_control", tc_json);
