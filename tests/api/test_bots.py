@@ -10,8 +10,10 @@ two instances on one database play each bot decision once; a restart and
 a kill -9 in the middle of a decision lose and double nothing."""
 import os
 import random
+import re
 import signal
 import subprocess
+import sys
 import time
 import unittest
 
@@ -37,10 +39,11 @@ def bot_posts(server, game):
     return r.json()["posts"]
 
 
-def play_human(client, game, seat, rng):
-    """One random legal action when the human seat is awaited; True if posted."""
+def play_human(client, game, seat, rng, bot_first=None):
+    """One random legal action when the human seat is awaited (and, with
+    bot_first, that seat is not); True if posted."""
     v = client.view(game).json()
-    if v["status"] != "active" or seat not in v["awaiting"]:
+    if v["status"] != "active" or seat not in v["awaiting"] or bot_first in v["awaiting"]:
         return False
     a = client.actions(game)
     if not a["actions"]:
@@ -154,6 +157,122 @@ class BotAccountTest(wp.ServerTestCase):
         me.req("POST", "/api/games", {"ruleset": "wargame-chess"})
         self.assertProblem(me.req("PATCH", "/api/me", {"bot": True}), 409, "game-under-way")
         self.assertFalse(me.req("GET", "/api/me").json()["bot"])
+
+
+def bot_turn_lines(log, game):
+    """The bot worker's posts of turns answered 200, by a server's log."""
+    pat = re.compile(r"POST /api/games/%d/turns 200 \S+ bot$" % game)
+    return sum(1 for line in log.splitlines() if pat.search(line))
+
+
+def db_posts(db, game):
+    """(seq, seat, kind) of every post, from the database itself."""
+    out = db.psql("SELECT seq, coalesce(seat, -1), kind FROM posts WHERE game_id = %d"
+                  " ORDER BY seq" % game)
+    return [(int(a), int(b), c) for a, b, c in (line.split("|") for line in out.split())]
+
+
+class TwoInstancesTest(wp.ServerTestCase):
+    """Two warpostd on one database, both with bot workers: each decision
+    of a match between two computers is made by one of them, once."""
+    server_env = {"BOT_THREADS": "2", "BOT_SCAN_MS": "200"}
+
+    def test_each_bot_turn_is_played_once(self):
+        other = wp.Server(self.db.url, env=self.server_env).start()
+        logs = []
+        try:
+            me = ml.Client(self.server, "Spectator seat")
+            r = me.req("POST", "/api/games", {
+                "ruleset": "confrontation", "seats": 3, "seat": 0,
+                "bots": [{"seat": 1, "level": 1}, {"seat": 2, "level": 2}]})
+            self.assertEqual(r.status, 201, r)
+            game = r.json()["id"]
+            # The person leaves: the two computers play on, and both
+            # instances hear every change of the match.
+            self.assertEqual(me.req("POST", "/api/games/%d/resign" % game).status, 200)
+
+            def enough():
+                turns = [p for p in db_posts(self.db, game) if p[2] == "turn"]
+                return len(turns) >= 40 or me.view(game).json()["status"] != "active"
+            self.assertTrue(wait_for(enough, 240))
+        finally:
+            logs.append(other.stop())
+            logs.append(type(self).server.stop())
+            type(self).server = None
+        turns = [p for p in db_posts(self.db, game) if p[2] == "turn"]
+        self.assertGreaterEqual(len(turns), 10)
+        self.assertTrue(all(seat in (1, 2) for _, seat, _ in turns))
+        # Each turn in the log was posted by one instance, once: no
+        # second post of the same decision was answered 200 (applied or
+        # replayed) by either.
+        by = [bot_turn_lines(log, game) for log in logs]
+        print("bot turns posted by each instance:", by, file=sys.stderr)
+        self.assertEqual(sum(by), len(turns), by)
+        posted = self.db.psql("SELECT count(*) FROM bot_claims WHERE game_id = %d"
+                              " AND outcome = 'posted' AND done_at IS NOT NULL" % game)
+        self.assertEqual(int(posted), len(turns))
+
+
+class KillDuringThoughtTest(wp.ServerTestCase):
+    """A level-4 bot given a budget of iterations it cannot finish soon
+    (BOT_ITERATIONS, the operator's setting) is thinking: GETs answer
+    meanwhile, its post not there yet; warpostd is killed (SIGKILL) in
+    the middle of the thought; started again with a small budget, it plays
+    that decision once, from the claim left behind."""
+    start_server = False
+    LONG = {"BOT_ITERATIONS": "0,0,0,2000000000", "BOT_SCAN_MS": "200"}
+    SHORT = {"BOT_ITERATIONS": "0,0,0,20", "BOT_SCAN_MS": "200"}
+
+    def thinking(self, game):
+        """(seq, seat, attempts) of a claim being thought over, or None."""
+        out = self.db.psql("SELECT seq, seat, attempts FROM bot_claims WHERE game_id = %d"
+                           " AND done_at IS NULL AND attempts >= 1" % game).split()
+        return tuple(int(x) for x in out[0].split("|")) if out else None
+
+    def test_a_long_thought_holds_up_no_get_and_a_kill_loses_and_doubles_nothing(self):
+        first = wp.Server(self.db.url, env=self.LONG).start()
+        try:
+            me = ml.Client(first, "Patient")
+            g = create_bot_match(me, "wargame-chess", level=4, my_seat=1, bot_seat=0)
+            game, rng = g["id"], random.Random(4)
+
+            def bot_thinks():
+                play_human(me, game, 1, rng, bot_first=0)
+                return self.thinking(game)
+            claim = wait_for(bot_thinks, 120)
+            self.assertTrue(claim, "the bot never started a long decision")
+            seq, seat, attempts = claim
+            self.assertEqual((seat, attempts), (0, 1))
+            # The GETs answer while the bot thinks: the post is not there.
+            for _ in range(5):
+                v = me.view(game)
+                self.assertEqual(v.status, 200)
+                self.assertEqual(v.json()["seq"], seq)
+                self.assertEqual(me.req("GET", "/api/me/games").status, 200)
+            self.assertEqual(self.thinking(game), claim)
+        finally:
+            first.proc.send_signal(signal.SIGKILL)
+            first.proc.wait()
+        self.assertEqual(self.thinking(game), claim)
+        self.assertEqual(len(db_posts(self.db, game)), seq)
+        second = wp.Server(self.db.url, env=self.SHORT).start()
+        try:
+            def played():
+                return self.db.psql("SELECT outcome FROM bot_claims WHERE game_id = %d AND"
+                                    " seq = %d AND seat = 0 AND done_at IS NOT NULL"
+                                    % (game, seq)).strip()
+            self.assertEqual(wait_for(played, 120), "posted")
+            posts = db_posts(self.db, game)
+            self.assertEqual(posts[seq], (seq + 1, 0, "turn"))
+            self.assertEqual(self.db.psql("SELECT attempts FROM bot_claims WHERE game_id = %d"
+                                          " AND seq = %d" % (game, seq)).strip(), "2")
+            r = second.request("POST", "/api/games/%d/resign" % game, None, ml.auth(me.token))
+            self.assertEqual(r.status, 200, r)
+            r = second.request("GET", "/api/games/%d/verify" % game)
+            self.assertEqual(r.status, 200, r)
+            self.assertTrue(r.json()["verified"], r)
+        finally:
+            second.stop()
 
 
 if __name__ == "__main__":
