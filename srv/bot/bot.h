@@ -13,6 +13,7 @@ struct wp_bot_cfg {
 	unsigned queue;              /* BOT_QUEUE: matches waiting for a worker */
 	unsigned scan_ms;            /* BOT_SCAN_MS: the look for pending bot turns */
 	unsigned max_attempts;       /* BOT_MAX_ATTEMPTS: tries of one decision */
+	unsigned max_run;            /* BOT_MAX_RUN: posts in a row, then it resigns */
 	long iterations[WB_LEVELS];  /* BOT_ITERATIONS: per level; 0: the engine's default */
 };
 /* From the environment; 0, or -1 and why. */

@@ -79,7 +79,8 @@ wp_bot_config(struct wp_bot_cfg *c, char *err, size_t errlen)
 	if (env_num("BOT_THREADS", 1, 0, 64, &c->threads, err, errlen) ||
 	    env_num("BOT_QUEUE", 256, 1, 65536, &c->queue, err, errlen) ||
 	    env_num("BOT_SCAN_MS", 5000, 10, 3600000, &c->scan_ms, err, errlen) ||
-	    env_num("BOT_MAX_ATTEMPTS", 5, 1, 100, &c->max_attempts, err, errlen))
+	    env_num("BOT_MAX_ATTEMPTS", 5, 1, 100, &c->max_attempts, err, errlen) ||
+	    env_num("BOT_MAX_RUN", 1000, 10, 1000000, &c->max_run, err, errlen))
 		return -1;
 	/* "l1,l2,l3,l4": each level's iterations, 0 for the engine's default. */
 	for (int i = 0; it && *it && i < WB_LEVELS; i++) {
@@ -254,7 +255,7 @@ play_turn(const struct wp_game *g, void *state, const struct wp_bot_task *t, uin
 /* What the seat owes at post t->seq, from the match as stored; the
  * outcome recorded with the claim, and whether it is settled. */
 static const char *
-decide(const struct wp_bot_task *t, uint64_t seed, int *done)
+decide(const struct wp_bot_task *t, uint64_t seed, int run_len, int *done)
 {
 	struct wp_conn *c = wp_store_get(store);
 	struct wp_game g;
@@ -279,7 +280,16 @@ decide(const struct wp_bot_task *t, uint64_t seed, int *done)
 	else {
 		unsigned in = g.rs->seats_in ? g.rs->seats_in(state) : ~0u;
 		int status = -1;   /* -1: nothing owed; 0: no post made */
-		if ((g.draw_offers & ~me) && !(g.draw_offers & me) && (in & me)) {
+		if ((g.awaiting & me) && run_len >= (int)cfg.max_run) {
+			/* An engine that never ends its turn (a set-up it keeps
+			 * redoing) would fill the log for ever: the bot resigns. */
+			wp_log("bot: match %" PRId64 " seat %d: %d posts in a row; it resigns", t->game,
+			       t->seat, run_len);
+			json_object *body = json_object_new_object();
+			status = post(t, "resign", body);
+			json_object_put(body);
+			outcome = "resigned-runaway";
+		} else if ((g.draw_offers & ~me) && !(g.draw_offers & me) && (in & me)) {
 			status = answer_draw(&g, state, t);
 			outcome = "draw-answered";
 		} else if (g.awaiting & me) {
@@ -308,17 +318,17 @@ static void
 play(struct wp_bot_conn **bc, const struct wp_bot_task *t)
 {
 	uint64_t fresh, seed = 0;
-	int done, rc;
+	int done, rc, run_len = 0;
 
 	randombytes_buf(&fresh, sizeof(fresh));
-	if ((rc = wp_bot_claim(*bc, t, (int)cfg.max_attempts, fresh, &seed)) <= 0) {
+	if ((rc = wp_bot_claim(*bc, t, (int)cfg.max_attempts, fresh, &seed, &run_len)) <= 0) {
 		if (rc < 0) {
 			wp_bot_conn_close(*bc);
 			*bc = NULL;
 		}
 		return;
 	}
-	const char *outcome = decide(t, seed, &done);
+	const char *outcome = decide(t, seed, run_len, &done);
 	if (!done && is_stopping())
 		outcome = "stopped";
 	if (wp_bot_finish(*bc, t, outcome, done) < 0) {

@@ -154,7 +154,7 @@ wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_atte
 
 int
 wp_bot_claim(struct wp_bot_conn *bc, const struct wp_bot_task *t, int max_attempts,
-             uint64_t fresh_seed, uint64_t *seed)
+             uint64_t fresh_seed, uint64_t *seed, int *run_len)
 {
 	char game[24], seq[16], seat[16], extra[24];
 	const char *vals[4] = {game, seq, seat, extra};
@@ -186,12 +186,18 @@ wp_bot_claim(struct wp_bot_conn *bc, const struct wp_bot_task *t, int max_attemp
 		return 0;
 	if ((rc = run(bc, "BEGIN", 0, NULL, NULL)) <= 0)
 		return rc;
-	if ((rc = run(bc, "SELECT seed FROM bot_claims WHERE " CLAIM_KEY " AND done_at IS NULL"
+	/* With the seat's run: its posts since another seat's last. */
+	if ((rc = run(bc, "SELECT seed, (SELECT count(*) FROM posts p WHERE p.game_id = $1::bigint"
+	                  " AND p.seq > coalesce((SELECT max(q.seq) FROM posts q WHERE q.game_id ="
+	                  " $1::bigint AND q.seat IS DISTINCT FROM $3::smallint), 0))"
+	                  " FROM bot_claims WHERE " CLAIM_KEY " AND done_at IS NULL"
 	                  " FOR UPDATE SKIP LOCKED", 3, vals, &r)) <= 0)
 		return rc;
 	int held = PQntuples(r) == 1;
-	if (held)
+	if (held) {
 		*seed = (uint64_t)wp_col_int(r, 0, 0);
+		*run_len = (int)wp_col_int(r, 0, 1);
+	}
 	PQclear(r);
 	if (!held)
 		return run(bc, "ROLLBACK", 0, NULL, NULL) < 0 ? -1 : 0;

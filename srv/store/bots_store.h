@@ -32,11 +32,12 @@ struct wp_bot_task {
  * times at this post; the count, or -1 (the connection is lost: close it). */
 int wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_attempts,
                    struct wp_bot_task *out, int cap);
-/* Claims the task: 1 and the claim's seed (fresh_seed when this is the
- * first try), held until wp_bot_finish; 0 when another worker holds it or
- * it is done; -1 on a lost connection. */
+/* Claims the task: 1, the claim's seed (fresh_seed when this is the
+ * first try) and the seat's run (its posts since another seat's last),
+ * held until wp_bot_finish; 0 when another worker holds it or it is done;
+ * -1 on a lost connection. */
 int wp_bot_claim(struct wp_bot_conn *bc, const struct wp_bot_task *t, int max_attempts,
-                 uint64_t fresh_seed, uint64_t *seed);
+                 uint64_t fresh_seed, uint64_t *seed, int *run_len);
 /* Records the outcome and lets the claim go; done: never tried again. */
 int wp_bot_finish(struct wp_bot_conn *bc, const struct wp_bot_task *t, const char *outcome,
                   int done);
