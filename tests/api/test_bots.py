@@ -133,6 +133,50 @@ class BotMatchTest(wp.ServerTestCase):
         me.req("POST", "/api/games/%d/resign" % game)
 
 
+class RestartTest(wp.ServerTestCase):
+    """A bot decision pending when no instance plays bots (BOT_THREADS=0)
+    is played by the next instance that starts, from its scan at start
+    (the next scan an hour away: no NOTIFY comes, nothing else changes)."""
+    start_server = False
+
+    def test_a_pending_bot_turn_is_played_after_a_restart(self):
+        first = wp.Server(self.db.url, env={"BOT_THREADS": "0"}).start()
+        try:
+            me = ml.Client(first, "Waiting")
+            g = create_bot_match(me, "wargame-chess", level=1, my_seat=1, bot_seat=0)
+            game = g["id"]
+            v = me.view(game).json()
+            self.assertIn(0, v["awaiting"])
+            seq = v["seq"]
+        finally:
+            first.stop()
+        self.assertEqual(len(db_posts(self.db, game)), seq)
+        second = wp.Server(self.db.url, env={"BOT_SCAN_MS": "3600000"}).start()
+        try:
+            self.assertTrue(wait_for(lambda: any(
+                p[1] == 0 for p in db_posts(self.db, game)[seq:]), 60))
+            self.assertEqual(db_posts(self.db, game)[seq], (seq + 1, 0, "turn"))
+        finally:
+            second.stop()
+
+
+class HumanSeatsTest(wp.ServerTestCase):
+
+    def test_the_match_starts_when_every_human_seat_is_taken(self):
+        a, b = ml.Client(self.server, "First"), ml.Client(self.server, "Second")
+        r = a.req("POST", "/api/games", {"ruleset": "confrontation", "seats": 3, "seat": 0,
+                                         "bots": [{"seat": 2, "level": 2}]})
+        self.assertEqual(r.status, 201, r)
+        g = r.json()
+        self.assertEqual(g["status"], "open")
+        self.assertEqual([i["seat"] for i in g["invitations"]], [1])
+        v = a.view(g["id"]).json()
+        self.assertEqual(v["status"], "open")
+        self.assertTrue(v["seats"][2]["player"]["bot"])
+        self.assertEqual(b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        self.assertEqual(a.view(g["id"]).json()["status"], "active")
+
+
 class BotAccountTest(wp.ServerTestCase):
 
     def test_a_player_marks_itself_a_bot_for_good(self):
