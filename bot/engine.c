@@ -18,7 +18,7 @@
 /* Iterations by level: level 1 is a handful of playouts (close to random,
  * but it still prefers a move that wins at once), level 4 about 2 s of
  * CPU a decision on the reference machine (bot/README.md). */
-static const long level_budget[WB_LEVELS] = {12, 100, 400, 1500};
+static const long level_budget[WB_LEVELS] = {50, 300, 1500, 5000};
 
 /* UCB1 exploration constant with rewards in [0, 1]. */
 #define WB_UCB_C 0.7
