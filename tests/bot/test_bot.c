@@ -320,14 +320,16 @@ secret_pair(const char *id, const char *options, const char *type)
 static void
 test_secret(void)
 {
-	/* Blood Chess: seat 1 chooses its Mirrors differently. */
-	CHECK(secret_pair("blood-chess", NULL, "mirror") >= 5,
+	/* Each compares every decision of the bot while the secret holds
+	 * (at least its whole set-up). Blood Chess: seat 1 chooses its
+	 * Mirrors differently. */
+	CHECK(secret_pair("blood-chess", NULL, "mirror") >= 3,
 	      "Blood Chess: the bot's decisions do not depend on the enemy Mirrors");
 	/* ChessWar: seat 1 deploys on different squares (hidden until all are in). */
-	CHECK(secret_pair("chesswar", NULL, "deploy") >= 5,
+	CHECK(secret_pair("chesswar", NULL, "deploy") >= 3,
 	      "ChessWar: the bot's set-up does not depend on the hidden deployment");
 	/* Officers Chess under fog: seat 1 deploys differently. */
-	CHECK(secret_pair("officers-chess", "{\"fog\":true}", "deploy") >= 5,
+	CHECK(secret_pair("officers-chess", "{\"fog\":true}", "deploy") >= 3,
 	      "Officers Chess: the bot's decisions do not depend on units under fog");
 }
 
