@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "botview.h"
 #include "engine.h"
 
 /* Iterations by level: level 1 is a handful of playouts (close to random,
  * but it still prefers a move that wins at once), level 4 about 2 s of
  * CPU a decision on the reference machine (bot/README.md). */
-static const long level_budget[WB_LEVELS] = {12, 100, 400, 1500};
+static const long level_budget[WB_LEVELS] = {50, 300, 1500, 5000};
 
 /* UCB1 exploration constant with rewards in [0, 1]. */
 #define WB_UCB_C 0.7
@@ -91,18 +92,9 @@ tree_free(struct tree *t)
 	free(t->n);
 }
 
-/* The first seat awaited, or -1. Simultaneous decisions (set-up) are
- * taken one seat at a time, lowest first: the order does not matter to
- * the rules, which wait for all of them. */
-static int
-awaited(const struct wr_ruleset *rs, const void *st)
-{
-	unsigned m = rs->to_act(st);
-	for (int s = 0; s < WR_MAX_SEATS; s++)
-		if (m & (1u << s))
-			return s;
-	return -1;
-}
+/* Simultaneous decisions (set-up) are taken one seat at a time, lowest
+ * first: the order does not matter to the rules, which wait for all. */
+#define awaited wr_bot_awaited
 
 static const char *
 canon(json_object *a)
@@ -138,11 +130,11 @@ score(const struct wr_ruleset *rs, const void *st, unsigned seats, double *out)
 	}
 }
 
-/* A random playout of at most WB_PLAYOUT_DEPTH posts. */
+/* A random playout of at most `depth` posts. */
 static void
-playout(const struct wr_ruleset *rs, void *st, struct wr_rng *rng)
+playout(const struct wr_ruleset *rs, void *st, int depth, struct wr_rng *rng)
 {
-	for (int d = 0; d < WB_PLAYOUT_DEPTH; d++) {
+	for (int d = 0; d < depth; d++) {
 		struct wr_result res;
 		rs->result(st, &res);
 		int who = awaited(rs, st);
@@ -170,7 +162,8 @@ ucb(const struct node *c)
 /* One iteration on the determinization `st` (consumed). The root's
  * actions are the bot seat's; deeper, the seat awaited in that state. */
 static int
-iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, struct wr_rng *rng)
+iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, int cap,
+        struct wr_rng *rng)
 {
 	int cur = 0, depth = 0;
 	int path[512], np = 0;
@@ -228,7 +221,7 @@ iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, struct 
 			if (rc != 0)
 				return -1;
 			path[np++] = c;
-			playout(rs, st, rng);
+			playout(rs, st, cap, rng);
 			break;
 		}
 		int rc = apply(rs, st, who, best_a, rng);
@@ -255,6 +248,13 @@ iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, struct 
 json_object *
 wb_decide(const struct wr_ruleset *rs, json_object *view, int seat, const struct wb_params *p,
           struct wr_error *err)
+{
+	return wb_decide_depth(rs, view, seat, p, WB_PLAYOUT_DEPTH, err);
+}
+
+json_object *
+wb_decide_depth(const struct wr_ruleset *rs, json_object *view, int seat,
+                const struct wb_params *p, int depth, struct wr_error *err)
 {
 	struct wr_rng rng;
 	uint64_t rs_state;
@@ -299,7 +299,7 @@ wb_decide(const struct wr_ruleset *rs, json_object *view, int seat, const struct
 			st = NULL;
 		if (!d)
 			goto out;
-		int rc = iterate(rs, &t, d, seat, &rng);
+		int rc = iterate(rs, &t, d, seat, depth, &rng);
 		rs->free(d);
 		if (rc != 0)
 			goto oom;

@@ -20,6 +20,11 @@ double wb_evaluate(const struct wr_ruleset *rs, json_object *view, int seat);
 
 /* The default iteration budget of a level (1..WB_LEVELS; out of range: clamped). */
 long wb_level_iterations(int level);
-/* The longest random playout (posts) before the evaluation hook scores it. */
-#define WB_PLAYOUT_DEPTH 40
+/* The longest random playout (posts) after a new node before the
+ * evaluation hook scores the position; 0 scores the new node itself
+ * (bot/README.md says why that is the default). */
+#define WB_PLAYOUT_DEPTH 0
+/* wb_decide with another playout cap (the bench compares them). */
+json_object *wb_decide_depth(const struct wr_ruleset *rs, json_object *view, int seat,
+                             const struct wb_params *p, int depth, struct wr_error *err);
 #endif

@@ -92,3 +92,13 @@ wr_bot_shuffle(int *v, int n, struct wr_rng *rng)
 		v[j] = t;
 	}
 }
+
+int
+wr_bot_awaited(const struct wr_ruleset *rs, const void *st)
+{
+	unsigned m = rs->to_act(st);
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		if (m & (1u << s))
+			return s;
+	return -1;
+}

@@ -25,6 +25,9 @@ json_object *wr_v_array(json_object *o, const char *key, size_t *n);
  * that its own checks hold and its derived fields are rebuilt; `take_st`
  * is freed. NULL and err ("bad-view") when the ruleset refuses it. */
 void *wr_bot_finish(const struct wr_ruleset *rs, void *take_st, struct wr_error *err);
+/* The lowest seat the state awaits, or -1 (the engine and its tests
+ * take simultaneous decisions one seat at a time). */
+int wr_bot_awaited(const struct wr_ruleset *rs, const void *st);
 /* Fisher-Yates shuffle of n ints with rng. */
 void wr_bot_shuffle(int *v, int n, struct wr_rng *rng);
 

@@ -240,6 +240,10 @@ oc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 			st->moved = wr_v_bool(a, "moved", 0);
 			st->acted = wr_v_bool(a, "acted", 0);
 			st->canto = wr_v_int(a, "canto", 0);
+			/* Whether the unit has traded this turn is not in the
+			 * view: taken as done, so the bot never offers a trade
+			 * the rules would refuse. */
+			st->traded = st->active;
 		}
 	}
 	{
@@ -270,7 +274,9 @@ oc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 }
 
 /* The HP each side keeps on the map (or escaped: the Escape scenario's
- * goal), over both sides'. */
+ * goal) and its armed units, over both sides', and a little for standing near the enemy: a
+ * rout needs contact, and without it a short search sees no difference
+ * between moves. */
 double
 oc_evaluate(const void *state, int seat)
 {
@@ -282,8 +288,24 @@ oc_evaluate(const void *state, int seat)
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
 		int max = oc_classes[u->cls].hp > 0 ? oc_classes[u->cls].hp : 1;
-		if (u->where == OC_W_MAP || u->where == OC_W_RESERVE || u->where == OC_W_ESCAPED)
+		if (u->where == OC_W_MAP || u->where == OC_W_RESERVE || u->where == OC_W_ESCAPED) {
 			v[u->seat] += 1.0 + (double)u->hp / max;
+			/* a unit without a weapon can neither attack nor counter */
+			for (int k = 0; k < 3; k++)
+				if (u->item[k] >= 0 && oc_items[u->item[k]].kind == OC_WEAPON) {
+					v[u->seat] += 1.0;
+					break;
+				}
+		}
+		if (u->where != OC_W_MAP)
+			continue;
+		int near = 14;
+		for (int j = 0; j < st->nu; j++)
+			if (st->u[j].seat != u->seat && st->u[j].where == OC_W_MAP) {
+				int d = wr_manhattan(&wr_board8, u->sq, st->u[j].sq);
+				near = d < near ? d : near;
+			}
+		v[u->seat] += 0.02 * (14 - near);
 	}
 	return v[0] + v[1] > 0 ? v[seat] / (v[0] + v[1]) : 0.5;
 }
