@@ -216,7 +216,7 @@ wp_bot_finish(struct wp_bot_conn *bc, const struct wp_bot_task *t, const char *o
 	snprintf(seat, sizeof(seat), "%d", t->seat);
 	snprintf(isdone, sizeof(isdone), "%d", done ? 1 : 0);
 	rc = run(bc, "UPDATE bot_claims SET outcome = $4, done_at = CASE WHEN $5::int = 1"
-	             " THEN now() END WHERE " CLAIM_KEY, 5, vals, NULL);
+	             " THEN clock_timestamp() END WHERE " CLAIM_KEY, 5, vals, NULL);
 	if (rc < 0)
 		return -1;
 	return run(bc, rc > 0 ? "COMMIT" : "ROLLBACK", 0, NULL, NULL);
