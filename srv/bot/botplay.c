@@ -221,6 +221,38 @@ answer_draw(const struct wp_game *g, void *state, const struct wp_bot_task *t)
 	return status;
 }
 
+/* The engine had no answer, or its answer was refused: one of the seat's
+ * legal actions as GET /api/games/{id}/actions lists them to the seat's
+ * player (nothing hidden), drawn with the claim's seed, so that a match
+ * never waits on an engine's fault. NULL when there is none. */
+static json_object *
+fallback(const struct wp_game *g, void *state, const struct wp_bot_task *t, uint64_t seed)
+{
+	json_object *list = g->rs->actions(state, t->seat), *a = NULL;
+	size_t n = list && json_object_is_type(list, json_type_array) ? json_object_array_length(list)
+	                                                             : 0;
+
+	if (n)
+		a = json_object_get(json_object_array_get_idx(list, (size_t)(seed % n)));
+	json_object_put(list);
+	wp_log("bot: match %" PRId64 " post %d seat %d: %s", t->game, t->seq, t->seat,
+	       a ? "a random legal action instead" : "no legal action either");
+	return a;
+}
+
+static int
+post_action(const struct wp_bot_task *t, json_object *take_action)
+{
+	json_object *body = json_object_new_object(), *list = json_object_new_array();
+
+	json_object_array_add(list, take_action);
+	json_object_object_add(body, "seq", json_object_new_int(t->seq));
+	json_object_object_add(body, "actions", list);
+	int status = post(t, "turns", body);
+	json_object_put(body);
+	return status;
+}
+
 /* The seat is awaited (its turn, a reaction, a set-up choice): one action,
  * chosen from the seat's view alone. */
 static int
@@ -234,22 +266,19 @@ play_turn(const struct wp_game *g, void *state, const struct wp_bot_task *t, uin
 	int status = 0;
 
 	json_object_put(view);
-	if (!action) {
+	if (!action)
 		wp_log("bot: match %" PRId64 " post %d seat %d: the engine found no action: %s",
 		       t->game, t->seq, t->seat, e.message);
-		return 0;
-	}
 	if (is_stopping()) {
 		json_object_put(action);
 		return 0;   /* thought through a stop: the next start plays it */
 	}
-	json_object *body = json_object_new_object(), *list = json_object_new_array();
-	json_object_array_add(list, action);
-	json_object_object_add(body, "seq", json_object_new_int(t->seq));
-	json_object_object_add(body, "actions", list);
-	status = post(t, "turns", body);
-	json_object_put(body);
-	return status;
+	if (action && (status = post_action(t, action)) != 422)
+		return status;
+	/* A refused post stored nothing under its key: the same key serves. */
+	if (!(action = fallback(g, state, t, seed)))
+		return 0;
+	return post_action(t, action);
 }
 
 /* What the seat owes at post t->seq, from the match as stored; the

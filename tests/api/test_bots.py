@@ -120,6 +120,22 @@ class BotMatchTest(wp.ServerTestCase):
                                           "bots": [{"seat": 1, "level": 1}]})
         self.assertProblem(r, 409, "too-many-open-matches")
 
+    def test_a_ruleset_the_engine_cannot_play_gets_random_legal_actions(self):
+        """The test ruleset has no determinize hook: the engine answers no
+        action, and the bot posts one of the seat's legal actions (as
+        GET /actions lists them) rather than keep the match waiting."""
+        me = ml.Client(self.server, "Tester")
+        g = create_bot_match(me, ml.RULESET, level=2)
+        game, rng = g["id"], random.Random(2)
+
+        def bot_made(n):
+            play_human(me, game, 0, rng)
+            return sum(1 for p in bot_posts(self.server, game)
+                       if p["seat"] == 1 and p["kind"] == "turn") >= n
+        self.assertTrue(wait_for(lambda: bot_made(3)))
+        self.assertIn("a random legal action instead", self.server.stderr_text())
+        me.req("POST", "/api/games/%d/resign" % game)
+
     def test_a_draw_offer_is_declined_in_an_even_position(self):
         me = ml.Client(self.server, "Peacemaker")
         g = create_bot_match(me, "wargame-chess", level=1, my_seat=0, bot_seat=1)
