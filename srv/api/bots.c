@@ -71,15 +71,6 @@ wp_bots_resolve(struct wp_ctx *ctx, struct wp_conn *c, struct wp_bot_seats *b)
 	return WP_OK;
 }
 
-int64_t
-wp_bots_at(const struct wp_bot_seats *b, int seat)
-{
-	for (int i = 0; i < b->n; i++)
-		if (b->seat[i] == seat)
-			return b->who[i].id;
-	return 0;
-}
-
 json_object *
 wp_me_json(const struct wp_player *who)
 {

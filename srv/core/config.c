@@ -107,6 +107,7 @@ load_rates(struct wp_config *cfg, char *err, size_t errlen)
 	    env_rate("RATE_LIMIT_PLAYERS", 20, 600, &cfg->rate[WP_RATE_PLAYERS], err, errlen) ||
 	    env_rate("RATE_LIMIT_GAMES", 20, 600, &cfg->rate[WP_RATE_GAMES], err, errlen) ||
 	    env_rate("RATE_LIMIT_WRITES", 120, 60, &cfg->rate[WP_RATE_WRITES], err, errlen) ||
+	    env_rate("RATE_LIMIT_ACCOUNT", 10, 600, &cfg->rate[WP_RATE_ACCOUNT], err, errlen) ||
 	    env_u("MAX_OPEN_MATCHES", 100, 0, 1000000, &cfg->max_open_matches, err, errlen) ||
 	    env_uint("TRUST_X_FORWARDED_FOR", 0, 0, 1, &trust, err, errlen))
 		return -1;
@@ -156,6 +157,31 @@ notify_config(struct wp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Ratings (issue 28): written to the database at start (store/ratings.c),
+ * where the rating function reads them. */
+static int
+load_ratings(struct wp_config *cfg, char *err, size_t errlen)
+{
+	const char *tau = getenv("RATING_TAU");
+	unsigned long mix;
+	char *end;
+
+	cfg->rating_tau = 0.5;
+	if (tau && *tau) {
+		errno = 0;
+		cfg->rating_tau = strtod(tau, &end);
+		if (errno || *end || !(cfg->rating_tau >= 0.05 && cfg->rating_tau <= 10)) {
+			snprintf(err, errlen, "RATING_TAU=%s: expected a number from 0.05 to 10", tau);
+			return -1;
+		}
+	}
+	if (env_u("RATING_PERIOD_SECONDS", 86400, 1, 366 * 86400, &cfg->rating_period, err, errlen) ||
+	    env_uint("RATING_MIX_BOTS", 0, 0, 1, &mix, err, errlen))
+		return -1;
+	cfg->rating_mix_bots = (int)mix;
+	return 0;
+}
+
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -191,7 +217,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 		return -1;
 	cfg->max_body = body;
 	cfg->connection_memory = mem;
-	if (notify_config(cfg, err, errlen) != 0)
+	if (notify_config(cfg, err, errlen) != 0 || load_ratings(cfg, err, errlen) != 0)
 		return -1;
 	if (!cfg->database_url) {
 		snprintf(err, errlen,
