@@ -3,7 +3,7 @@
 // and a colour, and the match opens at once with the computer in the other
 // seat, marked as a bot; the computer's first moves appear on the match
 // page without anyone reloading it (the server plays them on its own
-// threads). Screenshot and axe-core on each page, no horizontal overflow.
+// threads); its profile and My matches show it as a bot. Screenshot and axe-core on each page, no horizontal overflow.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,6 +39,10 @@ test('play the computer from the new-match page on a phone', { timeout: 120000 }
   await page.locator('li.post', { hasText: 'Computer (level 1)' }).first()
     .waitFor({ state: 'attached', timeout: 60000 });
   await checkPage(page, 'computer-match-phone', problems);
+  // Its profile, from its name: a bot there too.
+  await seat.locator('a', { hasText: 'Computer (level 1)' }).click();
+  await page.locator('h1', { hasText: 'Computer (level 1)' }).locator('.tag-bot').waitFor({ timeout: 30000 });
+  await checkPage(page, 'computer-profile-phone', problems);
   // My matches lists it with the badge.
   await page.goto(`${env.base}/#/`);
   await page.locator('.inbox li', { hasText: 'Computer (level 1)' }).locator('.tag-bot')
