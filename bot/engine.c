@@ -291,6 +291,11 @@ wb_decide_depth(const struct wr_ruleset *rs, json_object *view, int seat,
 		out = json_object_get(json_object_array_get_idx(acts, 0));
 		goto out;
 	}
+	/* A level's budget looks at every action at least twice: below
+	 * that, level 1 would be a random choice among those it happened to
+	 * try rather than a short look at each. */
+	if (p->iterations <= 0 && budget < 2 * (long)k)
+		budget = 2 * (long)k;
 	if (tree_add(&t, -1, NULL, -1) < 0)
 		goto oom;
 	for (long i = 0; i < budget; i++) {
@@ -304,14 +309,22 @@ wb_decide_depth(const struct wr_ruleset *rs, json_object *view, int seat,
 		if (rc != 0)
 			goto oom;
 	}
-	/* The most visited action at the root (ties: the first listed). */
+	/* The most visited action at the root; ties (small budgets): the
+	 * better mean, then the lower key, so the choice never depends on the
+	 * order children were made in. */
 	long most = -1;
+	double mean = -1;
 	const char *key = NULL;
-	for (int c = t.n[0].child; c >= 0; c = t.n[c].next)
-		if (t.n[c].visits > most || (t.n[c].visits == most && strcmp(t.n[c].key, key) < 0)) {
-			most = t.n[c].visits;
-			key = t.n[c].key;
+	for (int c = t.n[0].child; c >= 0; c = t.n[c].next) {
+		const struct node *x = &t.n[c];
+		double m = x->visits ? x->reward / (double)x->visits : 0;
+		if (x->visits > most ||
+		    (x->visits == most && (m > mean || (m == mean && strcmp(x->key, key) < 0)))) {
+			most = x->visits;
+			mean = m;
+			key = x->key;
 		}
+	}
 	if (key)
 		out = json_tokener_parse(key);
 	if (!out)

@@ -154,7 +154,8 @@ bc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	for (int s = 0; s < BC_SEATS; s++) {
 		/* Own and revealed Mirrors are in the view; the enemy's
 		 * chosen ones in set-up are only a count. */
-		int count = wr_v_int(json_object_array_get_idx(setup, (size_t)s), "mirrors", 0), kinds[3] = {0, 1, 2};
+		int count = wr_v_int(json_object_array_get_idx(setup, (size_t)s), "mirrors", 0);
+		int kinds[3] = {0, 1, 2};
 		if (st->stage != BC_SETUP) {
 			for (int k = 0; k < 3; k++)
 				st->mirror_set[s][k] = 1;
@@ -211,9 +212,9 @@ bc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	return wr_bot_finish(&bc_ruleset, st, err);
 }
 
-/* Each side's characters still in play, weighted by the BODY they keep
- * (the King counts three times: its fall ends the match), and a little
- * for the Pawns standing. */
+/* Each side's characters still in play, weighted by the BODY and STUN
+ * they keep, halved while unconscious (the King counts six times: its fall ends the
+ * match), and a little for the Pawns standing. */
 double
 bc_evaluate(const void *state, int seat)
 {
@@ -228,7 +229,11 @@ bc_evaluate(const void *state, int seat)
 			if (!c->chosen || c->removed)
 				continue;
 			double hp = c->sh.body > 0 ? (double)(c->body > 0 ? c->body : 0) / c->sh.body : 1;
-			v[s] += (r == BC_KING ? 3.0 : 1.0) * (0.5 + 0.5 * hp);
+			double sn = c->sh.stun > 0 ? (double)(c->stun > 0 ? c->stun : 0) / c->sh.stun : 1;
+			/* STUN knocks out and, far below 0, removes (B9); an
+			 * unconscious character is an easy kill */
+			v[s] += (r == BC_KING ? 6.0 : 1.0) * (0.3 + 0.35 * hp + 0.35 * sn) *
+			        (c->unconscious ? 0.5 : 1.0);
 		}
 		for (int i = s * BC_PER_SIDE + 8; i < (s + 1) * BC_PER_SIDE; i++)
 			v[s] += st->p[i].sq >= 0 ? 0.1 : 0;

@@ -21,7 +21,8 @@
 extern const struct wr_ruleset cw_ruleset;
 
 /* The view's names (cw_codec.c prints them so). */
-static const char *const phase_names[] = {"setup", "first", "movement", "shooting", "melee", "over"};
+static const char *const phase_names[] = {"setup",    "first", "movement",
+                                          "shooting", "melee", "over"};
 static const char *const stage_names[] = {"army", "build", "deploy", "done"};
 static const char *const ustate_names[] = {"empty", "reserve", "on", "dead"};
 static const char *const order_names[] = {"ask", "always", "never"};

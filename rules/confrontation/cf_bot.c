@@ -94,7 +94,8 @@ cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	json_object_object_add(co, "army_points", json_object_new_int(wr_v_int(opts, "army_points", 15)));
 	json_object_object_add(co, "races", json_object_new_boolean(wr_v_bool(opts, "races", 0)));
 	json_object_object_add(co, "treasure", json_object_new_boolean(wr_v_bool(opts, "treasure", 0)));
-	json_object_object_add(co, "kings_magic", json_object_new_boolean(wr_v_bool(opts, "kings_magic", 0)));
+	json_object_object_add(co, "kings_magic",
+	                       json_object_new_boolean(wr_v_bool(opts, "kings_magic", 0)));
 	wr_rng_seeded(&own, &own_state, 1);
 	if (cf_ruleset.create(co, (int)nseats, &own, &fresh, err) != 0) {
 		json_object_put(co);

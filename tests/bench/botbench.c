@@ -185,6 +185,10 @@ main(int argc, char **argv)
 			double lo, hi, med = 0, p99 = 0;
 			for (int m = 0; m < n; m++) {
 				int o = match(rs, levels[li], iters, depth, seed0 + (uint64_t)m, m % 2, &t);
+				/* progress, for runs stopped early */
+				fprintf(stderr, "%s level %d match %d (bot seat %d): %s, %zu decisions so far\n",
+				        rs->id, levels[li], m + 1, m % 2, o > 0 ? "win" : o < 0 ? "loss" : "draw",
+				        t.ncpu);
 				t.w += o > 0;
 				t.d += o == 0;
 				t.l += o < 0;

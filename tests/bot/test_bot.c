@@ -14,8 +14,11 @@
  *       the same engine seed, for as long as the views stay equal
  *   test_bot dice  matches that differ only in the match's dice seed
  *       give the same first decision wherever the first views are equal
+ *   test_bot threads  four threads deciding at once, each from its own
+ *       copy of a view, answer what one thread alone answers
  *
  * No timings are asserted. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,13 +377,66 @@ test_dice(void)
 	CHECK(compared >= 3, "most rulesets compared");
 }
 
+/* ----------------------------------------------------------- threads */
+
+struct job {
+	const struct wr_ruleset *rs;
+	const char *view;       /* JSON text: each thread parses its own */
+	char answer[4096];
+};
+
+static void *
+think(void *arg)
+{
+	struct job *j = arg;
+	struct wr_error err;
+	json_object *v = json_tokener_parse(j->view), *a;
+	struct wb_params p = {.level = 2, .seed = 7, .iterations = 150};
+	a = wb_decide(j->rs, v, 0, &p, &err);
+	snprintf(j->answer, sizeof(j->answer), "%s", a ? json_object_to_json_string(a) : err.code);
+	json_object_put(a);
+	json_object_put(v);
+	return NULL;
+}
+
+static void
+test_threads(void)
+{
+	for (size_t i = 0; i < wr_ruleset_count(); i++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(i);
+		struct wr_rng rng;
+		uint64_t s;
+		struct wr_error err;
+		void *st = NULL;
+		struct job alone, jobs[4];
+		pthread_t th[4];
+		wr_rng_seeded(&rng, &s, 8);
+		if (rs->create(NULL, rs->min_seats, &rng, &st, &err) != 0)
+			continue;
+		json_object *v = rs->view(st, 0);
+		const char *text = json_object_to_json_string(v);
+		alone = (struct job){rs, text, ""};
+		think(&alone);
+		for (int t = 0; t < 4; t++) {
+			jobs[t] = (struct job){rs, text, ""};
+			CHECK(pthread_create(&th[t], NULL, think, &jobs[t]) == 0, "a thread starts");
+		}
+		for (int t = 0; t < 4; t++) {
+			pthread_join(th[t], NULL);
+			CHECK_STR(jobs[t].answer, alone.answer, "a thread decides as one alone does");
+		}
+		json_object_put(v);
+		rs->free(st);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct wr_ruleset *rs = argc > 2 ? wr_ruleset_find(argv[2]) : NULL;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_bot determinize|play RULESET | secret | dice\n");
+		fprintf(stderr, "usage: test_bot determinize|play RULESET | secret | dice | threads\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -391,6 +447,8 @@ main(int argc, char **argv)
 		test_secret();
 	else if (!strcmp(argv[1], "dice"))
 		test_dice();
+	else if (!strcmp(argv[1], "threads"))
+		test_threads();
 	else {
 		fprintf(stderr, "unknown test or ruleset\n");
 		return 2;
