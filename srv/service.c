@@ -12,6 +12,7 @@
 
 #include <sodium.h>
 
+#include "bot.h"
 #include "clock.h"
 #include "notify.h"
 #include "png_render.h"
@@ -35,7 +36,7 @@ usage(FILE *f)
 	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
 	        "VACATION_MAX_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
 	        "TRUST_X_FORWARDED_FOR, PUBLIC_URL, WEBHOOK_*, NOTIFY_POLL_MS, SMTP_URL,\n"
-	        "SMTP_FROM, DIGEST_PERIOD_SECONDS); see README.md.\n"
+	        "SMTP_FROM, DIGEST_PERIOD_SECONDS, BOT_*); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -66,6 +67,7 @@ int
 wp_main(int argc, char **argv)
 {
 	struct wp_config cfg;
+	struct wp_bot_cfg bots;
 	struct wp_store *store = NULL;
 	struct wp_http *http = NULL;
 	struct wp_fcgi *fcgi = NULL;
@@ -98,7 +100,8 @@ wp_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (wp_config_load(&cfg, err, sizeof(err)) != 0) {
+	if (wp_config_load(&cfg, err, sizeof(err)) != 0 ||
+	    wp_bot_config(&bots, err, sizeof(err)) != 0) {
 		fprintf(stderr, "warpostd: %s\n", err);
 		return 2;
 	}
@@ -155,6 +158,10 @@ wp_main(int argc, char **argv)
 	/* Webhooks and digests (issue 14); without it only delivery waits. */
 	if (wp_notify_start(store) != 0)
 		wp_log("notify: the worker did not start; notifications wait for another instance");
+	/* The computer players' turns (issue 27); without it they wait for
+	 * another instance. */
+	if (wp_bot_start(store, cfg.database_url, &bots) != 0)
+		wp_log("bot: the worker did not start; bot turns wait for another instance");
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
@@ -166,6 +173,7 @@ wp_main(int argc, char **argv)
 	if (fcgi)
 		wp_fcgi_stop(fcgi);
 	wp_notify_stop();
+	wp_bot_stop();
 	rc = 0;
 	wp_log("stopped");
 out:

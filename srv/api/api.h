@@ -63,6 +63,20 @@ int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
  * spectator held behind): an undo made after that is not shown. */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer, int upto);
 
+/* --- bots.c: computer seats and bot accounts (issue 27) --- */
+struct wp_bot_seats {
+	int n;
+	int seat[WR_MAX_SEATS], level[WR_MAX_SEATS];
+	struct wp_player who[WR_MAX_SEATS];   /* the engine players, once resolved */
+};
+/* The body's "bots" (absent: none): 400 for the wrong shape, 422 for a
+ * seat or level that does not exist, or a seat that is taken. */
+enum wp_err wp_bots_parse(struct wp_ctx *ctx, int seats, int my_seat, struct wp_bot_seats *out);
+/* The levels' engine players, in the creation's transaction. */
+enum wp_err wp_bots_resolve(struct wp_ctx *ctx, struct wp_conn *c, struct wp_bot_seats *b);
+enum wp_err wp_api_me_patch(struct wp_ctx *ctx);
+/* GET and PATCH /api/me's answer. */
+json_object *wp_me_json(const struct wp_player *who);
 /* --- matches.c: a match made, by POST /api/games or a challenge taken --- */
 struct wp_match_new {
 	const struct wr_ruleset *rs;
@@ -169,6 +183,9 @@ enum wp_err wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *prese
 /* The 401 for a well-formed token nobody holds. */
 enum wp_err wp_auth_unknown(struct wp_ctx *ctx);
 int wp_token_new(char hex[65], unsigned char hash[32]);
+/* On this thread only, requests without a token act for `who` (NULL:
+ * stop): the bot worker's own posts (bot/botplay.c, issue 27). */
+void wp_auth_act_as(const struct wp_player *who);
 
 /* --- write.c: the one way a match changes --- */
 struct wp_post {

@@ -29,6 +29,13 @@ static int running;
 static int tell_fd = -1;
 static char *conninfo;
 static void (*outbox_hook)(void);
+static void (*game_hook)(int64_t game);
+
+void
+wp_listen_game_hook(void (*fn)(int64_t game))
+{
+	__atomic_store_n(&game_hook, fn, __ATOMIC_RELEASE);
+}
 
 void
 wp_listen_outbox_hook(void (*fn)(void))
@@ -216,6 +223,9 @@ listen_main(void *arg)
 				/* The cache first: a woken long-poll reads it. */
 				wp_cache_notify(game, version);
 				wp_wait_notify(game);
+				void (*hook)(int64_t) = __atomic_load_n(&game_hook, __ATOMIC_ACQUIRE);
+				if (hook)
+					hook(game);   /* the bot worker (issue 27) */
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,
 					                         "%s%lld", used ? "," : "", (long long)game);

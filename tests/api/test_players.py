@@ -61,7 +61,7 @@ class PlayersTest(wp.ServerTestCase):
         r = self.req("GET", "/api/me", headers=bearer(doc["token"]))
         self.assertEqual(r.status, 200, r)
         me = wp.json_of(r, "application/json")
-        self.assertEqual(me, {"id": doc["id"], "name": "Alice"}, r)
+        self.assertEqual(me, {"id": doc["id"], "name": "Alice", "bot": False}, r)
 
     def test_me_picks_the_right_player(self):
         a, b = self.create("First"), self.create("Second")

@@ -29,7 +29,7 @@
 // shared modules (and loading.js one helper of choosing.js), never this file.
 
 import { token, loadInvites, inviteLink } from '../api.js';
-import { h, clear, copyField, setTitle } from '../ui.js';
+import { h, clear, copyField, setTitle, botBadge } from '../ui.js';
 import { Board } from '../board.js';
 import { resultText, seatName, seatColour, words } from '../words.js';
 import { notifyTurn, setFaviconCount } from '../notify.js';
@@ -220,7 +220,7 @@ class Match {
     // Seats: the colour, the player, whose move it is.
     clear(this.seatsEl, v.seats.map((s) => h('li', { class: v.awaiting.includes(s.seat) ? 'awaited' : '' },
       h('span', { class: `swatch seat-${s.seat % 6}`, 'aria-hidden': 'true' }),
-      `${seatColour(s.seat)}: `, s.player ? h('a', { href: `#/players/${s.player.id}` }, s.player.name) : 'open seat', s.seat === me ? ' (you)' : '',
+      `${seatColour(s.seat)}: `, s.player ? h('a', { href: `#/players/${s.player.id}` }, s.player.name) : 'open seat', s.seat === me ? ' (you)' : '', botBadge(s.player),
       v.status === 'active' && v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
       v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null,
       seatClock(v, s.seat))));

@@ -10,6 +10,7 @@ import { words, seatColour } from '../words.js';
 import { rendererFor } from '../renderers/registry.js';
 import { timeControlFields } from '../clock.js';
 import { spectatorFields, watchList } from '../watch.js';
+import { computerCard } from './new-computer.js';
 
 // An option in words: the renderer's `optionWords` when it has them, else
 // the name in words and the server's description without its citations.
@@ -232,7 +233,7 @@ async function showForm(main, list) {
     result.querySelector('h2').focus();
   }
 
-  clear(main, h('h1', {}, 'New match'), form, result, watchList(),
+  clear(main, h('h1', {}, 'New match'), computerCard(list), form, result, watchList(),
     h('p', {}, h('a', { href: '#/notifications' }, 'Notifications: webhooks and e-mail'), ' — be told when it is your turn.'));
   await setup.ready();
   return null;
