@@ -160,6 +160,7 @@ int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
 	unsigned long port, body, conns, timeout, threads, mem, pool, vac_every, vac_max;
+	unsigned long vac_start;
 	unsigned long per_ip, req_timeout, queue_timeout;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -179,6 +180,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_uint("DB_POOL_SIZE", 8, 1, 256, &pool, err, errlen) ||
 	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
 	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen) ||
+	    env_uint("VACATION_START_DAYS", 7, 0, 365, &vac_start, err, errlen) ||
 	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
 	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
 	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
@@ -195,6 +197,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->fcgi_queue_timeout = (unsigned)queue_timeout;
 	cfg->vacation_every_days = (unsigned)vac_every;
 	cfg->vacation_max_days = (unsigned)vac_max;
+	cfg->vacation_start_days = (unsigned)vac_start;
 	cfg->port = (unsigned)port;
 	cfg->max_body = body;
 	cfg->max_connections = (unsigned)conns;
