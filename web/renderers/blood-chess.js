@@ -9,6 +9,7 @@
 import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
 import { selectField, setupForm } from './setup-form.js';
+import { sheetOptions } from './blood-chess-sheets.js';
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight'];
@@ -62,6 +63,7 @@ function condition(c) {
 
 export default {
   id: 'blood-chess',
+  ...sheetOptions,
 
   pieces(view) {
     const list = Array.isArray(st(view).pieces) ? st(view).pieces : [];
@@ -118,18 +120,22 @@ export default {
       for (const [seat, su] of (s.setup || []).entries()) rows.push([seatName(view, seat), `${su.sheets}/5 sheets, ${su.mirrors}/3 Mirrors chosen`]);
     }
     const facts = h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+    // On a phone each character is a card of labelled lines (style.css
+    // .bc-characters): the table never makes the page scroll sideways.
+    const HEAD = ['Piece', 'Sheet and attacks', 'STUN', 'BODY', 'DEX/SPD (phases)', 'OCV/DCV', 'PD/ED (resistant)', 'Condition'];
+    const td = (k, ...kids) => h('td', { 'data-label': HEAD[k] }, ...kids);
     const sides = (s.characters || []).map((side, seat) => h('table', { class: 'bc-characters' },
       h('caption', {}, `${seatName(view, seat)}'s characters`),
-      h('thead', {}, h('tr', {}, ['Piece', 'Sheet and attacks', 'STUN', 'BODY', 'DEX/SPD (phases)', 'OCV/DCV', 'PD/ED (resistant)', 'Condition'].map((x) => h('th', {}, x)))),
+      h('thead', {}, h('tr', {}, HEAD.map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, side.map((c) => h('tr', {},
-        h('td', {}, `${words(c.role)}${c.square ? ` on ${c.square}` : ''}`),
-        h('td', {}, c.sheet ? [h('strong', {}, c.sheet.name), h('br'), c.sheet.attacks.map(attackShort).join('; ')] : 'not chosen'),
-        h('td', {}, c.sheet ? `${c.stun}/${c.sheet.stun}` : ''),
-        h('td', {}, c.sheet ? `${c.body}/${c.sheet.body}` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (${(c.phases || []).join(' ')})` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.ocv}/${c.dcv}` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.pd}/${c.sheet.ed} (${c.sheet.rpd}/${c.sheet.red})` : ''),
-        h('td', {}, condition(c)))))));
+        td(0, `${words(c.role)}${c.square ? ` on ${c.square}` : ''}`),
+        td(1, c.sheet ? [h('strong', {}, c.sheet.name), h('br'), c.sheet.attacks.map(attackShort).join('; ')] : 'not chosen'),
+        td(2, c.sheet ? `${c.stun}/${c.sheet.stun}` : ''),
+        td(3, c.sheet ? `${c.body}/${c.sheet.body}` : ''),
+        td(4, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (${(c.phases || []).join(' ')})` : ''),
+        td(5, c.sheet ? `${c.sheet.ocv}/${c.dcv}` : ''),
+        td(6, c.sheet ? `${c.sheet.pd}/${c.sheet.ed} (${c.sheet.rpd}/${c.sheet.red})` : ''),
+        td(7, condition(c)))))));
     const templates = s.stage === 'setup' && Array.isArray(s.templates)
       ? h('ul', { class: 'bc-templates' }, s.templates.map((t) => h('li', {}, `${words(t.id)}: ${t.description}`)))
       : null;

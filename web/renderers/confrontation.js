@@ -7,6 +7,7 @@
 import { h, clear } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
+import { squarePicker } from './square-picker.js';
 
 // Prices (II, VI; RULINGS.md R1). The view does not carry them yet: the
 // ruleset should add `prices` to its view (see web/README.md); until then
@@ -60,15 +61,11 @@ const TERRAIN_WORDS = {
 // The terrain areas of the option `terrain_areas`, picked on a board:
 // choose a kind, click squares; joined squares of one kind are an area.
 function terrainPicker(id) {
-  const picked = new Map();   // square -> kind
-  const kindSel = h('select', { id: `${id}-kind` }, Object.entries(TERRAIN_WORDS).map(([k, t]) => h('option', { value: k }, t)));
-  const summary = h('p', { class: 'hint', 'aria-live': 'polite' });
-  let board = null;
-  const holder = h('div', { class: 'terrain-board' });
-  function areas() {
+  const kinds = Object.fromEntries(Object.entries(TERRAIN_WORDS).map(([k, t]) => [k, { text: t, glyph: TERRAIN[k] }]));
+  function areas(marks) {
     const seen = new Set();
     const out = [];
-    for (const [sq, kind] of picked) {
+    for (const [sq, kind] of marks) {
       if (seen.has(sq)) continue;
       const area = [];
       const todo = [sq];
@@ -79,36 +76,24 @@ function terrainPicker(id) {
         const f = x.charCodeAt(0); const r = Number(x[1]);
         for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
           const n = String.fromCharCode(f + df) + (r + dr);
-          if (picked.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
+          if (marks.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
         }
       }
       out.push({ type: kind, squares: area.sort() });
     }
     return out;
   }
-  function render() {
-    if (!board) return;
-    board.render({ pieces: [], terrain: [...picked].map(([square, kind]) => ({ square, kind, glyph: TERRAIN[kind], label: `${kind} terrain` })) });
-    const a = areas();
-    const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
-    summary.textContent = a.length
-      ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
-      : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
-  }
-  import('../board.js').then(({ Board }) => {
-    board = new Board({
-      label: 'Terrain board',
-      onSquare: (sq) => { if (picked.get(sq) === kindSel.value) picked.delete(sq); else picked.set(sq, kindSel.value); render(); },
-    });
-    holder.append(board.el);
-    render();
+  const picker = squarePicker({
+    id, label: 'Terrain board', kinds,
+    describe: (marks) => {
+      const a = areas(marks);
+      const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
+      return a.length
+        ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
+        : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
+    },
   });
-  render();
-  return {
-    node: h('div', {}, h('label', { for: `${id}-kind` }, 'Kind of terrain to place'), kindSel, holder, summary),
-    value: () => areas(),
-    when: (v) => v.terrain === 'given',
-  };
+  return { node: picker.node, value: () => areas(picker.marks), when: (v) => v.terrain === 'given' };
 }
 
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);

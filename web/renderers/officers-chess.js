@@ -9,18 +9,7 @@ import { drawPiece } from '../board.js';
 import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
 import { selectField, setupForm, placementsAfter } from './setup-form.js';
-
-const TILES = {
-  M: ['Mountain', 'Mt'], W: ['Woods', 'Wd'], P: ['Pillar', 'Pi'], T: ['Thicket', 'Th'],
-  Z: ['Fog', 'Fg'], F: ['Fort', 'Ft'], R: ['Protection Tile', 'Pr'], H: ['Heal Tile', 'He'],
-  D: ['Gate/Door', 'Gt'], '~': ['Water', '~'], S: ['Stone Pillars', 'St'], V: ['Vines', 'Vi'],
-  X: ['Flames', 'Fl'], I: ['Ice', 'Ic'], _: ['Floor', ''], r: ['Ruins', 'Ru'],
-};
-const FILL = {
-  M: '#a1887f', W: '#66bb6a', P: '#9e9e9e', T: '#8bc34a', Z: '#cfd8dc', F: '#ffb74d',
-  R: '#ffe082', H: '#f48fb1', D: '#6d4c41', '~': '#64b5f6', S: '#bdbdbd', V: '#aed581',
-  X: '#ff7043', I: '#b3e5fc', _: '#eeeeee', r: '#d7ccc8',
-};
+import { TILES, tileDraw, officersOptions } from './officers-chess-options.js';
 
 function unitsOf(view) {
   return Array.isArray(view.state?.units) ? view.state.units : [];
@@ -74,6 +63,7 @@ export function forecastText(f) {
 
 export default {
   id: 'officers-chess',
+  ...officersOptions,
 
   pieces(view) {
     return unitsOf(view).filter((u) => u.where === 'map' && u.square).map((u) => {
@@ -112,12 +102,7 @@ export default {
         out.push({
           // The label carries the letters drawn on the tile (axe: label-content-name-mismatch).
           square: sq, kind: name, glyph, label: `${name}${glyph ? `, marked ${glyph}` : ''}${dmg ? `, ${dmg} of 15 damage dealt` : ''}`,
-          draw: (g, S, svg) => {
-            g.append(svg('rect', { class: `terrain oc-tile oc-tile-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, x: 2, y: 2, width: S - 4, height: S - 4, fill: FILL[c], opacity: 0.55 }));
-            const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26, 'aria-hidden': 'true' });
-            t.textContent = glyph;
-            g.append(t);
-          },
+          draw: tileDraw(c),
         });
       });
     });
