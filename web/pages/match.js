@@ -269,7 +269,10 @@ class Match {
     const parts = [];
     if (myTurn) {
       const minePend = pend.filter((p) => p.seat === v.you);
-      if (minePend.length) {
+      // The renderer's prompt names the piece that must act (issue 30 item 3).
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else if (minePend.length) {
         for (const p of minePend) {
           if (p.prompt) parts.push(`${p.prompt[0].toUpperCase()}${p.prompt.slice(1).replace(/[.?!]?$/, (m) => m || '.')}`);
           else parts.push(p.kind === 'turn' ? 'It is your turn.' : `A decision is owed by you: ${words(p.kind)}.`);
@@ -290,6 +293,7 @@ class Match {
         const addressed = !p.prompt || /\byou(r)?\b/i.test(p.prompt);
         if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${addressed ? words(p.kind) : p.prompt}.`);
       }
+      if (!parts.length && this.hook('prompt', v)) parts.push(this.hook('prompt', v));
     }
     clear(this.promptEl, parts.length ? h('p', { class: myTurn ? 'prompt-you' : 'prompt-other' }, parts.join(' ')) : null);
     this.promptEl.hidden = !parts.length;

@@ -10,6 +10,10 @@ import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
 import { selectField, setupForm } from './setup-form.js';
 import { sheetOptions } from './blood-chess-sheets.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['attack', 'damage', 'decoy', 'removed', 'rolloff', 'wake']);
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight'];
@@ -61,8 +65,13 @@ function condition(c) {
   return t.join(', ');
 }
 
-export default {
+const R = {
   id: 'blood-chess',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
   ...sheetOptions,
 
   pieces(view) {
@@ -144,6 +153,19 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner names the character that acts this phase (issue 30 item 3).
+  prompt(view) {
+    const s = st(view);
+    if (s.stage !== 'play' || !s.acting) return null;
+    const c = charOf(view, s.acting.seat, s.acting.role);
+    const sheet = c?.sheet?.name ? ` (${c.sheet.name})` : '';
+    const where = c?.square ? ` on ${c.square}` : '';
+    if (s.acting.seat === view.you) {
+      return `Your ${words(s.acting.role)}${sheet}${where} acts in Segment ${s.segment}: move, attack, Dodge or Recover, then post.`;
+    }
+    return `${seatName(view, s.acting.seat)}'s ${words(s.acting.role)}${sheet}${where} acts in Segment ${s.segment}.`;
   },
 
   action(a, view) {
@@ -249,3 +271,4 @@ export default {
     return built.form;
   },
 };
+export default R;

@@ -11,6 +11,10 @@ import { drawPiece } from '../board.js';
 import { terrainOptions } from './chesswar-options.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['shoot', 'scatter', 'melee_shot', 'save', 'destroyed', 'attack', 'counterspell', 'heal', 'regenerate', 'charge_failed', 'rolloff']);
 
 const ARMY_COLOR = {
   chaos: '#8e24aa', dwarves: '#8d6e63', elfs: '#2e7d32', humans: '#1565c0',
@@ -72,8 +76,13 @@ function lineDraw(from, to, flipped, kind) {
   };
 }
 
-export default {
+const R = {
   id: 'chesswar',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
   ...terrainOptions,
 
   pieces(view) {
@@ -162,6 +171,16 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner says whose phase it is and what it asks (issue 30 item 3);
+  // a pending reaction keeps the server's words.
+  prompt(view) {
+    const s = view.state || {};
+    if (!['movement', 'shooting', 'melee'].includes(s.phase) || (s.pending || []).length || !Number.isInteger(s.turn_seat)) return null;
+    const ask = { movement: 'move your units (each once), then end movement', shooting: 'fire your missile units, then end shooting', melee: 'attack with units in contact, then end the turn' };
+    return s.turn_seat === view.you ? `Your ${s.phase} phase: ${ask[s.phase]}, then post.`
+      : `${seatName(view, s.turn_seat)}'s ${s.phase} phase.`;
   },
 
   action(a, view) {
@@ -343,3 +362,4 @@ export default {
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
+export default R;

@@ -8,6 +8,10 @@ import { h, clear } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
 import { squarePicker } from './square-picker.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['dice', 'luck', 'battle_result', 'treasure_roll', 'removed']);
 
 // Prices (II, VI; RULINGS.md R1). The view does not carry them yet: the
 // ruleset should add `prices` to its view (see web/README.md); until then
@@ -98,8 +102,13 @@ function terrainPicker(id) {
 
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
-export default {
+const SELF = {
   id: 'confrontation',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => SELF.action(a, v), event: (e, v) => SELF.event(e, v), outcomes: OUTCOMES });
+  },
 
   optionWords: {
     army_points: { label: 'Army points', hint: 'Points each player spends on an army.' },
@@ -404,3 +413,4 @@ export default {
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
+export default SELF;

@@ -7,9 +7,20 @@
 
 import { drawPiece } from '../board.js';
 import { h } from '../ui.js';
-import { seatName, words } from '../words.js';
+import { seatName, seatColour, words } from '../words.js';
 import { selectField, setupForm, placementsAfter } from './setup-form.js';
 import { TILES, tileDraw, officersOptions } from './officers-chess-options.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['combat', 'special', 'routed', 'tile_attacked', 'ambushed']);
+
+// Default names, different for each army, so that the two sides' units
+// never read alike (issue 30 item 8); the player may change them.
+const NAMES = [
+  ['Alric', 'Brenna', 'Cedric', 'Dara', 'Edwin', 'Fiona', 'Gareth', 'Hilde', 'Ivor', 'Jora', 'Kael', 'Lyra'],
+  ['Morwen', 'Nils', 'Orla', 'Piet', 'Quinn', 'Runa', 'Sven', 'Tova', 'Ulf', 'Vera', 'Wulf', 'Ysolde'],
+];
 
 function unitsOf(view) {
   return Array.isArray(view.state?.units) ? view.state.units : [];
@@ -61,8 +72,13 @@ export function forecastText(f) {
   return ` — you: ${side(f.attacker)}; ${counter}${extra.length ? `; ${extra.join(', ')}` : ''}`;
 }
 
-export default {
+const R = {
   id: 'officers-chess',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
   ...officersOptions,
 
   pieces(view) {
@@ -149,6 +165,21 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner names the unit taking its turn (issue 30 item 3).
+  prompt(view) {
+    const s = view.state || {};
+    if (s.phase !== 'battle' && s.phase !== 'play') return null;
+    if (s.active?.unit) {
+      const u = unitAt(view, s.active.unit);
+      const whose = u && u.seat === view.you ? 'Your' : u ? `${seatName(view, u.seat)}'s` : 'The';
+      const mine = u && u.seat === view.you;
+      return `${whose} ${s.active.name}${u ? ` (${u.class})` : ''} on ${s.active.unit} takes its turn${mine ? ': move, act, or end its turn, then post.' : '.'}`;
+    }
+    if (!Number.isInteger(s.turn_seat)) return null;
+    return s.turn_seat === view.you ? 'Your units activate: choose the unit that takes its turn, then post.'
+      : `${seatName(view, s.turn_seat)} chooses a unit to take its turn.`;
   },
 
   // Standing order for Qi Adept (RULINGS.md G3): always, never, or ask me.
@@ -250,10 +281,10 @@ export default {
     for (let i = 0; i < n; i++) {
       const cls = selectField({ id: `unit-${i}-class`, label: 'Class', value: sample[i]?.class || '', choices: [...loadouts.keys()].map((c) => [c, c]) });
       const kit = h('div');
-      const name = h('input', { id: `unit-${i}-name`, type: 'text', maxlength: 24, value: sample[i]?.name || `Unit ${i + 1}` });
+      const name = h('input', { id: `unit-${i}-name`, type: 'text', maxlength: 24, value: NAMES[view.you % 2]?.[i] || `${seatColour(view.you)} ${i + 1}` });
       const row = { cls: cls.select, name, kit: null };
       const renderKit = () => {
-        const f = selectField({ id: `unit-${i}-items`, label: 'Items', choices: (loadouts.get(row.cls.value) || []).map((x, k) => [String(k), x.join(', ')]) });
+        const f = selectField({ id: `unit-${i}-items`, label: 'Items', choices: (loadouts.get(row.cls.value) || []).map((x, k) => [String(k), x.join(', ') || 'no items']) });
         row.kit = f.select;
         kit.replaceChildren(f.field);
       };
@@ -296,3 +327,4 @@ export default {
     return placementsAfter({ legal, draft, left, isPlace: (a) => a.type === 'deploy', keyOf: (a) => a.unit, squareOf: (a) => a.to });
   },
 };
+export default R;
