@@ -288,12 +288,13 @@ class Match {
     } else if (v.status === 'active') {
       // Prompts are written to the seat they await: to the others, say who
       // decides what, in the third person.
-      for (const p of pend) {
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else for (const p of pend) {
         if (p.seat === v.you) continue;
         const addressed = !p.prompt || /\byou(r)?\b/i.test(p.prompt);
         if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${addressed ? words(p.kind) : p.prompt}.`);
       }
-      if (!parts.length && this.hook('prompt', v)) parts.push(this.hook('prompt', v));
     }
     clear(this.promptEl, parts.length ? h('p', { class: myTurn ? 'prompt-you' : 'prompt-other' }, parts.join(' ')) : null);
     this.promptEl.hidden = !parts.length;

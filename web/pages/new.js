@@ -120,7 +120,9 @@ export async function show(main) {
         fields.push([name, custom.value]);
         const box = h('div', { class: 'field', 'data-option': name }, h('p', { class: 'label' }, words.label), words.hint ? h('p', { class: 'hint' }, words.hint) : null, custom.node);
         optionsBox.append(box);
-        shown.push([box, custom.when]);
+        // `hidden`: set with another option's input (ChessWar's Hills with its Forest).
+        if (custom.hidden) box.hidden = true;
+        else shown.push([box, custom.when]);
         continue;
       }
       if (Array.isArray(spec.enum)) {

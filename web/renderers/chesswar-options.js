@@ -24,11 +24,11 @@ export const terrainOptions = {
       label: 'Forest and Hills', hint: 'Forest blocks sight and gives +1 saves against shots; from a Hill a unit sees over others. Click squares to place them.',
       values: (v) => plural(v.length, 'Forest square') + `: ${v.join(', ')}`,
     },
-    hills: { label: 'Hills', values: (v) => plural(v.length, 'Hill square') + `: ${v.join(', ')}`, when: () => false },
+    hills: { label: 'Hills', values: (v) => plural(v.length, 'Hill square') + `: ${v.join(', ')}` },
   },
 
   // A lobby input of its own: `forest` draws the picker, `hills` reads the
-  // same one (its own box stays hidden).
+  // same one (its own box is hidden: `hidden`).
   optionInput(name, spec, ctx) {
     if (name === 'forest') {
       sizeOf = () => {
@@ -48,7 +48,7 @@ export const terrainOptions = {
       // The board follows the size fields (the lobby asks `when` on each change).
       return { node: picker.node, value: () => squaresOf('forest'), when: () => { picker.refresh(); return true; } };
     }
-    if (name === 'hills') return { node: document.createElement('div'), value: () => squaresOf('hills'), when: () => false };
+    if (name === 'hills') return { node: document.createElement('div'), value: () => squaresOf('hills'), hidden: true };
     return null;
   },
 };

@@ -115,8 +115,8 @@ const SELF = {
     races: { label: 'Races', hint: 'Each army picks a race with a special ability.' },
     treasure: { label: 'Treasure', hint: 'A 6 after defeating a Knight, Bishop or Queen finds treasure (+1 in battles).' },
     kings_magic: { label: "King's Magic", hint: 'A King may buy one spell for 2 points.' },
-    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board here' } },
-    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given' },
+    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board' } },
+    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given', values: (v) => `${plural(v.length, 'area')}: ${v.map((x) => `${words(x.type)} (${x.squares.join(' ')})`).join(', ')}` },
     random_areas: { label: 'Random terrain areas', hint: 'How many areas the server draws.', when: (v) => v.terrain === 'random' },
   },
 
@@ -180,6 +180,14 @@ const SELF = {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // While another seat plays, the banner says who and what (issue 30
+  // item 3); my own prompts are the server's, written to me.
+  prompt(view) {
+    const pend = Array.isArray(view.state?.pending) ? view.state.pending : [];
+    if (view.status !== 'active' || !pend.length || pend.some((p) => p.seat === view.you)) return null;
+    return pend.map((p) => `${seatName(view, p.seat)} is to play: ${p.prompt || words(p.kind)}.`).join(' ');
   },
 
   action(a, view) {

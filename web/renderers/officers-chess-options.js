@@ -41,7 +41,7 @@ const SCENARIO = { rout: 'Rout: defeat every enemy unit', seize: 'Seize: take th
 const WHO = { seat0: 'White', random: 'A random player' };
 
 function gridInput(id) {
-  const kinds = Object.fromEntries(Object.entries(TILES).map(([c, [name, glyph]]) => [c, { text: `${name}${glyph ? ` (${glyph})` : ''}`, glyph, css: name, draw: tileDraw(c) }]));
+  const kinds = Object.fromEntries(Object.entries(TILES).map(([c, [name, glyph]]) => [c, { text: `${name}${glyph ? ` (${glyph})` : ''}`, label: `${name}${glyph ? `, marked ${glyph}` : ''}`, glyph, css: name, draw: tileDraw(c) }]));
   const picker = squarePicker({
     id, label: 'Custom map board', kinds,
     describe: (marks) => (marks.size ? `${marks.size} tile${marks.size === 1 ? '' : 's'} drawn; the rest is Plains.` : 'All Plains: choose a tile, then click squares to draw the map.'),

@@ -86,12 +86,23 @@ const R = {
       const badges = [];
       if (u.activated) badges.push('act');
       if (u.status?.length) badges.push(u.status[0].slice(0, 3));
-      const label = `${who(view, u)}, HP ${u.hp}/${u.max_hp}` +
+      // The label carries the letters drawn on the disc and its badges
+      // (axe: label-content-name-mismatch).
+      const label = `${who(view, u)}, marked ${initials(u.class)}${badges.length ? ` ${badges.join(' ')}` : ''}, HP ${u.hp}/${u.max_hp}` +
         `${u.status?.length ? `, ${u.status.join(', ')}` : ''}` +
         `${u.items ? `, items ${u.items.filter(Boolean).map((i) => i.name + (i.equipped ? ' (equipped)' : '')).join(', ') || 'none'}` : ''}`;
       const p = { square: u.square, seat: u.seat, glyph: initials(u.class), badges, label };
       p.draw = (g, S, svg) => {
-        drawPiece(g, p);
+        drawPiece(g, { ...p, badges: [] });
+        // The badges, each word apart from the disc's letters so that what
+        // is read is what is seen ("SF act", not "SFact").
+        badges.slice(0, 2).forEach((b, i) => {
+          const x = i === 0 ? S - 22 : 22;
+          g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
+          const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
+          bt.textContent = ` ${b}`;
+          g.append(bt);
+        });
         const w = S - 24;
         const frac = u.max_hp ? Math.max(0, Math.min(1, u.hp / u.max_hp)) : 0;
         g.append(svg('rect', { class: 'oc-hp-bg', x: 12, y: S - 16, width: w, height: 9, fill: '#424242', rx: 3 }));

@@ -4,7 +4,7 @@
 // terrain areas, ChessWar's Forest and Hills and the Officers Chess map
 // grid are all this picker with their own kinds and value.
 //
-// squarePicker({id, label, kinds: {kind: {text, glyph, css?, draw?}}, size?() -> [files, ranks],
+// squarePicker({id, label, kinds: {kind: {text, glyph, label?, css?, draw?}}, size?() -> [files, ranks],
 //               initial?: Map(square -> kind), describe(marks) -> sentence})
 // -> {node, marks (the Map), refresh()}
 
@@ -32,7 +32,7 @@ export function squarePicker({ id, label, kinds, size = () => [8, 8], initial, d
       board.render({
         pieces: [],
         terrain: [...marks].map(([square, kind]) => ({
-          square, kind: kinds[kind]?.css || kind, glyph: kinds[kind]?.glyph || '', label: kinds[kind]?.text || kind, draw: kinds[kind]?.draw,
+          square, kind: kinds[kind]?.css || kind, glyph: kinds[kind]?.glyph || '', label: kinds[kind]?.label || kinds[kind]?.text || kind, draw: kinds[kind]?.draw,
         })),
       });
     }

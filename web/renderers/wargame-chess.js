@@ -150,8 +150,7 @@ const R = {
   prompt(view) {
     const s = view.state || {};
     if (s.phase !== 'play') return null;
-    const mine = (s.pending || []).filter((p) => p.seat === view.you);
-    if (mine.some((p) => !['activate', 'act'].includes(p.kind))) return null;
+    if ((s.pending || []).some((p) => !['activate', 'act'].includes(p.kind))) return null;
     const act = s.activation;
     const sq = activeSquare(view);
     if (sq) {
