@@ -286,5 +286,13 @@ test('polish: every ruleset says what a post did, with the dice (a Wargame Chess
   assert.match(text, /^Black \(Ben\): defend without spending a token/);
   assert.match(text, /⚁\u00a02.*⚄\u00a05/, 'the dice');
   assert.match(text, /repelled/, 'the result');
+  // A post of the server's own (an only legal action taken for a seat):
+  // its events in the ruleset's words, never "phase: Black (Ben), phase shooting".
+  const auto = await page.evaluate(async () => {
+    const r = (await import('/renderers/chesswar.js')).default;
+    const view = { you: 0, seats: [{ seat: 0, player: { name: 'Ann' } }, { seat: 1, player: { name: 'Ben' } }], state: {} };
+    return r.summary({ kind: 'turn', seat: 1, actions: [], events: [{ type: 'phase', seat: 1, phase: 'shooting' }] }, view);
+  });
+  assert.equal(auto, 'Black (Ben): shooting phase');
   await ctx.close();
 });

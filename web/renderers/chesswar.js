@@ -8,6 +8,7 @@
 
 import { h } from '../ui.js';
 import { drawPiece } from '../board.js';
+import { drawBadges } from './badges.js';
 import { terrainOptions } from './chesswar-options.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
@@ -102,7 +103,8 @@ const R = {
       const p = { square: u.square, seat: u.seat, glyph: FIGURE[u.piece] ? u.piece : (u.name || '?')[0], badges, label };
       p.draw = (g, size, svg) => {
         g.append(svg('circle', { class: 'cw-army-ring', cx: size / 2, cy: size / 2, r: 44, fill: 'none', stroke: ARMY_COLOR[army] || '#333', 'stroke-width': 6 }));
-        drawPiece(g, p);
+        drawPiece(g, { ...p, badges: [] });
+        drawBadges(g, size, svg, badges);
       };
       return p;
     });

@@ -6,6 +6,7 @@
 // drawn per tile; an attack's forecast is read out before it is posted.
 
 import { drawPiece } from '../board.js';
+import { drawBadges } from './badges.js';
 import { h } from '../ui.js';
 import { seatName, seatColour, words } from '../words.js';
 import { selectField, setupForm, placementsAfter } from './setup-form.js';
@@ -94,15 +95,7 @@ const R = {
       const p = { square: u.square, seat: u.seat, glyph: initials(u.class), badges, label };
       p.draw = (g, S, svg) => {
         drawPiece(g, { ...p, badges: [] });
-        // The badges, each word apart from the disc's letters so that what
-        // is read is what is seen ("SF act", not "SFact").
-        badges.slice(0, 2).forEach((b, i) => {
-          const x = i === 0 ? S - 22 : 22;
-          g.append(svg('rect', { class: 'badge', x: x - 18, y: 3, width: 36, height: 22, rx: 11 }));
-          const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
-          bt.textContent = ` ${b}`;
-          g.append(bt);
-        });
+        drawBadges(g, S, svg, badges);
         const w = S - 24;
         const frac = u.max_hp ? Math.max(0, Math.min(1, u.hp / u.max_hp)) : 0;
         g.append(svg('rect', { class: 'oc-hp-bg', x: 12, y: S - 16, width: w, height: 9, fill: '#424242', rx: 3 }));
