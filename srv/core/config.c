@@ -197,7 +197,8 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->fcgi_queue_timeout = (unsigned)queue_timeout;
 	cfg->vacation_every_days = (unsigned)vac_every;
 	cfg->vacation_max_days = (unsigned)vac_max;
-	cfg->vacation_start_days = (unsigned)vac_start;
+	/* never more than a player may hold */
+	cfg->vacation_start_days = (unsigned)(vac_start < vac_max ? vac_start : vac_max);
 	cfg->port = (unsigned)port;
 	cfg->max_body = body;
 	cfg->max_connections = (unsigned)conns;
