@@ -139,7 +139,7 @@ const WHO = {
   'officers-chess': /(Your .+ \(.+\) on [a-h][1-8] takes its turn|Your units activate|(White|Black) \([^)]*\)('s .+ \(.+\) on [a-h][1-8] takes its turn| chooses a unit))/,
   // The other side's acting character is named without its square when
   // that would tell a Mirror from the real piece.
-  'blood-chess': /(Your (king|queen|rook|bishop|knight) \(.+\) on [a-h][1-8] acts|(White|Black) \([^)]*\)'s (king|queen|rook|bishop|knight) \(.+\)( on [a-h][1-8])? acts)/,
+  'blood-chess': /(Your (King|Queen|Rook|Bishop|Knight) \(.+\) on [a-h][1-8] acts|(White|Black) \([^)]*\)'s (King|Queen|Rook|Bishop|Knight) \(.+\)( on [a-h][1-8])? acts)/,
   chesswar: /(Your (movement|shooting|melee) phase|(White|Black) \([^)]*\)'s (movement|shooting|melee) phase|you|your)/i,
 };
 
@@ -209,10 +209,24 @@ for (const ruleset of Object.keys(LOBBY)) {
         assert.deepEqual(over, [], 'the characters table fits 360 px');
         assert.ok(await a.locator('.bc-characters').count() >= 2);
       }
-      // The watch and verify pages of this match.
+      // The match as a spectator sees it (the lobby's default: anyone with
+      // the link), and its verify page.
+      const spectator = await env.browser.newContext(PHONE);
+      const w = await spectator.newPage();
+      await w.goto(`${env.base}/#/match/${id}`);
+      await w.waitForSelector('svg.board [data-square]', { timeout: T });
+      await checkAll(w, `${tag}-watch-phone`, problems);
+      await spectator.close();
+      // The dice audit is of a finished match: Ben resigns.
+      await api(env, 'POST', `/api/games/${id}/resign`, {}, ben.token);
       await a.goto(`${env.base}/#/verify/${id}`);
       await a.waitForSelector('main h1', { timeout: T });
+      await a.waitForFunction(() => !!document.querySelector('.verdict'), null, { timeout: T });
       await checkAll(a, `${tag}-verify-phone`, problems);
+      await d.goto(`${env.base}/#/verify/${id}`);
+      await d.waitForSelector('main h1', { timeout: T });
+      await d.waitForFunction(() => !!document.querySelector('.verdict'), null, { timeout: T });
+      await checkAll(d, `${tag}-verify-desktop`, problems);
       assert.deepEqual(problems, [], problems.join('\n'));
       assert.deepEqual(errs(), []);
       assert.deepEqual(errorsD, []);

@@ -162,10 +162,11 @@ const R = {
     const c = charOf(view, s.acting.seat, s.acting.role);
     const sheet = c?.sheet?.name ? ` (${c.sheet.name})` : '';
     const where = c?.square ? ` on ${c.square}` : '';
+    const role = words(s.acting.role).replace(/^./, (x) => x.toUpperCase());
     if (s.acting.seat === view.you) {
-      return `Your ${words(s.acting.role)}${sheet}${where} acts in Segment ${s.segment}: move, attack, Dodge or Recover, then post.`;
+      return `Your ${role}${sheet}${where} acts in Segment ${s.segment}: move, attack, Dodge or Recover, then post.`;
     }
-    return `${seatName(view, s.acting.seat)}'s ${words(s.acting.role)}${sheet}${where} acts in Segment ${s.segment}.`;
+    return `${seatName(view, s.acting.seat)}'s ${role}${sheet}${where} acts in Segment ${s.segment}.`;
   },
 
   action(a, view) {
