@@ -211,7 +211,7 @@ const SELF = {
       case 'cast': return `cast ${words(a.spell)} from ${a.from}${a.target ? ` at ${a.target}` : ''}${a.revive ? `, reviving a ${words(a.revive)} on ${a.square}` : ''}`;
       case 'rise': return `rise from Hell ${a.from}→${a.to}`;
       case 'stay': return 'stay';
-      case 'leadership': return `Leadership: ${a.a} and ${a.b}`;
+      case 'leadership': return `Leadership: swap ${a.a} and ${a.b}`;
       case 'swift': return `Swift move ${a.from}→${a.to}`;
       case 'fury': return `Battle Fury ${a.from}→${a.to}`;
       case 'end_turn': return 'end the turn';
@@ -238,6 +238,23 @@ const SELF = {
       case 'move': case 'swift_move': case 'fury_move':
         return `${R(e.piece)} ${e.type === 'move' ? 'moves' : e.type === 'swift_move' ? 'makes a Swift move' : 'moves in Battle Fury'} ${e.from}→${e.to}`;
       case 'cast': return `${R(e.piece)} casts ${words(e.spell)}${e.target ? ` at ${e.target}` : ''}`;
+      // The build, seen by its own seat only; racial tokens; the rest.
+      case 'bought': return `bought a ${words(e.piece)} (${plural(e.points_left, 'point')} left)`;
+      case 'spell_added': return `${words(e.spell)} given to piece #${e.id} (${plural(e.points_left, 'point')} left)`;
+      case 'king_spell': return `the King takes ${words(e.spell)} (${plural(e.points_left, 'point')} left)`;
+      case 'race_chosen': return `race chosen: ${RACES[e.race] || words(e.race)}`;
+      case 'racial_bought': return `a racial token bought (${plural(e.racial_tokens, 'token')}, ${plural(e.points_left, 'point')} left)`;
+      case 'army_reset': return `the army is started again (${plural(e.points_left, 'point')})`;
+      case 'no_room': return `${R(e.piece)} finds no free square in its area and is set aside`;
+      case 'swift_movement': return `${R(e.piece)} spends a racial token: Swift Movement`;
+      case 'battle_fury': return `${seatName(view, e.seat)} spends a racial token: Battle Fury`;
+      case 'rise_from_hell': return `${R(e.piece)} rises from Hell${e.from && e.to ? ` ${e.from}→${e.to}` : ''}`;
+      case 'hold_the_line': return `${R(e.piece)} holds the line (+2 defending)`;
+      case 'stay': return `${R(e.piece)} stays where it is`;
+      case 'leadership': return `Leadership: ${R(e.a)} and ${R(e.b)} change places`;
+      case 'healed': return `${R(e.piece)} is healed${e.square ? ` and returns on ${e.square}` : ''}`;
+      case 'panic_moved': return `${R(e.piece)} panics and runs ${e.from}→${e.to}`;
+      case 'live_again': return `${R(e.piece)} lives again${e.to ? ` on ${e.to}` : ''}`;
       case 'battle': return `Battle: ${R(e.attacker)} against ${R(e.defender)} at ${e.at}${e.spell ? ` (${words(e.spell)})` : ''}`;
       case 'dice': return `Dice: attacker ${diceText([e.attacker])}, defender ${diceText([e.defender])}`;
       case 'luck': return `${R(e.piece)} uses Luck: ${diceText([e.die_before])} re-rolled to ${diceText([e.reroll])}`;
