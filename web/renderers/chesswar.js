@@ -260,6 +260,7 @@ const R = {
       case 'flight': return `${U(e.unit)} flies to ${e.to}`;
       case 'sacrifice': return `${U(e.unit)} crumbles (no Liche)`;
       case 'heal': return `${U(e.unit)} casts Heal on ${U(e.target)}: ${diceText(e.dice || [])}, ${e.healed ? 'healed' : 'fails'}`;
+      case 'out': return `${who} is out: its army is gone`;
       case 'over': return `The match is over: ${e.why}${Number.isInteger(e.winner) ? `, ${seatName(view, e.winner)} wins` : ''}`;
       default: return null;
     }

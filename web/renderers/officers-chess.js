@@ -259,6 +259,14 @@ const R = {
       case 'special': return `${U(e.unit)} uses ${e.item || words(e.action)}${e.other ? ` on ${U(e.other)}` : e.to ? ` on ${e.to}` : ''}${e.roll ? ` (roll ${e.roll} vs ${e.need})` : ''}: ${e.hit ? (e.healed ? `heals ${e.healed}` : 'done') : 'missed'}`;
       case 'item_used': return `${U(e.unit)} uses ${e.item}${e.healed ? `, heals ${e.healed}` : ''}`;
       case 'routed': return `${U(e.unit)} is routed`;
+      case 'equipped': return `${U(e.unit)} equips ${e.item}`;
+      case 'discarded': return `${U(e.unit)} discards ${e.item}`;
+      case 'traded': return `${U(e.unit)} trades with ${U(e.other)}${e.gave ? `: gives ${e.gave}` : ''}${e.took ? `${e.gave ? ',' : ':'} takes ${e.took}` : ''}`;
+      case 'escaped': return `${U(e.unit)} escapes from the map`;
+      case 'seized': return `${U(e.unit)} seizes the tile`;
+      case 'razed': return `${U(e.unit)} razes the tile`;
+      case 'turn_end': return e.unit ? `${U(e.unit)}'s turn ends` : 'The turn ends';
+      case 'vein_end': return `The ${e.tile} made by a Vein staff fades`;
       case 'tile_effect': return `${U(e.unit)}: ${e.tile} ${e.hp_change > 0 ? `heals ${e.hp_change}` : `burns for ${-e.hp_change}`} (HP ${e.hp})`;
       case 'game_over': return `The battle is over (${e.reason})`;
       case 'guard_asked': return `${U(e.unit)} attacks ${U(e.other)}: ${seatName(view, e.seat)} decides whether a Qi Adept takes the first strike`;

@@ -181,6 +181,8 @@ const R = {
         ? `push the attacker to ${a.square} (it takes a Disadvantage token)`
         : `retreat to ${a.square} (you take an Advantage token)`;
       case 'end': return 'end the activation';
+      case 'stay': return 'stay: no Move or Attack is possible';
+      case 'redeploy': return `redeploy the piece that cannot be slain on ${a.square}`;
       case 'trees': return `my Trees: ${TREES[a.choice] || words(a.choice)}`;
       default: return null;
     }
@@ -190,6 +192,8 @@ const R = {
     const P = (id) => pieceName(view, id);
     switch (e.type) {
       case 'team_submitted': return `${seatName(view, e.seat)} has built a team`;
+      case 'team_list': return `Your team (${words(e.faction || 'no faction')}): ${Object.entries(e.pieces || {}).map(([k, n]) => `${n} ${words(k)}`).join(', ')}`;
+      case 'redeployed': return `${P(e.piece)} is redeployed on ${e.square}`;
       case 'teams_revealed': return 'Both teams are deployed: the team lists are shown';
       case 'phase': return `Phase: ${words(e.phase)}`;
       case 'trees': {
