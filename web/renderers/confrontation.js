@@ -175,6 +175,12 @@ const SELF = {
       }
       rows.push([seatName(view, x.seat), bits.join(', ') || '—']);
     }
+    // The badges on the board said where they are seen, not only in the
+    // folded legend (issue 30 item 8: "S1" unexplained).
+    const all = (s.seats || []).flatMap((x) => (Array.isArray(x.pieces) ? x.pieces : []));
+    if (all.some((p) => p?.strength_tokens)) rows.push(['S1, S2 on a piece', 'Strength tokens: it survives that many lost battles']);
+    if (all.some((p) => p?.spell_count)) rows.push(['M1, M2 on a piece', 'spells it still holds']);
+    if (all.some((p) => p?.treasure)) rows.push(['T1 on a piece', 'treasure: +1 in battles']);
     return h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
   },
 
