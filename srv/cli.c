@@ -1,4 +1,5 @@
-/* warpost: offline tools. `warpost verify FILE` replays an exported match
+/* warpost: offline tools. `warpost ratings --recompute` replays every rated
+ * result in the database (store/ratings.c). `warpost verify FILE` replays an exported match
  * (GET /api/games/{id}/export) from its revealed seed and says whether
  * every roll and the final state check out. Exit 0 when verified, 1 when
  * not, 2 on bad usage or an unreadable file. */
@@ -8,13 +9,16 @@
 #include <json-c/json.h>
 #include <sodium.h>
 
+#include "ratings.h"
 #include "replay.h"
 
 static int
 usage(void)
 {
 	fprintf(stderr, "usage: warpost verify FILE\n"
-	                "Replays an exported match and checks its dice and final state.\n");
+	                "Replays an exported match and checks its dice and final state.\n"
+	                "       warpost ratings --recompute | --check\n"
+	                "Replays every rated result and compares with the stored ratings.\n");
 	return 2;
 }
 
@@ -24,6 +28,8 @@ wp_cli(int argc, char **argv)
 	json_object *doc, *report, *v;
 	int ok;
 
+	if (argc > 1 && strcmp(argv[1], "ratings") == 0)
+		return wp_ratings_cli(argc, argv);
 	if (argc != 3 || strcmp(argv[1], "verify") != 0)
 		return usage();
 	if (sodium_init() < 0)

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "notify.h"
 #include "png_render.h"
+#include "ratings.h"
 #include "store.h"
 #include "fronts.h"
 #include "wait.h"
@@ -46,7 +47,8 @@ migrate_with_retry(const struct wp_config *cfg, unsigned tries)
 	char err[1024];
 
 	for (unsigned i = 0; i < tries; i++) {
-		if (wp_migrate(cfg->direct_url, cfg->migrations_dir, err, sizeof(err)) == 0)
+		if (wp_migrate(cfg->direct_url, cfg->migrations_dir, err, sizeof(err)) == 0 &&
+		    wp_ratings_configure(cfg->direct_url, cfg, err, sizeof(err)) == 0)
 			return 0;
 		if (strncmp(err, "cannot connect", 14) != 0)
 			break;

@@ -64,6 +64,10 @@ const SENTENCES = {
   'vacation-unavailable': 'You cannot start that vacation: you are on one already, or you have too few days.',
   'not-implemented': 'This server cannot do that (it was built without it).',
   'webhook-target-refused': 'This server will not call that address (README "Private targets").',
+  'challenge-not-found': 'There is no such challenge.',
+  'challenge-closed': 'This challenge is no longer open: it was taken, cancelled or it expired.',
+  'rating-out-of-range': 'Your rating is outside the range this challenge asks for.',
+  'invalid-code': 'This code is not valid: mistyped, used already or expired.',
 };
 
 export class ApiError extends Error {
@@ -119,6 +123,11 @@ export async function request(method, path, opts = {}) {
   }
   if (text) {
     try { body = JSON.parse(text); } catch { body = null; }
+  }
+  // The stored key is not known (any more): this device was signed out.
+  if (res.status === 401 && tok && tok === token() && !opts.headers?.Authorization) {
+    setIdentity(null, null);
+    window.dispatchEvent(new Event('warpost:signed-out'));
   }
   if (res.status >= 400) throw new ApiError(res.status, body);
   return { status: res.status, body, headers: res.headers };

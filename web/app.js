@@ -6,6 +6,11 @@
 //   #/verify/ID     the dice audit of a finished match
 //   #/watch         matches open to watch
 //   #/notifications webhooks and e-mail digests
+//   #/challenges    open challenges: accept one, or post your own
+//   #/players/ID    a player's profile: ratings, history, recent matches
+//   #/leaderboards[/RULESET[/bot]]  the best rated players of a ruleset
+//   #/account       my devices, sign-in codes, e-mail for recovery
+//   #/email/confirm/TOKEN, #/recover/TOKEN  the links of account mail
 
 import { myName } from './api.js';
 
@@ -17,6 +22,12 @@ const routes = [
   [/^#\/verify\/(\d+)$/, () => import('./pages/verify.js'), ['game']],
   [/^#\/watch$/, () => import('./pages/watch.js'), []],
   [/^#\/notifications$/, () => import('./pages/notifications.js'), []],
+  [/^#\/challenges$/, () => import('./pages/challenges.js'), []],
+  [/^#\/players\/(\d+)$/, () => import('./pages/profile.js'), ['player']],
+  [/^#\/leaderboards(?:\/([a-z0-9-]+)(?:\/(bot))?)?$/, () => import('./pages/leaderboard.js'), ['ruleset', 'pool']],
+  [/^#\/account$/, () => import('./pages/account.js'), []],
+  [/^#\/email\/confirm\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['confirm']],
+  [/^#\/recover\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['recover']],
 ];
 
 let current = null;   // the page shown, with an optional stop()
@@ -59,4 +70,9 @@ async function route() {
 }
 
 window.addEventListener('hashchange', route);
+// This device's key was refused (signed out from another device): the
+// board forgets it and shows the sign-in (api.js).
+window.addEventListener('warpost:signed-out', () => {
+  if (location.hash && location.hash !== '#/') location.hash = '#/'; else route();
+});
 route();

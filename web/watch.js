@@ -91,7 +91,8 @@ export function watchList() {
       for (const g of games) {
         list.append(h('li', {}, h('a', { href: `#/match/${g.id}`, class: 'watch-link' },
           `${titles[g.ruleset] || g.ruleset} · match #${g.id}`),
-        h('span', { class: 'hint' }, ` ${g.seats} players, ${statusWords(g)}${g.spectator_delay && g.status === 'active' ? `, shown ${posts(g.spectator_delay)} behind` : ''}`)));
+        h('span', { class: 'hint' }, ` ${g.seats} players, ${statusWords(g)}${g.spectator_delay && g.status === 'active' ? `, shown ${posts(g.spectator_delay)} behind` : ''}`),
+        g.rated ? h('span', { class: 'tag tag-rated' }, 'Rated') : null));
       }
       clear(more, !offset ? h('p', {}, 'No match is open to watch right now.')
         : games.length === 20 ? h('button', { type: 'button', class: 'small', onclick: load }, 'Show more') : null);

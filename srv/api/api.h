@@ -37,6 +37,11 @@ enum wp_err wp_api_games_events(struct wp_ctx *ctx);        /* events.c */
 enum wp_err wp_api_games_board(struct wp_ctx *ctx);         /* board_svg.c */
 enum wp_err wp_api_games_board_png(struct wp_ctx *ctx);     /* board_svg.c */
 enum wp_err wp_api_me_events(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_create(struct wp_ctx *ctx);  /* challenges.c (issue 28) */
+enum wp_err wp_api_challenges_list(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_get(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_accept(struct wp_ctx *ctx);
+enum wp_err wp_api_challenges_cancel(struct wp_ctx *ctx);
 /* The player's matches, one page of them with their clocks, as
  * GET /api/me/games answers them (players.c); *out is NULL on an error. */
 enum wp_err wp_my_games_doc(struct wp_ctx *ctx, struct wp_conn *c, int64_t player, int64_t limit,
@@ -49,12 +54,45 @@ enum wp_err wp_api_email_get(struct wp_ctx *ctx);
 enum wp_err wp_api_email_put(struct wp_ctx *ctx);
 enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
+enum wp_err wp_api_players_get(struct wp_ctx *ctx);        /* ratings.c (issue 28) */
+enum wp_err wp_api_leaderboard(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* One post as a viewer may see it (RULINGS.md G5). */
 /* A post as `viewer` may see it, who sees the log up to post `upto` (a
  * spectator held behind): an undo made after that is not shown. */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer, int upto);
+
+/* --- matches.c: a match made, by POST /api/games or a challenge taken --- */
+struct wp_match_new {
+	const struct wr_ruleset *rs;
+	const char *options, *time_control;    /* JSON text; time_control NULL: none */
+	int seats, rated;
+	enum wp_watch watch;
+	int delay;
+	int64_t created_by;
+	int64_t player[WR_MAX_SEATS];          /* 0: an open seat, with an invitation */
+	const char *client_seed[WR_MAX_SEATS];
+	json_object *invitations;              /* borrowed: each open seat's code added, or NULL */
+	int64_t id;                            /* out */
+	unsigned char commitment[32];          /* out */
+};
+/* The match and its seats in the caller's transaction (a problem set on
+ * failure). */
+enum wp_err wp_match_insert(struct wp_ctx *ctx, struct wp_conn *c, struct wp_match_new *m);
+/* Every seat taken: the client seeds fixed, post 1 the start state. */
+enum wp_err wp_match_start(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g);
+/* Every field of the body is one of fields, and "ruleset" is there. */
+enum wp_err wp_body_ruleset(struct wp_ctx *ctx, const char *const *fields, const char **ruleset);
+/* The body's "options" (absent or null: NULL, borrowed), the ruleset
+ * named and *seats within its range (0: its least). */
+enum wp_err wp_match_ruleset(struct wp_ctx *ctx, const char *ruleset, int64_t *seats,
+                             json_object **options, const struct wr_ruleset **rs);
+/* The ruleset builds a start state from the options (422 otherwise). */
+enum wp_err wp_check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs,
+                             json_object *options, int seats);
+/* The body's "spectators" and "spectator_delay" (issue 14). */
+enum wp_err wp_watch_options(struct wp_ctx *ctx, enum wp_watch *watch, int *delay);
 
 /* --- request.c: validate at the edge (STYLE.md) --- */
 /* Every field of the body is one of known (NULL-terminated). */
@@ -79,6 +117,9 @@ enum wp_err wp_game_id(struct wp_ctx *ctx, int64_t *id);
 
 /* A connection for the request, or the 503. */
 enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
+/* The bearer's player on a connection of the request's own (given back,
+ * *c NULL, on failure). */
+enum wp_err wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
@@ -179,6 +220,14 @@ void wp_clock_turns(const struct wp_game *g, const void *state, const struct wp_
 enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g,
                                 int seat);
 
+/* The request's Idempotency-Key (NULL: none; 400 when malformed) and
+ * the hash of its path and body, which a retry must repeat. */
+enum wp_err wp_idem_request(struct wp_ctx *ctx, const char **key, unsigned char hash[32]);
+/* The first answer to the key, as found (WP_OK, WP_ERR_NOT_FOUND or a
+ * store error): sent again (*replayed) when the request is the same,
+ * 422 when it is another; frees first's body. */
+enum wp_err wp_idem_replay(struct wp_ctx *ctx, enum wp_err found, struct wp_idem *first,
+                           const unsigned char reqhash[32], int *replayed);
 /* A write by a seated player: lock, Idempotency-Key, seat, change. */
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
                                     int seat, json_object **out);
@@ -221,5 +270,30 @@ enum wp_err wp_game_sight(struct wp_ctx *ctx, const struct wp_game *g, int64_t p
 enum wp_err wp_past_at(struct wp_ctx *ctx, struct wp_conn *c, const struct wp_game *g, int at,
                        struct wp_past *past, char at_time[WP_TIME_MAX]);
 void wp_past_free(const struct wp_game *g, struct wp_past *past);
+
+/* --- devices.c: an account on several devices (issue 28) --- */
+enum wp_err wp_api_devices_list(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_rename(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_revoke(struct wp_ctx *ctx);
+enum wp_err wp_api_devices_revoke_others(struct wp_ctx *ctx);
+enum wp_err wp_api_device_codes_create(struct wp_ctx *ctx);
+enum wp_err wp_api_device_codes_redeem(struct wp_ctx *ctx);
+/* The body's optional "device" name (1..40 characters), def when absent. */
+enum wp_err wp_device_name(struct wp_ctx *ctx, const char *def, char *out, size_t cap);
+/* A code's or a recovery link's hash traded for a new device's token
+ * (wp_db_redeem) on c, given back: 201 with the player, the device and
+ * the token, shown this once; 403 invalid-code (detail `invalid`). */
+enum wp_err wp_new_device(struct wp_ctx *ctx, struct wp_conn *c, enum wp_redeem how,
+                          const unsigned char hash[32], const char *device,
+                          const char *invalid);
+/* recovery.c: e-mail confirmation and recovery links */
+enum wp_err wp_api_recovery_create(struct wp_ctx *ctx);
+enum wp_err wp_api_recovery_redeem(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirm(struct wp_ctx *ctx);
+enum wp_err wp_api_email_confirmation(struct wp_ctx *ctx);
+/* players.c: a name of 1..40 characters (trimmed) into out, or the 400
+ * that names the field. */
+enum wp_err wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out,
+                          size_t cap);
 
 #endif

@@ -35,7 +35,7 @@ wp_clock_load(struct wp_conn *c, int64_t game, int seq, int version, const struc
 	if (!tc->on || status == WP_STATUS_OPEN)
 		return WP_OK;
 	if (version < 0 || !wp_cache_clock(game, version, &in)) {
-		if ((err = wp_db_clock_load(c, game, seq, &in)) != WP_OK)
+		if ((err = wp_db_clock_load(c, game, seq, nseats, &in)) != WP_OK)
 			return err;
 		if (version >= 0)
 			wp_cache_clock_put(game, version, &in);
@@ -50,6 +50,7 @@ wp_clock_derive(const struct wp_tc *tc, const struct wp_clock_input *in, int nse
                 struct wp_game_clock *gc)
 {
 	const struct wp_interval *vac[WR_MAX_SEATS];
+	struct wp_clock_fold f;
 
 	memset(gc, 0, sizeof(*gc));
 	for (int s = 0; s < WR_MAX_SEATS; s++) {
@@ -59,7 +60,8 @@ wp_clock_derive(const struct wp_tc *tc, const struct wp_clock_input *in, int nse
 			gc->last_vac[s] = in->vac[s][in->nvac[s] - 1];
 		}
 	}
-	wp_clock_compute(tc, in->marks, in->nmarks, vac, in->nvac, nseats, now, gc->seat);
+	wp_clock_input_fold(tc, in, nseats, &f);
+	wp_clock_fold_end(tc, &f, vac, in->nvac, nseats, now, gc->seat);
 	gc->on = 1;
 }
 

@@ -8,6 +8,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "ratings.h"
 
 enum wp_err
 wp_api_rulesets(struct wp_ctx *ctx)
@@ -38,49 +39,74 @@ struct creation {
 	int seats, seat;
 	enum wp_watch watch;
 	int delay;
+	int rated;               /* issue 28: rates its players when it ends */
 	struct wp_player who;
 	int64_t id;
-	unsigned char seed[32], commitment[32];
+	unsigned char commitment[32];
 	json_object *invitations;
 };
 
 /* The match row and its seats, each open seat with an invitation code
- * of 128 random bits kept only as its hash. */
-static enum wp_err
-create_tx(struct wp_conn *c, void *arg)
+ * of 128 random bits kept only as its hash. The secret seed is drawn
+ * here and only its commitment leaves. */
+enum wp_err
+wp_match_insert(struct wp_ctx *ctx, struct wp_conn *c, struct wp_match_new *m)
 {
-	struct creation *m = arg;
+	unsigned char seed[32];
 	enum wp_err err;
 
-	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
-		return err;
-	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, m->seed, m->commitment,
-	                        m->who.id, m->time_control, &m->id);
+	randombytes_buf(seed, sizeof(seed));
+	crypto_hash_sha256(m->commitment, seed, sizeof(seed));
+	err = wp_db_game_insert(c, m->rs->id, m->options, m->seats, seed, m->commitment,
+	                        m->created_by, m->time_control, &m->id);
+	sodium_memzero(seed, sizeof(seed));
 	if (err == WP_OK && (m->watch != WP_WATCH_UNLISTED || m->delay))
 		err = wp_db_game_watch_set(c, m->id, m->watch, m->delay);
+	if (err == WP_OK && m->rated)
+		err = wp_db_game_rated_set(c, m->id);
 	for (int i = 0; err == WP_OK && i < m->seats; i++) {
 		char code[33];
 		unsigned char raw[16], hash[32];
-		int mine = i == m->seat;
+		int64_t who = m->player[i];
 		randombytes_buf(raw, sizeof(raw));
 		sodium_bin2hex(code, sizeof(code), raw, sizeof(raw));
 		crypto_hash_sha256(hash, (const unsigned char *)code, 32);
-		err = wp_db_seat_insert(c, m->id, i, mine ? m->who.id : 0, hash,
-		                        mine ? m->client_seed : NULL);
-		if (err == WP_OK && !mine) {
+		err = wp_db_seat_insert(c, m->id, i, who, hash, who ? m->client_seed[i] : NULL);
+		if (err == WP_OK && !who && m->invitations) {
 			json_object *one = json_object_new_object();
 			json_object_object_add(one, "seat", json_object_new_int(i));
 			json_object_object_add(one, "code", json_object_new_string(code));
 			json_object_array_add(m->invitations, one);
 		}
 	}
-	return err == WP_OK ? WP_OK : wp_fail_store(m->ctx, err);
+	return err == WP_OK ? WP_OK : wp_fail_store(ctx, err);
+}
+
+static enum wp_err
+create_tx(struct wp_conn *c, void *arg)
+{
+	struct creation *m = arg;
+	struct wp_match_new n = {.rs = m->rs, .options = m->options,
+	                         .time_control = m->time_control, .seats = m->seats,
+	                         .rated = m->rated, .watch = m->watch, .delay = m->delay,
+	                         .created_by = m->who.id, .invitations = m->invitations};
+	enum wp_err err;
+
+	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
+		return err;
+	n.player[m->seat] = m->who.id;
+	n.client_seed[m->seat] = m->client_seed;
+	if ((err = wp_match_insert(m->ctx, c, &n)))
+		return err;
+	m->id = n.id;
+	memcpy(m->commitment, n.commitment, sizeof(m->commitment));
+	return WP_OK;
 }
 
 /* The options are checked by building a start state with a throwaway
  * dice stream; the real one is built when the last seat is taken. */
-static enum wp_err
-check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs, json_object *options, int seats)
+enum wp_err
+wp_check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs, json_object *options, int seats)
 {
 	struct wr_rng rng;
 	uint64_t st;
@@ -98,20 +124,58 @@ check_options(struct wp_ctx *ctx, const struct wr_ruleset *rs, json_object *opti
 }
 
 /* Who may watch and how far behind (issue 14, "Spectators"). */
-static enum wp_err
-watch_options(struct wp_ctx *ctx, struct creation *m)
+enum wp_err
+wp_watch_options(struct wp_ctx *ctx, enum wp_watch *watch, int *delay)
 {
-	const char *watch;
-	int64_t delay;
+	const char *text;
+	int64_t d;
 	enum wp_err err;
 
-	if ((err = wp_body_string(ctx, "spectators", 16, 0, &watch)) ||
-	    (err = wp_body_int(ctx, "spectator_delay", 0, WP_DELAY_MAX, 0, 0, &delay)))
+	if ((err = wp_body_string(ctx, "spectators", 16, 0, &text)) ||
+	    (err = wp_body_int(ctx, "spectator_delay", 0, WP_DELAY_MAX, 0, 0, &d)))
 		return err;
-	m->watch = watch ? wp_watch_parse(watch) : WP_WATCH_UNLISTED;
-	if (m->watch == WP_WATCH_MAX)
+	*watch = text ? wp_watch_parse(text) : WP_WATCH_UNLISTED;
+	if (*watch == WP_WATCH_MAX)
 		return wp_fail(ctx, WP_ERR_INVALID, "spectators: open, unlisted or private");
-	m->delay = (int)delay;
+	*delay = (int)d;
+	return WP_OK;
+}
+
+enum wp_err
+wp_body_ruleset(struct wp_ctx *ctx, const char *const *fields, const char **ruleset)
+{
+	enum wp_err err;
+
+	if ((err = wp_body_only(ctx, fields)) ||
+	    (err = wp_body_string(ctx, "ruleset", 64, 0, ruleset)))
+		return err;
+	if (!*ruleset)
+		return wp_fail(ctx, WP_ERR_INVALID, "ruleset: required");
+	return WP_OK;
+}
+
+enum wp_err
+wp_match_ruleset(struct wp_ctx *ctx, const char *ruleset, int64_t *seats, json_object **options,
+                 const struct wr_ruleset **rs)
+{
+	json_object *v;
+
+	*options = NULL;
+	if (json_object_object_get_ex(ctx->body, "options", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		if (!json_object_is_type(v, json_type_object))
+			return wp_fail(ctx, WP_ERR_INVALID, "options: must be an object");
+		*options = v;
+	}
+	if (!(*rs = wr_ruleset_find(ruleset)))
+		return wp_fail(ctx, WP_ERR_UNKNOWN_RULESET,
+		               "this server has no ruleset \"%.64s\" (GET /api/rulesets lists them)",
+		               ruleset);
+	if (*seats == 0)
+		*seats = (*rs)->min_seats;
+	if (*seats < (*rs)->min_seats || *seats > (*rs)->max_seats)
+		return wp_fail(ctx, WP_ERR_INVALID_OPTION, "seats: %s is for %d to %d seats", (*rs)->id,
+		               (*rs)->min_seats, (*rs)->max_seats);
 	return WP_OK;
 }
 
@@ -119,43 +183,27 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", "spectators", "spectator_delay", NULL};
+	                                     "time_control", "spectators", "spectator_delay", "rated", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
-	json_object *options = NULL, *v, *tc_json = NULL;
+	json_object *options = NULL, *tc_json = NULL;
 	struct wp_tc tc;
 	int64_t seats, seat;
 	enum wp_err err;
 
-	if ((err = wp_body_only(ctx, fields)) ||
-	    (err = wp_body_string(ctx, "ruleset", 64, 0, &ruleset)))
-		return err;
-	if (!ruleset)
-		return wp_fail(ctx, WP_ERR_INVALID, "ruleset: required");
-	if ((err = wp_body_int(ctx, "seats", 1, WR_MAX_SEATS, 0, 0, &seats)) ||
+	if ((err = wp_body_ruleset(ctx, fields, &ruleset)) ||
+	    (err = wp_body_int(ctx, "seats", 1, WR_MAX_SEATS, 0, 0, &seats)) ||
 	    (err = wp_body_int(ctx, "seat", 0, WR_MAX_SEATS - 1, 0, 0, &seat)) ||
 	    (err = wp_client_seed(ctx, &m.client_seed)))
 		return err;
-	if ((err = watch_options(ctx, &m)))
+	if ((err = wp_watch_options(ctx, &m.watch, &m.delay)) ||
+	    (err = wp_body_bool(ctx, "rated", &m.rated)))
 		return err;
-	if (json_object_object_get_ex(ctx->body, "options", &v) &&
-	    !json_object_is_type(v, json_type_null)) {
-		if (!json_object_is_type(v, json_type_object))
-			return wp_fail(ctx, WP_ERR_INVALID, "options: must be an object");
-		options = v;
-	}
-	if (!(m.rs = wr_ruleset_find(ruleset)))
-		return wp_fail(ctx, WP_ERR_UNKNOWN_RULESET,
-		               "this server has no ruleset \"%.64s\" (GET /api/rulesets lists them)",
-		               ruleset);
-	if (seats == 0)
-		seats = m.rs->min_seats;
-	if (seats < m.rs->min_seats || seats > m.rs->max_seats)
-		return wp_fail(ctx, WP_ERR_INVALID_OPTION, "seats: %s is for %d to %d seats", m.rs->id,
-		               m.rs->min_seats, m.rs->max_seats);
+	if ((err = wp_match_ruleset(ctx, ruleset, &seats, &options, &m.rs)))
+		return err;
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
-	if ((err = check_options(ctx, m.rs, options, (int)seats)) ||
+	if ((err = wp_check_options(ctx, m.rs, options, (int)seats)) ||
 	    (err = wp_time_control(ctx, &tc)) ||
 	    (err = wp_limit_token(ctx, WP_RATE_GAMES)))
 		return err;
@@ -166,8 +214,6 @@ wp_api_games_create(struct wp_ctx *ctx)
 	m.seat = (int)seat;
 	m.options = options ? json_object_to_json_string_ext(options, JSON_C_TO_STRING_PLAIN) : "{}";
 	m.invitations = json_object_new_array();
-	randombytes_buf(m.seed, sizeof(m.seed));
-	crypto_hash_sha256(m.commitment, m.seed, sizeof(m.seed));
 	if ((err = wp_player_tx(ctx, &m.who, create_tx, &m)) != WP_OK) {
 		json_object_put(m.invitations);
 		json_object_put(tc_json);
@@ -184,6 +230,7 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "time_control", tc_json);
 	json_object_object_add(out, "spectators", json_object_new_string(wp_watch_str(m.watch)));
 	json_object_object_add(out, "spectator_delay", json_object_new_int(m.delay));
+	json_object_object_add(out, "rated", json_object_new_boolean(m.rated));
 	char loc[48];
 	snprintf(loc, sizeof(loc), "/api/games/%lld", (long long)m.id);
 	wp_response_header(ctx->res, "Location", loc);
@@ -194,8 +241,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 
 /* The last seat taken starts the match: the client seeds are fixed and the
  * ruleset builds the start state with the match's own dice (post 1). */
-static enum wp_err
-start_match(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g)
+enum wp_err
+wp_match_start(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g)
 {
 	struct wr_hmac_stream hs;
 	struct wr_rng rng;
@@ -274,7 +321,7 @@ join_tx(struct wp_conn *c, void *arg)
 		for (int i = 0; i < g.nseats; i++)
 			full &= g.seats[i].player_id != 0;
 		if (full)
-			err = start_match(ctx, c, &g);
+			err = wp_match_start(ctx, c, &g);
 		else if ((err = wp_db_game_bump(c, j->id)))
 			err = wp_fail_store(ctx, err);
 	}

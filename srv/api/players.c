@@ -10,10 +10,8 @@
 
 #define WP_NAME_MAX_CHARS 40
 
-/* Trims spaces, then requires 1..40 characters of valid UTF-8 without
- * control characters. Writes the trimmed name to out. */
-static enum wp_err
-check_name(struct wp_ctx *ctx, const char *in, char *out, size_t cap)
+enum wp_err
+wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out, size_t cap)
 {
 	size_t len, chars = 0;
 	const unsigned char *p;
@@ -24,20 +22,21 @@ check_name(struct wp_ctx *ctx, const char *in, char *out, size_t cap)
 	while (len && in[len - 1] == ' ')
 		len--;
 	if (len == 0)
-		return wp_fail(ctx, WP_ERR_INVALID, "name: must not be empty");
+		return wp_fail(ctx, WP_ERR_INVALID, "%s: must not be empty", field);
 	if (len >= cap)
-		return wp_fail(ctx, WP_ERR_INVALID, "name: at most %d characters",
+		return wp_fail(ctx, WP_ERR_INVALID, "%s: at most %d characters", field,
 		               WP_NAME_MAX_CHARS);
 	memcpy(out, in, len);
 	out[len] = '\0';
 	for (p = (const unsigned char *)out; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f)
-			return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
+			return wp_fail(ctx, WP_ERR_INVALID, "%s: control characters are not allowed",
+			               field);
 		if ((*p & 0xc0) != 0x80)
 			chars++;
 	}
 	if (chars > WP_NAME_MAX_CHARS)
-		return wp_fail(ctx, WP_ERR_INVALID, "name: at most %d characters",
+		return wp_fail(ctx, WP_ERR_INVALID, "%s: at most %d characters", field,
 		               WP_NAME_MAX_CHARS);
 	return WP_OK;
 }
@@ -45,8 +44,8 @@ check_name(struct wp_ctx *ctx, const char *in, char *out, size_t cap)
 enum wp_err
 wp_api_players_create(struct wp_ctx *ctx)
 {
-	static const char *const fields[] = {"name", NULL};
-	char name[4 * WP_NAME_MAX_CHARS + 1], token[65];
+	static const char *const fields[] = {"name", "device", NULL};
+	char name[4 * WP_NAME_MAX_CHARS + 1], device[sizeof(name)], token[65];
 	unsigned char hash[32];
 	json_object *jname, *out;
 	enum wp_err err;
@@ -61,14 +60,16 @@ wp_api_players_create(struct wp_ctx *ctx)
 		return wp_fail(ctx, WP_ERR_INVALID, "name: must be a string");
 	if ((size_t)json_object_get_string_len(jname) != strlen(json_object_get_string(jname)))
 		return wp_fail(ctx, WP_ERR_INVALID, "name: control characters are not allowed");
-	if ((err = check_name(ctx, json_object_get_string(jname), name, sizeof(name))) != WP_OK ||
+	if ((err = wp_check_name(ctx, "name", json_object_get_string(jname), name,
+	                         sizeof(name))) != WP_OK ||
+	    (err = wp_device_name(ctx, "First device", device, sizeof(device))) != WP_OK ||
 	    (err = wp_rate_check_ip(ctx, WP_RATE_PLAYERS)) != WP_OK)
 		return err;
 
 	if ((err = wp_conn_get(ctx, &c)) != WP_OK)
 		return err;
 	wp_token_new(token, hash);
-	err = wp_db_player_insert(c, name, hash, &id);
+	err = wp_db_player_insert(c, name, hash, device, &id);
 	wp_store_put(ctx->store, c);
 	if (err != WP_OK) {
 		sodium_memzero(token, sizeof(token));
@@ -135,6 +136,7 @@ my_game_json(const struct wp_my_game *m, const struct wp_game_clock *gc, int wit
 	wp_my_game_clock(g, &m->tc, gc, m->seat, m->nseats);
 	json_object_object_add(g, "players", json_object_get(m->players));
 	json_object_object_add(g, "result", json_object_get(m->result));
+	json_object_object_add(g, "rated", json_object_new_boolean(m->rated));
 	if (with_state)
 		json_object_object_add(g, "state", my_game_state(m));
 	return g;

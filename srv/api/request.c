@@ -170,6 +170,18 @@ wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c)
 }
 
 enum wp_err
+wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who)
+{
+	enum wp_err err = wp_conn_get(ctx, c);
+
+	if (err == WP_OK && (err = wp_auth_player(ctx, *c, who)) != WP_OK) {
+		wp_store_put(ctx->store, *c);
+		*c = NULL;
+	}
+	return err;
+}
+
+enum wp_err
 wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg)
 {
 	struct wp_conn *c;
@@ -291,7 +303,8 @@ wp_limit_open_matches(struct wp_ctx *ctx, struct wp_conn *c, int64_t player)
 		return wp_fail_store(ctx, err);
 	if (n >= cap)
 		return wp_fail(ctx, WP_ERR_TOO_MANY_OPEN_MATCHES,
-		               "you hold a seat in %lld unfinished matches, the most this server "
-		               "allows (%u): finish, resign or abort one first", (long long)n, cap);
+		               "you hold a seat in %lld unfinished matches and open challenges, the "
+		               "most this server allows (%u): finish, resign or abort one first",
+		               (long long)n, cap);
 	return WP_OK;
 }

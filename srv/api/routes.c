@@ -36,6 +36,23 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
+	{WP_POST, "/api/challenges", wp_api_challenges_create, WP_BODY_JSON},
+	{WP_GET, "/api/challenges", wp_api_challenges_list, WP_BODY_NONE},
+	{WP_GET, "/api/challenges/{id}", wp_api_challenges_get, WP_BODY_NONE},
+	{WP_DELETE, "/api/challenges/{id}", wp_api_challenges_cancel, WP_BODY_NONE},
+	{WP_POST, "/api/challenges/{id}/accept", wp_api_challenges_accept, WP_BODY_OPTIONAL},
+	{WP_GET, "/api/players/{id}", wp_api_players_get, WP_BODY_NONE},
+	{WP_GET, "/api/leaderboards/{ruleset}", wp_api_leaderboard, WP_BODY_NONE},
+	{WP_GET, "/api/me/devices", wp_api_devices_list, WP_BODY_NONE},
+	{WP_DELETE, "/api/me/devices", wp_api_devices_revoke_others, WP_BODY_NONE},
+	{WP_PATCH, "/api/me/devices/{id}", wp_api_devices_rename, WP_BODY_JSON},
+	{WP_DELETE, "/api/me/devices/{id}", wp_api_devices_revoke, WP_BODY_NONE},
+	{WP_POST, "/api/me/device-codes", wp_api_device_codes_create, WP_BODY_NONE},
+	{WP_POST, "/api/device-codes/redeem", wp_api_device_codes_redeem, WP_BODY_JSON},
+	{WP_POST, "/api/me/email/confirmation", wp_api_email_confirmation, WP_BODY_NONE},
+	{WP_POST, "/api/email/confirm", wp_api_email_confirm, WP_BODY_JSON},
+	{WP_POST, "/api/recovery", wp_api_recovery_create, WP_BODY_JSON},
+	{WP_POST, "/api/recovery/redeem", wp_api_recovery_redeem, WP_BODY_JSON},
 };
 
 const struct wp_route *

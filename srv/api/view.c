@@ -82,6 +82,7 @@ game_json(const struct wp_game *g, const void *state, int viewer, int you,
 	json_object_object_add(o, "clock", wp_clock_json(g, gc));
 	json_object_object_add(o, "spectators", json_object_new_string(wp_watch_str(g->watch)));
 	json_object_object_add(o, "spectator_delay", json_object_new_int(g->delay));
+	json_object_object_add(o, "rated", json_object_new_boolean(g->rated));
 	return o;
 }
 

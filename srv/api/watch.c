@@ -244,6 +244,7 @@ wp_api_games_watchable(struct wp_ctx *ctx)
 		                       json_object_new_string(wp_status_str(rows[i].status)));
 		json_object_object_add(m, "seats", json_object_new_int(rows[i].nseats));
 		json_object_object_add(m, "spectator_delay", json_object_new_int(rows[i].delay));
+		json_object_object_add(m, "rated", json_object_new_boolean(rows[i].rated));
 		json_object_array_add(list, m);
 	}
 	free(rows);

@@ -15,19 +15,6 @@
 #define WP_SECRET_MIN 16
 #define WP_SECRET_MAX 256
 
-/* The bearer's player on a connection of the request's own. */
-static enum wp_err
-me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who)
-{
-	enum wp_err err = wp_conn_get(ctx, c);
-
-	if (err == WP_OK && (err = wp_auth_player(ctx, *c, who)) != WP_OK) {
-		wp_store_put(ctx->store, *c);
-		*c = NULL;
-	}
-	return err;
-}
-
 static json_object *
 hook_json(const struct wp_webhook *w)
 {
@@ -82,7 +69,7 @@ wp_api_webhooks_create(struct wp_ctx *ctx)
 		randombytes_buf(raw, sizeof(raw));
 		sodium_bin2hex(made, sizeof(made), raw, sizeof(raw));
 	}
-	if ((err = me(ctx, &c, &who)))
+	if ((err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_webhook_insert(c, who.id, url, secret ? secret : made, WP_WEBHOOKS_MAX, &w);
 	wp_store_put(ctx->store, c);
@@ -108,7 +95,7 @@ wp_api_webhooks_list(struct wp_ctx *ctx)
 	enum wp_err err;
 	int n = 0;
 
-	if ((err = me(ctx, &c, &who)))
+	if ((err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_webhooks(c, who.id, &hooks, &n);
 	wp_store_put(ctx->store, c);
@@ -142,7 +129,7 @@ wp_api_webhooks_delete(struct wp_ctx *ctx)
 	enum wp_err err;
 	int64_t id;
 
-	if ((err = hook_id(ctx, &id)) || (err = me(ctx, &c, &who)))
+	if ((err = hook_id(ctx, &id)) || (err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_webhook_delete(c, who.id, id);
 	wp_store_put(ctx->store, c);
@@ -194,7 +181,7 @@ wp_api_webhooks_deliveries(struct wp_ctx *ctx)
 	int n = 0;
 
 	if ((err = hook_id(ctx, &id)) || (err = wp_query_int(ctx, "limit", 1, 200, 50, &limit)) ||
-	    (err = me(ctx, &c, &who)))
+	    (err = wp_me(ctx, &c, &who)))
 		return err;
 	if ((err = wp_db_webhook_owned(c, who.id, id)) == WP_OK)
 		err = wp_db_deliveries(c, id, (int)limit, &rows, &n);
@@ -225,6 +212,7 @@ email_reply(struct wp_ctx *ctx, const struct wp_email *e, int found)
 	json_object_object_add(o, "digest",
 	                       json_object_new_string(found && e->digest ? "daily" : "off"));
 	json_object_object_add(o, "last_digest_at", found ? time_or_null(e->last_digest_at) : NULL);
+	json_object_object_add(o, "confirmed", json_object_new_boolean(found && e->confirmed));
 	return wp_reply_json(ctx, 200, o);
 }
 
@@ -236,7 +224,7 @@ wp_api_email_get(struct wp_ctx *ctx)
 	struct wp_conn *c;
 	enum wp_err err;
 
-	if ((err = me(ctx, &c, &who)))
+	if ((err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_email_get(c, who.id, &e);
 	wp_store_put(ctx->store, c);
@@ -268,7 +256,7 @@ wp_api_email_put(struct wp_ctx *ctx)
 		return wp_fail(ctx, WP_ERR_INVALID, "digest: required, \"daily\" or \"off\"");
 	randombytes_buf(raw, sizeof(raw));
 	sodium_bin2hex(token, sizeof(token), raw, sizeof(raw));
-	if ((err = me(ctx, &c, &who)))
+	if ((err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_email_put(c, who.id, address, strcmp(digest, "daily") == 0, token, &e);
 	wp_store_put(ctx->store, c);

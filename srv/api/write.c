@@ -155,6 +155,9 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	/* Before the write, which forgets the match's cached clock input. */
 	struct wp_clock_input clk;
 	int have_clk = g->tc.on && wp_cache_clock(g->id, g->version, &clk);
+	w.clock = have_clk ? &clk : NULL;
+	w.tc = &g->tc;
+	w.nseats = g->nseats;
 	/* The poster's answer shows what the poster may see (G5). */
 	int viewer = wp_viewer(status != WP_STATUS_ACTIVE, p->seat);
 	*out = json_object_new_object();
@@ -269,26 +272,37 @@ idem_key_ok(const char *k)
 
 /* A retry with the same key gets the first answer (the transaction then
  * writes nothing); the same key with another request is refused. */
+enum wp_err
+wp_idem_replay(struct wp_ctx *ctx, enum wp_err found, struct wp_idem *first,
+               const unsigned char reqhash[32], int *replayed)
+{
+	enum wp_err err = WP_OK;
+
+	*replayed = 0;
+	if (found == WP_ERR_NOT_FOUND)
+		return WP_OK;
+	if (found != WP_OK)
+		return wp_fail_store(ctx, found);
+	if (memcmp(first->request_hash, reqhash, 32) == 0) {
+		wp_response_json(ctx->res, first->status, first->body ? first->body : "");
+		wp_response_header(ctx->res, "Idempotent-Replayed", "true");
+		*replayed = 1;
+	} else {
+		err = wp_fail(ctx, WP_ERR_IDEMPOTENCY_KEY_REUSED,
+		              "this Idempotency-Key was used with another request");
+	}
+	free(first->body);
+	first->body = NULL;
+	return err;
+}
+
 static enum wp_err
 replay(struct mutation *m, struct wp_conn *c)
 {
 	struct wp_idem first;
-	enum wp_err err = wp_db_idem_get(c, m->id, m->who.id, m->key, &first);
+	enum wp_err found = wp_db_idem_get(c, m->id, m->who.id, m->key, &first);
 
-	if (err == WP_ERR_NOT_FOUND)
-		return WP_OK;
-	if (err != WP_OK)
-		return wp_fail_store(m->ctx, err);
-	if (memcmp(first.request_hash, m->reqhash, 32) == 0) {
-		wp_response_json(m->ctx->res, first.status, first.body ? first.body : "");
-		wp_response_header(m->ctx->res, "Idempotent-Replayed", "true");
-		m->replayed = 1;
-	} else {
-		err = wp_fail(m->ctx, WP_ERR_IDEMPOTENCY_KEY_REUSED,
-		              "this Idempotency-Key was used with another request");
-	}
-	free(first.body);
-	return err;
+	return wp_idem_replay(m->ctx, found, &first, m->reqhash, &m->replayed);
 }
 
 static enum wp_err
@@ -393,25 +407,33 @@ wp_player_tx_keeping(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, voi
 	return err;
 }
 
-static enum wp_err
-mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
+enum wp_err
+wp_idem_request(struct wp_ctx *ctx, const char **key, unsigned char hash[32])
 {
-	struct mutation m = {.ctx = ctx, .fn = fn};
 	const struct wp_request *req = ctx->req;
 	crypto_hash_sha256_state hs;
-	enum wp_err err;
 
-	m.key = wp_request_header(req, "Idempotency-Key");
-	if ((err = wp_game_id(ctx, &m.id)) || (err = wp_limit_token(ctx, WP_RATE_WRITES)))
-		return err;
-	if (m.key && !idem_key_ok(m.key))
+	*key = wp_request_header(req, "Idempotency-Key");
+	if (*key && !idem_key_ok(*key))
 		return wp_fail(ctx, WP_ERR_INVALID, "Idempotency-Key: 1 to 255 visible ASCII characters");
 	crypto_hash_sha256_init(&hs);
 	crypto_hash_sha256_update(&hs, (const unsigned char *)req->path, strlen(req->path));
 	crypto_hash_sha256_update(&hs, (const unsigned char *)"\n", 1);
 	if (req->body_len)
 		crypto_hash_sha256_update(&hs, (const unsigned char *)req->body, req->body_len);
-	crypto_hash_sha256_final(&hs, m.reqhash);
+	crypto_hash_sha256_final(&hs, hash);
+	return WP_OK;
+}
+
+static enum wp_err
+mutate(struct wp_ctx *ctx, wp_mutate_fn fn, int one_trip)
+{
+	struct mutation m = {.ctx = ctx, .fn = fn};
+	enum wp_err err;
+
+	if ((err = wp_game_id(ctx, &m.id)) || (err = wp_limit_token(ctx, WP_RATE_WRITES)) ||
+	    (err = wp_idem_request(ctx, &m.key, m.reqhash)))
+		return err;
 	unsigned char token[32];
 	int present = 0;
 	if (one_trip && (err = wp_auth_token(ctx, token, &present)))

@@ -30,16 +30,24 @@ env_uint(const char *name, unsigned long def, unsigned long min, unsigned long m
 	return 0;
 }
 
+/* env_uint() into an unsigned (max fits one). */
+static int
+env_u(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out, char *err,
+      size_t errlen)
+{
+	unsigned long v;
+
+	if (env_uint(name, def, min, max, &v, err, errlen))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
 /* Milliseconds, up to ten minutes. */
 static int
 env_ms(const char *name, unsigned def, unsigned min, unsigned *out, char *err, size_t errlen)
 {
-	unsigned long v;
-
-	if (env_uint(name, def, min, 600000, &v, err, errlen))
-		return -1;
-	*out = (unsigned)v;
-	return 0;
+	return env_u(name, def, min, 600000, out, err, errlen);
 }
 
 /* "N/S": N requests per S seconds; "0" or "off": no limit. */
@@ -79,14 +87,13 @@ env_rate(const char *name, unsigned n, unsigned per_s, struct wp_rate *out, char
 static int
 load_images(struct wp_config *cfg, char *err, size_t errlen)
 {
-	unsigned long cache, cost;
+	unsigned long cache;
 
 	if (env_ms("RENDER_TIMEOUT_MS", 10000, 100, &cfg->render_timeout_ms, err, errlen) ||
 	    env_uint("PNG_CACHE_BYTES", 8 << 20, 0, 1UL << 30, &cache, err, errlen) ||
-	    env_uint("PNG_RENDER_COST", 8, 1, 1000, &cost, err, errlen))
+	    env_u("PNG_RENDER_COST", 8, 1, 1000, &cfg->png_render_cost, err, errlen))
 		return -1;
 	cfg->png_cache_bytes = (size_t)cache;
-	cfg->png_render_cost = (unsigned)cost;
 	return 0;
 }
 
@@ -94,13 +101,14 @@ static int
 load_rates(struct wp_config *cfg, char *err, size_t errlen)
 {
 	const char *all = getenv("RATE_LIMITS");
-	unsigned long cap, trust;
+	unsigned long trust;
 
 	if (env_rate("RATE_LIMIT_REQUESTS", 300, 15, &cfg->rate[WP_RATE_REQUESTS], err, errlen) ||
 	    env_rate("RATE_LIMIT_PLAYERS", 20, 600, &cfg->rate[WP_RATE_PLAYERS], err, errlen) ||
 	    env_rate("RATE_LIMIT_GAMES", 20, 600, &cfg->rate[WP_RATE_GAMES], err, errlen) ||
 	    env_rate("RATE_LIMIT_WRITES", 120, 60, &cfg->rate[WP_RATE_WRITES], err, errlen) ||
-	    env_uint("MAX_OPEN_MATCHES", 100, 0, 1000000, &cap, err, errlen) ||
+	    env_rate("RATE_LIMIT_ACCOUNT", 10, 600, &cfg->rate[WP_RATE_ACCOUNT], err, errlen) ||
+	    env_u("MAX_OPEN_MATCHES", 100, 0, 1000000, &cfg->max_open_matches, err, errlen) ||
 	    env_uint("TRUST_X_FORWARDED_FOR", 0, 0, 1, &trust, err, errlen))
 		return -1;
 	if (all && *all && strcmp(all, "on") != 0) {
@@ -110,7 +118,6 @@ load_rates(struct wp_config *cfg, char *err, size_t errlen)
 		}
 		memset(cfg->rate, 0, sizeof(cfg->rate));
 	}
-	cfg->max_open_matches = (unsigned)cap;
 	cfg->trust_forwarded_for = (int)trust;
 	return 0;
 }
@@ -127,19 +134,19 @@ static int
 notify_config(struct wp_config *cfg, char *err, size_t errlen)
 {
 	static char public_url[64];
-	unsigned long priv, base, max, attempts, timeout, poll, period;
+	unsigned long priv;
 
 	snprintf(public_url, sizeof(public_url), "http://localhost:%u", cfg->port);
 	cfg->public_url = env_str("PUBLIC_URL", public_url);
 	cfg->smtp_url = env_str("SMTP_URL", NULL);
 	cfg->smtp_from = env_str("SMTP_FROM", "warpost@localhost");
 	if (env_uint("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &priv, err, errlen) ||
-	    env_uint("WEBHOOK_RETRY_BASE_MS", 10000, 10, 86400000, &base, err, errlen) ||
-	    env_uint("WEBHOOK_RETRY_MAX_MS", 3600000, 10, 86400000, &max, err, errlen) ||
-	    env_uint("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &attempts, err, errlen) ||
-	    env_uint("WEBHOOK_TIMEOUT", 10, 1, 300, &timeout, err, errlen) ||
-	    env_uint("NOTIFY_POLL_MS", 1000, 10, 600000, &poll, err, errlen) ||
-	    env_uint("DIGEST_PERIOD_SECONDS", 86400, 1, 31 * 86400, &period, err, errlen))
+	    env_u("WEBHOOK_RETRY_BASE_MS", 10000, 10, 86400000, &cfg->webhook_retry_base_ms, err, errlen) ||
+	    env_u("WEBHOOK_RETRY_MAX_MS", 3600000, 10, 86400000, &cfg->webhook_retry_max_ms, err, errlen) ||
+	    env_u("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &cfg->webhook_max_attempts, err, errlen) ||
+	    env_u("WEBHOOK_TIMEOUT", 10, 1, 300, &cfg->webhook_timeout, err, errlen) ||
+	    env_u("NOTIFY_POLL_MS", 1000, 10, 600000, &cfg->notify_poll_ms, err, errlen) ||
+	    env_u("DIGEST_PERIOD_SECONDS", 86400, 1, 31 * 86400, &cfg->digest_period, err, errlen))
 		return -1;
 	if (strlen(cfg->public_url) > 200 || (strncmp(cfg->public_url, "http://", 7) != 0 &&
 	                                      strncmp(cfg->public_url, "https://", 8) != 0)) {
@@ -147,21 +154,38 @@ notify_config(struct wp_config *cfg, char *err, size_t errlen)
 		return -1;
 	}
 	cfg->webhook_allow_private = (int)priv;
-	cfg->webhook_retry_base_ms = (unsigned)base;
-	cfg->webhook_retry_max_ms = (unsigned)max;
-	cfg->webhook_max_attempts = (unsigned)attempts;
-	cfg->webhook_timeout = (unsigned)timeout;
-	cfg->notify_poll_ms = (unsigned)poll;
-	cfg->digest_period = (unsigned)period;
+	return 0;
+}
+
+/* Ratings (issue 28): written to the database at start (store/ratings.c),
+ * where the rating function reads them. */
+static int
+load_ratings(struct wp_config *cfg, char *err, size_t errlen)
+{
+	const char *tau = getenv("RATING_TAU");
+	unsigned long mix;
+	char *end;
+
+	cfg->rating_tau = 0.5;
+	if (tau && *tau) {
+		errno = 0;
+		cfg->rating_tau = strtod(tau, &end);
+		if (errno || *end || !(cfg->rating_tau >= 0.05 && cfg->rating_tau <= 10)) {
+			snprintf(err, errlen, "RATING_TAU=%s: expected a number from 0.05 to 10", tau);
+			return -1;
+		}
+	}
+	if (env_u("RATING_PERIOD_SECONDS", 86400, 1, 366 * 86400, &cfg->rating_period, err, errlen) ||
+	    env_uint("RATING_MIX_BOTS", 0, 0, 1, &mix, err, errlen))
+		return -1;
+	cfg->rating_mix_bots = (int)mix;
 	return 0;
 }
 
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
-	unsigned long port, body, conns, timeout, threads, mem, pool, vac_every, vac_max;
-	unsigned long vac_start;
-	unsigned long per_ip, req_timeout, queue_timeout;
+	unsigned long body, mem;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->database_url = env_str("DATABASE_URL", NULL);
@@ -171,16 +195,16 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->migrations_dir = env_str("MIGRATIONS_DIR", "./sql");
 	cfg->fcgi_socket = env_str("FCGI_SOCKET", NULL);
 	cfg->metrics_token = env_str("METRICS_TOKEN", NULL);
-	if (env_uint("PORT", 8080, 1, 65535, &port, err, errlen) ||
+	if (env_u("PORT", 8080, 1, 65535, &cfg->port, err, errlen) ||
 	    env_uint("MAX_BODY_BYTES", 65536, 1024, 16 * 1024 * 1024, &body, err, errlen) ||
-	    env_uint("MAX_CONNECTIONS", 1024, 4, 100000, &conns, err, errlen) ||
-	    env_uint("CONNECTION_TIMEOUT", 30, 1, 3600, &timeout, err, errlen) ||
-	    env_uint("THREADS", 8, 1, 256, &threads, err, errlen) ||
+	    env_u("MAX_CONNECTIONS", 1024, 4, 100000, &cfg->max_connections, err, errlen) ||
+	    env_u("CONNECTION_TIMEOUT", 30, 1, 3600, &cfg->connection_timeout, err, errlen) ||
+	    env_u("THREADS", 8, 1, 256, &cfg->threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_uint("DB_POOL_SIZE", 8, 1, 256, &pool, err, errlen) ||
-	    env_uint("VACATION_EVERY_DAYS", 30, 1, 365, &vac_every, err, errlen) ||
-	    env_uint("VACATION_MAX_DAYS", 30, 0, 365, &vac_max, err, errlen) ||
-	    env_uint("VACATION_START_DAYS", 7, 0, 365, &vac_start, err, errlen) ||
+	    env_u("DB_POOL_SIZE", 8, 1, 256, &cfg->db_pool_size, err, errlen) ||
+	    env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||
+	    env_u("VACATION_MAX_DAYS", 30, 0, 365, &cfg->vacation_max_days, err, errlen) ||
+	    env_u("VACATION_START_DAYS", 7, 0, 365, &cfg->vacation_start_days, err, errlen) ||
 	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
 	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
 	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
@@ -188,25 +212,16 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen) ||
 	    load_rates(cfg, err, errlen) ||
 	    load_images(cfg, err, errlen) ||
-	    env_uint("PER_IP_CONNECTIONS", 32, 0, 100000, &per_ip, err, errlen) ||
-	    env_uint("REQUEST_TIMEOUT", 15, 1, 3600, &req_timeout, err, errlen) ||
-	    env_uint("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &queue_timeout, err, errlen))
+	    env_u("PER_IP_CONNECTIONS", 32, 0, 100000, &cfg->per_ip_connections, err, errlen) ||
+	    env_u("REQUEST_TIMEOUT", 15, 1, 3600, &cfg->request_timeout, err, errlen) ||
+	    env_u("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &cfg->fcgi_queue_timeout, err, errlen))
 		return -1;
-	cfg->per_ip_connections = (unsigned)per_ip;
-	cfg->request_timeout = (unsigned)req_timeout;
-	cfg->fcgi_queue_timeout = (unsigned)queue_timeout;
-	cfg->vacation_every_days = (unsigned)vac_every;
-	cfg->vacation_max_days = (unsigned)vac_max;
 	/* never more than a player may hold */
-	cfg->vacation_start_days = (unsigned)(vac_start < vac_max ? vac_start : vac_max);
-	cfg->port = (unsigned)port;
+	if (cfg->vacation_start_days > cfg->vacation_max_days)
+		cfg->vacation_start_days = cfg->vacation_max_days;
 	cfg->max_body = body;
-	cfg->max_connections = (unsigned)conns;
-	cfg->connection_timeout = (unsigned)timeout;
-	cfg->threads = (unsigned)threads;
 	cfg->connection_memory = mem;
-	cfg->db_pool_size = (unsigned)pool;
-	if (notify_config(cfg, err, errlen) != 0)
+	if (notify_config(cfg, err, errlen) != 0 || load_ratings(cfg, err, errlen) != 0)
 		return -1;
 	if (!cfg->database_url) {
 		snprintf(err, errlen,

@@ -61,6 +61,10 @@ static const struct {
 	[WP_ERR_VACATION_UNAVAILABLE] = {"vacation-unavailable", 409, "Conflict"},
 	[WP_ERR_NOT_IMPLEMENTED] = {"not-implemented", 501, "Not implemented"},
 	[WP_ERR_TARGET_REFUSED] = {"webhook-target-refused", 422, "Unprocessable request"},
+	[WP_ERR_CHALLENGE_NOT_FOUND] = {"challenge-not-found", 404, "Not found"},
+	[WP_ERR_CHALLENGE_CLOSED] = {"challenge-closed", 409, "Conflict"},
+	[WP_ERR_RATING_OUT_OF_RANGE] = {"rating-out-of-range", 403, "Forbidden"},
+	[WP_ERR_INVALID_CODE] = {"invalid-code", 403, "Forbidden"},
 };
 
 static enum wp_err

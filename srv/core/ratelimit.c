@@ -157,6 +157,7 @@ wp_rate_check_n(struct wp_ctx *ctx, enum wp_rate_class cls, const void *key, siz
 		[WP_RATE_PLAYERS] = "players created from this address",
 		[WP_RATE_GAMES] = "matches created with this token",
 		[WP_RATE_WRITES] = "writes with this token",
+		[WP_RATE_ACCOUNT] = "sign-in codes made or tried from here",
 	};
 	unsigned wait = wp_rate_take_n(cls, key, len, n);
 	char v[16];

@@ -29,6 +29,13 @@ static size_t by_fd_cap;
 
 static void *watch_main(void *arg);
 
+/* A player's key (wp_wait_players), not a match's nor the challenges'. */
+static int
+player_key(int64_t key)
+{
+	return key < 0 && key != WP_WAIT_CHALLENGES;
+}
+
 /* Starts watching w->fd; the caller holds the lock. On any failure w is
  * simply not watched (it still ends at a change or its deadline). */
 static void
@@ -111,7 +118,7 @@ unlink_locked(struct wp_waiter *w)
 		*pp = w->next;
 	w->next = NULL;
 	w->registered = 0;
-	if (w->game < 0)
+	if (player_key(w->game))
 		player_waiters--;
 	if (w->watch_fd)
 		unwatch_locked(w);
@@ -161,7 +168,7 @@ wp_wait_add(struct wp_waiter *w)
 		w->next = bucket[s];
 		bucket[s] = w;
 		w->registered = 1;
-		if (w->game < 0)
+		if (player_key(w->game))
 			player_waiters++;
 		if (w->watch_fd)
 			watch_locked(w);
@@ -199,7 +206,7 @@ wake_where(int64_t game, int all, int64_t now_ns)
 			if (all || (game && w->game == game) || (now_ns && w->deadline_ns <= now_ns)) {
 				*pp = w->next;
 				w->registered = 0;
-				if (w->game < 0)
+				if (player_key(w->game))
 					player_waiters--;
 				if (w->watch_fd)
 					unwatch_locked(w);

@@ -41,6 +41,9 @@ void wp_wait_remove(struct wp_waiter *w);
  * player's matches (GET /api/me/events); the listener wakes them after
  * looking up the seats of the matches it heard of, only while some wait. */
 int wp_wait_players(void);
+/* The key of the open challenges' list (GET /api/challenges, issue 28),
+ * woken by NOTIFY wp_challenge from any instance; not a player's. */
+#define WP_WAIT_CHALLENGES INT64_MIN
 /* 1 when the peer of socket fd has hung up (closed, or shut its sending
  * side), right now. */
 int wp_hung_up(int fd);

@@ -65,6 +65,10 @@ enum wp_err {
 	WP_ERR_VACATION_UNAVAILABLE,  /* 409: on vacation already, or too few days */
 	WP_ERR_NOT_IMPLEMENTED,       /* 501: not in this build (board.png without librsvg) */
 	WP_ERR_TARGET_REFUSED,        /* 422: a webhook target this server will not call */
+	WP_ERR_CHALLENGE_NOT_FOUND,   /* 404: no such open challenge (issue 28) */
+	WP_ERR_CHALLENGE_CLOSED,      /* 409: cancelled, expired or started */
+	WP_ERR_RATING_OUT_OF_RANGE,   /* 403: outside the challenge's rating range */
+	WP_ERR_INVALID_CODE,          /* 403: a sign-in code unknown, used or expired (issue 28) */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */
@@ -156,6 +160,8 @@ enum wp_rate_class {
 	WP_RATE_PLAYERS,         /* RATE_LIMIT_PLAYERS: players created, per IP */
 	WP_RATE_GAMES,           /* RATE_LIMIT_GAMES: matches created, per token */
 	WP_RATE_WRITES,          /* RATE_LIMIT_WRITES: joins and posts, per token */
+	WP_RATE_ACCOUNT,         /* RATE_LIMIT_ACCOUNT: sign-in codes made (per token), codes
+	                          * tried and recoveries asked (per IP) */
 	WP_RATE_MAX
 };
 struct wp_rate {
@@ -213,6 +219,12 @@ struct wp_config {
 	unsigned per_ip_connections;
 	unsigned request_timeout;
 	unsigned fcgi_queue_timeout;
+	/* Ratings (issue 28; README "Ratings"): Glicko-2's system constant
+	 * (RATING_TAU), the rating period in seconds (RATING_PERIOD_SECONDS),
+	 * bots rated with humans (RATING_MIX_BOTS). */
+	double rating_tau;
+	unsigned rating_period;
+	int rating_mix_bots;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

@@ -269,33 +269,45 @@ clock_step(const struct wp_tc *tc, const struct wp_interval *vac, int nvac,
 }
 
 void
-wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
-                 const struct wp_interval *const *vac, const int *nvac, int nseats, int64_t now,
-                 struct wp_seat_clock *out)
+wp_clock_fold_start(const struct wp_tc *tc, int nseats, struct wp_clock_fold *f)
 {
-	struct wp_clock_mark prev = {0};
+	memset(f, 0, sizeof(*f));
+	for (int s = 0; s < nseats && s < WR_MAX_SEATS; s++)
+		f->seat[s].bank = tc->per_move;
+}
+
+void
+wp_clock_fold_step(const struct wp_tc *tc, const struct wp_interval *const *vac,
+                   const int *nvac, int nseats, struct wp_clock_fold *f,
+                   const struct wp_clock_mark *m)
+{
+	const struct wp_clock_mark *prev = &f->prev;
 
 	for (int s = 0; s < nseats; s++) {
-		memset(&out[s], 0, sizeof(out[s]));
-		out[s].bank = tc->per_move;
+		enum move was = move_of(prev->awaiting, prev->waiting, prev->reacting, s),
+		          is = move_of(m->awaiting, m->waiting, m->reacting, s);
+		int answered = (m->answered >> s) & 1;
+		clock_step(tc, vac[s], nvac[s], &f->seat[s], m->at, (prev->awaiting >> s) & 1, was,
+		           (m->awaiting >> s) & 1, is, answered);
+		if (is != MOVE_NONE && (is != was || answered))
+			f->seat[s].move = f->marks + 1;   /* posts are numbered from 1 */
 	}
-	for (int k = 0; k < nmarks; k++) {
-		const struct wp_clock_mark *m = &marks[k];
-		for (int s = 0; s < nseats; s++) {
-			enum move was = move_of(prev.awaiting, prev.waiting, prev.reacting, s),
-			          is = move_of(m->awaiting, m->waiting, m->reacting, s);
-			int answered = (m->answered >> s) & 1;
-			clock_step(tc, vac[s], nvac[s], &out[s], m->at, (prev.awaiting >> s) & 1, was,
-			           (m->awaiting >> s) & 1, is, answered);
-			if (is != MOVE_NONE && (is != was || answered))
-				out[s].move = k + 1;   /* posts are numbered from 1 */
-		}
-		prev = *m;
-	}
+	f->prev = *m;
+	f->marks++;
+}
+
+void
+wp_clock_fold_end(const struct wp_tc *tc, const struct wp_clock_fold *f,
+                  const struct wp_interval *const *vac, const int *nvac, int nseats,
+                  int64_t now, struct wp_seat_clock *out)
+{
 	for (int s = 0; s < nseats; s++) {
 		struct wp_seat_clock *c = &out[s];
-		c->awaited = (prev.awaiting >> s) & 1;
+		*c = f->seat[s];
+		c->awaited = (f->prev.awaiting >> s) & 1;
 		c->left = c->bank;
+		c->deadline = 0;
+		c->flagged = 0;
 		if (!c->awaited)
 			continue;
 		c->deadline = wp_clock_deadline(tc, vac[s], nvac[s], c->since, c->bank);
@@ -305,6 +317,59 @@ wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int 
 			c->left = 0;
 		c->flagged = now >= c->deadline;
 	}
+}
+
+void
+wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
+                 const struct wp_interval *const *vac, const int *nvac, int nseats, int64_t now,
+                 struct wp_seat_clock *out)
+{
+	struct wp_clock_fold f;
+
+	wp_clock_fold_start(tc, nseats, &f);
+	for (int k = 0; k < nmarks; k++)
+		wp_clock_fold_step(tc, vac, nvac, nseats, &f, &marks[k]);
+	wp_clock_fold_end(tc, &f, vac, nvac, nseats, now, out);
+}
+
+int
+wp_clock_fold_text(const struct wp_clock_fold *f, int nseats, char *buf, size_t cap)
+{
+	size_t n;
+	int k = snprintf(buf, cap, "%d;%lld:%lld", f->marks, (long long)f->prev.at,
+	                 (long long)wp_clock_mark_stored(&f->prev));
+
+	for (int s = 0; k > 0 && (size_t)k < cap && s < nseats; s++) {
+		n = (size_t)k;
+		k += snprintf(buf + n, cap - n, ";%lld:%lld:%d", (long long)f->seat[s].bank,
+		              (long long)f->seat[s].since, f->seat[s].move);
+	}
+	return k > 0 && (size_t)k < cap ? 0 : -1;
+}
+
+int
+wp_clock_fold_parse(const char *s, int nseats, struct wp_clock_fold *f)
+{
+	long long at, stored, bank, since;
+	int marks, move, used;
+
+	memset(f, 0, sizeof(*f));
+	if (nseats < 0 || nseats > WR_MAX_SEATS)
+		return -1;
+	if (sscanf(s, "%d;%lld:%lld%n", &marks, &at, &stored, &used) != 3 || marks < 0 ||
+	    stored < 0)
+		return -1;
+	f->marks = marks;
+	wp_clock_mark_read(&f->prev, at, stored);
+	for (int k = 0; k < nseats; k++) {
+		s += used;
+		if (sscanf(s, ";%lld:%lld:%d%n", &bank, &since, &move, &used) != 3)
+			return -1;
+		f->seat[k].bank = bank;
+		f->seat[k].since = since;
+		f->seat[k].move = move;
+	}
+	return s[used] == '\0' ? 0 : -1;
 }
 
 /* --------------------------------------------------------- vacations */

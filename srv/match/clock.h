@@ -11,6 +11,8 @@
 
 #include <json-c/json.h>
 
+#include "rules.h"
+
 #define WP_DAY 86400
 
 /* "Now" in seconds since the epoch, from one function: the real clock,
@@ -89,6 +91,29 @@ struct wp_seat_clock {
 void wp_clock_compute(const struct wp_tc *tc, const struct wp_clock_mark *marks, int nmarks,
                       const struct wp_interval *const *vac, const int *nvac, int nseats,
                       int64_t now, struct wp_seat_clock *out);
+
+/* The clocks after some marks, before `now`: what wp_clock_compute()
+ * keeps from one mark to the next. The match row keeps the fold after its
+ * last post (games.clock), so that a clock is its fold and the vacations,
+ * whatever the match's length. */
+struct wp_clock_fold {
+	int marks;                          /* marks folded in: the post number */
+	struct wp_clock_mark prev;          /* the last of them */
+	struct wp_seat_clock seat[WR_MAX_SEATS];   /* bank, since, move */
+};
+void wp_clock_fold_start(const struct wp_tc *tc, int nseats, struct wp_clock_fold *f);
+void wp_clock_fold_step(const struct wp_tc *tc, const struct wp_interval *const *vac,
+                        const int *nvac, int nseats, struct wp_clock_fold *f,
+                        const struct wp_clock_mark *m);
+/* Each seat's clock at now after the fold. */
+void wp_clock_fold_end(const struct wp_tc *tc, const struct wp_clock_fold *f,
+                       const struct wp_interval *const *vac, const int *nvac, int nseats,
+                       int64_t now, struct wp_seat_clock *out);
+/* As text ("marks;at:mark;bank:since:move;..." a seat each) and back;
+ * -1 when it does not fit or does not read. */
+#define WP_CLOCK_FOLD_MAX (32 + 24 + WR_MAX_SEATS * 48)
+int wp_clock_fold_text(const struct wp_clock_fold *f, int nseats, char *buf, size_t cap);
+int wp_clock_fold_parse(const char *s, int nseats, struct wp_clock_fold *f);
 
 /* Vacation days: one earned every `every` seconds since the account was
  * created, the balance capped at `cap`; each vacation spends its whole

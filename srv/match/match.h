@@ -60,6 +60,7 @@ enum wp_post_kind wp_post_kind_parse(const char *s);
 struct wp_player {
 	int64_t id;
 	char name[WP_NAME_MAX];
+	int64_t device;          /* the device whose token it was (sql/019_devices.sql) */
 };
 
 struct wp_seat {
@@ -90,6 +91,7 @@ struct wp_game {
 	struct wp_tc tc;         /* time control (clock.h); tc.on == 0: none */
 	enum wp_watch watch;     /* who may watch */
 	int delay;               /* spectators see the match this many posts back */
+	int rated;               /* changes its players' ratings when it ends (issue 28) */
 };
 
 void wp_game_free(struct wp_game *g);

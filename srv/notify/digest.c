@@ -45,17 +45,8 @@ read_part(char *buf, size_t size, size_t n, void *user)
 	return take;
 }
 
-/* Appends to a growing message; lines end in CRLF (RFC 5322, 2.1). */
-struct msg {
-	char *text;
-	size_t len, cap;
-};
-
-static void
-add(struct msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-add(struct msg *m, const char *fmt, ...)
+void
+wp_msg_add(struct wp_msg *m, const char *fmt, ...)
 {
 	va_list ap;
 	int need;
@@ -84,40 +75,51 @@ add(struct msg *m, const char *fmt, ...)
 	m->len += 2;
 }
 
-static char *
-compose(const struct wp_digest *d, const struct wp_digest_game *g, int n, size_t *len)
+void
+wp_mail_head(struct wp_msg *m, const char *to, const char *subject, const char *kind,
+             int64_t id)
 {
-	struct msg m = {malloc(1024), 0, 1024};
-	char date[64], unsub[384];
+	char date[64];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+	wp_msg_add(m, "From: Warpost <%s>", wp_notify_cfg.smtp_from);
+	wp_msg_add(m, "To: <%s>", to);
+	wp_msg_add(m, "Subject: %s", subject);
+	wp_msg_add(m, "Date: %s", date);
+	wp_msg_add(m, "Message-ID: <%s-%lld-%lld@warpost>", kind, (long long)id, (long long)now);
+	wp_msg_add(m, "MIME-Version: 1.0");
+	wp_msg_add(m, "Content-Type: text/plain; charset=utf-8");
+	wp_msg_add(m, "Content-Transfer-Encoding: 8bit");
+	wp_msg_add(m, "Auto-Submitted: auto-generated");
+}
+
+static char *
+compose(const struct wp_digest *d, const struct wp_digest_game *g, int n, size_t *len)
+{
+	struct wp_msg m = {malloc(1024), 0, 1024};
+	char subject[80], unsub[384];
+
 	snprintf(unsub, sizeof(unsub), "%s/api/unsubscribe?token=%s", wp_notify_cfg.public_url,
 	         d->token);
-	add(&m, "From: Warpost <%s>", wp_notify_cfg.smtp_from);
-	add(&m, "To: <%s>", d->address);
-	add(&m, "Subject: Warpost: %d %s your move", n, n == 1 ? "match awaits" : "matches await");
-	add(&m, "Date: %s", date);
-	add(&m, "Message-ID: <digest-%lld-%lld@warpost>", (long long)d->player, (long long)now);
-	add(&m, "MIME-Version: 1.0");
-	add(&m, "Content-Type: text/plain; charset=utf-8");
-	add(&m, "Content-Transfer-Encoding: 8bit");
-	add(&m, "Auto-Submitted: auto-generated");
-	add(&m, "List-Unsubscribe: <%s>", unsub);
-	add(&m, "%s", "");
-	add(&m, "Hello %s,", d->name);
-	add(&m, "%s", "");
-	add(&m, "%s", n == 1 ? "This match awaits your move:" : "These matches await your move:");
-	add(&m, "%s", "");
+	snprintf(subject, sizeof(subject), "Warpost: %d %s your move", n,
+	         n == 1 ? "match awaits" : "matches await");
+	wp_mail_head(&m, d->address, subject, "digest", d->player);
+	wp_msg_add(&m, "List-Unsubscribe: <%s>", unsub);
+	wp_msg_add(&m, "%s", "");
+	wp_msg_add(&m, "Hello %s,", d->name);
+	wp_msg_add(&m, "%s", "");
+	wp_msg_add(&m, "%s", n == 1 ? "This match awaits your move:" : "These matches await your move:");
+	wp_msg_add(&m, "%s", "");
 	for (int i = 0; i < n; i++)
-		add(&m, "  Match %lld (%s), post %d, your seat %d: %s/#/match/%lld",
+		wp_msg_add(&m, "  Match %lld (%s), post %d, your seat %d: %s/#/match/%lld",
 		    (long long)g[i].id, g[i].ruleset, g[i].seq, g[i].seat, wp_notify_cfg.public_url,
 		    (long long)g[i].id);
-	add(&m, "%s", "");
-	add(&m, "You get at most one digest every %u seconds.", wp_notify_cfg.digest_period);
-	add(&m, "To receive no more digests, open: %s", unsub);
+	wp_msg_add(&m, "%s", "");
+	wp_msg_add(&m, "You get at most one digest every %u seconds.", wp_notify_cfg.digest_period);
+	wp_msg_add(&m, "To receive no more digests, open: %s", unsub);
 	*len = m.len;
 	return m.text;
 }
@@ -126,17 +128,27 @@ int
 wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, int n, char *err,
                size_t cap)
 {
-	struct upload up = {0};
+	size_t len = 0;
+	char *text = compose(d, games, n, &len);
+	int rc = wp_mail_send(d->address, text, len, err, cap);
+
+	free(text);
+	return rc;
+}
+
+int
+wp_mail_send(const char *address, const char *text, size_t len, char *err, size_t cap)
+{
+	struct upload up = {text, len, 0};
 	struct curl_slist *rcpt = NULL;
 	char from[300], to[300];
 	CURL *c = curl_easy_init();
 	CURLcode rc = CURLE_OUT_OF_MEMORY;
 
-	up.text = compose(d, games, n, &up.len);
 	if (!c || !up.text)
 		goto out;
 	snprintf(from, sizeof(from), "<%s>", wp_notify_cfg.smtp_from);
-	snprintf(to, sizeof(to), "<%s>", d->address);
+	snprintf(to, sizeof(to), "<%s>", address);
 	rcpt = curl_slist_append(rcpt, to);
 	curl_easy_setopt(c, CURLOPT_URL, wp_notify_cfg.smtp_url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
@@ -157,6 +169,5 @@ out:
 	curl_slist_free_all(rcpt);
 	if (c)
 		curl_easy_cleanup(c);
-	free((char *)up.text);
 	return rc == CURLE_OK ? 0 : -1;
 }

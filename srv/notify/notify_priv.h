@@ -49,6 +49,21 @@ char *wp_webhook_body(const struct wp_outbox *o);
  * does nothing unless a minute of "now" has passed since the last. */
 void wp_time_warn_round(struct wp_store *st);
 
+/* A mail's text, growing; lines end in CRLF (RFC 5322, 2.1). text NULL
+ * once out of memory. */
+struct wp_msg {
+	char *text;
+	size_t len, cap;
+};
+void wp_msg_add(struct wp_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The header every mail of the server's has, up to Auto-Submitted. */
+void wp_mail_head(struct wp_msg *m, const char *to, const char *subject, const char *kind,
+                  int64_t id);
+/* One mail through the relay of SMTP_URL; 0 when it took it. */
+int wp_mail_send(const char *address, const char *text, size_t len, char *err, size_t cap);
+/* The confirmation and recovery links due (account_mail.c, issue 28). */
+void wp_account_mail_round(struct wp_store *st);
+
 /* One digest to one player; 0 when the relay took it. */
 int wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, int n,
                    char *err, size_t cap);

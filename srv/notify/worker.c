@@ -217,6 +217,7 @@ worker_main(void *arg)
 	while (!wp_notify_stopping()) {
 		int busy = deliver_round(st);
 		digest_round(st);
+		wp_account_mail_round(st);
 		wp_time_warn_round(st);
 		if (!busy)
 			wait_for_work();

@@ -32,14 +32,22 @@
  * says the match is still at that version, else it is decided again from
  * the database (api/write.c).
  *
- * Tokens change only by an operator's hand (no API revokes one): a player
- * is kept for a few seconds after the database last said the token was
- * theirs (one reader asks again before they end); a write whose token the
- * database no longer knows drops it. */
+ * Tokens: a player is kept for a few seconds after the database last said
+ * the token was theirs (one reader asks again before they end); a write
+ * whose token the database no longer knows drops it. A device's token
+ * revoked (DELETE /api/me/devices/{id}, issue 28) is told to every instance
+ * by NOTIFY wp_token '<hash hex>' at the revoke's commit: the LISTEN thread
+ * drops it and moves the token epoch, so that a lookup that read the
+ * database before the revoke does not keep what it read; the revoking
+ * instance does the same before it answers. Like matches, no token is
+ * answered from memory without a live LISTEN connection, and a
+ * reconnection forgets them all. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 
 #include "store_priv.h"
 
@@ -83,6 +91,7 @@ static atomic_uint epoch;        /* moves at each change of the LISTEN connectio
 static atomic_int online;
 static atomic_llong alive_ns;    /* the LISTEN thread was last seen then */
 static atomic_size_t bytes;
+static atomic_uint token_epoch;  /* moves at each token revoked or forgotten */
 
 static void
 init(void)
@@ -169,9 +178,12 @@ wp_cache_alive(void)
 	atomic_store(&alive_ns, wp_now_ns());
 }
 
+static void forget_tokens(void);
+
 void
 wp_cache_forget_all(void)
 {
+	forget_tokens();
 	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
 		struct game_slot *s = game_lock(i);
 		drop(s);
@@ -502,7 +514,7 @@ wp_cache_player(const unsigned char hash[32], struct wp_player *who)
 {
 	struct token_slot *s = token_lock(hash);
 	int64_t now = wp_now_ns();
-	int hit = s->until_ns > now && memcmp(s->hash, hash, 32) == 0;
+	int hit = s->until_ns > now && memcmp(s->hash, hash, 32) == 0 && serving();
 
 	if (hit && now >= s->renew_ns) {
 		s->renew_ns = now + WP_CACHE_TOKEN_RETRY_NS;
@@ -514,15 +526,26 @@ wp_cache_player(const unsigned char hash[32], struct wp_player *who)
 	return hit;
 }
 
+unsigned
+wp_cache_token_ticket(void)
+{
+	return atomic_load(&token_epoch);
+}
+
 void
-wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who)
+wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who,
+                    unsigned ticket)
 {
 	struct token_slot *s = token_lock(hash);
 
-	memcpy(s->hash, hash, 32);
-	s->who = *who;
-	s->until_ns = wp_now_ns() + WP_CACHE_TOKEN_TTL_NS;
-	s->renew_ns = s->until_ns - WP_CACHE_TOKEN_RENEW_NS;
+	/* Under the slot's lock: a revoke that moves the epoch after this
+	 * test drops the slot after this put. */
+	if (ticket == atomic_load(&token_epoch)) {
+		memcpy(s->hash, hash, 32);
+		s->who = *who;
+		s->until_ns = wp_now_ns() + WP_CACHE_TOKEN_TTL_NS;
+		s->renew_ns = s->until_ns - WP_CACHE_TOKEN_RENEW_NS;
+	}
 	token_unlock(s);
 }
 
@@ -534,4 +557,39 @@ wp_cache_player_drop(const unsigned char hash[32])
 	if (memcmp(s->hash, hash, 32) == 0)
 		s->until_ns = 0;
 	token_unlock(s);
+}
+
+void
+wp_cache_token_revoked(const unsigned char hash[32])
+{
+	struct token_slot *s = token_lock(hash);
+
+	atomic_fetch_add(&token_epoch, 1);
+	if (memcmp(s->hash, hash, 32) == 0)
+		s->until_ns = 0;
+	token_unlock(s);
+}
+
+void
+wp_cache_token_heard(const char *hex)
+{
+	unsigned char hash[32];
+	size_t n = 0;
+
+	if (sodium_hex2bin(hash, sizeof(hash), hex, strlen(hex), NULL, &n, NULL) == 0 && n == 32)
+		wp_cache_token_revoked(hash);
+	else
+		forget_tokens();   /* not ours to read: forget them all rather than keep one */
+}
+
+static void
+forget_tokens(void)
+{
+	atomic_fetch_add(&token_epoch, 1);
+	for (size_t i = 0; i < WP_CACHE_TOKENS; i++) {
+		pthread_once(&once, init);
+		pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
+		tokens[i].until_ns = 0;
+		pthread_mutex_unlock(&stripes[i % WP_CACHE_STRIPES]);
+	}
 }

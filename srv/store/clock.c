@@ -35,6 +35,8 @@ wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src
 	int bad;
 
 	memset(dst, 0, sizeof(*dst));
+	dst->folded = src->folded;
+	dst->fold = src->fold;
 	dst->marks = malloc(((size_t)src->nmarks + (size_t)extra + 1) * sizeof(*dst->marks));
 	bad = !dst->marks;
 	if (!bad && src->nmarks)
@@ -64,14 +66,16 @@ items(const char *s)
 }
 
 int
-wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_input *in)
+wp_clock_input_text(const char *fold, const char *marks, const char *vacations, int nseats,
+                    struct wp_clock_input *in)
 {
 	int n = items(marks), nv = items(vacations), bad;
 	char *end;
 
 	memset(in, 0, sizeof(*in));
+	in->folded = fold && *fold;
 	in->marks = calloc((size_t)n + 1, sizeof(*in->marks));
-	bad = !in->marks;
+	bad = !in->marks || (in->folded && wp_clock_fold_parse(fold, nseats, &in->fold) != 0);
 	for (const char *p = marks; !bad && in->nmarks < n; p = end + 1) {
 		int64_t at = strtoll(p, &end, 10), stored = *end == ':' ? strtoll(end + 1, &end, 10) : -1;
 		bad = stored < 0 || (*end != ',' && *end != '\0');
@@ -96,8 +100,24 @@ wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_in
 	return bad ? -1 : 0;
 }
 
+void
+wp_clock_input_fold(const struct wp_tc *tc, const struct wp_clock_input *in, int nseats,
+                    struct wp_clock_fold *f)
+{
+	const struct wp_interval *vac[WR_MAX_SEATS];
+
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		vac[s] = in->vac[s];
+	if (in->folded)
+		*f = in->fold;
+	else
+		wp_clock_fold_start(tc, nseats, f);
+	for (int k = 0; k < in->nmarks; k++)
+		wp_clock_fold_step(tc, vac, in->nvac, nseats, f, &in->marks[k]);
+}
+
 enum wp_err
-wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in)
+wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, int nseats, struct wp_clock_input *in)
 {
 	struct wp_params p = {0};
 	PGresult *r;
@@ -110,7 +130,8 @@ wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input
 	if ((err = wp_sql_run(c, WP_STMT_CLOCK_INPUT, &p, &r)) != WP_OK)
 		return err;
 	bad = PQntuples(r) != 1 ||
-	      wp_clock_input_text(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), in) != 0;
+	      wp_clock_input_text(PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2),
+	                          nseats, in) != 0;
 	PQclear(r);
 	return bad ? WP_ERR_INTERNAL : WP_OK;
 }

@@ -65,6 +65,7 @@ read_game(const PGresult *r, struct wp_game *g)
 	wp_col_tc(r, 0, GC_TIME_CONTROL, &g->tc);
 	g->watch = wp_watch_parse(PQgetvalue(r, 0, GC_SPECTATORS));
 	g->delay = (int)wp_col_int(r, 0, GC_DELAY);
+	g->rated = wp_col_bool(r, 0, GC_RATED);
 }
 
 enum wp_err
@@ -88,8 +89,8 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 	read_game(r, g);
 	struct wp_clock_input in;
 	int clock = !lock && g->tc.on && g->status == WP_STATUS_ACTIVE &&
-	            wp_clock_input_text(PQgetvalue(r, 0, GC_MARKS), PQgetvalue(r, 0, GC_VACATIONS),
-	                                &in) == 0;
+	            wp_clock_input_text(PQgetvalue(r, 0, GC_FOLD), PQgetvalue(r, 0, GC_MARKS),
+	                                PQgetvalue(r, 0, GC_VACATIONS), g->nseats, &in) == 0;
 	PQclear(r);
 	if (g->nseats < 1 || g->nseats > WR_MAX_SEATS || g->status == WP_STATUS_MAX) {
 		wp_log("game %lld: %d seats, status unknown or seats out of range", (long long)id,
@@ -223,6 +224,7 @@ wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
 		w->status = wp_status_parse(PQgetvalue(r, i, WAC_STATUS));
 		w->nseats = (int)wp_col_int(r, i, WAC_SEATS);
 		w->delay = (int)wp_col_int(r, i, WAC_DELAY);
+		w->rated = wp_col_bool(r, i, WAC_RATED);
 	}
 	*n = rows;
 	PQclear(r);

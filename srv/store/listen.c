@@ -2,6 +2,8 @@
  * any srv instance and wakes the long-polls of that match (core/wait.h);
  * between notifications it wakes those whose deadline passed. It also
  * hears NOTIFY wp_outbox and wakes the notification worker (issue 14),
+ * NOTIFY wp_challenge and wakes the challenge lists' long-polls (issue 28),
+ * NOTIFY wp_token of a device revoked and forgets its token (issue 28),
  * and sends this instance's notifications of committed changes, many in
  * one statement (tell.c). */
 #include <poll.h>
@@ -57,7 +59,9 @@ listen_connect(void)
 		PQfinish(c);
 		return NULL;
 	}
-	r = wp_pg_exec_within(c, "LISTEN wp_game; LISTEN wp_outbox", 0, NULL, LISTEN_QUERY_MS);
+	r = wp_pg_exec_within(c,
+	                      "LISTEN wp_game; LISTEN wp_outbox; LISTEN wp_token; LISTEN "
+	                      WP_CHALLENGE_CHANNEL, 0, NULL, LISTEN_QUERY_MS);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -204,6 +208,10 @@ listen_main(void *arg)
 			int version = *end == ':' ? (int)strtol(end + 1, NULL, 10) : -1;
 			if (strcmp(n->relname, "wp_outbox") == 0) {
 				outbox_wake();
+			} else if (strcmp(n->relname, WP_CHALLENGE_CHANNEL) == 0) {
+				wp_wait_notify(WP_WAIT_CHALLENGES);   /* issue 28 */
+			} else if (strcmp(n->relname, "wp_token") == 0) {
+				wp_cache_token_heard(n->extra);   /* a device revoked */
 			} else if (game > 0) {
 				/* The cache first: a woken long-poll reads it. */
 				wp_cache_notify(game, version);

@@ -255,6 +255,7 @@ read_email(const PGresult *r, struct wp_email *e)
 	wp_col_str(r, 0, EC_ADDRESS, e->address, sizeof(e->address));
 	e->digest = wp_col_bool(r, 0, EC_DIGEST);
 	wp_col_str(r, 0, EC_LAST_AT, e->last_digest_at, sizeof(e->last_digest_at));
+	e->confirmed = wp_col_bool(r, 0, EC_CONFIRMED);
 }
 
 static enum wp_err

@@ -43,7 +43,7 @@
 
 #define WP_EMAIL_COLUMNS(X)                                                                      \
 	X(EC_ADDRESS, "address") X(EC_DIGEST, "digest")                                          \
-	X(EC_LAST_AT, WP_SQL_TIME("last_digest_at"))
+	X(EC_LAST_AT, WP_SQL_TIME("last_digest_at")) X(EC_CONFIRMED, "confirmed_at IS NOT NULL")
 
 #define WP_DIGEST_COLUMNS(X)                                                                     \
 	X(GC2_PLAYER, "e.player_id") X(GC2_ADDRESS, "e.address")                                 \
@@ -91,14 +91,21 @@
 	[WP_STMT_EMAIL_GET] = {"email_get",                                                      \
 		"SELECT " COLS(WP_EMAIL_COLUMNS) " FROM email_settings WHERE player_id = $1"},    \
 	/* A new address gets a new unsubscribe token; the next digest time \
-	 * stays, so switching digests off and on sends no extra one. */                         \
+	 * stays, so switching digests off and on sends no extra one. A new \
+	 * address is unconfirmed and its confirmation link queued (issue 28). */                \
 	[WP_STMT_EMAIL_PUT] = {"email_put",                                                      \
-		"INSERT INTO email_settings AS e (player_id, address, digest, unsubscribe_token)" \
-		" VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET"                 \
+		"WITH old AS (SELECT address FROM email_settings WHERE player_id = $1),"          \
+		" up AS (INSERT INTO email_settings AS e (player_id, address, digest,"            \
+		" unsubscribe_token) VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET" \
 		" address = EXCLUDED.address, digest = EXCLUDED.digest,"                         \
 		" unsubscribe_token = CASE WHEN e.address = EXCLUDED.address"                    \
-		" THEN e.unsubscribe_token ELSE EXCLUDED.unsubscribe_token END"                  \
-		" RETURNING " COLS(WP_EMAIL_COLUMNS)},                                           \
+		" THEN e.unsubscribe_token ELSE EXCLUDED.unsubscribe_token END,"                 \
+		" confirmed_at = CASE WHEN e.address = EXCLUDED.address THEN e.confirmed_at END" \
+		" RETURNING *), m AS (INSERT INTO account_mail (kind, player_id, address)"        \
+		" SELECT 'confirm', $1, address FROM up WHERE confirmed_at IS NULL"               \
+		" AND address IS DISTINCT FROM (SELECT address FROM old)"                         \
+		" RETURNING pg_notify('wp_outbox', ''))"                                          \
+		" SELECT " COLS(WP_EMAIL_COLUMNS) " FROM up"},                                   \
 	[WP_STMT_UNSUBSCRIBE] = {"unsubscribe",                                                  \
 		"UPDATE email_settings SET digest = false WHERE unsubscribe_token = $1"          \
 		" RETURNING player_id"},                                                         \

@@ -92,6 +92,7 @@ struct wp_email {
 	char address[WP_EMAIL_MAX + 1];
 	int digest;
 	char last_digest_at[WP_TIME_MAX];  /* "" when none yet */
+	int confirmed;           /* by the link sent to it (issue 28) */
 };
 enum wp_err wp_db_email_get(struct wp_conn *c, int64_t player, struct wp_email *out);
 /* token: a fresh unsubscribe token, kept only when the address changes. */

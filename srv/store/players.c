@@ -6,13 +6,14 @@
 
 enum wp_err
 wp_db_player_insert(struct wp_conn *c, const char *name, const unsigned char token_hash[32],
-                    int64_t *id)
+                    const char *device, int64_t *id)
 {
 	struct wp_params p = {0};
 
 	wp_p_text(&p, name);
 	wp_p_bytes(&p, token_hash, 32);
 	wp_p_int(&p, wp_clock_now());
+	wp_p_text(&p, device);
 	return wp_sql_one(c, WP_STMT_PLAYER_INSERT, &p, id);
 }
 
@@ -23,6 +24,8 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 	struct wp_params p = {0};
 	PGresult *r;
 	enum wp_err err;
+	/* A revoke heard while this reads keeps what it read out of the cache. */
+	unsigned ticket = wp_cache_token_ticket();
 
 	wp_p_bytes(&p, token_hash, 32);
 	wp_metric_add(WP_METRIC_TOKEN_LOOKUPS, 1);
@@ -31,7 +34,8 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 	if (PQntuples(r) == 1) {
 		who->id = wp_col_int(r, 0, PLC_ID);
 		wp_col_str(r, 0, PLC_NAME, who->name, sizeof(who->name));
-		wp_cache_player_put(token_hash, who);
+		who->device = wp_col_int(r, 0, PLC_DEVICE);
+		wp_cache_player_put(token_hash, who, ticket);
 	} else {
 		wp_cache_player_drop(token_hash);
 		err = WP_ERR_NOT_FOUND;
@@ -85,10 +89,11 @@ wp_db_my_games(struct wp_conn *c, int64_t player, int64_t limit, int64_t offset,
 		g->players = wp_col_json(r, i, MC_PLAYERS);
 		g->result = wp_col_json(r, i, MC_RESULT);
 		g->state = wp_col_strdup(r, i, MC_STATE);
+		g->rated = wp_col_bool(r, i, MC_RATED);
 		if (g->tc.on && g->status == WP_STATUS_ACTIVE &&
 		    (!(g->clock = malloc(sizeof(*g->clock))) ||
-		     wp_clock_input_text(PQgetvalue(r, i, MC_MARKS), PQgetvalue(r, i, MC_VACATIONS),
-		                         g->clock) != 0)) {
+		     wp_clock_input_text(PQgetvalue(r, i, MC_FOLD), PQgetvalue(r, i, MC_MARKS),
+		                         PQgetvalue(r, i, MC_VACATIONS), g->nseats, g->clock) != 0)) {
 			free(g->clock);
 			g->clock = NULL;
 			err = WP_ERR_INTERNAL;

@@ -5,9 +5,29 @@
 
 #include "store_priv.h"
 
+/* The fold of the match's clocks after the post (w->at set), when its
+ * clocks before it are known; NULL otherwise. */
+static const char *
+fold_after(struct wp_post_write *w)
+{
+	const struct wp_interval *vac[WR_MAX_SEATS];
+	struct wp_clock_fold f;
+	struct wp_clock_mark m = w->mark;
+
+	if (!w->clock || !w->tc || !w->tc->on)
+		return NULL;
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		vac[s] = w->clock->vac[s];
+	wp_clock_input_fold(w->tc, w->clock, w->nseats, &f);
+	m.at = w->at;
+	wp_clock_fold_step(w->tc, vac, w->clock->nvac, w->nseats, &f, &m);
+	return wp_clock_fold_text(&f, w->nseats, w->fold, sizeof(w->fold)) == 0 ? w->fold : NULL;
+}
+
 /* The match's parameters after the post (GAME_UPDATE; TURN_WRITE's
- * first ten). One time for the post and the match: a view of the match as
- * of this post (?at=) shows the time the live view showed. */
+ * first ten; the clocks' fold is the statement's last, fold_after()). One
+ * time for the post and the match: a view of the match as of this post
+ * (?at=) shows the time the live view showed. */
 static void
 game_params(struct wp_post_write *w, struct wp_params *game)
 {
@@ -61,6 +81,7 @@ wp_db_post_write(struct wp_conn *c, struct wp_post_write *w)
 	enum wp_err err;
 
 	game_params(w, &game);
+	wp_p_text(&game, fold_after(w));
 	post_params(w, &post);
 	if ((err = wp_sql_run(c, WP_STMT_POST_INSERT, &post, NULL)) != WP_OK ||
 	    (err = wp_sql_run(c, WP_STMT_GAME_UPDATE, &game, &r)) != WP_OK)
@@ -93,6 +114,7 @@ wp_db_post_commit(struct wp_conn *c, struct wp_post_write *w, const struct wp_po
 		wp_p_int(&p, 200);
 		wp_p_text(&p, g->answer);
 	}
+	wp_p_text(&p, fold_after(w));   /* $23, or $27 with a key */
 	/* Nothing read of the match before this moment is kept after it. */
 	wp_cache_forget(w->game);
 	/* unique_violation: the key was used meanwhile; decide again. */
@@ -279,7 +301,7 @@ idem_key(struct wp_params *p, int64_t game, int64_t player, const char *key)
 }
 
 enum wp_err
-wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+wp_idem_get_by(struct wp_conn *c, enum wp_stmt st, int64_t game, int64_t player, const char *key,
                struct wp_idem *out)
 {
 	struct wp_params p = {0};
@@ -288,7 +310,7 @@ wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 
 	memset(out, 0, sizeof(*out));
 	idem_key(&p, game, player, key);
-	if ((err = wp_sql_run(c, WP_STMT_IDEM_GET, &p, &r)) != WP_OK)
+	if ((err = wp_sql_run(c, st, &p, &r)) != WP_OK)
 		return err;
 	if (PQntuples(r) == 0) {
 		err = WP_ERR_NOT_FOUND;
@@ -303,7 +325,14 @@ wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 }
 
 enum wp_err
-wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               struct wp_idem *out)
+{
+	return wp_idem_get_by(c, WP_STMT_IDEM_GET, game, player, key, out);
+}
+
+enum wp_err
+wp_idem_put_by(struct wp_conn *c, enum wp_stmt st, int64_t game, int64_t player, const char *key,
                const unsigned char request_hash[32], int status, const char *body)
 {
 	struct wp_params p = {0};
@@ -312,5 +341,12 @@ wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
 	wp_p_bytes(&p, request_hash, 32);
 	wp_p_int(&p, status);
 	wp_p_text(&p, body);
-	return wp_sql_run(c, WP_STMT_IDEM_PUT, &p, NULL);
+	return wp_sql_run(c, st, &p, NULL);
+}
+
+enum wp_err
+wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
+               const unsigned char request_hash[32], int status, const char *body)
+{
+	return wp_idem_put_by(c, WP_STMT_IDEM_PUT, game, player, key, request_hash, status, body);
 }

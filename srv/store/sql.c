@@ -5,17 +5,19 @@
 #define COLS(list) list(WP_COLUMN_SQL) WP_COLUMNS_END
 #define GAME_GET "SELECT " COLS(WP_GAME_COLUMNS) " FROM games WHERE id = $1"
 #define GAME_LOCK                                                                           \
-	"SELECT " WP_GAME_ROW_COLUMNS(WP_COLUMN_SQL) "NULL, NULL, " WP_COLUMNS_END            \
+	"SELECT " WP_GAME_ROW_COLUMNS(WP_COLUMN_SQL) "NULL, NULL, NULL, " WP_COLUMNS_END      \
 	" FROM games WHERE id = $1 FOR UPDATE"
-/* The match after a post (posts.c, post_params). */
-#define GAME_AFTER_POST                                                                     \
+/* The match after a post (posts.c, post_params); `fold`: the parameter
+ * of its clocks' fold (NULL: none known, the posts tell). */
+#define GAME_AFTER_POST(fold)                                                               \
 	"UPDATE games SET status = $2, seq = $3, version = version + 1, state = $4,"         \
 	" draws = $5, awaiting = $6, draw_offers = $7, result = $8::jsonb, client_seeds = $9," \
-	" updated_at = to_timestamp($10) WHERE id = $1"
+	" updated_at = to_timestamp($10), clock = " fold "::text WHERE id = $1"
 
-#define TURN_WRITE(tail)                                                                     \
-	"WITH u AS (" GAME_AFTER_POST " AND version = $11 AND EXISTS"                          \
-	" (SELECT 1 FROM players WHERE id = $12 AND token_hash = $13) RETURNING updated_at),"   \
+#define TURN_WRITE(fold, tail)                                                              \
+	"WITH u AS (" GAME_AFTER_POST(fold) " AND version = $11 AND EXISTS"                   \
+	" (SELECT 1 FROM devices WHERE player_id = $12 AND token_hash = $13"                \
+	" AND revoked_at IS NULL) RETURNING updated_at),"                                     \
 	" p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden,"  \
 	" events, draws_from, rolls, awaiting, created_at) SELECT $1, $3, $14::smallint,"       \
 	" $15::text, $16::jsonb, $17::text, $18::boolean, $19::jsonb, $20::bigint, $21::jsonb," \
@@ -24,17 +26,30 @@
 
 const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_PLAYER_INSERT] = {"player_insert",
-		"INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, to_timestamp($3))"
-		" RETURNING id"},
+		"WITH p AS (INSERT INTO players (name, created_at) VALUES ($1, to_timestamp($3))"
+		" RETURNING id), d AS (INSERT INTO devices (player_id, token_hash, name, created_at)"
+		" SELECT id, $2, $4, to_timestamp($3) FROM p) SELECT id FROM p"},
+	/* The player and device of a token not revoked (sql/019_devices.sql);
+	 * the device's last use is written only when it is older than
+	 * WP_SQL_LAST_USED_LAG seconds, so not on every lookup. */
 	[WP_STMT_PLAYER_BY_TOKEN] = {"player_by_token",
-		"SELECT " COLS(WP_PLAYER_COLUMNS) " FROM players WHERE token_hash = $1"},
+		"WITH d AS (SELECT id, player_id FROM devices WHERE token_hash = $1"
+		" AND revoked_at IS NULL), u AS (UPDATE devices SET last_used_at = now()"
+		" WHERE id = (SELECT id FROM d) AND (last_used_at IS NULL OR last_used_at < now()"
+		" - make_interval(secs => " WP_SQL_LAST_USED_LAG ")))"
+		" SELECT " COLS(WP_PLAYER_COLUMNS) " FROM d JOIN players p ON p.id = d.player_id"},
 	/* MAX_OPEN_MATCHES: the player's row is locked first, in a statement
 	 * of its own, so that the count (a new snapshot) sees what a creation
 	 * or a join that held the lock before committed. */
 	[WP_STMT_PLAYER_LOCK] = {"player_lock", "SELECT id FROM players WHERE id = $1 FOR UPDATE"},
 	[WP_STMT_PLAYER_OPEN_MATCHES] = {"player_open_matches",
-		"SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id"
-		" WHERE s.player_id = $1 AND g.status IN ('open', 'active')"},
+		"SELECT (SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1 AND g.status IN ('open', 'active'))"
+		/* and the open challenges the player posted or took a seat in
+		 * (issue 28): each is a match to come */
+		" + (SELECT count(*) FROM challenge_seats s JOIN challenges c"
+		" ON c.id = s.challenge_id WHERE s.player_id = $1 AND c.status = 'open'"
+		" AND c.expires_at > now())"},
 	[WP_STMT_GAME_INSERT] = {"game_insert",
 		"INSERT INTO games (ruleset, options, seats, seed, commitment, created_by, time_control)"
 		" VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id"},
@@ -52,7 +67,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		"UPDATE seats SET player_id = $3, client_seed = $4, joined_at = now()"
 		" WHERE game_id = $1 AND seat = $2 AND player_id IS NULL"},
 	[WP_STMT_GAME_UPDATE] = {"game_update",
-		GAME_AFTER_POST " RETURNING version, " WP_SQL_TIME("updated_at")},
+		GAME_AFTER_POST("$11") " RETURNING version, " WP_SQL_TIME("updated_at")},
 	/* A turn in one statement (posts.c, wp_db_post_commit): the match's
 	 * update, only if it is still at version $11 and token $13 still
 	 * belongs to player $12, and the post ($14 on: seat, kind, actions,
@@ -60,11 +75,11 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	 * mark, match/clock.h) with it.
 	 * Answers count 0 when the guard held nothing back: nothing written,
 	 * decide again. */
-	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE(TURN_SELECT)},
+	[WP_STMT_TURN_WRITE] = {"turn_write", TURN_WRITE("$23", TURN_SELECT)},
 	/* The same with the Idempotency-Key's answer ($23 key, $24 request
 	 * hash, $25 status, $26 body): a key used already fails it (23505). */
 	[WP_STMT_TURN_WRITE_KEYED] = {"turn_write_keyed",
-		TURN_WRITE(", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
+		TURN_WRITE("$27", ", k AS (INSERT INTO idempotency (game_id, player_id, key, request_hash,"
 		           " status, body) SELECT $1, $12, $23::text, $24::bytea, $25::smallint,"
 		           " $26::text FROM u)" TURN_SELECT)},
 	/* Whether a refusal decided from the cache stands (api/write.c): the
@@ -72,7 +87,8 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	 * $5 (or none) not used yet. */
 	[WP_STMT_GAME_CURRENT] = {"game_current",
 		"SELECT count(*) FROM games WHERE id = $1 AND version = $2"
-		" AND EXISTS (SELECT 1 FROM players WHERE id = $3 AND token_hash = $4)"
+		" AND EXISTS (SELECT 1 FROM devices WHERE player_id = $3 AND token_hash = $4"
+		" AND revoked_at IS NULL)"
 		" AND NOT EXISTS (SELECT 1 FROM idempotency WHERE game_id = $1 AND player_id = $3"
 		" AND key = $5::text)"},
 	[WP_STMT_GAME_BUMP] = {"game_bump",
@@ -120,8 +136,10 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	/* Clocks and vacations (match/clock.h): times as epoch seconds. */
 	/* A match's clock input in one statement (clock.c, wp_db_clock_load). */
 	[WP_STMT_CLOCK_INPUT] = {"clock_input",
-		"SELECT coalesce(" WP_SQL_MARKS_OF("$1", "$2") ", ''),"
-		" coalesce(" WP_SQL_VACATIONS_OF("$1") ", '')"},
+		"SELECT CASE WHEN g.seq = $2 THEN g.clock END,"
+		" CASE WHEN g.seq = $2 AND g.clock IS NOT NULL THEN ''"
+		" ELSE coalesce(" WP_SQL_MARKS_OF("$1", "$2") ", '') END,"
+		" coalesce(" WP_SQL_VACATIONS_OF("$1") ", '') FROM games g WHERE g.id = $1"},
 	[WP_STMT_VACATIONS_OF] = {"vacations_of",
 		"SELECT extract(epoch FROM v.starts_at)::bigint, extract(epoch FROM v.ends_at)::bigint,"
 		" extract(epoch FROM p.created_at)::bigint FROM players p"
@@ -179,4 +197,7 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" SELECT " WP_SNAPSHOT_COLUMNS(WP_COLUMN_SQL) "q.* FROM (SELECT 1) one"
 		" LEFT JOIN s ON true LEFT JOIN q ON true ORDER BY q.seq"},
 	WP_NOTIFY_SQL
+	WP_CHALLENGE_SQL
+	WP_RATINGS_SQL
+	WP_ACCOUNT_SQL
 };

@@ -39,8 +39,10 @@ typedef enum wp_err (*wp_tx_fn)(struct wp_conn *c, void *arg);
 enum wp_err wp_store_tx(struct wp_conn *c, wp_tx_fn fn, void *arg);
 
 /* --- players.c --- */
+/* The player and its first device (named `device`) with that token. */
 enum wp_err wp_db_player_insert(struct wp_conn *c, const char *name,
-                                const unsigned char token_hash[32], int64_t *id);
+                                const unsigned char token_hash[32], const char *device,
+                                int64_t *id);
 enum wp_err wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
                                   struct wp_player *who);
 
@@ -61,6 +63,7 @@ struct wp_my_game {
 	json_object *result;     /* owned, NULL while playing */
 	char *state;             /* owned snapshot text, only when asked for */
 	struct wp_clock_input *clock;  /* owned: a timed match in play's clock input */
+	int rated;               /* issue 28 */
 };
 /* Up to `limit` of the player's matches from `offset`, those awaiting
  * them first; *count is all of them. *out is malloc'd (free it). */
@@ -108,6 +111,7 @@ struct wp_watchable {
 	char ruleset[64];
 	enum wp_status status;
 	int nseats, delay;
+	int rated;               /* issue 28 */
 };
 enum wp_err wp_db_games_watchable(struct wp_conn *c, int64_t limit, int64_t offset,
                                   struct wp_watchable **out, int *n);
@@ -131,6 +135,13 @@ struct wp_post_write {
 	int64_t draws;
 	unsigned awaiting, draw_offers;
 	struct wp_clock_mark mark;    /* the post's (clock.h, G8); its time is `at` */
+	/* A timed match's clocks before the post, when known (the cache's):
+	 * the match row keeps their fold after it (games.clock); NULL: the
+	 * row keeps none and its readers fold the posts' marks. */
+	const struct wp_clock_input *clock;
+	const struct wp_tc *tc;
+	int nseats;
+	char fold[WP_CLOCK_FOLD_MAX];   /* out: that fold, as written */
 	const char *result;      /* JSON text or NULL */
 	const unsigned char *client;
 	size_t client_len;
@@ -218,18 +229,29 @@ enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, cons
 
 /* --- clock.c: what the clocks derive from (match/clock.h) --- */
 struct wp_clock_input {
-	struct wp_clock_mark *marks;             /* one per post, in order */
+	int folded;                              /* fold holds the posts before marks */
+	struct wp_clock_fold fold;               /* the match row's (games.clock) */
+	struct wp_clock_mark *marks;             /* one per post after those, in order */
 	int nmarks;
 	struct wp_interval *vac[WR_MAX_SEATS];   /* each seat's player's vacations */
 	int nvac[WR_MAX_SEATS];
 };
-/* The posts up to seq (the match's version as read), and the vacations. */
-enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, struct wp_clock_input *in);
+/* The match's clocks up to post seq (the match's version as read): the
+ * row's fold when the row is still at seq, else the posts' marks; and the
+ * vacations. */
+enum wp_err wp_db_clock_load(struct wp_conn *c, int64_t game, int seq, int nseats,
+                             struct wp_clock_input *in);
 void wp_clock_input_free(struct wp_clock_input *in);
-/* The same from text ("at:mark,..." in post order, "seat:from:to,..."
- * sorted; empty: none), as a statement that lists matches answers it
- * with each (WP_MY_GAME_COLUMNS): 0, or -1 (out of memory, unreadable). */
-int wp_clock_input_text(const char *marks, const char *vacations, struct wp_clock_input *in);
+/* The same from text: the row's fold (NULL or "": none, match/clock.h),
+ * the marks after it ("at:mark,..." in post order) and the vacations
+ * ("seat:from:to,..." sorted; empty: none), as a statement that lists
+ * matches answers it with each (WP_MY_GAME_COLUMNS): 0, or -1 (out of
+ * memory, unreadable). */
+int wp_clock_input_text(const char *fold, const char *marks, const char *vacations, int nseats,
+                        struct wp_clock_input *in);
+/* The fold of every post the input holds. */
+void wp_clock_input_fold(const struct wp_tc *tc, const struct wp_clock_input *in, int nseats,
+                         struct wp_clock_fold *f);
 /* A copy of src with room for `extra` more marks; -1 out of memory. */
 int wp_clock_input_copy(struct wp_clock_input *dst, const struct wp_clock_input *src, int extra);
 /* A player's vacations (sorted) and when the account was created. */
@@ -306,10 +328,81 @@ void wp_past_text_free(struct wp_past_text *p);
  * seat (player 0: none; seat -1) when the match is held. */
 int wp_cache_head(int64_t game, int64_t player, struct wp_game_head *h);
 /* Players by token hash, for a few seconds (wp_db_player_by_token keeps
- * them); reads only, never writes. */
+ * them); reads only, never writes. Nothing is answered from it while the
+ * LISTEN connection is down (a revoke may go unheard). */
 int wp_cache_player(const unsigned char hash[32], struct wp_player *who);
-void wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who);
+/* A lookup takes a ticket before it reads the database; what it read is
+ * kept only if no token was revoked meanwhile. */
+unsigned wp_cache_token_ticket(void);
+void wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who,
+                         unsigned ticket);
 void wp_cache_player_drop(const unsigned char hash[32]);
+/* A token revoked (on any instance): forgotten, and no lookup under way
+ * keeps what it read. hex: the NOTIFY wp_token payload (account_sql.h). */
+void wp_cache_token_revoked(const unsigned char hash[32]);
+void wp_cache_token_heard(const char *hex);
+
+/* --- tokens.c: a player's devices and sign-in codes (issue 28) --- */
+struct wp_device {
+	int64_t id;
+	char name[WP_NAME_MAX];
+	char created_at[WP_TIME_MAX];
+	char last_used_at[WP_TIME_MAX];   /* "": not used since it was made */
+};
+/* The player's devices not revoked, oldest first; *out malloc'd. */
+enum wp_err wp_db_devices(struct wp_conn *c, int64_t player, struct wp_device **out, int *n);
+enum wp_err wp_db_device_rename(struct wp_conn *c, int64_t player, int64_t id,
+                                const char *name, struct wp_device *out);
+/* Revokes the player's device `id` (others: every device but `id`); *n
+ * tokens revoked, forgotten by this instance's cache and told of to the
+ * others (NOTIFY wp_token). WP_ERR_NOT_FOUND: no such device of theirs. */
+enum wp_err wp_db_device_revoke(struct wp_conn *c, int64_t player, int64_t id, int others,
+                                int *n);
+enum wp_err wp_db_code_insert(struct wp_conn *c, int64_t player,
+                              const unsigned char code_hash[32], int ttl_s);
+/* A code (or a recovery link, for an address still confirmed) not used
+ * and not expired: used now, and a device named `device` with token_hash
+ * made for its player, in one statement. WP_ERR_NOT_FOUND otherwise
+ * (unknown, used or expired alike). */
+enum wp_redeem { WP_REDEEM_CODE, WP_REDEEM_RECOVERY };
+enum wp_err wp_db_redeem(struct wp_conn *c, enum wp_redeem how, const unsigned char hash[32],
+                         const unsigned char token_hash[32], const char *device,
+                         struct wp_player *who);
+/* Account mail (sql/019_devices.sql): kind "confirm" (player's address)
+ * or "recover" (player 0: never looked up here). */
+enum wp_err wp_db_mail_queue(struct wp_conn *c, const char *kind, int64_t player,
+                             const char *address);
+/* The player's address's confirmation again; WP_ERR_NOT_FOUND when it
+ * has none unconfirmed. */
+enum wp_err wp_db_mail_confirm_again(struct wp_conn *c, int64_t player);
+struct wp_account_mail {
+	int64_t id;
+	char kind[16];
+	int64_t player;          /* 0: a recovery */
+	char address[255];
+	int attempts;            /* with this one */
+};
+/* Due rows, each leased for lease_s. */
+enum wp_err wp_db_mail_claim(struct wp_conn *c, int limit, double lease_s,
+                             struct wp_account_mail **out, int *n);
+struct wp_mail_target {
+	int64_t player;
+	char name[WP_NAME_MAX];
+	char address[255];       /* as the player stored it */
+};
+/* Whom the mail is for now: none when the address changed since (a
+ * confirmation) or nobody has it confirmed (a recovery). */
+enum wp_err wp_db_mail_targets(struct wp_conn *c, const struct wp_account_mail *m, int limit,
+                               struct wp_mail_target **out, int *n);
+/* A link's token hash, good once for ttl_s. */
+enum wp_err wp_db_link_insert(struct wp_conn *c, const char *kind, int64_t player,
+                              const char *address, const unsigned char hash[32], int ttl_s);
+/* done: sent, or nothing to send; else due again in retry_s, unless
+ * max_attempts were made. */
+enum wp_err wp_db_mail_done(struct wp_conn *c, int64_t id, int done, int max_attempts,
+                            double retry_s);
+/* A confirmation link used: its address confirmed, if still the player's. */
+enum wp_err wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32]);
 
 /* --- migrate.c, listen.c --- */
 int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);

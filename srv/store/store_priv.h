@@ -8,6 +8,9 @@
 #include "core.h"
 #include "store.h"
 #include "notify_sql.h"
+#include "challenge_sql.h"
+#include "ratings_sql.h"
+#include "account_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -64,6 +67,9 @@ enum wp_stmt {
 	WP_STMT_UNDO_TAIL,
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
+	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
+	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
+	WP_ACCOUNT_STMTS         /* tokens.c */
 	WP_STMT_MAX
 };
 
@@ -82,7 +88,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
  * locked for a write (GAME_LOCK) with NULLs there, not read (games.c). */
 #define WP_GAME_COLUMNS(X)                                                                       \
 	WP_GAME_ROW_COLUMNS(X)                                                                   \
-	X(GC_MARKS, WP_SQL_CLOCK_MARKS("games")) X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
+	X(GC_FOLD, WP_SQL_CLOCK_FOLD("games")) X(GC_MARKS, WP_SQL_CLOCK_MARKS("games"))          \
+	X(GC_VACATIONS, WP_SQL_CLOCK_VACATIONS("games"))
 #define WP_GAME_ROW_COLUMNS(X)                                                                   \
 	X(GC_ID, "id") X(GC_RULESET, "ruleset") X(GC_OPTIONS, "options::text")                   \
 	X(GC_SEATS, "seats") X(GC_STATUS, "status") X(GC_SEQ, "seq") X(GC_VERSION, "version")    \
@@ -91,7 +98,8 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(GC_OFFERS, "draw_offers") X(GC_RESULT, "result::text") X(GC_CREATED_BY, "created_by")  \
 	X(GC_CREATED_AT, WP_SQL_TIME("created_at")) X(GC_UPDATED_AT, WP_SQL_TIME("updated_at"))  \
 	X(GC_TIME_CONTROL, "time_control::text") \
-	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")
+	X(GC_SPECTATORS, "spectators") X(GC_DELAY, "spectator_delay")                           \
+	X(GC_RATED, "rated")
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
@@ -116,12 +124,17 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
-	X(MC_MARKS, WP_SQL_CLOCK_MARKS("g")) X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g"))
+	X(MC_FOLD, WP_SQL_CLOCK_FOLD("g")) X(MC_MARKS, WP_SQL_CLOCK_MARKS("g"))                  \
+	X(MC_VACATIONS, WP_SQL_CLOCK_VACATIONS("g")) X(MC_RATED, "g.rated")
 /* A timed match in play comes with its clock input, as text (clock.c,
- * wp_clock_input_text), not a round trip a match: each post's time and
- * mark, the seats' vacations; NULL for the others. */
+ * wp_clock_input_text), not a round trip a match: the row's fold of its
+ * posts' clocks (games.clock, sql/023), or each post's time and mark for a
+ * row that has none (written before it, or by an instance that did not
+ * hold the clocks); the seats' vacations; NULL for the others. */
 #define WP_SQL_TIMED(g) "CASE WHEN " g ".time_control IS NOT NULL AND " g ".status = 'active'"
-#define WP_SQL_CLOCK_MARKS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
+#define WP_SQL_CLOCK_FOLD(g) WP_SQL_TIMED(g) " THEN " g ".clock END"
+#define WP_SQL_CLOCK_MARKS(g)                                                                   \
+	WP_SQL_TIMED(g) " AND " g ".clock IS NULL THEN " WP_SQL_MARKS_OF(g ".id", g ".seq") " END"
 #define WP_SQL_CLOCK_VACATIONS(g) WP_SQL_TIMED(g) " THEN " WP_SQL_VACATIONS_OF(g ".id") " END"
 /* The two halves of a clock input as text: each post's time and mark up
  * to a post, and the vacations of the match's players. */
@@ -142,9 +155,9 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 
 #define WP_WATCH_COLUMNS(X)                                                                      \
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
-	X(WAC_DELAY, "spectator_delay")
+	X(WAC_DELAY, "spectator_delay") X(WAC_RATED, "rated")
 
-#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "id") X(PLC_NAME, "name")
+#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "p.id") X(PLC_NAME, "p.name") X(PLC_DEVICE, "d.id")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
 
 #define WP_COLUMN_ENUM(name, sql) name,
@@ -159,10 +172,12 @@ enum { WP_PLAYER_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_IDEM_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_WATCH_COLUMNS(WP_COLUMN_ENUM) };
 enum { WP_SNAPSHOT_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_CHALLENGE_COLUMNS(WP_COLUMN_ENUM) };
+enum { WP_CHALLENGE_SEAT_COLUMNS(WP_COLUMN_ENUM) };
 
 /* Parameters, formatted here only: numbers as text, bytes as binary,
  * NULL pointers as SQL NULL. */
-#define WP_SQL_MAX_PARAMS 26   /* TURN_WRITE_KEYED */
+#define WP_SQL_MAX_PARAMS 27   /* TURN_WRITE_KEYED */
 struct wp_params {
 	int n;
 	const char *values[WP_SQL_MAX_PARAMS];
@@ -189,6 +204,15 @@ enum wp_err wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_param
  * a count, a boolean as 0 or 1); WP_ERR_NOT_FOUND when no row. */
 enum wp_err wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p,
                        int64_t *v);
+
+/* wp_db_idem_get/put (posts.c) on another table of the same columns:
+ * st its statement (IDEM_GET/PUT, CHALLENGE_IDEM_GET/PUT), owner its
+ * first key (a match, a challenge). */
+enum wp_err wp_idem_get_by(struct wp_conn *c, enum wp_stmt st, int64_t owner, int64_t player,
+                           const char *key, struct wp_idem *out);
+enum wp_err wp_idem_put_by(struct wp_conn *c, enum wp_stmt st, int64_t owner, int64_t player,
+                           const char *key, const unsigned char request_hash[32], int status,
+                           const char *body);
 
 /* Reading columns of a result. */
 int64_t wp_col_int(const PGresult *r, int row, int col);

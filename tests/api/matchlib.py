@@ -91,6 +91,30 @@ class Client:
                         {"Idempotency-Key": key} if key else None)
 
 
+class ClockTestCase(wp.ServerTestCase):
+    """A server on the test server's test-only clock (WP_TEST_CLOCK_FILE,
+    tests/testrules/testd.c), at clock_start when it starts and moved by
+    set_time(), never by sleeping; clock_env adds to its environment."""
+
+    clock_start = 0
+    clock_env = {}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.clock_dir = wp.make_tmpdir("wp-clock-")
+        cls.clock_file = os.path.join(cls.clock_dir, "now")
+        cls.server_env = dict(cls.clock_env, WP_TEST_CLOCK_FILE=cls.clock_file)
+        cls.set_time(cls.clock_start)
+        super().setUpClass()
+        cls.addClassCleanup(wp.remove_tmpdir, cls.clock_dir)
+
+    @classmethod
+    def set_time(cls, t):
+        with open(cls.clock_file + ".tmp", "w") as f:
+            f.write("%d\n" % t)
+        os.replace(cls.clock_file + ".tmp", cls.clock_file)
+
+
 def start_match(players, options=None, seeds=None):
     """players[0] creates with seat 0, the others join in order; returns
     the game id once every seat is taken (the match has started)."""

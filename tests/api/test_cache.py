@@ -378,6 +378,41 @@ class CacheTest(unittest.TestCase):
                 seat.pop("seconds_left", None)
         self.assertEqual(clock, mine)
 
+    def test_a_timed_view_reads_its_clocks_from_the_match_row(self):
+        """Issue 26, "The clock re-read on hot paths": the match row keeps
+        the fold of its posts' clocks (games.clock, sql/023), so a view
+        reads no post times: with the posts' times moved a day back behind
+        the server's back, a cold view on the other instance still shows
+        the clocks the row says. A row with no fold (a match from before
+        sql/023) is read from the posts' times, as before."""
+        ann, ben = ml.Client(self.a, "Ann"), ml.Client(self.a, "Ben")
+        r = ann.req("POST", "/api/games", {"ruleset": ml.RULESET, "seats": 2, "seat": 0,
+                                           "time_control": {"days_per_move": 3}})
+        self.assertEqual(r.status, 201, r)
+        game = r.json()["id"]
+        self.assertEqual(ben.join(game, r.json()["invitations"][0]["code"]).status, 200)
+        for who in (ann, ben, ann):
+            self.play(who, game)
+        fold = self.db.psql("SELECT clock FROM games WHERE id = %d" % game).strip()
+        self.assertRegex(fold, r"^\d+;\d+:\d+(;-?\d+:\d+:\d+){2}$")
+
+        def deadlines(server):
+            view = get(server, game, ann)
+            self.assertEqual(view.status, 200, view)
+            return [s["deadline"] for s in view.json()["clock"]["seats"]]
+        before = deadlines(self.a)
+        self.db.psql("UPDATE posts SET created_at = created_at - interval '1 day'"
+                     " WHERE game_id = %d" % game)
+        self.assertEqual(deadlines(self.b), before, "the cold view read no post times")
+        self.db.psql("UPDATE games SET clock = NULL WHERE id = %d" % game)
+        fresh = wp.Server(self.db.url, env={"NOTIFY_POLL_MS": "600000"}).start()
+        try:
+            after = deadlines(fresh)
+        finally:
+            fresh.stop()
+        self.assertNotEqual(after, before, "no fold: the posts' times tell")
+        self.assertEqual(len([d for d in after if d]), 1)
+
     def test_a_cold_timed_turn_reads_its_clocks_in_one_statement(self):
         """Issue 26, "The clock re-read on hot paths": a turn on an instance
         that does not hold the match (cold) reads a timed match's clock
@@ -507,7 +542,8 @@ class CacheTest(unittest.TestCase):
         game, ann, ben = self.start("Ann", "Ben")
         etag = get(self.a, game, ann).headers["etag"]
         self.assertTrue(from_memory(self.a, game, etag, ann))
-        self.db.psql("UPDATE players SET token_hash = sha256(token_hash) WHERE id = %d" % ann.id)
+        self.db.psql("UPDATE devices SET token_hash = sha256(token_hash) WHERE player_id = %d"
+                     % ann.id)
         acts = ben.actions(game)
         r = ann.turn(game, 1, [{"type": "pass"}])
         wp.assert_problem(r, 401, "unauthorized")

@@ -24,7 +24,6 @@ never by sleeping.
     with no increment, until it ends; the answer is the reacting seat's
     move (RULINGS.md G8, amended)."""
 import calendar
-import os
 import time as _time
 
 import matchlib as ml
@@ -39,23 +38,10 @@ def iso(t):
     return _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime(t))
 
 
-class ClockTest(wp.ServerTestCase):
+class ClockTest(ml.ClockTestCase):
 
-    @classmethod
-    def setUpClass(cls):
-        cls.clock_dir = wp.make_tmpdir("wp-clock-")
-        cls.clock_file = os.path.join(cls.clock_dir, "now")
-        cls.server_env = {"WP_TEST_CLOCK_FILE": cls.clock_file,
-                          "VACATION_EVERY_DAYS": "20", "VACATION_MAX_DAYS": "3"}
-        cls.set_time(MON)
-        super().setUpClass()
-        cls.addClassCleanup(wp.remove_tmpdir, cls.clock_dir)
-
-    @classmethod
-    def set_time(cls, t):
-        with open(cls.clock_file + ".tmp", "w") as f:
-            f.write("%d\n" % t)
-        os.replace(cls.clock_file + ".tmp", cls.clock_file)
+    clock_start = MON
+    clock_env = {"VACATION_EVERY_DAYS": "20", "VACATION_MAX_DAYS": "3"}
 
     def players(self, *names):
         return [ml.Client(self.server, n) for n in names]

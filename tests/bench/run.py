@@ -145,7 +145,7 @@ def pgbench_script(nmatches, token_hash_hex, state_text):
     state = state_text.replace("'", "''")
     events = '[{"to":0,"e":{"type":"moved","from":"d1","to":"d2"}}]'
     return f"""\\set gid random(1, {nmatches})
-SELECT id, name FROM players WHERE token_hash = decode('{token_hash_hex}', 'hex');
+SELECT p.id, p.name FROM devices d JOIN players p ON p.id = d.player_id WHERE d.token_hash = decode('{token_hash_hex}', 'hex') AND d.revoked_at IS NULL;
 BEGIN;
 SELECT id, ruleset, options::text, seats, status, seq, version, state::text, seed, commitment, client_seeds, draws, awaiting, draw_offers, result::text, created_by, '' AS c1, '' AS c2 FROM games WHERE id = :gid FOR UPDATE \\gset g_
 SELECT s.seat, s.player_id, p.name, s.client_seed FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = :gid ORDER BY s.seat;
@@ -167,7 +167,7 @@ def pgbench_fast_script(nmatches, player, token_hash_hex, state_text):
     state = state_text.replace("'", "''")
     events = '[{"to":0,"e":{"type":"moved","from":"d1","to":"d2"}}]'
     return f"""\\set gid random(1, {nmatches})
-WITH u AS (UPDATE games SET status = 'active', seq = seq + 1, version = version + 1, state = '{state}', draws = draws, awaiting = 2, draw_offers = 0, result = NULL, client_seeds = '\\x', updated_at = now() WHERE id = :gid AND version = version AND EXISTS (SELECT 1 FROM players WHERE id = {player} AND token_hash = decode('{token_hash_hex}', 'hex')) RETURNING seq, draws, updated_at), p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden, events, draws_from, rolls, awaiting, created_at) SELECT :gid, seq, 0, 'turn', '[{{"type":"move","from":"d1","to":"d2"}}]', NULL, false, '{events}', draws, '[]', 2, now() FROM u) SELECT count(*), min(updated_at) FROM u;
+WITH u AS (UPDATE games SET status = 'active', seq = seq + 1, version = version + 1, state = '{state}', draws = draws, awaiting = 2, draw_offers = 0, result = NULL, client_seeds = '\\x', updated_at = now() WHERE id = :gid AND version = version AND EXISTS (SELECT 1 FROM devices WHERE player_id = {player} AND token_hash = decode('{token_hash_hex}', 'hex') AND revoked_at IS NULL) RETURNING seq, draws, updated_at), p AS (INSERT INTO posts (game_id, seq, seat, kind, actions, comment, comment_hidden, events, draws_from, rolls, awaiting, created_at) SELECT :gid, seq, 0, 'turn', '[{{"type":"move","from":"d1","to":"d2"}}]', NULL, false, '{events}', draws, '[]', 2, now() FROM u) SELECT count(*), min(updated_at) FROM u;
 """
 
 
@@ -428,7 +428,7 @@ def main():
         opt_ratio = med(float(t["turns_per_s"]) / op[0] for t, _, op in rounds)
         each = ", ".join(f"{float(t['turns_per_s']) / mn[0]:.2f}" for t, mn, _ in rounds)
 
-        token_hash = psql(f"SELECT encode(token_hash, 'hex') FROM players WHERE id = {a['id']}")
+        token_hash = psql(f"SELECT encode(token_hash, 'hex') FROM devices WHERE player_id = {a['id']}")
         state_text = psql(f"SELECT state::text FROM games WHERE id = {first}")
         span = lambda text: text.replace(f"random(1, {args.matches})",
                                          f"random({first}, {ids[-1]})")

@@ -376,9 +376,63 @@ fixed_now(void)
 	return MON;
 }
 
+/* Issue 26, "The clock re-read on hot paths": the match row keeps the
+ * fold of its posts' marks as text (games.clock) and the next post folds
+ * one mark more into it. For random matches (2 to 4 seats, G8 masks,
+ * weekends, vacations), the clocks from the fold written after every post
+ * and read back are the clocks from all the marks at once. */
+static void
+fold_table(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int same = 1, rounds = 0;
+
+	for (int match = 0; match < 200; match++) {
+		struct wp_clock_mark m[40];
+		struct wp_interval v0[1] = {{MON + 5 * D, MON + 7 * D}};
+		const struct wp_interval *vac[WR_MAX_SEATS] = {v0, NULL, NULL, NULL};
+		int nvac[WR_MAX_SEATS] = {match % 2, 0, 0, 0};
+		const struct wp_tc *tc = match % 3 ? &plain : &weekdays;
+		int nseats = 2 + match % 3, n = 1 + match % 40;
+		int64_t t = MON;
+		struct wp_clock_fold f;
+		char text[WP_CLOCK_FOLD_MAX];
+
+		wp_clock_fold_start(tc, nseats, &f);
+		for (int k = 0; k < n; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			t += (int64_t)(x % (2 * D));
+			m[k] = (struct wp_clock_mark){t, (unsigned)(x >> 8) & ((1u << nseats) - 1),
+			                              (unsigned)(x >> 16) & 1, (unsigned)(x >> 20) & 2,
+			                              (unsigned)(x >> 24) & 1};
+			CHECK(wp_clock_fold_text(&f, nseats, text, sizeof(text)) == 0, "fold fits");
+			CHECK(wp_clock_fold_parse(text, nseats, &f) == 0, "fold reads back");
+			wp_clock_fold_step(tc, vac, nvac, nseats, &f, &m[k]);
+			struct wp_seat_clock whole[WR_MAX_SEATS], folded[WR_MAX_SEATS];
+			int64_t now = t + (int64_t)(x % (4 * D));
+			wp_clock_compute(tc, m, k + 1, vac, nvac, nseats, now, whole);
+			wp_clock_fold_end(tc, &f, vac, nvac, nseats, now, folded);
+			for (int q = 0; q < nseats; q++)
+				same &= whole[q].awaited == folded[q].awaited &&
+				        whole[q].bank == folded[q].bank && whole[q].since == folded[q].since &&
+				        whole[q].deadline == folded[q].deadline &&
+				        whole[q].left == folded[q].left &&
+				        whole[q].flagged == folded[q].flagged && whole[q].move == folded[q].move;
+			rounds++;
+		}
+	}
+	CHECK(same && rounds > 1000, "the fold after each post gives the clocks of all the marks");
+	struct wp_clock_fold f;
+	CHECK(wp_clock_fold_parse("3;1:2;5:6:1", 2, &f) != 0, "a fold of the wrong seat count");
+	CHECK(wp_clock_fold_parse("3;1:2;5:6:1;7:8:2x", 2, &f) != 0, "a fold with trailing bytes");
+	CHECK(wp_clock_fold_parse("3;1:2;5:6:1;7:8:2", 2, &f) == 0 && f.marks == 3 &&
+	          f.seat[1].since == 8 && f.seat[1].move == 2, "a fold's fields");
+}
+
 int
 main(void)
 {
+	fold_table();
 	counted_table();
 	deadline_table();
 	compute_table();

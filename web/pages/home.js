@@ -14,6 +14,7 @@ import { setFaviconCount, notificationsState, askNotifications } from '../notify
 import { ago } from './match.js';
 import { vacationBox, myGameClock } from '../clock.js';
 import { openStream } from '../live.js';
+import { challengesTeaser } from './challenges.js';
 
 let current = null;   // the page shown: show() again (a sign-in) replaces it
 
@@ -25,7 +26,7 @@ export async function show(main) {
   if (!token()) {
     clear(main, h('h1', {}, 'Warpost'),
       h('p', { class: 'lead' }, 'Play-by-post wargames on a chessboard: make your move whenever you have time; the server referees.'),
-      signInForms(render));
+      signInForms(render), h('p', {}, h('a', { href: '#/leaderboards' }, 'Leaderboards')));
     return null;
   }
   const list = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading your matches…'));
@@ -33,8 +34,11 @@ export async function show(main) {
   clear(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'My matches'),
       h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
+        h('a', { class: 'button', href: '#/challenges', id: 'challenges-link' }, 'Find an opponent'),
+        h('a', { class: 'button', href: '#/leaderboards', id: 'leaderboards-link' }, 'Leaderboards'),
         h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
+    challengesTeaser(),
     list,
     vacationBox(),
     identityCard(render));
@@ -50,7 +54,7 @@ export async function show(main) {
       setTitle(waiting ? `(${waiting}) Your turn` : 'My matches');
       setFaviconCount(waiting);
       if (!games.length) {
-        clear(list, h('p', {}, 'No matches yet. Create one, or open an invitation link a friend sent you.'));
+        clear(list, h('p', {}, 'No matches yet. Create one, accept an ', h('a', { href: '#/challenges' }, 'open challenge'), ', or open an invitation link a friend sent you.'));
         return;
       }
       const items = [];
@@ -103,7 +107,8 @@ async function item(g, titles) {
     h('a', { href: `#/match/${g.id}` },
       board ? h('span', { class: 'inbox-board' }, board) : null,
       h('span', { class: 'inbox-text' },
-        h('span', { class: 'inbox-title' }, `${others.length ? `vs ${others.join(', ')}` : `Match #${g.id}`} · ${titles[g.ruleset] || g.ruleset}`),
+        h('span', { class: 'inbox-title' }, `${others.length ? `vs ${others.join(', ')}` : `Match #${g.id}`} · ${titles[g.ruleset] || g.ruleset}`,
+          g.rated ? h('span', { class: 'tag tag-rated' }, 'Rated') : null),
         h('span', { class: 'inbox-meta' }, `You play ${seatColour(g.seat)} · match #${g.id} · last move ${ago(new Date(g.updated_at))}`, myGameClock(g))),
       h('span', { class: `tag tag-${tagClass}` }, state)));
 }

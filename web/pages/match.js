@@ -210,6 +210,7 @@ class Match {
     if (this.wasMyTurn === false && myTurn) notifyTurn(`Your turn in match #${v.id}`, `${v.title}: ${this.statusWords()}`, `#/match/${v.id}`);
     this.wasMyTurn = myTurn;
     this.titleEl.textContent = `Match #${v.id} · ${v.title}`;
+    if (v.rated) this.titleEl.append(' ', h('span', { class: 'tag tag-rated', id: 'rated-badge' }, 'Rated'));
     this.boardHint.hidden = !(mine && v.status === 'active');
     this.statusEl.textContent = this.statusWords();
     const note = watchNotice(v);
@@ -219,7 +220,7 @@ class Match {
     // Seats: the colour, the player, whose move it is.
     clear(this.seatsEl, v.seats.map((s) => h('li', { class: v.awaiting.includes(s.seat) ? 'awaited' : '' },
       h('span', { class: `swatch seat-${s.seat % 6}`, 'aria-hidden': 'true' }),
-      `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}${s.seat === me ? ' (you)' : ''}`,
+      `${seatColour(s.seat)}: `, s.player ? h('a', { href: `#/players/${s.player.id}` }, s.player.name) : 'open seat', s.seat === me ? ' (you)' : '',
       v.status === 'active' && v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
       v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null,
       seatClock(v, s.seat))));

@@ -51,36 +51,47 @@ export function optionLines(spec, options, renderer) {
   }).filter(Boolean);
 }
 
-export async function show(main) {
-  setTitle('New match');
+// The opening of a page that needs a player and the rulesets (this one,
+// pages/challenges.js): the sign-in form, or the rulesets; null when the
+// page shows the sign-in or an error instead.
+export async function signedInRulesets(main, title, again) {
+  setTitle(title);
   if (!token()) {
-    clear(main, h('h1', {}, 'New match'), h('p', {}, 'First, choose the name you play under.'),
-      signInForms(() => show(main)));
+    clear(main, h('h1', {}, title), h('p', {}, 'First, choose the name you play under.'),
+      signInForms(again));
     return null;
   }
-  clear(main, h('h1', {}, 'New match'), h('p', {}, 'Loading the rulesets…'));
-  let list;
+  clear(main, h('h1', {}, title), h('p', {}, 'Loading the rulesets…'));
   try {
-    list = await rulesets();
+    return await rulesets();
   } catch (err) {
-    clear(main, h('h1', {}, 'New match'), errorBox(err, () => show(main)));
+    clear(main, h('h1', {}, title), errorBox(err, again));
     return null;
   }
+}
+
+export async function show(main) {
+  const list = await signedInRulesets(main, 'New match', () => show(main));
+  if (!list) return null;
   if (!list.length) {
     clear(main, h('h1', {}, 'New match'), h('p', {}, 'This server offers no ruleset yet.'));
     return null;
   }
+  return showForm(main, list);
+}
 
+// The ruleset, seats, options and time control of a new match, as the
+// lobby and a posted challenge (pages/challenges.js) ask for them:
+// options() the options chosen (throws when one does not read), ready()
+// fills the form for the first ruleset.
+export function matchFields(list) {
   const rsSelect = h('select', { id: 'ruleset', name: 'ruleset' },
     list.map((r) => h('option', { value: r.id }, r.title)));
   const seatsSelect = h('select', { id: 'seats', name: 'seats' });
   const seatSelect = h('select', { id: 'seat', name: 'seat' });
   const optionsBox = h('fieldset', { class: 'options' });
-  const msg = h('div', { 'aria-live': 'polite' });
-  const result = h('div', { 'aria-live': 'polite' });
   let fields = [];
   const timeControl = timeControlFields();
-  const watchers = spectatorFields();
 
   function current() { return list.find((r) => r.id === rsSelect.value); }
 
@@ -171,6 +182,27 @@ export async function show(main) {
   }
   rsSelect.addEventListener('change', () => { seatsSelect.value = ''; fillSeats(); fillOptions(); });
   seatsSelect.addEventListener('change', fillSeat);
+  return {
+    rsSelect, seatsSelect, seatSelect, optionsBox, timeControl,
+    nodes: [
+      h('div', { class: 'field' }, h('label', { for: 'ruleset' }, 'Ruleset'), rsSelect),
+      h('div', { class: 'field-pair' },
+        h('div', { class: 'field' }, h('label', { for: 'seats' }, 'Players'), seatsSelect),
+        h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
+      optionsBox,
+      timeControl.node],
+    options: () => Object.fromEntries(fields.map(([n, f]) => [n, f()])),
+    ready: async () => { fillSeats(); await fillOptions(); },
+  };
+}
+
+async function showForm(main, list) {
+  const setup = matchFields(list);
+  const { rsSelect, seatsSelect, seatSelect, timeControl } = setup;
+  const msg = h('div', { 'aria-live': 'polite' });
+  const result = h('div', { 'aria-live': 'polite' });
+  const watchers = spectatorFields();
+  const rated = h('input', { id: 'rated', type: 'checkbox' });   // issue 28
 
   const form = h('form', {
     class: 'card lobby',
@@ -179,7 +211,7 @@ export async function show(main) {
       msg.replaceChildren();
       let options;
       try {
-        options = Object.fromEntries(fields.map(([n, f]) => [n, f()]));
+        options = setup.options();
       } catch {
         msg.append(errorBox({ sentence: 'An option is not in the expected form.' }));
         return;
@@ -190,7 +222,7 @@ export async function show(main) {
         const r = await post('/api/games', {
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
           seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
-          ...watchers.value(),
+          ...watchers.value(), rated: rated.checked,
         });
         saveInvites(r.body.id, r.body.invitations);
         showCreated(r.body, watchers.value());
@@ -201,13 +233,10 @@ export async function show(main) {
       }
     },
   },
-  h('div', { class: 'field' }, h('label', { for: 'ruleset' }, 'Ruleset'), rsSelect),
-  h('div', { class: 'field-pair' },
-    h('div', { class: 'field' }, h('label', { for: 'seats' }, 'Players'), seatsSelect),
-    h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSelect)),
-  optionsBox,
-  timeControl.node,
+  setup.nodes,
   watchers.node,
+  h('div', { class: 'field' }, h('div', { class: 'field-check' }, rated, h('label', { for: 'rated' }, 'Rated')),
+    h('p', { class: 'hint' }, 'The result changes both players\u2019 ratings for this ruleset (see the leaderboards).')),
   h('button', { type: 'submit', class: 'primary' }, 'Create the match'),
   msg);
 
@@ -226,7 +255,6 @@ export async function show(main) {
 
   clear(main, h('h1', {}, 'New match'), form, result, watchList(),
     h('p', {}, h('a', { href: '#/notifications' }, 'Notifications: webhooks and e-mail'), ' — be told when it is your turn.'));
-  fillSeats();
-  await fillOptions();
+  await setup.ready();
   return null;
 }

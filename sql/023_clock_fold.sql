@@ -1,0 +1,13 @@
+-- The clocks on the match row (issue 26, "The clock re-read on hot
+-- paths"): games.clock is the fold of every post's clock mark up to the
+-- match's last post (srv/match/clock.h, struct wp_clock_fold, as text:
+-- "posts;at:mark;bank:since:move;..." a seat each), written by the
+-- statement that writes the post. A view of a timed match then reads its
+-- clocks from this one column and the players' vacations, not from the
+-- times of all its posts, whatever the match's length.
+-- NULL: no fold known (a match played before this migration, or a post
+-- written by an instance that did not hold the match's clocks): readers
+-- fold the posts' marks (posts.awaiting, created_at) as before, and the
+-- next post that knows them writes the fold again.
+-- Idempotent: IF NOT EXISTS.
+ALTER TABLE games ADD COLUMN IF NOT EXISTS clock text;

@@ -1,0 +1,102 @@
+// Open challenges on the board (issue 28), at 360×740 as a new player
+// would use them: Ann opens "Find an opponent" from her matches and posts a
+// challenge with the new-match form (Confrontation, 3 days a move, rated,
+// a random seat); Ben, in a second browser, sees it appear in his list by
+// the long-poll (filtered by ruleset and time control; his matches page
+// says challenges wait), accepts it, and
+// lands in the match; Ann's page, which is only waiting, opens the same
+// match by itself. A cancelled challenge leaves Ben's list live as well.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startAll, stopAll, api, PHONE, contextAs, watchErrors, checkPage } from './harness.mjs';
+
+const T = 30000;
+let env;
+
+before(async () => { env = await startAll(); });
+after(async () => { await stopAll(env); });
+
+test('post a challenge, another player accepts it, both land in the match', async () => {
+  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
+  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
+  const ctxA = await contextAs(env, ann, PHONE);
+  const ctxB = await contextAs(env, ben, PHONE);
+  const problems = [];
+  const errors = [];
+  try {
+    const a = await ctxA.newPage();
+    const b = await ctxB.newPage();
+    errors.push(...watchErrors(a, 'Ann'), ...watchErrors(b, 'Ben'));
+
+    // Ben's list first, filtered to timed Confrontation: empty for now.
+    await b.goto(`${env.base}/#/challenges`);
+    await b.waitForSelector('#filter-ruleset');
+    await b.selectOption('#filter-ruleset', 'confrontation');
+    await b.selectOption('#filter-time', 'timed');
+    await b.waitForSelector('text=No open challenge matches these filters', { timeout: T });
+
+    // Ann: from her matches to the lobby, and posts.
+    await a.goto(`${env.base}/#/`);
+    await a.click('#challenges-link');
+    await a.waitForSelector('#post-challenge');
+    await a.click('#post-challenge');
+    await a.waitForSelector('#ruleset');
+    await a.selectOption('#ruleset', 'confrontation');
+    await a.waitForSelector('.options [data-option]');
+    await a.selectOption('#seat', 'random');
+    await a.check('#tc-on');
+    await a.fill('#tc-days', '3');
+    await a.check('#ch-rated');
+    await checkPage(a, 'challenges-post-phone', problems);
+    await a.click('#ch-submit');
+    await a.waitForSelector('[data-cancel]', { timeout: T });
+    const id = Number(await a.getAttribute('[data-cancel]', 'data-cancel'));
+    const posted = await api(env, 'GET', `/api/challenges/${id}`, undefined, ann.token);
+    assert.deepEqual([posted.ruleset, posted.rated, posted.time_control.days_per_move, posted.status],
+      ['confrontation', true, 3, 'open'], 'the form sent the choice');
+
+    // Ben's page learns of it without a reload (the long-poll).
+    await b.waitForSelector(`[data-accept="${id}"]`, { timeout: T });
+    const words = await b.locator(`[data-challenge="${id}"]`).innerText();
+    assert.match(words, /Ann/);
+    assert.match(words, /3 days a move/);
+    assert.match(words, /rated/);
+    await checkPage(b, 'challenges-list-phone', problems);
+
+    // A challenge of another ruleset is filtered out of Ben's list.
+    const other = await api(env, 'POST', '/api/challenges', { ruleset: 'skirmish-test' }, ann.token);
+    // ... and a cancelled one leaves it live.
+    const gone = await api(env, 'POST', '/api/challenges', { ruleset: 'confrontation', time_control: { days_per_move: 2 } }, ann.token);
+    await b.waitForSelector(`[data-accept="${gone.id}"]`, { timeout: T });
+    assert.equal(await b.locator(`[data-accept="${other.id}"]`).count(), 0, 'filtered by ruleset');
+    await api(env, 'DELETE', `/api/challenges/${gone.id}`, undefined, ann.token);
+    await b.waitForSelector(`[data-accept="${gone.id}"]`, { state: 'detached', timeout: T });
+
+    // His matches page tells him challenges wait, and leads to them.
+    const home = await ctxB.newPage();
+    errors.push(...watchErrors(home, 'Ben at home'));
+    await home.goto(`${env.base}/#/`);
+    await home.waitForSelector('#challenges-teaser a[href="#/challenges"]', { timeout: T });
+    assert.match(await home.locator('#challenges-teaser').innerText(), /\d+ open challenges? waiting/);
+    await checkPage(home, 'challenges-home-phone', problems);
+    await home.close();
+
+    // Ben accepts: both land in the match.
+    await b.click(`[data-accept="${id}"]`);
+    await b.waitForURL(/#\/match\/\d+$/, { timeout: T });
+    const game = Number(b.url().match(/#\/match\/(\d+)$/)[1]);
+    await a.waitForURL(new RegExp(`#/match/${game}$`), { timeout: T });
+    const v = await api(env, 'GET', `/api/games/${game}`, undefined, ann.token);
+    assert.equal(v.status, 'active');
+    assert.deepEqual(v.seats.map((s) => s.player.name).sort(), ['Ann', 'Ben']);
+    await a.waitForSelector('svg.board', { timeout: T });
+    await b.waitForSelector('svg.board', { timeout: T });
+    await checkPage(b, 'challenges-match-phone', problems);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(problems, []);
+});
