@@ -252,7 +252,10 @@ test('polish: the pages without a match, at 360 px and 1280 px', async () => {
     const ctx = await contextAs(env, cat, opts);
     const page = await ctx.newPage();
     const errors = watchErrors(page, `Cat ${size}`);
-    for (const [route, ready] of [['#/', 'text=My matches'], ['#/new', '#ruleset'], ['#/watch', 'main h1'], ['#/notifications', 'main h1']]) {
+    const pages = [['#/', 'text=My matches'], ['#/new', '#ruleset'], ['#/watch', 'main h1'], ['#/notifications', 'main h1'],
+      // the pages other issues added (challenges, ratings, account)
+      ['#/challenges', 'main h1'], ['#/leaderboards', 'main h1'], [`#/players/${cat.id}`, 'main h1'], ['#/account', 'main h1']];
+    for (const [route, ready] of pages) {
       await page.goto(`${env.base}/${route}`);
       await page.waitForSelector(ready, { timeout: T });
       await page.waitForFunction(() => !/Loading/.test(document.querySelector('main').innerText), null, { timeout: T });
