@@ -10,7 +10,9 @@
 // "[object", "seat0" or raw option key or value, and axe-core finds no
 // serious or critical violation. The prompt names who must act; Blood
 // Chess's characters table fits a phone; a Wargame Chess defender's post
-// says its dice and "repelled". Screenshots: test-output/e2e/polish-*.
+// says its dice and "repelled". A new player starts with 7 vacation days
+// and takes two from "My matches" on a phone. Screenshots:
+// test-output/e2e/polish-*.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -275,6 +277,19 @@ test('polish: the pages without a match, at 360 px and 1280 px', async () => {
     await ctx.close();
   }
   assert.deepEqual(problems, [], problems.join('\n'));
+
+  // A new player holds a starting vacation allowance (issue 30 item 10,
+  // VACATION_START_DAYS, 7 by default) and takes it from "My matches" on a phone.
+  const ctx = await contextAs(env, cat, PHONE);
+  const page = await ctx.newPage();
+  await page.goto(`${env.base}/#/`);
+  await page.waitForSelector('#vacation-btn', { timeout: T });
+  assert.match(await page.textContent('.vacation'), /You have 7 vacation days/);
+  await page.fill('#vacation-days', '2');
+  await page.click('#vacation-btn');
+  await page.waitForSelector('.vacation :text("On vacation until")', { timeout: T });
+  assert.equal((await api(env, 'GET', '/api/me/vacation', undefined, cat.token)).balance_days, 5);
+  await ctx.close();
 });
 
 test('polish: every ruleset says what a post did, with the dice (a Wargame Chess defence)', async () => {
