@@ -34,7 +34,7 @@ usage(FILE *f)
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
 	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
-	        "VACATION_MAX_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
+	        "VACATION_MAX_DAYS, VACATION_START_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
 	        "TRUST_X_FORWARDED_FOR, PUBLIC_URL, WEBHOOK_*, NOTIFY_POLL_MS, SMTP_URL,\n"
 	        "SMTP_FROM, DIGEST_PERIOD_SECONDS, BOT_*); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
@@ -107,6 +107,7 @@ wp_main(int argc, char **argv)
 	}
 	cgi = !cfg.fcgi_socket && getenv("GATEWAY_INTERFACE") != NULL;
 	wp_vacation_policy(cfg.vacation_every_days, cfg.vacation_max_days);
+	wp_vacation_start_policy(cfg.vacation_start_days);
 	if (sodium_init() < 0) {
 		wp_log("libsodium cannot start");
 		return 1;

@@ -8,6 +8,7 @@ import { signInForms } from './identity.js';
 import { rulesets } from './rulesets.js';
 import { seatColour } from '../words.js';
 import { optionLines } from './new.js';
+import { rendererFor } from '../renderers/registry.js';
 
 export async function show(main, { game, code }) {
   setTitle(`Invitation to match #${game}`);
@@ -24,7 +25,8 @@ export async function show(main, { game, code }) {
     const spec = (await rulesets().catch(() => [])).find((r) => r.id === view.ruleset);
     const host = view.seats.find((s) => s.player);
     const free = view.seats.filter((s) => !s.player);
-    const lines = optionLines(spec, view.options || {});
+    const renderer = await rendererFor(view.ruleset).catch(() => null);
+    const lines = optionLines(spec, view.options || {}, renderer);
     clear(about,
       h('p', { class: 'lead' }, `${host ? host.player.name : 'A player'} invites you to a match of ${view.title || view.ruleset}.`),
       h('dl', { class: 'state-facts' },

@@ -270,7 +270,10 @@ class Match {
     const parts = [];
     if (myTurn) {
       const minePend = pend.filter((p) => p.seat === v.you);
-      if (minePend.length) {
+      // The renderer's prompt names the piece that must act (issue 30 item 3).
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else if (minePend.length) {
         for (const p of minePend) {
           if (p.prompt) parts.push(`${p.prompt[0].toUpperCase()}${p.prompt.slice(1).replace(/[.?!]?$/, (m) => m || '.')}`);
           else parts.push(p.kind === 'turn' ? 'It is your turn.' : `A decision is owed by you: ${words(p.kind)}.`);
@@ -286,7 +289,9 @@ class Match {
     } else if (v.status === 'active') {
       // Prompts are written to the seat they await: to the others, say who
       // decides what, in the third person.
-      for (const p of pend) {
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else for (const p of pend) {
         if (p.seat === v.you) continue;
         const addressed = !p.prompt || /\byou(r)?\b/i.test(p.prompt);
         if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${addressed ? words(p.kind) : p.prompt}.`);
