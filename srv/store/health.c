@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <poll.h>
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 #include "pool_priv.h"
@@ -166,10 +167,13 @@ setup_session(struct wp_conn *c, int64_t deadline)
 PGconn *
 wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
 {
-	/* Keywords before dbname are defaults the conninfo may override. */
+	/* Keywords before dbname are defaults the conninfo may override.
+	 * read-write: of the hosts of a multi-host DATABASE_URL, the primary
+	 * (issue 31; a standby answers every write with 25006). */
 	const char *keys[] = {"keepalives", "keepalives_idle", "keepalives_interval",
-	                      "keepalives_count", "application_name", "dbname", NULL};
-	const char *vals[] = {"1", "30", "10", "3", app, c->st->conninfo, NULL};
+	                      "keepalives_count", "application_name", "target_session_attrs",
+	                      "dbname", NULL};
+	const char *vals[] = {"1", "30", "10", "3", app, "read-write", c->st->conninfo, NULL};
 	PGconn *pg = PQconnectStartParams(keys, vals, 1);
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 
@@ -248,8 +252,10 @@ wp_breaker_tried(struct wp_store *st, int probe, int connected)
 
 /* ---------------------------------------------------------------- monitor */
 
-/* One check on a connection of its own: (re)connect if needed, then
- * SELECT 1, both within check_ms. */
+/* One check on a connection of its own: (re)connect if needed, then ask
+ * whether it may write, both within check_ms. A server that answers but
+ * is read-only (a primary demoted in a failover, issue 31) is down for
+ * warpostd: the connection is made again, to the primary. */
 static int
 check_once(struct wp_conn *mc)
 {
@@ -263,8 +269,9 @@ check_once(struct wp_conn *mc)
 	}
 	if (!mc->pg && !wp_connect_db(mc, "warpostd-health", deadline))
 		return 0;
-	r = wp_exec_simple(mc, "SELECT 1", deadline);
-	ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+	r = wp_exec_simple(mc, "SHOW transaction_read_only", deadline);
+	ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	     strcmp(PQgetvalue(r, 0, 0), "off") == 0;
 	PQclear(r);
 	if (!ok) {
 		PQfinish(mc->pg);

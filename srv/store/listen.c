@@ -47,9 +47,14 @@ listen_connect(void)
 {
 	/* Keepalives: a connection lost without a word must be noticed, for
 	 * the cache trusts it to hear every change (cache.c). */
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
-	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", "1", "5", "2", "2", NULL};
+	/* read-write, before dbname (which may say otherwise): the primary of
+	 * a multi-host DATABASE_URL, where LISTEN and NOTIFY happen (issue
+	 * 31); after a failover this thread connects there again. */
+	const char *keys[] = {"target_session_attrs", "dbname", "connect_timeout",
+	                      "application_name", "keepalives", "keepalives_idle",
+	                      "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {"read-write", conninfo, "5", "warpostd-listen", "1", "5", "2", "2",
+	                      NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	PGresult *r;
 

@@ -182,8 +182,10 @@ out:
 int
 wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "10", "warpostd-migrate", NULL};
+	/* read-write first, a default: the primary of a multi-host URL. */
+	const char *keys[] = {"target_session_attrs", "dbname", "connect_timeout",
+	                      "application_name", NULL};
+	const char *vals[] = {"read-write", conninfo, "10", "warpostd-migrate", NULL};
 	struct migration list[256];
 	size_t n;
 	int rc = -1;
