@@ -311,6 +311,14 @@ class FailoverTest(unittest.TestCase):
         self.run_load("kill", kill)
         log(self.ha("state"))
         self.longpoll_crosses("after the failover")
+        # scripts/backup.sh with the multi-host URL dumps the new primary
+        dump = os.path.join(self.dir, "after-failover.dump")
+        r = subprocess.run(["bash", os.path.join(wp.REPO, "scripts", "backup.sh"), dump, self.url],
+                           capture_output=True, stdin=subprocess.DEVNULL, timeout=DEADLINE)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace"))
+        listing = subprocess.run([os.path.join(wp.pg_bindir(), "pg_restore"), "--list", dump],
+                                 capture_output=True, timeout=60).stdout.decode()
+        self.assertIn("TABLE DATA public posts", listing)
         self.assertEqual(self.a.request("GET", "/api/health").status, 200)
         self.assertEqual(self.b.request("GET", "/api/health").status, 200)
 
