@@ -182,10 +182,11 @@ out:
 int
 wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 {
-	/* read-write first, a default: the primary of a multi-host URL. */
-	const char *keys[] = {"target_session_attrs", "dbname", "connect_timeout",
+	/* Defaults before dbname, which may say otherwise: read-write, the
+	 * primary of a multi-host URL; a connect_timeout (per host). */
+	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
 	                      "application_name", NULL};
-	const char *vals[] = {"read-write", conninfo, "10", "warpostd-migrate", NULL};
+	const char *vals[] = {"read-write", "10", conninfo, "warpostd-migrate", NULL};
 	struct migration list[256];
 	size_t n;
 	int rc = -1;

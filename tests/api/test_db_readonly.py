@@ -1,13 +1,17 @@
 """Issue 31: a database that answers but may not write (a primary demoted
 in a failover, or a standby a connection landed on) is a 503 with
 Retry-After, never a 500, and warpostd writes again by itself once the
-database does.
+database does. And a multi-host DATABASE_URL whose first host never
+answers (a machine gone: it takes the connection and says nothing) still
+gets warpostd to the next host.
 
 The server's connections are made while the database writes; then
 default_transaction_read_only is turned on for the whole cluster (its own,
 private: ALTER SYSTEM) and reloaded, so those same connections answer
 every write with SQLSTATE 25006, as a demoted primary's would. The slow
 test with a real failover (pg_auto_failover) is tests/ops/test_failover.py."""
+import socket
+import urllib.parse
 import uuid
 
 import matchlib as ml
@@ -60,6 +64,38 @@ class ReadOnlyDatabaseTest(wp.ServerTestCase):
         rows = self.db.psql("SELECT seq FROM posts WHERE game_id = %d AND kind = 'turn' "
                             "ORDER BY seq" % game).split()
         self.assertEqual(rows, ["2", "3"])
+        self.assertEqual(s.request("GET", "/api/health").status, 200)
+
+
+class SilentFirstHostTest(wp.ServerTestCase):
+    """host=<silent>,<the database>: the silent one is a socket that
+    listens and never answers, as a stopped server or a machine gone."""
+
+    start_server = False
+
+    def test_the_next_host_is_tried(self):
+        silent = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.addCleanup(silent.close)
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(128)
+        u = urllib.parse.urlparse(self.db.url)
+        q = {k: v[0] for k, v in urllib.parse.parse_qs(u.query).items()}
+        host = q.get("host") or u.hostname
+        port = q.get("port") or str(u.port or 5432)
+        url = "host=127.0.0.1,%s port=%d,%s dbname=%s user=%s connect_timeout=2" % (
+            host, silent.getsockname()[1], port, u.path.lstrip("/"), q.get("user") or u.username)
+        # the migrations and LISTEN connect blocking, with libpq's own
+        # per-host connect_timeout (the URL's 2 s); the pool and the
+        # health monitor without blocking, each host with its share of
+        # DB_CONNECT_TIMEOUT_MS
+        s = wp.Server(url, env={"DB_CONNECT_TIMEOUT_MS": "2000"})
+        self.addCleanup(s.stop, expect_code=None)
+        s.start(wait=False)
+        s.wait_ready(120)
+        a, b = ml.Client(s, "Alice"), ml.Client(s, "Bob")
+        game = ml.start_match([a, b], {"turn_limit": 100})
+        r = a.turn(game, 1, [move("d1", "d2")])
+        self.assertEqual(r.status, 200, r)
         self.assertEqual(s.request("GET", "/api/health").status, 200)
 
 
