@@ -5,10 +5,10 @@ database does. And a multi-host DATABASE_URL whose first host never
 answers (a machine gone: it takes the connection and says nothing) still
 gets warpostd to the next host.
 
-The server's connections are made while the database writes; then
-default_transaction_read_only is turned on for the whole cluster (its own,
-private: ALTER SYSTEM) and reloaded, so those same connections answer
-every write with SQLSTATE 25006, as a demoted primary's would. The slow
+default_transaction_read_only is turned on for the database and the
+server's sessions are ended: the ones it makes next (its URL allows any
+server, target_session_attrs=any) answer every write with SQLSTATE 25006,
+as a standby or a demoted primary does. The slow
 test with a real failover (pg_auto_failover) is tests/ops/test_failover.py."""
 import socket
 import urllib.parse
@@ -23,13 +23,31 @@ def move(a, b):
 
 
 class ReadOnlyDatabaseTest(wp.ServerTestCase):
+    """The server's URL says target_session_attrs=any, so that its
+    connections are made to a database whose sessions are read-only, as
+    to a standby: every write then gets 25006 from PostgreSQL."""
 
-    private_cluster = True
+    start_server = False
 
     def read_only(self, on):
-        self.pg.psql("ALTER SYSTEM %s default_transaction_read_only %s"
-                     % (("SET", "= on") if on else ("RESET", "")))
-        self.pg.psql("SELECT pg_reload_conf()")
+        """Sessions of the database read-only (or not again), and every
+        session of the server ended, so that the next are made so (the
+        settings of a session are taken when it starts)."""
+        self.pg.psql("ALTER DATABASE %s %s default_transaction_read_only %s" % (
+            self.db.name, *(("SET", "= on") if on else ("RESET", ""))))
+        pids = self.db.psql("SELECT pg_terminate_backend(pid), pid FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                            ).split()
+        gone = [p.split("|")[1] for p in pids]
+        self.assertTrue(wp.wait_until(lambda: not gone or self.db.psql(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid IN (%s)" % ",".join(gone)
+        ).strip() == "0", 60), "the server's sessions did not end")
+
+    def setUp(self):
+        url = self.db.url + ("&" if "?" in self.db.url else "?") + "target_session_attrs=any"
+        self.server = wp.Server(url)
+        self.addCleanup(self.server.stop, expect_code=None)
+        self.server.start()
 
     def test_read_only_is_503_then_writes_again(self):
         s = self.server
@@ -39,9 +57,7 @@ class ReadOnlyDatabaseTest(wp.ServerTestCase):
         self.addCleanup(self.read_only, False)
         self.read_only(True)
         key = uuid.uuid4().hex
-        # every write while it lasts: 503 with Retry-After (the pooled
-        # connections answer 25006; new ones are refused by libpq's
-        # target_session_attrs=read-write)
+        # every write while it lasts: 503 with Retry-After (25006)
         for _ in range(3):
             r = b.turn(game, 2, [move("d8", "d7")], key=key)
             self.assertEqual(r.status, 503, r)
@@ -88,7 +104,7 @@ class SilentFirstHostTest(wp.ServerTestCase):
         # per-host connect_timeout (the URL's 2 s); the pool and the
         # health monitor without blocking, each host with its share of
         # DB_CONNECT_TIMEOUT_MS
-        s = wp.Server(url, env={"DB_CONNECT_TIMEOUT_MS": "2000"})
+        s = wp.Server(url)
         self.addCleanup(s.stop, expect_code=None)
         s.start(wait=False)
         s.wait_ready(120)
