@@ -11,8 +11,9 @@ acknowledged one.
      turn is in the store exactly once, every match verifies, every post
      retried with its key replays its first answer, and the clients saw
      only 503 with Retry-After meanwhile (never a 500, never another
-     answer, never no answer). A long-poll on B is woken by a turn posted
-     through A (both LISTEN threads moved to the new primary).
+     answer, never no answer). A long-poll and an event stream on B are
+     woken by a turn posted through A (both LISTEN threads moved to the
+     new primary).
   2. The old primary rejoins as the new secondary, then the formation fails
      back (pg_autoctl perform failover) under the same load, with the same
      checks.
@@ -254,8 +255,31 @@ class FailoverTest(unittest.TestCase):
                 self.assertEqual(r.status, 200, r)
                 self.assertTrue(r.json()["verified"], r.json())
 
+    def open_stream(self, game, who):
+        """An event stream of the match on B (an EventSource's request,
+        Last-Event-ID 1), once its headers are read: a function reading
+        its next chunk."""
+        sock = wp.raw_connect(self.b.port, timeout=ANSWER)
+        self.addCleanup(sock.close)
+        sock.sendall(wp.http_request_bytes("GET", "/api/games/%d/events" % game, {
+            "Host": "x", "Accept": "text/event-stream", "Last-Event-ID": "1",
+            "Authorization": "Bearer " + who.token}))
+        f = sock.makefile("rb")
+        self.addCleanup(f.close)
+        self.assertIn(b" 200 ", f.readline())
+        for _ in iter(f.readline, b"\r\n"):
+            pass
+
+        def part():
+            size = int(f.readline().strip(), 16)
+            data = f.read(size)
+            f.readline()
+            return data
+        return part
+
     def longpoll_crosses(self, tag):
-        """A long-poll held on B wakes on a turn posted through A."""
+        """A long-poll and an event stream held on B wake on a turn posted
+        through A."""
         alice, bob = ml.Client(self.a, tag + "Alice"), ml.Client(self.a, tag + "Bob")
         game = ml.start_match([alice, bob], {"turn_limit": 10000})
         etag = bob.view(game).headers["etag"]
@@ -273,6 +297,7 @@ class FailoverTest(unittest.TestCase):
             m = re.search(rb"^warpost_longpolls_total (\d+)$", r.body, re.M)
             return int(m.group(1)) if m else -1
 
+        stream = self.open_stream(game, bob)
         waiting = longpolls()
         t = threading.Thread(target=waiter)
         t.start()
@@ -286,6 +311,13 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(got["r"].json()["seq"], 2)
         log("%s: the long-poll on B woke %.3f s after the turn through A"
             % (tag, got["t"] - acked))
+        seen = b""
+        while not re.search(rb"^id: ?2$", seen, re.M):
+            chunk = stream()
+            self.assertTrue(chunk, "the event stream on B ended without post 2")
+            seen += chunk
+        log("%s: the event stream on B sent post 2 %.3f s after the turn through A"
+            % (tag, time.monotonic() - acked))
 
     def wait_settled(self):
         t = time.monotonic()
