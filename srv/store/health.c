@@ -243,14 +243,15 @@ connect_hosts(const char **keys, const char **vals, int nkeys, int64_t deadline)
 		char hb[256], ab[256], pb[16];
 		int k = nkeys;
 		/* After dbname: these override the conninfo's lists. */
-		const char *h = nth(host, i, hb, sizeof(hb)), *a = nth(addr, i, ab, sizeof(ab));
-		const char *pt = nth(port, i, pb, sizeof(pb));
-		if (h)
-			keys[k] = "host", vals[k++] = h;
-		if (a)
-			keys[k] = "hostaddr", vals[k++] = a;
-		if (pt)
-			keys[k] = "port", vals[k++] = pt;
+		const char *const one[3][2] = {{"host", nth(host, i, hb, sizeof(hb))},
+		                               {"hostaddr", nth(addr, i, ab, sizeof(ab))},
+		                               {"port", nth(port, i, pb, sizeof(pb))}};
+		for (int j = 0; j < 3; j++) {
+			if (!one[j][1])
+				continue;
+			keys[k] = one[j][0];
+			vals[k++] = one[j][1];
+		}
 		keys[k] = vals[k] = NULL;
 		int64_t now = wp_now_ns();
 		pg = connect_until(keys, vals, now + (deadline - now) / (n - i));
