@@ -56,9 +56,15 @@ listen_connect(void)
 {
 	/* Keepalives: a connection lost without a word must be noticed, for
 	 * the cache trusts it to hear every change (cache.c). */
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
-	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", "1", "5", "2", "2", NULL};
+	/* Before dbname, defaults it may override: read-write, the primary of
+	 * a multi-host DATABASE_URL, where LISTEN and NOTIFY happen (issue
+	 * 31; after a failover this thread connects there again), and a
+	 * connect_timeout (per host: the next is tried after it). */
+	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
+	                      "application_name", "keepalives", "keepalives_idle",
+	                      "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {"read-write", "5", conninfo, "warpostd-listen", "1", "5", "2", "2",
+	                      NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	PGresult *r;
 

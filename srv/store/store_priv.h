@@ -18,6 +18,7 @@ struct wp_conn {
 	struct wp_store *st;
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
 	int broken;              /* a deadline passed: never reused */
+	int stale;               /* on a server read-only or going away: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
 	/* Matches this connection changed in its current transaction, at
 	 * their new versions: forgotten by the cache again when it ends
