@@ -53,13 +53,10 @@ struct wp_bot_conn {
 struct wp_bot_conn *
 wp_bot_conn_open(const char *conninfo)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
-	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-bot", "1", "5", "2", "2", NULL};
-	PGconn *pg = PQconnectdbParams(keys, vals, 1);
+	PGconn *pg = wp_pg_connect_own(conninfo, "warpostd-bot", "5", NULL, 0);
 	struct wp_bot_conn *bc;
 
-	if (PQstatus(pg) != CONNECTION_OK || !(bc = malloc(sizeof(*bc)))) {
+	if (!pg || !(bc = malloc(sizeof(*bc)))) {
 		PQfinish(pg);
 		return NULL;
 	}

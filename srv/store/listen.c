@@ -55,23 +55,14 @@ static PGconn *
 listen_connect(void)
 {
 	/* Keepalives: a connection lost without a word must be noticed, for
-	 * the cache trusts it to hear every change (cache.c). */
-	/* Before dbname, defaults it may override: read-write, the primary of
-	 * a multi-host DATABASE_URL, where LISTEN and NOTIFY happen (issue
-	 * 31; after a failover this thread connects there again), and a
-	 * connect_timeout (per host: the next is tried after it). */
-	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
-	                      "application_name", "keepalives", "keepalives_idle",
-	                      "keepalives_interval", "keepalives_count", NULL};
-	const char *vals[] = {"read-write", "5", conninfo, "warpostd-listen", "1", "5", "2", "2",
-	                      NULL};
-	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	 * the cache trusts it to hear every change (cache.c); the primary,
+	 * where LISTEN and NOTIFY happen (after a failover this thread
+	 * connects there again). */
+	PGconn *c = wp_pg_connect_own(conninfo, "warpostd-listen", "5", NULL, 0);
 	PGresult *r;
 
-	if (PQstatus(c) != CONNECTION_OK) {
-		PQfinish(c);
+	if (!c)
 		return NULL;
-	}
 	r = wp_pg_exec_within(c,
 	                      "LISTEN wp_game; LISTEN wp_outbox; LISTEN wp_token; LISTEN "
 	                      WP_CHALLENGE_CHANNEL, 0, NULL, LISTEN_QUERY_MS);
@@ -292,4 +283,25 @@ wp_listen_stop(void)
 	running = 0;
 	free(conninfo);
 	conninfo = NULL;
+}
+
+PGconn *
+wp_pg_connect_own(const char *info, const char *app, const char *timeout_s, char *err,
+                  size_t errlen)
+{
+	/* Defaults before dbname, which may override them. */
+	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
+	                      "application_name", "keepalives", "keepalives_idle",
+	                      "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {"read-write", timeout_s, info, app, "1", "5", "2", "2", NULL};
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+
+	if (PQstatus(c) == CONNECTION_OK)
+		return c;
+	if (err) {
+		snprintf(err, errlen, "cannot connect to the database: %s", PQerrorMessage(c));
+		err[strcspn(err, "\n")] = '\0';
+	}
+	PQfinish(c);
+	return NULL;
 }

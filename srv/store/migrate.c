@@ -182,11 +182,6 @@ out:
 int
 wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 {
-	/* Defaults before dbname, which may say otherwise: read-write, the
-	 * primary of a multi-host URL; a connect_timeout (per host). */
-	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
-	                      "application_name", NULL};
-	const char *vals[] = {"read-write", "10", conninfo, "warpostd-migrate", NULL};
 	struct migration list[256];
 	size_t n;
 	int rc = -1;
@@ -195,12 +190,8 @@ wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 	n = list_migrations(dir, list, sizeof(list) / sizeof(list[0]), err, errlen);
 	if (n == (size_t)-1)
 		return -1;
-	c = PQconnectdbParams(keys, vals, 1);
-	if (PQstatus(c) != CONNECTION_OK) {
-		snprintf(err, errlen, "cannot connect to the database: %s", PQerrorMessage(c));
-		PQfinish(c);
+	if (!(c = wp_pg_connect_own(conninfo, "warpostd-migrate", "10", err, errlen)))
 		return -1;
-	}
 	if (!exec_ok(c, "SET client_min_messages = warning", err, errlen) ||
 	    !exec_ok(c, "SELECT pg_advisory_lock(" WP_MIGRATION_LOCK ")", err, errlen))
 		goto out;

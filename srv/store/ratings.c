@@ -80,15 +80,7 @@ run(PGconn *pg, const char *sql, int n, const char *const *values, PGresult **ou
 static PGconn *
 connect_to(const char *conninfo, char *err, size_t errlen)
 {
-	PGconn *pg = PQconnectdb(conninfo);
-
-	if (PQstatus(pg) != CONNECTION_OK) {
-		snprintf(err, errlen, "cannot connect: %s", PQerrorMessage(pg));
-		err[strcspn(err, "\n")] = '\0';
-		PQfinish(pg);
-		return NULL;
-	}
-	return pg;
+	return wp_pg_connect_own(conninfo, "warpostd-ratings", "10", err, errlen);
 }
 
 int

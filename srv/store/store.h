@@ -227,6 +227,15 @@ enum wp_err wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, cons
 enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
                            const unsigned char request_hash[32], int status, const char *body);
 
+/* A connection of the server's own, outside the pool (the LISTEN thread,
+ * the bot worker, the migrations, the ratings' settings): to the primary of
+ * a multi-host DATABASE_URL (target_session_attrs=read-write, issue 31),
+ * with a connect_timeout of timeout_s a host and keepalives, so that a
+ * connection lost without a word is noticed; conninfo may say otherwise.
+ * NULL, with why in err (may be NULL), when it cannot connect. */
+struct pg_conn *wp_pg_connect_own(const char *conninfo, const char *app, const char *timeout_s,
+                          char *err, size_t errlen);
+
 /* --- clock.c: what the clocks derive from (match/clock.h) --- */
 struct wp_clock_input {
 	int folded;                              /* fold holds the posts before marks */
