@@ -51,6 +51,7 @@ enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
+enum wp_err wp_api_games_preview(struct wp_ctx *ctx);      /* preview.c (issue 30) */
 /* One post as a viewer may see it (RULINGS.md G5). */
 /* A post as `viewer` may see it, who sees the log up to post `upto` (a
  * spectator held behind): an undo made after that is not shown. */

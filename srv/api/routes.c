@@ -36,6 +36,8 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
+	/* issue 30: a draft tried before it is posted */
+	{WP_POST, "/api/games/{id}/preview", wp_api_games_preview, WP_BODY_JSON},
 };
 
 const struct wp_route *
