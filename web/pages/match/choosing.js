@@ -53,7 +53,11 @@ export class MatchChoosing {
     const focus = this.selected || this.followed || null;
     const selfActs = focus ? (this.index().bySource.get(focus) || [])
       .filter((a) => { const t = this.squaresOf(a).to; return !t || t === focus; }) : [];
-    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `${this.selected ? 'Also for' : 'Next for'} the piece on ${focus}:`),
+    // Chosen by the player: a menu; the one that just acted: its next
+    // choices, in the same place.
+    const next = !this.selected || this.selected === this.autoSelected;
+    this.pieceMenuEl.className = next ? 'piece-menu piece-next' : 'menu piece-menu';
+    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `${next ? 'Next for' : 'Also for'} the piece on ${focus}:`),
       h('div', { class: 'row wrap' }, selfActs.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a))))] : []);
     this.pieceMenuEl.hidden = !selfActs.length;
 
@@ -224,6 +228,7 @@ export class MatchChoosing {
   setDraft(actions, { sticky = false, preview = null, pending = false, keepTicket = false } = {}) {
     this.draft = actions ? { actions, seq: this.view.seq, sticky, preview, pending } : null;
     this.followed = null;
+    this.autoSelected = null;
     // A dry run still under way (drafting.js) no longer concerns it.
     if (!keepTicket && !pending) this.draftTicket = (this.draftTicket || 0) + 1;
     this.selected = null;

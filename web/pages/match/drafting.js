@@ -62,7 +62,7 @@ export class MatchDrafting {
     const { from, to } = this.squaresOf(a, this.view);
     const at = to || from;
     if (!at || !this.index().bySource.has(at)) return;
-    if (!from || !to || to === from) this.selected = at;
+    if (!from || !to || to === from) this.selected = this.autoSelected = at;
     else this.followed = at;
     this.renderActions(true);
     this.renderBoard();
