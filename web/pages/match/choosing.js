@@ -205,12 +205,13 @@ export class MatchChoosing {
         const text = this.phrase(a);
         return pv.attack && !/attack/i.test(text) ? `Attack: ${text}` : text;
       });
-      // One line with the last choice; the whole list folded, so that the
-      // post box stays small under the board on a phone (item 4).
-      clear(this.draftEl, lines.length > 1
+      // Up to three choices in one line; more: the count and the last, the
+      // whole list folded, so that the post box stays small under the board
+      // on a phone (item 4).
+      clear(this.draftEl, lines.length > 3
         ? h('details', { class: 'draft-all' }, h('summary', { class: 'draft-line' }, `Your post: ${lines.length} actions. Last: ${lines[lines.length - 1]}`),
           h('ol', { class: 'draft-list', tabindex: '0', 'aria-label': 'The actions of your post' }, lines.map((t) => h('li', {}, t))))
-        : h('p', { class: 'draft-line' }, `Your choice: ${lines[0]}`),
+        : h('p', { class: 'draft-line' }, `Your choice: ${lines.join('; ')}`),
       d.preview ? this.draftNotice()
         : this.replay === null && d.actions.some((a) => this.squaresOf(a, this.view).to) ? h('p', { class: 'hint' }, 'Shown on the board (green; red for an attack) until you post.') : null);
     }
