@@ -160,6 +160,7 @@ for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.
     const counter = { clicks: 0, posts: 0 };
     page.on('request', (r) => { if (r.method() === 'POST' && /\/api\/games\/\d+\/turns$/.test(r.url())) counter.posts++; });
     try {
+      const seqBefore = (await api(env, 'GET', `/api/games/${g.id}`, undefined, me.token)).seq;
       await page.goto(`${env.base}/#/match/${g.id}`);
       await waitMyTurn(page).catch(async (err) => {
         console.error(errors, (await page.locator('main').innerText()).slice(0, 600));
@@ -242,6 +243,22 @@ for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.
       assert.ok(counter.posts >= 1 && counter.posts <= 2, `${counter.posts} posts for one turn`);
       assert.ok(counter.clicks / state.moved <= 3, `${counter.clicks} clicks for ${state.moved} units`);
       assert.deepEqual(errors, []);
+      // The opponent, back after the turn: one line a post, its actions
+      // and what came of them.
+      const them = players[1 - seat];
+      const octx = await contextAs(env, them, PHONE);
+      await octx.addInitScript(([id, seq]) => localStorage.setItem(`warpost.seen.${id}`, String(seq)), [g.id, seqBefore]);
+      const other = await octx.newPage();
+      try {
+        await other.goto(`${env.base}/#/match/${g.id}`);
+        await other.waitForSelector('.since-box li', { timeout: T });
+        const lines = await other.locator('.since-box li').allTextContents();
+        const mine = lines.filter((t) => t.includes(me.name));
+        assert.equal(mine.length, counter.posts, `one line a post: ${lines.join(' | ')}`);
+        assert.match(mine[0], /move|activate/i, mine[0]);
+      } finally {
+        await octx.close();
+      }
     } finally {
       await ctx.close();
     }
