@@ -15,7 +15,14 @@
  * - an action that reveals something hidden (the undo barrier,
  *   wr_undo_reveals: a private event to another seat, a phase changed,
  *   the ruleset's barrier such as a unit seen through the fog) ends the
- *   draft the same way ("reason": "revealed", or 422 reveals-hidden). */
+ *   draft the same way ("reason": "revealed", or 422 reveals-hidden).
+ *
+ * Not done (issue 30, a ruling needed): where whether an action reveals
+ * depends on what the poster cannot see (Officers Chess under fog: a
+ * move brings an enemy into sight or not), that the draft ends tells the
+ * poster as much before posting, though never what is seen. Closing it
+ * needs each ruleset to say which actions may depend on hidden
+ * information, so that the draft ends there whatever the hidden state. */
 #include <stdio.h>
 #include <string.h>
 
