@@ -153,6 +153,30 @@ class PreviewTest(wp.ServerTestCase):
         r = self.a.req("POST", "/api/games/%d/preview" % self.game, {"actions": [1]})
         self.assertEqual(r.status, 400, r)
 
+    def test_a_whole_turn_tried_then_posted_as_one(self):
+        """Confrontation: two moves tried one after the other (the second
+        chosen from the first's answer), then posted in one post: the
+        post does what the preview showed."""
+        self.match("confrontation")
+        for seat in (0, 1):
+            self.post(seat, [{"type": "ready"}])
+        while self.view(self.a)["state"]["phase"] != "play":
+            s = self.view(self.a)["awaiting"][0]
+            self.post(s, [self.who[s].actions(self.game)["actions"][0]])
+        me = self.view(self.a)["awaiting"][0]
+        seq = ml.seq_of(self.a, self.game)
+        moves = [a for a in self.who[me].actions(self.game)["actions"] if a["type"] == "move"]
+        first = self.preview(me, [moves[0]], seq=seq)
+        self.assertTrue(first["awaited"], first)
+        again = [a for a in first["actions"] if a["type"] == "move" and a["from"] != moves[0]["to"]]
+        draft = [moves[0], again[0]]
+        both = self.preview(me, draft, seq=seq)
+        self.assertEqual((both["applied"], both["ends"]), (2, None))
+        self.assertNotEqual(both["state"], first["state"])
+        self.post(me, draft)
+        self.assertEqual(both["state"], self.view(self.who[me])["state"])
+        self.assertEqual(ml.seq_of(self.a, self.game), seq + 1, "one post")
+
     # ------------------------------------------------ hidden information
 
     def test_officers_chess_fog_a_sighting_ends_the_draft(self):
