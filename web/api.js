@@ -147,3 +147,10 @@ export function loadInvites(gameId) {
 export function inviteLink(gameId, code) {
   return `${location.origin}/#/join/${gameId}/${code}`;
 }
+
+// A draft tried before it is posted (issue 30): the seat's view and legal
+// actions after the actions, or the refusal a turn of them would get;
+// nothing changes on the server.
+export function previewDraft(gameId, seq, actions) {
+  return post(`/api/games/${gameId}/preview`, { seq, actions });
+}

@@ -58,6 +58,7 @@ enum wp_err wp_api_players_get(struct wp_ctx *ctx);        /* ratings.c (issue 2
 enum wp_err wp_api_leaderboard(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
+enum wp_err wp_api_games_preview(struct wp_ctx *ctx);      /* preview.c (issue 30) */
 /* One post as a viewer may see it (RULINGS.md G5). */
 /* A post as `viewer` may see it, who sees the log up to post `upto` (a
  * spectator held behind): an undo made after that is not shown. */

@@ -25,6 +25,8 @@
 //   match/controls.js  draw, resign, abort, standing orders; the result
 //   match/thread.js    the posts in words, the thread, the move list
 //   match/replay.js    the step-through and "Share an image"
+//   match/drafting.js  a whole turn drafted: each choice tried on the
+//                      server (preview), the board after it
 // Imports run one way: this file imports the parts, the parts import
 // shared modules (and loading.js one helper of choosing.js), never this file.
 
@@ -42,6 +44,7 @@ import { MatchPosting } from './match/posting.js';
 import { MatchControls } from './match/controls.js';
 import { MatchThread, ago } from './match/thread.js';
 import { MatchReplay } from './match/replay.js';
+import { MatchDrafting } from './match/drafting.js';
 
 export { ago };
 
@@ -141,14 +144,15 @@ class Match {
     this.comment = h('textarea', { id: 'comment', rows: 2, maxlength: 2000, placeholder: 'A comment with your post (optional)' });
     this.hidden = h('input', { type: 'checkbox', id: 'comment-hidden' });
     this.postBtn = h('button', { type: 'button', class: 'primary', id: 'post-btn', onclick: () => this.sendPost() }, 'Post');
-    this.undoBtn = h('button', { type: 'button', id: 'undo-btn', onclick: () => this.undoLast() }, 'Remove the last choice');
+    this.postEndBtn = h('button', { type: 'button', class: 'primary', id: 'post-end-btn', hidden: true, onclick: () => this.postWithEnd() }, 'End and post');
+    this.undoBtn = h('button', { type: 'button', id: 'undo-btn', onclick: () => this.undoLast() }, 'Remove the last');
     this.takeBackBtn = h('button', { type: 'button', id: 'take-back-btn', hidden: true, onclick: () => this.takeBack() }, 'Undo my last post');
     this.clearBtn = h('button', { type: 'button', onclick: () => this.setDraft(null) }, 'Clear');
     this.draftEl = h('div', { class: 'draft', 'aria-live': 'polite' });
     this.postMsg = h('div', { 'aria-live': 'polite' });
     this.composer = h('section', { class: 'card composer', 'aria-label': 'Your post' },
       this.draftEl,
-      h('div', { class: 'row wrap' }, this.postBtn, this.undoBtn, this.clearBtn, this.takeBackBtn),
+      h('div', { class: 'row wrap' }, this.postBtn, this.undoBtn, this.clearBtn, this.postEndBtn, this.takeBackBtn),
       h('details', { class: 'comment-box' }, h('summary', {}, 'Add a comment'),
         h('label', { for: 'comment' }, 'Comment'),
         this.comment,
@@ -280,7 +284,8 @@ class Match {
         }
       } else parts.push('It is your turn.');
       const { bySource, direct, other } = this.index();
-      if (this.draft) parts.push('Your choice is on the board: post it when ready.');
+      if (this.draft && this.draft.preview && this.previewActions().length) parts.push('Your choice is on the board: add more to this post, or post it.');
+      else if (this.draft) parts.push('Your choice is on the board: post it when ready.');
       else if (this.builderShown) parts.push('Fill in the form, then post.');
       else if (this.trayShown) parts.push('Choose squares for your pieces (or auto-deploy), then post.');
       else if ((bySource.size || direct.size) && other.length) parts.push('Choose on the board or with a button, then post.');
@@ -314,7 +319,7 @@ class Match {
     const since = this.seenAt === null || this.summaryClosed ? []
       : this.posts.filter((p) => p.seq > this.seenAt && p.seat !== me && p.kind !== 'start');
     if (since.length) {
-      const lines = since.map((p) => `${this.postTitle(p)}`);
+      const lines = since.map((p) => this.sinceLine(p));
       clear(this.sinceEl, h('div', { class: 'since-box' },
         h('p', { class: 'label' }, `Since your last visit (${since.length} post${since.length === 1 ? '' : 's'}):`),
         h('ul', {}, lines.slice(-6).map((t) => h('li', {}, t))),
@@ -327,7 +332,7 @@ class Match {
 
 // The parts lend Match their methods; a name given by two parts (or by a
 // part and Match) is a mistake caught here, on loading the page.
-for (const part of [MatchLoading, MatchScene, MatchChoosing, MatchPosting, MatchControls, MatchThread, MatchReplay]) {
+for (const part of [MatchLoading, MatchScene, MatchChoosing, MatchPosting, MatchControls, MatchThread, MatchReplay, MatchDrafting]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === 'constructor') continue;
     if (Object.hasOwn(Match.prototype, name)) throw new Error(`match: ${name} is given twice`);

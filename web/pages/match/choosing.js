@@ -48,9 +48,16 @@ export class MatchChoosing {
     } else this.selectionEl.textContent = '';
     // The selected piece's abilities that need no target square (a spell
     // around it, a stay): a small menu under the board.
-    const selfActs = this.selected ? (this.index().bySource.get(this.selected) || [])
-      .filter((a) => { const t = this.squaresOf(a).to; return !t || t === this.selected; }) : [];
-    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `Also for the piece on ${this.selected}:`),
+    // The piece that just acted in the draft shows them too, unselected
+    // (issue 30, item 2: "end its turn" at once).
+    const focus = this.selected || this.followed || null;
+    const selfActs = focus ? (this.index().bySource.get(focus) || [])
+      .filter((a) => { const t = this.squaresOf(a).to; return !t || t === focus; }) : [];
+    // Chosen by the player: a menu; the one that just acted: its next
+    // choices, in the same place.
+    const next = !this.selected || this.selected === this.autoSelected;
+    this.pieceMenuEl.className = next ? 'piece-menu piece-next' : 'menu piece-menu';
+    clear(this.pieceMenuEl, selfActs.length ? [h('p', { class: 'label' }, `${next ? 'Next for' : 'Also for'} the piece on ${focus}:`),
       h('div', { class: 'row wrap' }, selfActs.map((a) => h('button', { type: 'button', class: 'action-btn', onclick: () => this.pick(a) }, this.phrase(a))))] : []);
     this.pieceMenuEl.hidden = !selfActs.length;
 
@@ -198,22 +205,33 @@ export class MatchChoosing {
         const text = this.phrase(a);
         return pv.attack && !/attack/i.test(text) ? `Attack: ${text}` : text;
       });
+      // Up to three choices in one line; more: the count and the last, the
+      // whole list folded, so that the post box stays small under the board
+      // on a phone (item 4).
       clear(this.draftEl, lines.length > 3
-        ? [h('p', {}, `Your choice (${lines.length} actions, one post):`), h('ol', { class: 'draft-list', tabindex: '0', 'aria-label': 'The actions of your post' }, lines.map((t) => h('li', {}, t)))]
-        : h('p', {}, `Your choice: ${lines.join('; ')}`),
-      this.replay === null && d.actions.some((a) => this.squaresOf(a).to) ? h('p', { class: 'hint' }, 'Shown on the board (green; red for an attack) until you post.') : null);
+        ? h('details', { class: 'draft-all' }, h('summary', { class: 'draft-line' }, `Your post: ${lines.length} actions. Last: ${lines[lines.length - 1]}`),
+          h('ol', { class: 'draft-list', tabindex: '0', 'aria-label': 'The actions of your post' }, lines.map((t) => h('li', {}, t))))
+        : h('p', { class: 'draft-line' }, `Your choice: ${lines.join('; ')}`),
+      d.preview ? this.draftNotice()
+        : this.replay === null && d.actions.some((a) => this.squaresOf(a, this.view).to) ? h('p', { class: 'hint' }, 'Shown on the board (green; red for an attack) until you post.') : null);
     }
     this.postBtn.disabled = !d;
+    this.renderPostEnd();
     this.clearBtn.disabled = !d;
     this.composer.classList.toggle('has-draft', !!d);
     this.undoBtn.hidden = !d || d.actions.length < 2;
     // A refusal (a barrier the listing could not see) hides it until the
     // match moves on.
-    this.takeBackBtn.hidden = !(this.canUndo && this.myTurn() && this.undoRefusedAt !== this.view.seq);
+    // (Not while drafting: the draft would go with it.)
+    this.takeBackBtn.hidden = !!d || !(this.canUndo && this.myTurn() && this.undoRefusedAt !== this.view.seq);
   }
 
-  setDraft(actions, { sticky = false } = {}) {
-    this.draft = actions ? { actions, seq: this.view.seq, sticky } : null;
+  setDraft(actions, { sticky = false, preview = null, pending = false, keepTicket = false } = {}) {
+    this.draft = actions ? { actions, seq: this.view.seq, sticky, preview, pending } : null;
+    this.followed = null;
+    this.autoSelected = null;
+    // A dry run still under way (drafting.js) no longer concerns it.
+    if (!keepTicket && !pending) this.draftTicket = (this.draftTicket || 0) + 1;
     this.selected = null;
     this.selectionEl.textContent = '';
     this.closeMenu();
@@ -226,14 +244,22 @@ export class MatchChoosing {
   undoLast() {
     if (!this.draft) return;
     const list = this.draft.actions.slice(0, -1);
-    this.setDraft(list.length ? list : null);
+    if (list.length && (this.draft.preview || this.draft.pending)) this.tryDraft(list);
+    else this.setDraft(list.length ? list : null);
   }
 
   // An action chosen: added to a draft of several when the renderer can
-  // tell it follows (placements), else the draft.
+  // tell it follows (placements, drawn here), or when the server's dry
+  // run of the draft lists it (a whole turn, issue 30); else a new draft.
+  // Every draft but a set-up's placements is tried on the server first.
   pick(a) {
-    if (this.draft && this.batchAfter(this.draft.actions)?.some((x) => same(x, a))) {
-      this.setDraft([...this.draft.actions, a]);
-    } else this.setDraft([a]);
+    const d = this.draft;
+    if (d && !d.preview && !d.pending && this.batchAfter(d.actions)?.some((x) => same(x, a))) {
+      this.setDraft([...d.actions, a]);
+    } else if (d && d.preview && (this.previewActions() || []).some((x) => same(x, a))) {
+      this.tryDraft([...d.actions, a]);
+    } else if (this.batchAfter([a])) {
+      this.setDraft([a]);
+    } else this.tryDraft([a]);
   }
 }

@@ -8,8 +8,8 @@
 import { h, clear } from '../../ui.js';
 
 export class MatchScene {
-  squaresOf(a) {
-    const r = this.hook('actionSquares', a, this.view);
+  squaresOf(a, view = this.shownView()) {
+    const r = this.hook('actionSquares', a, view);
     return r || { from: null, to: null };
   }
 
@@ -18,6 +18,8 @@ export class MatchScene {
   // is still legal after it.
   available() {
     if (!this.draft) return this.actions;
+    const tried = this.previewActions();
+    if (tried) return tried;
     const rest = this.batchAfter(this.draft.actions);
     return Array.isArray(rest) ? rest : this.actions;
   }
@@ -32,7 +34,7 @@ export class MatchScene {
   placement(a) {
     const { from, to } = this.squaresOf(a);
     if (from || !to) return null;
-    return this.hook('trayItem', a, this.view) || null;
+    return this.hook('trayItem', a, this.shownView()) || null;
   }
 
   // The actions indexed for the board.
@@ -65,8 +67,7 @@ export class MatchScene {
     return { bySource, direct, other, tray };
   }
 
-  pieces() {
-    const v = this.view;
+  pieces(v = this.shownView()) {
     return v.state ? this.hook('pieces', v) || [] : [];
   }
 
@@ -110,8 +111,9 @@ export class MatchScene {
 
   scene() {
     const v = this.view;
+    const now = this.shownView();
     const pieces = this.pieces();
-    const terrain = v.state ? this.hook('terrain', v) || [] : [];
+    const terrain = now.state ? this.hook('terrain', now) || [] : [];
     const { bySource, direct } = this.index();
     // How a target is marked: a dot on an empty square, a red ring on
     // another seat's piece, a green ring on one of mine (activate, swap).
@@ -143,9 +145,12 @@ export class MatchScene {
       ghosts: shown.ghosts.filter((g) => !owner.has(g.square)),
     };
     if (this.draft && this.replay === null) {
+      // The draft's arrows from where it started; with the server's
+      // preview the pieces already stand where they go.
+      const before = now === v ? pieces : this.pieces(v);
       const ctx = {
-        squares: (a) => this.squaresOf(a),
-        pieceAt: (sq) => pieces.find((p) => p.square === sq) || null,
+        squares: (a) => this.squaresOf(a, v),
+        pieceAt: (sq) => before.find((p) => p.square === sq) || null,
         trayItem: (a) => this.hook('trayItem', a, v),
       };
       for (const a of this.draft.actions) {
@@ -154,7 +159,7 @@ export class MatchScene {
         scene.battles.push(...(pv.battles || []));
         scene.ghosts.push(...(pv.ghosts || []));
         // A piece moving away is shown where it goes, faded where it was.
-        for (const ar of pv.arrows || []) {
+        for (const ar of now === v ? pv.arrows || [] : []) {
           const p = pieces.find((x) => x.square === ar.from);
           if (p && ar.kind === 'preview' && !owner.has(ar.to)) scene.ghosts.push({ square: ar.to, piece: p, kind: 'preview' });
         }
@@ -181,9 +186,9 @@ export class MatchScene {
   }
 
   previewOf(a) {
-    const pieces = this.pieces();
+    const pieces = this.pieces(this.view);
     return this.hook('preview', a, this.view, {
-      squares: (x) => this.squaresOf(x),
+      squares: (x) => this.squaresOf(x, this.view),
       pieceAt: (sq) => pieces.find((p) => p.square === sq) || null,
       trayItem: (x) => this.hook('trayItem', x, this.view),
     }) || {};
