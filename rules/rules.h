@@ -307,6 +307,14 @@ struct wr_ruleset {
 	 * material); cheap, it scores every playout. NULL: 0.5. */
 	void *(*determinize)(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
 	double (*evaluate)(const void *state, int seat);
+	/* Optional, a draft's dry run (issue 30, POST .../preview): 1 when an
+	 * action of `seat` now might reveal something hidden from it (a unit
+	 * under fog coming into sight, an enemy Mirror), decided from what
+	 * that seat sees alone, never from the hidden state, so that where a
+	 * draft ends tells nothing. NULL: the ruleset's hidden information
+	 * never depends on a seat's own actions after set-up (the dry run
+	 * then asks wr_undo_reveals of what the action did). */
+	int (*may_reveal)(const void *state, int seat, json_object *action);
 };
 
 /* The rulesets this program offers: a const table built at compile time

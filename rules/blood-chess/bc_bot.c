@@ -240,3 +240,12 @@ bc_evaluate(const void *state, int seat)
 	}
 	return v[0] + v[1] > 0 ? v[seat] / (v[0] + v[1]) : 0.5;
 }
+
+int
+bc_may_reveal(const void *state, int seat, json_object *action)
+{
+	(void)state;
+	(void)seat;
+	(void)action;
+	return 1;
+}

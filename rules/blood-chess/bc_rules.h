@@ -266,5 +266,8 @@ void bc_remove_piece(struct bc_state *st, int i, struct wr_list *ev);
 
 void *bc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
 double bc_evaluate(const void *state, int seat);
+/* Any action may meet an enemy Mirror or decoy the seat cannot tell from
+ * the real piece: a draft ends at each (issue 30). */
+int bc_may_reveal(const void *state, int seat, json_object *action);
 
 #endif

@@ -148,6 +148,14 @@ oc_seat_sees(const struct oc_state *st, int seat, int sq)
 }
 
 int
+oc_may_reveal(const void *state, int seat, json_object *action)
+{
+	(void)seat;
+	(void)action;
+	return ((const struct oc_state *)state)->fog;
+}
+
+int
 oc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
 {
 	const struct oc_state *a = before, *b = after;

@@ -304,6 +304,9 @@ int oc_visible(const struct oc_state *st, int viewer, int i);
 /* Undo (issue 14): 1 when some seat sees after the post a unit of another
  * seat it did not see before (under fog, O13: a move that shows the mover
  * an enemy, or shows the mover's unit to the enemy). */
+/* Under fog (O13) any action may bring units into or out of someone's
+ * sight, which the seat cannot foresee: a draft ends at it (issue 30). */
+int oc_may_reveal(const void *state, int seat, json_object *action);
 int oc_undo_barrier(const void *before, const void *after, int seat,
                     const struct wr_events *ev);
 unsigned oc_seen_mask(const struct oc_state *st, int sq);     /* seats seeing sq */

@@ -17,12 +17,12 @@
  *   the ruleset's barrier such as a unit seen through the fog) ends the
  *   draft the same way ("reason": "revealed", or 422 reveals-hidden).
  *
- * Not done (issue 30, a ruling needed): where whether an action reveals
- * depends on what the poster cannot see (Officers Chess under fog: a
- * move brings an enemy into sight or not), that the draft ends tells the
- * poster as much before posting, though never what is seen. Closing it
- * needs each ruleset to say which actions may depend on hidden
- * information, so that the draft ends there whatever the hidden state. */
+ * Where whether an action reveals depends on what the poster cannot see
+ * (Officers Chess under fog: a move brings an enemy into sight or not;
+ * Blood Chess: a piece met may be a Mirror), the ruleset's may_reveal
+ * says so from what the seat sees alone, and the draft ends at every such
+ * action whatever the hidden state: where a draft ends tells nothing.
+ * test_preview shows a fog move that sights nobody ending it too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -70,11 +70,14 @@ dry_run(struct wp_ctx *ctx, const struct wp_game *g, int seat, json_object *acti
 		void *next = wr_clone(rs, run->state);
 		if (!next)
 			return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be copied");
-		int bad = rs->apply(next, seat, json_object_array_get_idx(actions, i), &rng, &ev, &e);
+		json_object *act = json_object_array_get_idx(actions, i);
+		int bad = rs->apply(next, seat, act, &rng, &ev, &e);
 		enum ends why = bad ? ENDS_NONE
 		                : rolled ? ENDS_DICE
-		                : wr_undo_reveals(rs, run->state, next, seat, &ev) ? ENDS_REVEALED
-		                                                                 : ENDS_NONE;
+		                : (rs->may_reveal && rs->may_reveal(run->state, seat, act)) ||
+		                          wr_undo_reveals(rs, run->state, next, seat, &ev)
+		                      ? ENDS_REVEALED
+		                      : ENDS_NONE;
 		wr_events_free(&ev);
 		if (bad || why != ENDS_NONE)
 			rs->free(next);

@@ -179,7 +179,11 @@ class PreviewTest(wp.ServerTestCase):
 
     # ------------------------------------------------ hidden information
 
-    def test_officers_chess_fog_a_sighting_ends_the_draft(self):
+    def test_officers_chess_fog_every_move_ends_the_draft(self):
+        """Under fog whether a move brings a unit into sight is what the
+        mover cannot see, so every move ends the draft (the ruleset's
+        may_reveal), a quiet one as one that sights an enemy: the two
+        answers are the same, byte for byte, and show nobody in the fog."""
         self.match("officers-chess", {"units": 1, "fog": True, "activations": "1"})
         self.post(0, [{"type": "recruit", "name": "Ana", "class": "Sword Fighter",
                        "items": ["Steel Sword"]}])
@@ -189,10 +193,10 @@ class PreviewTest(wp.ServerTestCase):
         self.post(0, [{"type": "deploy", "unit": "Ana", "to": "d1"}])
         before = self.everything()
         quiet = self.preview(0, [{"type": "move", "from": "d1", "to": "d2"}])
-        self.assertEqual((quiet["applied"], quiet["ends"]), (1, None))
+        self.assertEqual((quiet["applied"], quiet["ends"]), (0, {"index": 0, "reason": "revealed"}))
         seen = {"type": "move", "from": "d1", "to": "d5"}
         p = self.preview(0, [seen])
-        self.assertEqual((p["applied"], p["ends"]), (0, {"index": 0, "reason": "revealed"}))
+        self.assertEqual(p, quiet, "a sighting and a quiet move answer alike")
         self.assertNotIn("Zed", json.dumps(p), "a dry run showed a unit in the fog")
         r = self.a.req("POST", "/api/games/%d/preview" % self.game,
                        {"actions": [seen, {"type": "move", "from": "d5", "to": "d6"}]})
