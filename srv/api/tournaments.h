@@ -1,0 +1,23 @@
+/* Tournaments (issue 29): the handlers (tournaments.c) and the rounds
+ * (tournament_rounds.c: starting a round, the standings, the worker). */
+#ifndef WP_TOURNAMENTS_H
+#define WP_TOURNAMENTS_H
+
+#include "api.h"
+#include "league.h"
+#include "tournament_store.h"
+
+/* The event `t` (its JSON, locked by the caller's transaction) moved on
+ * as far as it can now: started (from "open", with enough players), its
+ * next Swiss round paired and its matches created and started, or over
+ * once every match ended. All in the caller's transaction; *moved 1 when
+ * something was written. A problem set on failure. */
+enum wp_err wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_object *t,
+                                  int *moved);
+/* Adds "standings" (points, tie-breaks, rank) and "crosstable" to t. */
+void wp_tournament_standings(json_object *t);
+/* Test builds only (tests/testrules/testd.c): called inside the
+ * transaction that starts a round, after its matches were written. */
+extern void (*wp_tournament_pair_hook)(void);
+
+#endif
