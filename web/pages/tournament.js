@@ -1,0 +1,160 @@
+// One tournament (issue 29): what it is, its players (join, leave or
+// withdraw; the organiser starts it and removes a player before the
+// start), the standings with their tie-breaks, the crosstable, and each
+// round's pairings with links to the matches. It follows the server by
+// long-poll (GET /api/tournaments/ID?wait=, If-None-Match): a join, a
+// round paired or a match ended shows at once.
+
+import { request, token } from '../api.js';
+import { h, clear, errorBox, setTitle } from '../ui.js';
+import { signInForms } from './identity.js';
+import { KINDS, STATUS } from './tournaments.js';
+
+const WAIT = 50;
+
+function pts(v) {
+  const whole = Math.floor(v);
+  return v - whole === 0.5 ? `${whole ? whole : ''}½` : String(v);
+}
+
+function nameOf(t, id) {
+  return (t.players.find((p) => p.id === id) || { name: `#${id}` }).name;
+}
+
+function standings(t) {
+  const swiss = t.kind === 'swiss';
+  return h('div', { class: 'scroll-x' }, h('table', { class: 'ratings', id: 'standings' },
+    h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), h('th', {}, 'Points'),
+      swiss ? h('th', { title: 'Buchholz: the sum of the opponents’ points' }, 'Bu') : null,
+      h('th', { title: 'Sonneborn-Berger: the points of the opponents beaten, and half of those drawn' }, 'SB'),
+      h('th', {}, 'W–D–L'))),
+    h('tbody', {}, t.standings.map((s) => h('tr', { 'data-player': s.player.id },
+      h('td', {}, s.rank), h('td', {}, s.player.name, s.withdrawn ? ' (withdrew)' : ''),
+      h('td', { class: 'record' }, pts(s.points)), swiss ? h('td', { class: 'record' }, pts(s.buchholz)) : null,
+      h('td', { class: 'record' }, pts(s.sonneborn_berger)),
+      h('td', { class: 'record' }, `${s.wins}–${s.draws}–${s.losses}${s.byes ? ` +${s.byes} bye` : ''}`))))));
+}
+
+function crosstable(t) {
+  return h('div', { class: 'scroll-x' }, h('table', { class: 'ratings crosstable', id: 'crosstable' },
+    h('thead', {}, h('tr', {}, h('th', {}, ''), t.players.map((p, i) => h('th', { title: p.name }, i + 1)))),
+    h('tbody', {}, t.crosstable.map((row, i) => h('tr', {},
+      h('th', { scope: 'row' }, `${i + 1}. ${row.player.name}`),
+      row.against.map((cell, j) => h('td', { class: 'record' }, i === j ? '×' : cell.map(pts).join(' '))))))));
+}
+
+function rounds(t) {
+  const byRound = new Map();
+  for (const x of t.tables) {
+    if (!byRound.has(x.round)) byRound.set(x.round, []);
+    byRound.get(x.round).push(x);
+  }
+  return [...byRound.entries()].map(([r, tables]) => h('section', { class: 'round', 'data-round': r },
+    h('h3', {}, `Round ${r}`),
+    h('ul', { class: 'inbox' }, tables.map((x) => {
+      const names = x.players.map((id, s) => {
+        const place = x.places ? x.places[s] : null;
+        const mark = place === null ? '' : x.places.every((p) => p === place) ? ' (draw)' : place === 1 ? ' (won)' : '';
+        return nameOf(t, id) + mark;
+      });
+      return h('li', { 'data-table': `${r}-${x.table}` }, x.game
+        ? h('a', { href: `#/match/${x.game}` }, names.join(' – '), x.status === 'active' ? ' · playing' : '')
+        : `${names[0]}: a bye`);
+    }))));
+}
+
+export async function show(main, params) {
+  const id = params.tournament;
+  setTitle('Tournament');
+  const head = h('div', {});
+  const actions = h('div', { 'aria-live': 'polite' });
+  const body = h('div', { 'aria-live': 'polite' }, h('p', {}, 'Loading the tournament…'));
+  const msg = h('div', { 'aria-live': 'polite' });
+  let stopped = false;
+  let etag = null;
+  let ctl = null;
+  let timer = null;
+
+  async function act(method, path, payload, button) {
+    if (button) button.disabled = true;
+    msg.replaceChildren();
+    try {
+      const r = await request(method, path, payload === undefined ? {} : { body: payload });
+      render(r.body);
+      etag = null;
+    } catch (err) {
+      msg.append(errorBox(err));
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  function actionsOf(t) {
+    const base = `/api/tournaments/${t.id}`;
+    if (!token()) return [h('p', {}, 'Choose the name you play under to join.'), signInForms(() => load(false))];
+    const out = [];
+    if (t.status === 'open' && !t.me.player) {
+      const code = t.by_invitation ? h('input', { id: 't-join-code', type: 'text', maxlength: 40, placeholder: 'invitation code' }) : null;
+      const b = h('button', { type: 'button', class: 'primary', id: 't-join', onclick: () => act('POST', `${base}/join`, code ? { code: code.value.trim() } : undefined, b) }, 'Join');
+      out.push(code ? h('div', { class: 'field' }, h('label', { for: 't-join-code' }, 'Invitation code'), code) : null, b);
+    }
+    if (t.me.player && t.status !== 'over') {
+      const b = h('button', { type: 'button', id: 't-leave', onclick: () => act('POST', `${base}/leave`, undefined, b) }, t.status === 'open' ? 'Leave' : 'Withdraw');
+      out.push(b);
+    }
+    if (t.me.organiser && t.status === 'open') {
+      const b = h('button', { type: 'button', class: 'primary', id: 't-start', onclick: () => act('POST', `${base}/start`, undefined, b) }, 'Start now');
+      out.push(b);
+    }
+    if (t.status === 'over') out.push(h('a', { class: 'button', href: `${base}/export`, download: `tournament-${t.id}.json` }, 'Results as JSON'));
+    return h('div', { class: 'row wrap' }, out);
+  }
+
+  function playersOf(t) {
+    if (t.status !== 'open') return null;
+    return [h('h2', {}, `Players (${t.players.length} of ${t.max_players})`),
+      t.players.length ? h('ul', { class: 'inbox', id: 't-players' }, t.players.map((p) => h('li', { 'data-player': p.id }, p.name,
+        t.me.organiser ? [' ', h('button', { type: 'button', class: 'small', onclick: (e) => act('DELETE', `/api/tournaments/${t.id}/players/${p.id}`, undefined, e.target) }, 'Remove')] : null)))
+        : h('p', {}, 'Nobody yet.'),
+      h('p', { class: 'hint' }, `It starts with at least ${t.min_players} players${t.starts_at ? ` on ${new Date(t.starts_at).toLocaleString()}` : ', when the organiser starts it'}.`)];
+  }
+
+  function render(t) {
+    setTitle(t.name);
+    const rounds_ = t.kind === 'swiss' ? `${t.rounds} rounds` : t.cycles === 2 ? 'double' : 'single';
+    clear(head, h('div', { class: 'page-head' }, h('h1', {}, t.name), h('a', { class: 'button', href: '#/tournaments' }, 'Tournaments')),
+      h('p', { class: 'lead', id: 't-status' }, `${STATUS[t.status]}${t.status === 'running' && t.kind === 'swiss' ? `: round ${t.round} of ${t.rounds}` : ''}`),
+      h('p', { class: 'hint' }, [t.ruleset, `${KINDS[t.kind]} (${rounds_})`, t.seats > 2 ? `tables of ${t.seats}` : null,
+        t.rated ? 'rated' : 'casual', t.time_control ? `${t.time_control.days_per_move} days a move` : 'no time limit',
+        `organised by ${t.organiser.name}`].filter(Boolean).join(' · ')),
+      t.me.organiser && t.code ? h('p', { class: 'hint' }, `Invitation code: ${t.code}`) : null);
+    clear(actions, actionsOf(t));
+    clear(body, playersOf(t),
+      t.status !== 'open' ? [h('h2', {}, 'Standings'), standings(t), h('h2', {}, 'Crosstable'), crosstable(t), h('h2', {}, 'Rounds'), rounds(t)] : null);
+  }
+
+  async function load(wait) {
+    if (ctl) ctl.abort();
+    const mine = ctl = new AbortController();
+    clearTimeout(timer);
+    try {
+      const r = await request('GET', `/api/tournaments/${id}${wait && etag ? `?wait=${WAIT}` : ''}`, {
+        headers: wait && etag ? { 'If-None-Match': etag } : {}, signal: mine.signal,
+      });
+      if (stopped || mine !== ctl) return;
+      if (r.status === 200) {
+        etag = r.headers.get('ETag');
+        render(r.body);
+      }
+      if (!stopped) timer = setTimeout(() => load(true), 0);
+    } catch (err) {
+      if (stopped || err.name === 'AbortError' || mine !== ctl) return;
+      clear(body, errorBox(err, () => load(false)));
+      timer = setTimeout(() => { if (!stopped) load(false); }, 10000);
+    }
+  }
+
+  clear(main, head, actions, msg, body);
+  await load(false);
+  return { stop() { stopped = true; clearTimeout(timer); if (ctl) ctl.abort(); } };
+}
