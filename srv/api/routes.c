@@ -62,6 +62,7 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/tournaments/{id}/start", wp_api_tournaments_start, WP_BODY_NONE},
 	{WP_DELETE, "/api/tournaments/{id}/players/{player}", wp_api_tournaments_remove,
 	 WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/adjudicate", wp_api_tournaments_adjudicate, WP_BODY_JSON},
 };
 
 const struct wp_route *

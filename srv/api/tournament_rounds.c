@@ -72,9 +72,14 @@ event_read(struct event *ev, json_object *t)
 	int nt = (int)json_object_array_length(ev->tables);
 	ev->res = calloc((size_t)nt + 1, sizeof(*ev->res));
 	ev->all_ended = 1;
+	/* A round robin's bye is a rest, everyone's once: it scores nothing
+	 * (a Swiss bye scores a win, wl_points2). */
+	int rests = strcmp(jstr(t, "kind"), "round_robin") == 0;
 	for (int k = 0; k < nt; k++) {
 		json_object *x = json_object_array_get_idx(ev->tables, k);
 		json_object *ps = jget(x, "players"), *places = jget(x, "places");
+		if (rests && json_object_array_length(ps) == 1)
+			continue;
 		struct wl_result *r = &ev->res[ev->nres++];
 		r->round = jint(x, "round");
 		r->t.size = (int)json_object_array_length(ps);

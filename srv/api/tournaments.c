@@ -319,10 +319,14 @@ change_tx(struct wp_conn *c, void *arg)
 	int moved;
 	enum wp_err err;
 
+	if (k->what == LEAVE) {
+		k->player = k->who.id;
+		/* The matches first, then the event (tournament_play.c). */
+		if ((err = wp_tournament_forfeit(k->ctx, c, k->id, k->player)))
+			return err;
+	}
 	if ((err = wp_db_tournament(c, k->id, 1, 1, &t)))
 		return not_found(k->ctx, err, k->id);
-	if (k->what == LEAVE)
-		k->player = k->who.id;
 	if (k->what == JOIN)
 		err = join(k, c, t);
 	else if (k->what == START && !is_organiser(t, k->who.id))

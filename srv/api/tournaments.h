@@ -16,6 +16,11 @@ enum wp_err wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_ob
                                   int *moved);
 /* Adds "standings" (points, tie-breaks, rank) and "crosstable" to t. */
 void wp_tournament_standings(json_object *t);
+/* The player's matches of the event still running, resigned (a
+ * withdrawal after the start: tournament_play.c). Each match locked before
+ * the event's row is. */
+enum wp_err wp_tournament_forfeit(struct wp_ctx *ctx, struct wp_conn *c, int64_t id,
+                                  int64_t player);
 /* Test builds only (tests/testrules/testd.c): called inside the
  * transaction that starts a round, after its matches were written. */
 extern void (*wp_tournament_pair_hook)(void);

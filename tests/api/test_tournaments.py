@@ -178,14 +178,93 @@ class TournamentsTest(unittest.TestCase):
         self.assertEqual(r.status, 200, r)
         self.assertTrue(next(x for x in r.json()["players"] if x["id"] == quitter.id)
                         ["withdrawn"])
+        # Its match of round 1 was forfeited: the others are played.
+        t = self.get(org, tid)
         for x in t["tables"]:
-            self.finish(x, self.by_id(p), 0)
+            if quitter.id in x["players"]:
+                self.assertEqual(x["status"], "over")
+            elif x["game"]:
+                self.finish(x, self.by_id(p), 0)
         t = wp.wait_until(lambda: (lambda d: d if d["round"] == 2 else None)(
             self.get(org, tid)), WAIT)
         self.assertTrue(t)
         r2 = [x for x in t["tables"] if x["round"] == 2]
         self.assertNotIn(quitter.id, [i for x in r2 for i in x["players"]])
         self.assertEqual(sorted(len(x["players"]) for x in r2), [1, 2])
+
+    # ---------------------------------------------- adjudication, forfeits
+
+    def started_round_robin(self, org, p):
+        tid = self.create(org, kind="round_robin", max_players=len(p))
+        for c in p:
+            self.assertEqual(self.join(c, tid).status, 200)
+        r = org.req("POST", "/api/tournaments/%d/start" % tid)
+        self.assertEqual(r.status, 200, r)
+        return tid, [x for x in r.json()["tables"] if x["game"]]
+
+    def test_organiser_adjudicates_a_stalled_match(self):
+        org = ml.Client(self.a, "AdjOrg")
+        p = self.players(3, "adj")
+        tid, games = self.started_round_robin(org, p)
+        other = ml.Client(self.a, "AdjOther").create()["id"]
+        first, second = games[0], games[1]
+        path = "/api/tournaments/%d/adjudicate" % tid
+        before = self.state()
+        wp.assert_problem(p[0].req("POST", path, {"game": first["game"], "winner": 1}), 403,
+                          "forbidden")
+        wp.assert_problem(org.req("POST", path, {"game": other, "winner": 0}), 404,
+                          "game-not-found")
+        wp.assert_problem(org.req("POST", path, {"game": first["game"]}), 400,
+                          "invalid-request")
+        wp.assert_problem(org.req("POST", path, {"game": first["game"], "winner": 2}), 400,
+                          "invalid-request")
+        self.assertEqual(self.state(), before)
+        r = org.req("POST", path, {"game": first["game"], "winner": 1})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json()["result"], {"winners": [1], "draw": False,
+                                              "reason": "adjudication"})
+        wp.assert_problem(org.req("POST", path, {"game": first["game"], "winner": 0}), 409,
+                          "game-over")
+        self.assertEqual(org.req("POST", path, {"game": second["game"], "winner": None}).status,
+                         200)
+        # A post of the organiser in the match's log, verified like any other.
+        exp = self.a.request("GET", "/api/games/%d/export" % first["game"])
+        log = exp.json()["posts"]
+        last = log[-1]
+        self.assertEqual((last["kind"], last["seat"]), ("adjudication", None))
+        self.assertEqual(last["actions"]["winner"], 1)
+        self.assertEqual(last["actions"]["by"], {"id": org.id, "name": "AdjOrg"})
+        rep = self.a.request("GET", "/api/games/%d/verify" % first["game"]).json()
+        self.assertTrue(rep["verified"], rep)
+        t = self.get(org, tid)
+        pts = {s["player"]["id"]: s["points"] for s in t["standings"]}
+        winner = first["players"][1]
+        self.assertEqual(pts[winner], 1 + (0.5 if winner in second["players"] else 0))
+        drawn = {x["players"][0]: x["places"] for x in t["tables"] if x["game"] == second["game"]}
+        self.assertEqual(list(drawn.values()), [[1, 1]])
+
+    def test_withdrawal_after_the_start_forfeits_the_rest(self):
+        org = ml.Client(self.a, "WfOrg")
+        p = self.players(3, "wf")
+        tid, games = self.started_round_robin(org, p)
+        ids = [c.id for c in p]
+        clients = self.by_id(p)
+        played = next(x for x in games if set(x["players"]) == {ids[0], ids[1]})
+        self.finish(played, clients, played["players"].index(ids[0]))
+        r = p[2].req("POST", "/api/tournaments/%d/leave" % tid)
+        self.assertEqual(r.status, 200, r)
+        t = wp.wait_until(lambda: (lambda d: d if d["status"] == "over" else None)(
+            self.get(org, tid)), WAIT)
+        self.assertTrue(t, "every match ended: the event is over")
+        pts = {s["player"]["id"]: s["points"] for s in t["standings"]}
+        self.assertEqual(pts, {ids[0]: 2, ids[1]: 1, ids[2]: 0})
+        self.assertTrue(next(s for s in t["standings"] if s["player"]["id"] == ids[2])
+                        ["withdrawn"])
+        for x in t["tables"]:
+            if x["game"] and ids[2] in x["players"]:
+                log = self.a.request("GET", "/api/games/%d/export" % x["game"]).json()["posts"]
+                self.assertEqual((log[-1]["kind"], log[-1]["seat"]),
+                                 ("resign", x["players"].index(ids[2])))
 
     # ------------------------------------------------------- long-poll
 

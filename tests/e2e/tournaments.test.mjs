@@ -3,8 +3,8 @@
 // robin with the form; Ben and Cal, each in a browser of their own, find
 // it in the list and join it; Ann's page shows them joining by itself
 // (the long-poll), and she starts it; the standings, the crosstable and
-// the pairings show on every page; a match of the event ends (Cal
-// resigns) and Ben's standings move without a reload.
+// the pairings show on every page; the match stalls, Ann adjudicates it
+// to Ben from her page, and Ben's standings move without a reload.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,11 +72,18 @@ test('organise a round robin, two players join, it starts, standings show', asyn
     assert.match(await a.locator('#t-status').innerText(), /Under way/);
     await checkPage(a, 'tournament-standings-phone', problems);
 
-    // Ben's page follows; a match ends (Cal resigns) and his standings move.
+    // Ben's page follows; the match stalls and Ann adjudicates it to Ben
+    // from her page: his standings move without a reload.
     await b.waitForSelector('#standings', { timeout: T });
     const t = await api(env, 'GET', `/api/tournaments/${id}`, undefined, ben.token);
-    const game = t.tables.find((x) => x.game).game;
-    await api(env, 'POST', `/api/games/${game}/resign`, undefined, cal.token);
+    const table = t.tables.find((x) => x.game);
+    await a.click('details.adjudicate summary');
+    await a.selectOption('details.adjudicate select', String(table.players.indexOf(ben.id)));
+    await checkPage(a, 'tournament-adjudicate-phone', problems);
+    await a.click(`[data-adjudicate="${table.game}"]`);
+    await a.waitForSelector('details.adjudicate', { state: 'detached', timeout: T });
+    const log = await api(env, 'GET', `/api/games/${table.game}/export`);
+    assert.equal(log.posts.at(-1).kind, 'adjudication');
     await b.waitForSelector(`#standings tr[data-player="${ben.id}"] td:nth-child(3) >> text=1`, { timeout: T });
     const top = await b.locator('#standings tbody tr').first().innerText();
     assert.match(top, /^1\s+Ben\s+1/);

@@ -43,7 +43,16 @@ function crosstable(t) {
       row.against.map((cell, j) => h('td', { class: 'record' }, i === j ? '×' : cell.map(pts).join(' '))))))));
 }
 
-function rounds(t) {
+// The organiser's hand on a match still in play: give it to a seat, or a draw.
+function adjudicate(t, x, act) {
+  const pick = h('select', { 'aria-label': `Result of ${x.players.map((id) => nameOf(t, id)).join(' – ')}` },
+    x.players.map((id, s) => h('option', { value: String(s) }, `${nameOf(t, id)} wins`)), h('option', { value: '' }, 'Draw'));
+  const b = h('button', { type: 'button', class: 'small', 'data-adjudicate': x.game, onclick: () => act('POST', `/api/tournaments/${t.id}/adjudicate`,
+    { game: x.game, winner: pick.value === '' ? null : Number(pick.value) }, b) }, 'Adjudicate');
+  return h('details', { class: 'adjudicate' }, h('summary', {}, 'Stalled? Adjudicate'), h('div', { class: 'row wrap' }, pick, b));
+}
+
+function rounds(t, act) {
   const byRound = new Map();
   for (const x of t.tables) {
     if (!byRound.has(x.round)) byRound.set(x.round, []);
@@ -59,7 +68,7 @@ function rounds(t) {
       });
       return h('li', { 'data-table': `${r}-${x.table}` }, x.game
         ? h('a', { href: `#/match/${x.game}` }, names.join(' – '), x.status === 'active' ? ' · playing' : '')
-        : `${names[0]}: a bye`);
+        : `${names[0]}: a bye`, x.game && x.status === 'active' && t.me.organiser ? adjudicate(t, x, act) : null);
     }))));
 }
 
@@ -80,8 +89,10 @@ export async function show(main, params) {
     msg.replaceChildren();
     try {
       const r = await request(method, path, payload === undefined ? {} : { body: payload });
-      render(r.body);
+      // The event after it; an adjudication answers its post: read again.
+      if (r.body && r.body.standings) render(r.body);
       etag = null;
+      if (!(r.body && r.body.standings)) load(false);
     } catch (err) {
       msg.append(errorBox(err));
     } finally {
@@ -130,7 +141,7 @@ export async function show(main, params) {
       t.me.organiser && t.code ? h('p', { class: 'hint' }, `Invitation code: ${t.code}`) : null);
     clear(actions, actionsOf(t));
     clear(body, playersOf(t),
-      t.status !== 'open' ? [h('h2', {}, 'Standings'), standings(t), h('h2', {}, 'Crosstable'), crosstable(t), h('h2', {}, 'Rounds'), rounds(t)] : null);
+      t.status !== 'open' ? [h('h2', {}, 'Standings'), standings(t), h('h2', {}, 'Crosstable'), crosstable(t), h('h2', {}, 'Rounds'), rounds(t, act)] : null);
   }
 
   async function load(wait) {

@@ -86,35 +86,33 @@ function buildForm(box, list) {
   kind.addEventListener('change', relevance);
   const msg = h('div', { 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary', id: 't-submit' }, 'Create the tournament');
-  const form = h('form', {
-    class: 'lobby',
-    onsubmit: async (e) => {
-      e.preventDefault();
-      msg.replaceChildren();
-      let options;
-      try { options = setup.options(); } catch {
-        msg.append(errorBox({ sentence: 'An option is not in the expected form.' }));
-        return;
-      }
-      const body = {
-        name: name.value.trim(), ruleset: setup.rsSelect.value, options, seats: Number(setup.seatsSelect.value),
-        time_control: setup.timeControl.value(), rated: rated.checked, kind: kind.value,
-        min_players: parseInt(minP.value, 10) || 2, max_players: parseInt(maxP.value, 10) || 8,
-      };
-      if (kind.value === 'swiss') body.rounds = parseInt(rounds.value, 10) || 1;
-      else body.cycles = double.checked ? 2 : 1;
-      if (code.value.trim()) body.code = code.value.trim();
-      button.disabled = true;
-      try {
-        const r = await post('/api/tournaments', body);
-        location.hash = `#/tournament/${r.body.id}`;
-      } catch (err) {
-        msg.append(errorBox(err));
-      } finally {
-        button.disabled = false;
-      }
-    },
-  },
+  // The event as the form says it; an option not in its form throws.
+  const eventBody = () => {
+    const body = {
+      name: name.value.trim(), ruleset: setup.rsSelect.value, options: setup.options(),
+      seats: Number(setup.seatsSelect.value), time_control: setup.timeControl.value(),
+      rated: rated.checked, kind: kind.value,
+      min_players: parseInt(minP.value, 10) || 2, max_players: parseInt(maxP.value, 10) || 8,
+    };
+    if (kind.value === 'swiss') body.rounds = parseInt(rounds.value, 10) || 1;
+    else body.cycles = double.checked ? 2 : 1;
+    if (code.value.trim()) body.code = code.value.trim();
+    return body;
+  };
+  const submit = async (e) => {
+    e.preventDefault();
+    msg.replaceChildren();
+    button.disabled = true;
+    try {
+      const r = await post('/api/tournaments', eventBody());
+      location.hash = `#/tournament/${r.body.id}`;
+    } catch (err) {
+      msg.append(errorBox(err instanceof SyntaxError ? { sentence: 'An option is not in the expected form.' } : err));
+    } finally {
+      button.disabled = false;
+    }
+  };
+  const form = h('form', { class: 'lobby', onsubmit: submit },
   h('div', { class: 'field' }, h('label', { for: 't-name' }, 'Name'), name),
   setup.nodes,
   h('fieldset', { class: 'options' }, h('legend', {}, 'The event'),
