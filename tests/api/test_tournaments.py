@@ -166,6 +166,35 @@ class TournamentsTest(unittest.TestCase):
         self.assertEqual(sum(s["points"] for s in t["standings"]), 9)
         self.assertEqual(sum(s["byes"] for s in t["standings"]), 3)
 
+    def test_confrontation_tables_of_three_score_by_finishing_order(self):
+        """Swiss tables of 3 (wl_group_tables): the seat put out first
+        finishes third, the next second; a point for each seat finished
+        ahead of (wl_points2): 2, 1, 0."""
+        org = ml.Client(self.a, "ConfOrg")
+        p = self.players(6, "cf")
+        tid = self.create(org, ruleset="confrontation", seats=3, kind="swiss", rounds=1,
+                          max_players=6)
+        for c in p:
+            self.assertEqual(self.join(c, tid).status, 200)
+        r = org.req("POST", "/api/tournaments/%d/start" % tid)
+        self.assertEqual(r.status, 200, r)
+        tables = r.json()["tables"]
+        self.assertEqual([len(x["players"]) for x in tables], [3, 3])
+        clients = self.by_id(p)
+        for x in tables:
+            view = clients[x["players"][0]].view(x["game"]).json()
+            self.assertEqual((view["ruleset"], len(view["seats"])), ("confrontation", 3))
+            for seat in (2, 1):
+                r = clients[x["players"][seat]].req("POST", "/api/games/%d/resign" % x["game"])
+                self.assertEqual(r.status, 200, r)
+        t = wp.wait_until(lambda: (lambda d: d if d["status"] == "over" else None)(
+            self.get(org, tid)), WAIT)
+        self.assertTrue(t)
+        pts = {s["player"]["id"]: s["points"] for s in t["standings"]}
+        for x in t["tables"]:
+            self.assertEqual(x["places"], [1, 2, 3])
+            self.assertEqual([pts[i] for i in x["players"]], [2, 1, 0])
+
     def test_withdrawn_player_is_not_paired_again(self):
         org = ml.Client(self.a, "WdOrg")
         p = self.players(4, "wd")
