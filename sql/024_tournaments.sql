@@ -5,7 +5,11 @@
 --   kind      round_robin: every round's matches are created and started
 --             at once when the event starts; swiss: one round at a time,
 --             the next started by a worker (srv/api/tournament_rounds.c)
---             once every match of the round ended.
+--             once every match of the round ended; ladder: a standing
+--             ladder (players' seeds are their places, 1 the top): a player
+--             challenges one up to `reach` places above, the challenged
+--             accepts within accept_days (or forfeits), a challenger's win
+--             swaps the two places (ladder_challenges below).
 --   status    open (players join), running, over.
 --   round     the last round started (0: none).
 --   version   grows with every change, a match of the event ended
@@ -24,7 +28,9 @@ CREATE TABLE IF NOT EXISTS tournaments (
     time_control jsonb,
     rated        boolean NOT NULL DEFAULT false,
     seats        smallint NOT NULL DEFAULT 2 CHECK (seats BETWEEN 2 AND 4),
-    kind         text NOT NULL CHECK (kind IN ('round_robin', 'swiss')),
+    kind         text NOT NULL CHECK (kind IN ('round_robin', 'swiss', 'ladder')),
+    reach        smallint NOT NULL DEFAULT 3,
+    accept_days  smallint NOT NULL DEFAULT 3,
     cycles       smallint NOT NULL DEFAULT 1 CHECK (cycles IN (1, 2)),
     rounds       smallint NOT NULL DEFAULT 0,
     min_players  smallint NOT NULL DEFAULT 2,
@@ -67,6 +73,25 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds ON DELETE CASCADE
 );
 
+-- A ladder's challenges: pending until the challenged accepts (a match,
+-- playing) or its deadline passes (forfeited: the places swap as if the
+-- challenger won); done once the match ended and the places were settled
+-- (the round worker, srv/api/tournament_ladder.c).
+CREATE TABLE IF NOT EXISTS ladder_challenges (
+    id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tournament_id bigint NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    challenger_id bigint NOT NULL REFERENCES players (id),
+    challenged_id bigint NOT NULL REFERENCES players (id),
+    status        text NOT NULL DEFAULT 'pending'
+                  CHECK (status IN ('pending', 'playing', 'done', 'forfeited')),
+    game_id       bigint UNIQUE REFERENCES games (id),
+    swapped       boolean,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    deadline      timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ladder_challenges_live ON ladder_challenges (tournament_id)
+    WHERE status IN ('pending', 'playing');
+
 -- A match of an event ended: the event's version moves (its ETag) and
 -- its long-polls and the round worker hear of it at the commit.
 CREATE OR REPLACE FUNCTION wp_tournament_game_over() RETURNS trigger
@@ -75,6 +100,9 @@ DECLARE
     t bigint;
 BEGIN
     SELECT tournament_id INTO t FROM tournament_tables WHERE game_id = NEW.id;
+    IF t IS NULL THEN
+        SELECT tournament_id INTO t FROM ladder_challenges WHERE game_id = NEW.id;
+    END IF;
     IF t IS NOT NULL THEN
         UPDATE tournaments SET version = version + 1 WHERE id = t;
         PERFORM pg_notify('wp_tournament', t::text);
@@ -110,6 +138,7 @@ LANGUAGE sql STABLE AS $$
         'organiser', jsonb_build_object('id', o.id, 'name', o.name),
         'ruleset', t.ruleset, 'options', t.options, 'time_control', t.time_control,
         'rated', t.rated, 'seats', t.seats, 'kind', t.kind, 'cycles', t.cycles,
+        'reach', t.reach, 'accept_days', t.accept_days,
         'rounds', t.rounds, 'min_players', t.min_players, 'max_players', t.max_players,
         'by_invitation', t.code IS NOT NULL,
         'code', CASE WHEN with_code THEN t.code END,
@@ -127,7 +156,19 @@ LANGUAGE sql STABLE AS $$
                         'places', wp_tournament_places(x.game_id))
                         ORDER BY x.round, x.table_no)
                     FROM tournament_tables x LEFT JOIN games g ON g.id = x.game_id
-                    WHERE x.tournament_id = t.id), '[]'))
+                    WHERE x.tournament_id = t.id), '[]'),
+        'challenges', coalesce((SELECT jsonb_agg(jsonb_build_object(
+                        'id', l.id, 'challenger', l.challenger_id, 'challenged', l.challenged_id,
+                        'status', l.status, 'game', l.game_id, 'swapped', l.swapped,
+                        'game_status', g.status,
+                        'places', CASE WHEN l.game_id IS NOT NULL
+                                       THEN wp_tournament_places(l.game_id) END,
+                        'deadline', to_char(l.deadline AT TIME ZONE 'UTC',
+                                            'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                        'expired', l.status = 'pending' AND l.deadline <= now())
+                        ORDER BY l.id DESC)
+                    FROM ladder_challenges l LEFT JOIN games g ON g.id = l.game_id
+                    WHERE l.tournament_id = t.id), '[]'))
     FROM tournaments t JOIN players o ON o.id = t.organiser_id
     WHERE t.id = p_id
 $$;

@@ -65,6 +65,8 @@ enum wp_err wp_api_tournaments_leave(struct wp_ctx *ctx);
 enum wp_err wp_api_tournaments_remove(struct wp_ctx *ctx);
 enum wp_err wp_api_tournaments_start(struct wp_ctx *ctx);
 enum wp_err wp_api_tournaments_adjudicate(struct wp_ctx *ctx); /* tournament_play.c */
+enum wp_err wp_api_tournaments_challenge(struct wp_ctx *ctx);  /* tournament_ladder.c */
+enum wp_err wp_api_tournaments_challenge_accept(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 /* One post as a viewer may see it (RULINGS.md G5). */

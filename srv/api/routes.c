@@ -63,6 +63,9 @@ static const struct wp_route routes[] = {
 	{WP_DELETE, "/api/tournaments/{id}/players/{player}", wp_api_tournaments_remove,
 	 WP_BODY_NONE},
 	{WP_POST, "/api/tournaments/{id}/adjudicate", wp_api_tournaments_adjudicate, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/challenges", wp_api_tournaments_challenge, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/challenges/{challenge}/accept",
+	 wp_api_tournaments_challenge_accept, WP_BODY_NONE},
 };
 
 const struct wp_route *

@@ -93,30 +93,27 @@ event_read(struct event *ev, json_object *t)
 	}
 }
 
-/* One table's match, created and started: the event's settings, the
- * players in the table's seats (seat 0 moves first). */
-static enum wp_err
-table_match(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev,
-            const struct wl_table *tb, int64_t *game)
+enum wp_err
+wp_tournament_match(struct wp_ctx *ctx, struct wp_conn *c, json_object *t, const int64_t *ids,
+                    int n, int64_t *game)
 {
-	json_object *opts = jget(ev->t, "options"), *tc = jget(ev->t, "time_control");
-	struct wp_match_new m = {.rs = wr_ruleset_find(jstr(ev->t, "ruleset")),
+	json_object *opts = jget(t, "options"), *tc = jget(t, "time_control");
+	struct wp_match_new m = {.rs = wr_ruleset_find(jstr(t, "ruleset")),
 	                         .options = opts ? json_object_to_json_string_ext(
 	                                               opts, JSON_C_TO_STRING_PLAIN) : "{}",
 	                         .time_control = tc ? json_object_to_json_string_ext(
 	                                                  tc, JSON_C_TO_STRING_PLAIN) : NULL,
-	                         .seats = tb->size, .rated = json_object_get_boolean(
-	                                                         jget(ev->t, "rated")),
+	                         .seats = n, .rated = json_object_get_boolean(jget(t, "rated")),
 	                         .watch = WP_WATCH_UNLISTED,
 	                         .created_by = json_object_get_int64(
-	                             jget(jget(ev->t, "organiser"), "id"))};
+	                             jget(jget(t, "organiser"), "id"))};
 	struct wp_game g;
 	enum wp_err err;
 
 	if (!m.rs)
 		return wp_fail(ctx, WP_ERR_INTERNAL, "this server does not offer the ruleset");
-	for (int s = 0; s < tb->size; s++)
-		m.player[s] = id_at(ev, tb->seat[s]);
+	for (int s = 0; s < n; s++)
+		m.player[s] = ids[s];
 	if ((err = wp_match_insert(ctx, c, &m)) || (err = wp_game_get(ctx, c, m.id, 1, &g)))
 		return err;
 	err = wp_match_start(ctx, c, &g);
@@ -141,7 +138,8 @@ round_write(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev, int64
 		int64_t ids[WL_MAX_TABLE], game = 0;
 		for (int s = 0; s < tables[k].size; s++)
 			ids[s] = id_at(ev, tables[k].seat[s]);
-		if (tables[k].size > 1 && (err = table_match(ctx, c, ev, &tables[k], &game)))
+		if (tables[k].size > 1 &&
+		    (err = wp_tournament_match(ctx, c, ev->t, ids, tables[k].size, &game)))
 			return err;
 		if ((err = wp_db_tournament_table(c, id, round, k + 1, game, ids, tables[k].size)))
 			return wp_fail_store(ctx, err);
@@ -213,7 +211,9 @@ start(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev, int64_t id)
 	if (ev->n < jint(ev->t, "min_players") || ev->n < ev->seats)
 		return wp_fail(ctx, WP_ERR_TOURNAMENT_CLOSED, "the event needs %d players to start",
 		               jint(ev->t, "min_players"));
-	if (strcmp(jstr(ev->t, "kind"), "round_robin") == 0) {
+	if (strcmp(jstr(ev->t, "kind"), "ladder") == 0) {
+		rounds = 0;   /* a standing ladder: challenges, no rounds */
+	} else if (strcmp(jstr(ev->t, "kind"), "round_robin") == 0) {
 		/* Correspondence: every round's matches at once. */
 		rounds = wl_round_robin_rounds(ev->n, cycles);
 		for (int r = 1; r <= rounds && !err; r++) {
@@ -251,6 +251,8 @@ wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_object *t, int
 	if (strcmp(status, "open") == 0) {
 		err = start(ctx, c, &ev, id);
 		*moved = err == WP_OK;
+	} else if (strcmp(status, "running") == 0 && strcmp(jstr(t, "kind"), "ladder") == 0) {
+		err = wp_tournament_ladder_settle(ctx, c, t, moved);
 	} else if (strcmp(status, "running") == 0 && ev.all_ended) {
 		if (round >= rounds)
 			err = wp_db_tournament_set(c, id, "over", round, rounds) ? wp_fail_store(
@@ -327,6 +329,12 @@ wp_tournament_standings(json_object *t)
 	struct wl_standing *st = calloc((size_t)ev.n + 1, sizeof(*st));
 	wl_standings(ev.n, ev.res, ev.nres,
 	             strcmp(jstr(t, "kind"), "swiss") == 0 ? WL_TB_BUCHHOLZ_SB : WL_TB_SB, st);
+	if (strcmp(jstr(t, "kind"), "ladder") == 0)   /* the ladder's places are its order */
+		for (int k = 0; k < ev.n; k++) {
+			memset(&st[k], 0, sizeof(st[k]));
+			st[k].player = k;
+			st[k].rank = k + 1;
+		}
 	for (int k = 0; k < ev.n; k++) {
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "rank", json_object_new_int(st[k].rank));

@@ -93,15 +93,22 @@ kind_and_rounds(struct wp_ctx *ctx, struct wp_tournament_new *n)
 
 	if ((err = wp_body_string(ctx, "kind", 20, 0, &n->kind)))
 		return err;
-	if (!n->kind || (strcmp(n->kind, "round_robin") && strcmp(n->kind, "swiss")))
-		return wp_fail(ctx, WP_ERR_INVALID, "kind: \"round_robin\" or \"swiss\"");
+	if (!n->kind || (strcmp(n->kind, "round_robin") && strcmp(n->kind, "swiss") &&
+	                 strcmp(n->kind, "ladder")))
+		return wp_fail(ctx, WP_ERR_INVALID, "kind: \"round_robin\", \"swiss\" or \"ladder\"");
 	if ((err = wp_body_int(ctx, "cycles", 1, 2, 0, 1, &v)))
 		return err;
 	n->cycles = (int)v;
-	if (strcmp(n->kind, "round_robin") == 0) {
+	if ((err = wp_body_int(ctx, "reach", 1, 50, 0, 3, &v)))
+		return err;
+	n->reach = (int)v;
+	if ((err = wp_body_int(ctx, "accept_days", 1, 30, 0, 3, &v)))
+		return err;
+	n->accept_days = (int)v;
+	if (strcmp(n->kind, "swiss") != 0) {
 		if (n->seats != 2)
 			return wp_fail(ctx, WP_ERR_INVALID,
-			               "seats: a round robin is of 2-seat matches; 3 or 4 are Swiss");
+			               "seats: a round robin or a ladder is of 2-seat matches; 3 or 4 are Swiss");
 		return WP_OK;
 	}
 	int most = wl_max_rounds(n->max_players, n->seats);
@@ -121,7 +128,7 @@ wp_api_tournaments_create(struct wp_ctx *ctx)
 	static const char *const fields[] = {"ruleset", "options", "seats", "time_control",
 	                                     "rated", "name", "kind", "cycles", "rounds",
 	                                     "min_players", "max_players", "code", "starts_at",
-	                                     NULL};
+	                                     "reach", "accept_days", NULL};
 	struct creating m = {.ctx = ctx};
 	const struct wr_ruleset *rs;
 	const char *ruleset;
@@ -272,7 +279,9 @@ join(struct changing *k, struct wp_conn *c, json_object *t)
 	json_object *code = jget(t, "code");
 	enum wp_err err;
 
-	if (!is_status(t, "open"))
+	/* A ladder stands: a newcomer joins at its foot while it runs. */
+	if (!is_status(t, "open") &&
+	    !(is_status(t, "running") && strcmp(json_object_get_string(jget(t, "kind")), "ladder") == 0))
 		return wp_fail(k->ctx, WP_ERR_TOURNAMENT_CLOSED, "the event has started");
 	if (has_player(t, k->who.id))
 		return wp_fail(k->ctx, WP_ERR_ALREADY_SEATED, "you have joined this event already");

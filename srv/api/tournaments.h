@@ -14,6 +14,16 @@
  * something was written. A problem set on failure. */
 enum wp_err wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_object *t,
                                   int *moved);
+/* The match of a table (or a ladder's challenge): the event's settings,
+ * players ids[0..n-1] in its seats (seat 0 moves first), created and
+ * started in the caller's transaction. */
+enum wp_err wp_tournament_match(struct wp_ctx *ctx, struct wp_conn *c, json_object *t,
+                                const int64_t *ids, int n, int64_t *game);
+/* A running ladder's challenges settled (tournament_ladder.c): each match
+ * ended moves the places (a challenger's win swaps them), each pending one
+ * past its deadline is forfeited (swapped too). */
+enum wp_err wp_tournament_ladder_settle(struct wp_ctx *ctx, struct wp_conn *c, json_object *t,
+                                        int *moved);
 /* Adds "standings" (points, tie-breaks, rank) and "crosstable" to t. */
 void wp_tournament_standings(json_object *t);
 /* The player's matches of the event still running, resigned (a

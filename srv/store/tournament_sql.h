@@ -12,14 +12,15 @@
 #define WP_TOURNAMENT_STMTS                                                                      \
 	WP_STMT_T_INSERT, WP_STMT_T_JSON, WP_STMT_T_LOCK, WP_STMT_T_LIST, WP_STMT_T_JOIN,        \
 	WP_STMT_T_DROP, WP_STMT_T_WITHDRAW, WP_STMT_T_SET, WP_STMT_T_ROUND, WP_STMT_T_TABLE,     \
-	WP_STMT_T_DUE, WP_STMT_T_NOTIFY,
+	WP_STMT_T_DUE, WP_STMT_T_NOTIFY, WP_STMT_L_INSERT, WP_STMT_L_SET, WP_STMT_T_SEED,
 
 #define WP_TOURNAMENT_SQL                                                                        \
 	[WP_STMT_T_INSERT] = {"t_insert",                                                        \
 		"INSERT INTO tournaments (organiser_id, name, ruleset, options, time_control,"      \
-		" rated, seats, kind, cycles, rounds, min_players, max_players, code, starts_at)"  \
+		" rated, seats, kind, cycles, rounds, min_players, max_players, code, starts_at,"  \
+		" reach, accept_days)"                                                              \
 		" VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::boolean, $7, $8, $9, $10, $11,"    \
-		" $12, $13, $14::timestamptz) RETURNING id"},                                       \
+		" $12, $13, $14::timestamptz, $15, $16) RETURNING id"},                                       \
 	[WP_STMT_T_JSON] = {"t_json", "SELECT wp_tournament_json($1, $2::boolean)::text"},     \
 	/* Every change of one event queues here: joins, starts, rounds. */                     \
 	[WP_STMT_T_LOCK] = {"t_lock",                                                            \
@@ -60,10 +61,23 @@
 	[WP_STMT_T_DUE] = {"t_due",                                                              \
 		"SELECT t.id FROM tournaments t WHERE t.status <> 'over' AND ("                     \
 		" (t.status = 'open' AND t.starts_at <= now()) OR (t.status = 'running'"           \
-		" AND NOT EXISTS (SELECT 1 FROM tournament_tables x JOIN games g"                  \
+		" AND t.kind = 'ladder' AND EXISTS (SELECT 1 FROM ladder_challenges l"             \
+		" LEFT JOIN games g ON g.id = l.game_id WHERE l.tournament_id = t.id"              \
+		" AND ((l.status = 'pending' AND l.deadline <= now()) OR (l.status = 'playing'"    \
+		" AND g.status IN ('over', 'aborted'))))) OR (t.status = 'running'"                \
+		" AND t.kind <> 'ladder' AND NOT EXISTS (SELECT 1 FROM tournament_tables x JOIN games g"                  \
 		" ON g.id = x.game_id WHERE x.tournament_id = t.id"                               \
 		" AND g.status NOT IN ('over', 'aborted'))))"                                       \
 		" AND t.id > $1 ORDER BY t.id LIMIT 1 FOR UPDATE SKIP LOCKED"},                     \
-	[WP_STMT_T_NOTIFY] = {"t_notify", "SELECT pg_notify('" WP_TOURNAMENT_CHANNEL "', $1::text)"},
+	[WP_STMT_T_NOTIFY] = {"t_notify", "SELECT pg_notify('" WP_TOURNAMENT_CHANNEL "', $1::text)"},  \
+	[WP_STMT_L_INSERT] = {"l_insert",                                                        \
+		"INSERT INTO ladder_challenges (tournament_id, challenger_id, challenged_id,"       \
+		" deadline) VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING id"},  \
+	[WP_STMT_L_SET] = {"l_set",                                                              \
+		"UPDATE ladder_challenges SET status = $2, game_id = coalesce($3::bigint, game_id),"\
+		" swapped = $4::boolean WHERE id = $1"},                                            \
+	[WP_STMT_T_SEED] = {"t_seed",                                                            \
+		"UPDATE tournament_players SET seed = $3 WHERE tournament_id = $1"                  \
+		" AND player_id = $2"},
 
 #endif

@@ -9,7 +9,7 @@
 struct wp_tournament_new {
 	int64_t organiser;
 	const char *name, *ruleset, *options, *time_control, *kind, *code, *starts_at;
-	int rated, seats, cycles, rounds, min_players, max_players;
+	int rated, seats, cycles, rounds, min_players, max_players, reach, accept_days;
 };
 enum wp_err wp_db_tournament_insert(struct wp_conn *c, const struct wp_tournament_new *n,
                                     int64_t *id);
@@ -36,6 +36,16 @@ enum wp_err wp_db_tournament_table(struct wp_conn *c, int64_t id, int round, int
 enum wp_err wp_db_tournament_due(struct wp_conn *c, int64_t after, int64_t *id);
 /* NOTIFY wp_tournament at the commit. */
 enum wp_err wp_db_tournament_notify(struct wp_conn *c, int64_t id);
+
+/* A ladder's challenge, pending for `days`; *cid its id. */
+enum wp_err wp_db_ladder_challenge(struct wp_conn *c, int64_t id, int64_t challenger,
+                                   int64_t challenged, int days, int64_t *cid);
+/* Its status ("playing" with its game, "done" or "forfeited"); game 0:
+ * unchanged; swapped -1: unknown yet. */
+enum wp_err wp_db_ladder_set(struct wp_conn *c, int64_t cid, const char *status, int64_t game,
+                             int swapped);
+/* A player's seed (a ladder's place, 1 the top). */
+enum wp_err wp_db_tournament_seed(struct wp_conn *c, int64_t id, int64_t player, int seed);
 
 /* The round worker's turn (api/tournament_rounds.c, called by the
  * notify worker's loop): every event with work moved on, each in a

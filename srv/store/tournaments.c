@@ -28,6 +28,8 @@ wp_db_tournament_insert(struct wp_conn *c, const struct wp_tournament_new *n, in
 	wp_p_int(&p, n->max_players);
 	wp_p_text(&p, n->code);
 	wp_p_text(&p, n->starts_at);
+	wp_p_int(&p, n->reach);
+	wp_p_int(&p, n->accept_days);
 	if ((err = wp_sql_run(c, WP_STMT_T_INSERT, &p, &r)))
 		return err;
 	*id = wp_col_int(r, 0, 0);
@@ -171,4 +173,46 @@ wp_db_tournament_notify(struct wp_conn *c, int64_t id)
 
 	wp_p_int(&p, id);
 	return wp_sql_run(c, WP_STMT_T_NOTIFY, &p, NULL);
+}
+
+enum wp_err
+wp_db_ladder_challenge(struct wp_conn *c, int64_t id, int64_t challenger, int64_t challenged,
+                       int days, int64_t *cid)
+{
+	struct wp_params p = {0};
+	PGresult *r;
+	enum wp_err err;
+
+	id_and(&p, id, challenger);
+	id_and(&p, challenged, days);
+	if ((err = wp_sql_run(c, WP_STMT_L_INSERT, &p, &r)))
+		return err;
+	*cid = wp_col_int(r, 0, 0);
+	PQclear(r);
+	return WP_OK;
+}
+
+enum wp_err
+wp_db_ladder_set(struct wp_conn *c, int64_t cid, const char *status, int64_t game, int swapped)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, cid);
+	wp_p_text(&p, status);
+	if (game)
+		wp_p_int(&p, game);
+	else
+		wp_p_text(&p, NULL);
+	wp_p_text(&p, swapped < 0 ? NULL : swapped ? "true" : "false");
+	return wp_sql_run(c, WP_STMT_L_SET, &p, NULL);
+}
+
+enum wp_err
+wp_db_tournament_seed(struct wp_conn *c, int64_t id, int64_t player, int seed)
+{
+	struct wp_params p = {0};
+
+	id_and(&p, id, player);
+	wp_p_int(&p, seed);
+	return wp_sql_run(c, WP_STMT_T_SEED, &p, NULL);
 }

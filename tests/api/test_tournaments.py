@@ -295,6 +295,52 @@ class TournamentsTest(unittest.TestCase):
                 self.assertEqual((log[-1]["kind"], log[-1]["seat"]),
                                  ("resign", x["players"].index(ids[2])))
 
+    # ------------------------------------------------------------- ladder
+
+    def test_ladder_challenge_won_then_one_forfeited(self):
+        org = ml.Client(self.a, "LadOrg")
+        p = self.players(5, "lad")   # places 1..5 in joining order
+        tid = self.create(org, kind="ladder", reach=2, accept_days=3, max_players=6)
+        for c in p:
+            self.assertEqual(self.join(c, tid).status, 200)
+        self.assertEqual(org.req("POST", "/api/tournaments/%d/start" % tid).status, 200)
+        late = ml.Client(self.a, "lad6")   # a ladder stands: one joins at its foot
+        self.assertEqual(self.join(late, tid).status, 200)
+        order = lambda: [s["player"]["id"] for s in self.get(org, tid)["standings"]]
+        ids = [c.id for c in p] + [late.id]
+        self.assertEqual(order(), ids)
+        path = "/api/tournaments/%d/challenges" % tid
+        before = self.state()
+        wp.assert_problem(p[4].req("POST", path, {"player": ids[1]}), 403, "forbidden")
+        wp.assert_problem(org.req("POST", path, {"player": ids[1]}), 403, "not-a-player")
+        self.assertEqual(self.state(), before)
+        # 5th challenges 3rd (two above), 3rd accepts and loses: they swap.
+        r = p[4].req("POST", path, {"player": ids[2]})
+        self.assertEqual(r.status, 200, r)
+        ch = r.json()["challenges"][0]
+        self.assertEqual((ch["challenger"], ch["challenged"], ch["status"]),
+                         (ids[4], ids[2], "pending"))
+        wp.assert_problem(p[3].req("POST", path, {"player": ids[2]}), 409, "tournament-closed")
+        wp.assert_problem(p[4].req("POST", "%s/%d/accept" % (path, ch["id"])), 403, "forbidden")
+        r = p[2].req("POST", "%s/%d/accept" % (path, ch["id"]))
+        self.assertEqual(r.status, 200, r)
+        game = r.json()["challenges"][0]["game"]
+        self.assertEqual(p[2].req("POST", "/api/games/%d/resign" % game).status, 200)
+        self.assertTrue(wp.wait_until(lambda: order()[2] == ids[4], WAIT), "no swap")
+        self.assertEqual(order(), [ids[0], ids[1], ids[4], ids[3], ids[2], ids[5]])
+        self.assertEqual(self.get(org, tid)["challenges"][0]["status"], "done")
+        # 2nd challenges 1st, who lets it lapse: forfeited, they swap.
+        r = p[1].req("POST", path, {"player": ids[0]})
+        cid = r.json()["challenges"][0]["id"]
+        self.db.psql("UPDATE ladder_challenges SET deadline = now() - interval '1 second'"
+                     " WHERE id = %d" % cid)
+        self.assertTrue(wp.wait_until(lambda: order()[0] == ids[1], WAIT), "not forfeited")
+        t = self.get(org, tid)
+        self.assertEqual((t["challenges"][0]["status"], t["challenges"][0]["swapped"]),
+                         ("forfeited", True))
+        wp.assert_problem(p[0].req("POST", "%s/%d/accept" % (path, cid)), 409,
+                          "tournament-closed")
+
     # ------------------------------------------------------- long-poll
 
     def test_etag_and_long_poll_woken_by_another_instance(self):
