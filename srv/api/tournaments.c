@@ -244,6 +244,7 @@ get_doc(struct wp_ctx *ctx, int export_only)
 	}
 	json_object_object_add(t, "me", json_object_new_object());
 	json_object *me = jget(t, "me");
+	json_object_object_add(me, "id", who.id ? json_object_new_int64(who.id) : NULL);
 	json_object_object_add(me, "organiser", json_object_new_boolean(is_organiser(t, who.id)));
 	json_object_object_add(me, "player", json_object_new_boolean(has_player(t, who.id)));
 	return wp_reply_polled(ctx, t, 't', WP_WAIT_TOURNAMENTS, gen, wait, 0);

@@ -97,3 +97,43 @@ test('organise a round robin, two players join, it starts, standings show', asyn
   assert.deepEqual(errors, []);
   assert.deepEqual(problems, []);
 });
+
+test('a ladder: challenge the player above, who accepts from their page', async () => {
+  const ann = await api(env, 'POST', '/api/players', { name: 'Ada' });
+  const ben = await api(env, 'POST', '/api/players', { name: 'Bo' });
+  const cal = await api(env, 'POST', '/api/players', { name: 'Cy' });
+  const { id } = await api(env, 'POST', '/api/tournaments',
+    { name: 'Club ladder', ruleset: 'skirmish-test', kind: 'ladder', reach: 1 }, ann.token);
+  for (const p of [ben, cal]) await api(env, 'POST', `/api/tournaments/${id}/join`, undefined, p.token);
+  await api(env, 'POST', `/api/tournaments/${id}/start`, undefined, ann.token);
+  const ctxB = await contextAs(env, ben, PHONE);
+  const ctxC = await contextAs(env, cal, PHONE);
+  const problems = [];
+  const errors = [];
+  try {
+    const b = await ctxB.newPage();
+    const c = await ctxC.newPage();
+    errors.push(...watchErrors(b, 'Bo'), ...watchErrors(c, 'Cy'));
+    await b.goto(`${env.base}/#/tournament/${id}`);
+    await c.goto(`${env.base}/#/tournament/${id}`);
+    await c.waitForSelector('#ladder', { timeout: T });
+    assert.match(await c.locator('#ladder').innerText(), /1\. Bo\s+.*2\. Cy/s);
+    // Cy, second, may challenge Bo, one place above; nobody else.
+    assert.equal(await c.locator('[data-challenge-player]').count(), 1);
+    await checkPage(c, 'tournament-ladder-phone', problems);
+    await c.click(`[data-challenge-player="${ben.id}"]`);
+    // Bo's page shows the challenge by itself, with Accept.
+    await b.waitForSelector('[data-accept-challenge]', { timeout: T });
+    await checkPage(b, 'tournament-ladder-challenged-phone', problems);
+    await b.click('[data-accept-challenge]');
+    await b.waitForSelector('[data-ladder-challenge] a[href^="#/match/"]', { timeout: T });
+    await c.waitForSelector('[data-ladder-challenge] a[href^="#/match/"]', { timeout: T });
+    const t = await api(env, 'GET', `/api/tournaments/${id}`);
+    assert.equal(t.challenges[0].status, 'playing');
+  } finally {
+    await ctxB.close();
+    await ctxC.close();
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(problems, []);
+});

@@ -35,6 +35,33 @@ function standings(t) {
       h('td', { class: 'record' }, `${s.wins}–${s.draws}–${s.losses}${s.byes ? ` +${s.byes} bye` : ''}`))))));
 }
 
+// A ladder: its places, a Challenge button by those the caller may
+// challenge, and its challenges with Accept for the challenged.
+function ladder(t, act) {
+  const myId = t.me.id;
+  const order = t.standings.map((s) => s.player.id);
+  const mine = order.indexOf(myId);
+  const going = t.challenges.filter((c) => c.status === 'pending' || c.status === 'playing');
+  const busy = (id) => going.some((c) => c.challenger === id || c.challenged === id);
+  const base = `/api/tournaments/${t.id}/challenges`;
+  const rows = t.standings.map((s, i) => {
+    const may = t.status === 'running' && mine > i && mine - i <= t.reach && !busy(myId) && !busy(s.player.id);
+    const b = may ? h('button', { type: 'button', class: 'small', 'data-challenge-player': s.player.id, onclick: () => act('POST', base, { player: s.player.id }, b) }, 'Challenge') : null;
+    return h('li', { 'data-player': s.player.id }, `${s.rank}. ${s.player.name}${s.withdrawn ? ' (withdrew)' : ''}`, b ? [' ', b] : null);
+  });
+  const words = { pending: 'waiting for an answer', playing: 'playing', done: 'played', forfeited: 'forfeited' };
+  const lines = t.challenges.map((c) => {
+    const text = `${nameOf(t, c.challenger)} challenged ${nameOf(t, c.challenged)}: ${c.expired ? 'lapsing' : words[c.status]}${c.swapped ? ' · places swapped' : ''}`;
+    const b = c.status === 'pending' && !c.expired && c.challenged === myId
+      ? h('button', { type: 'button', class: 'primary small', 'data-accept-challenge': c.id, onclick: () => act('POST', `${base}/${c.id}/accept`, undefined, b) }, 'Accept') : null;
+    return h('li', { 'data-ladder-challenge': c.id }, c.game ? h('a', { href: `#/match/${c.game}` }, text) : text, b ? [' ', b] : null,
+      c.status === 'pending' ? h('span', { class: 'inbox-meta' }, ` · answer by ${new Date(c.deadline).toLocaleDateString()}`) : null);
+  });
+  return [h('h2', {}, 'The ladder'), h('p', { class: 'hint' }, `Challenge a player up to ${t.reach} place${t.reach === 1 ? '' : 's'} above you; they have ${t.accept_days} days to accept, or the places swap. Win and you take their place.`),
+    h('ol', { class: 'inbox', id: 'ladder' }, rows),
+    h('h2', {}, 'Challenges'), lines.length ? h('ul', { class: 'inbox', id: 'ladder-challenges' }, lines) : h('p', {}, 'None yet.')];
+}
+
 function crosstable(t) {
   return h('div', { class: 'scroll-x' }, h('table', { class: 'ratings crosstable', id: 'crosstable' },
     h('thead', {}, h('tr', {}, h('th', {}, ''), t.players.map((p, i) => h('th', { title: p.name }, i + 1)))),
@@ -104,7 +131,8 @@ export async function show(main, params) {
     const base = `/api/tournaments/${t.id}`;
     if (!token()) return [h('p', {}, 'Choose the name you play under to join.'), signInForms(() => load(false))];
     const out = [];
-    if (t.status === 'open' && !t.me.player) {
+    const joinable = t.status === 'open' || (t.status === 'running' && t.kind === 'ladder');
+    if (joinable && !t.me.player) {
       const code = t.by_invitation ? h('input', { id: 't-join-code', type: 'text', maxlength: 40, placeholder: 'invitation code' }) : null;
       const b = h('button', { type: 'button', class: 'primary', id: 't-join', onclick: () => act('POST', `${base}/join`, code ? { code: code.value.trim() } : undefined, b) }, 'Join');
       out.push(code ? h('div', { class: 'field' }, h('label', { for: 't-join-code' }, 'Invitation code'), code) : null, b);
@@ -132,7 +160,7 @@ export async function show(main, params) {
 
   function render(t) {
     setTitle(t.name);
-    const rounds_ = t.kind === 'swiss' ? `${t.rounds} rounds` : t.cycles === 2 ? 'double' : 'single';
+    const rounds_ = t.kind === 'swiss' ? `${t.rounds} rounds` : t.kind === 'ladder' ? `reach ${t.reach}` : t.cycles === 2 ? 'double' : 'single';
     clear(head, h('div', { class: 'page-head' }, h('h1', {}, t.name), h('a', { class: 'button', href: '#/tournaments' }, 'Tournaments')),
       h('p', { class: 'lead', id: 't-status' }, `${STATUS[t.status]}${t.status === 'running' && t.kind === 'swiss' ? `: round ${t.round} of ${t.rounds}` : ''}`),
       h('p', { class: 'hint' }, [t.ruleset, `${KINDS[t.kind]} (${rounds_})`, t.seats > 2 ? `tables of ${t.seats}` : null,
@@ -140,8 +168,9 @@ export async function show(main, params) {
         `organised by ${t.organiser.name}`].filter(Boolean).join(' · ')),
       t.me.organiser && t.code ? h('p', { class: 'hint' }, `Invitation code: ${t.code}`) : null);
     clear(actions, actionsOf(t));
-    clear(body, playersOf(t),
-      t.status !== 'open' ? [h('h2', {}, 'Standings'), standings(t), h('h2', {}, 'Crosstable'), crosstable(t), h('h2', {}, 'Rounds'), rounds(t, act)] : null);
+    const played = t.kind === 'ladder' ? ladder(t, act)
+      : [h('h2', {}, 'Standings'), standings(t), h('h2', {}, 'Crosstable'), crosstable(t), h('h2', {}, 'Rounds'), rounds(t, act)];
+    clear(body, playersOf(t), t.status !== 'open' ? played : null);
   }
 
   async function load(wait) {

@@ -10,7 +10,7 @@ import { h, clear, errorBox } from '../ui.js';
 import { matchFields, signedInRulesets } from './new.js';
 
 const WAIT = 50;
-export const KINDS = { round_robin: 'Round robin', swiss: 'Swiss' };
+export const KINDS = { round_robin: 'Round robin', swiss: 'Swiss', ladder: 'Ladder' };
 export const STATUS = { open: 'Open to join', running: 'Under way', over: 'Finished' };
 
 export async function show(main) {
@@ -62,7 +62,7 @@ export async function show(main) {
   create.addEventListener('toggle', () => { if (create.open && !create.dataset.built) buildForm(create, list); });
   clear(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'Tournaments'), h('a', { class: 'button', href: '#/' }, 'My matches')),
-    h('p', { class: 'lead' }, 'Leagues played by post: everyone plays everyone (round robin), or a few Swiss rounds, each paired when the last one ends.'),
+    h('p', { class: 'lead' }, 'Leagues played by post: everyone plays everyone (round robin), a few Swiss rounds, each paired when the last one ends, or a standing ladder where you challenge those above you.'),
     create, box);
   await load(false);
   return { stop() { stopped = true; clearTimeout(timer); if (ctl) ctl.abort(); } };
@@ -82,7 +82,16 @@ function buildForm(box, list) {
   const code = h('input', { id: 't-code', type: 'text', maxlength: 40, placeholder: 'none: anyone may join' });
   const roundsBox = h('div', { class: 'field' }, h('label', { for: 't-rounds' }, 'Rounds'), rounds);
   const doubleBox = h('div', { class: 'field-check' }, double, h('label', { for: 't-double' }, 'Double (everyone meets twice, colours reversed)'));
-  const relevance = () => { roundsBox.hidden = kind.value !== 'swiss'; doubleBox.hidden = kind.value === 'swiss'; };
+  const reach = num('t-reach', 3, 1, 50);
+  const days = num('t-days', 3, 1, 30);
+  const ladderBox = h('div', { class: 'field-pair' },
+    h('div', { class: 'field' }, h('label', { for: 't-reach' }, 'Challenge up to (places above)'), reach),
+    h('div', { class: 'field' }, h('label', { for: 't-days' }, 'Days to accept a challenge'), days));
+  const relevance = () => {
+    roundsBox.hidden = kind.value !== 'swiss';
+    doubleBox.hidden = kind.value !== 'round_robin';
+    ladderBox.hidden = kind.value !== 'ladder';
+  };
   kind.addEventListener('change', relevance);
   const msg = h('div', { 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary', id: 't-submit' }, 'Create the tournament');
@@ -95,7 +104,8 @@ function buildForm(box, list) {
       min_players: parseInt(minP.value, 10) || 2, max_players: parseInt(maxP.value, 10) || 8,
     };
     if (kind.value === 'swiss') body.rounds = parseInt(rounds.value, 10) || 1;
-    else body.cycles = double.checked ? 2 : 1;
+    if (kind.value === 'round_robin') body.cycles = double.checked ? 2 : 1;
+    if (kind.value === 'ladder') Object.assign(body, { reach: parseInt(reach.value, 10) || 3, accept_days: parseInt(days.value, 10) || 3 });
     if (code.value.trim()) body.code = code.value.trim();
     return body;
   };
@@ -117,7 +127,7 @@ function buildForm(box, list) {
   setup.nodes,
   h('fieldset', { class: 'options' }, h('legend', {}, 'The event'),
     h('div', { class: 'field' }, h('label', { for: 't-kind' }, 'Kind'), kind),
-    doubleBox, roundsBox,
+    doubleBox, roundsBox, ladderBox,
     h('div', { class: 'field-pair' },
       h('div', { class: 'field' }, h('label', { for: 't-min' }, 'Fewest players'), minP),
       h('div', { class: 'field' }, h('label', { for: 't-max' }, 'Most players'), maxP)),
