@@ -5,7 +5,11 @@
 --   kind      round_robin: every round's matches are created and started
 --             at once when the event starts; swiss: one round at a time,
 --             the next started by a worker (srv/api/tournament_rounds.c)
---             once every match of the round ended; ladder: a standing
+--             once every match of the round ended, or at the round's
+--             deadline (round_days after it started, 0: none), whichever
+--             first: a match still running then goes on and counts when it
+--             ends, and its players are paired in the next round all the
+--             same (on the points they have); ladder: a standing
 --             ladder (players' seeds are their places, 1 the top): a player
 --             challenges one up to `reach` places above, the challenged
 --             accepts within accept_days (or forfeits), a challenger's win
@@ -31,6 +35,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     kind         text NOT NULL CHECK (kind IN ('round_robin', 'swiss', 'ladder')),
     reach        smallint NOT NULL DEFAULT 3,
     accept_days  smallint NOT NULL DEFAULT 3,
+    round_days   smallint NOT NULL DEFAULT 0,
     cycles       smallint NOT NULL DEFAULT 1 CHECK (cycles IN (1, 2)),
     rounds       smallint NOT NULL DEFAULT 0,
     min_players  smallint NOT NULL DEFAULT 2,
@@ -138,7 +143,15 @@ LANGUAGE sql STABLE AS $$
         'organiser', jsonb_build_object('id', o.id, 'name', o.name),
         'ruleset', t.ruleset, 'options', t.options, 'time_control', t.time_control,
         'rated', t.rated, 'seats', t.seats, 'kind', t.kind, 'cycles', t.cycles,
-        'reach', t.reach, 'accept_days', t.accept_days,
+        'reach', t.reach, 'accept_days', t.accept_days, 'round_days', t.round_days,
+        'round_deadline', (SELECT to_char((r.started_at + make_interval(days => t.round_days))
+                                          AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                           FROM tournament_rounds r WHERE r.tournament_id = t.id
+                           AND r.round = t.round AND t.round_days > 0 AND t.kind = 'swiss'),
+        'round_deadline_passed', coalesce((SELECT r.started_at
+                                  + make_interval(days => t.round_days) <= now()
+                           FROM tournament_rounds r WHERE r.tournament_id = t.id
+                           AND r.round = t.round AND t.round_days > 0 AND t.kind = 'swiss'), false),
         'rounds', t.rounds, 'min_players', t.min_players, 'max_players', t.max_players,
         'by_invitation', t.code IS NOT NULL,
         'code', CASE WHEN with_code THEN t.code END,

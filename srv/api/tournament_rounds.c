@@ -253,7 +253,12 @@ wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_object *t, int
 		*moved = err == WP_OK;
 	} else if (strcmp(status, "running") == 0 && strcmp(jstr(t, "kind"), "ladder") == 0) {
 		err = wp_tournament_ladder_settle(ctx, c, t, moved);
-	} else if (strcmp(status, "running") == 0 && ev.all_ended) {
+	} else if (strcmp(status, "running") == 0 &&
+	           (ev.all_ended || (round < rounds && json_object_get_boolean(
+	                                                    jget(t, "round_deadline_passed"))))) {
+		/* At the round's deadline a match still running goes on: its
+		 * players are paired again on the points they have, and it
+		 * counts when it ends. The event ends when every match has. */
 		if (round >= rounds)
 			err = wp_db_tournament_set(c, id, "over", round, rounds) ? wp_fail_store(
 			                                                               ctx, WP_ERR_INTERNAL)

@@ -105,6 +105,9 @@ kind_and_rounds(struct wp_ctx *ctx, struct wp_tournament_new *n)
 	if ((err = wp_body_int(ctx, "accept_days", 1, 30, 0, 3, &v)))
 		return err;
 	n->accept_days = (int)v;
+	if ((err = wp_body_int(ctx, "round_days", 0, 365, 0, 0, &v)))
+		return err;
+	n->round_days = (int)v;
 	if (strcmp(n->kind, "swiss") != 0) {
 		if (n->seats != 2)
 			return wp_fail(ctx, WP_ERR_INVALID,
@@ -128,7 +131,7 @@ wp_api_tournaments_create(struct wp_ctx *ctx)
 	static const char *const fields[] = {"ruleset", "options", "seats", "time_control",
 	                                     "rated", "name", "kind", "cycles", "rounds",
 	                                     "min_players", "max_players", "code", "starts_at",
-	                                     "reach", "accept_days", NULL};
+	                                     "reach", "accept_days", "round_days", NULL};
 	struct creating m = {.ctx = ctx};
 	const struct wr_ruleset *rs;
 	const char *ruleset;

@@ -18,9 +18,9 @@
 	[WP_STMT_T_INSERT] = {"t_insert",                                                        \
 		"INSERT INTO tournaments (organiser_id, name, ruleset, options, time_control,"      \
 		" rated, seats, kind, cycles, rounds, min_players, max_players, code, starts_at,"  \
-		" reach, accept_days)"                                                              \
+		" reach, accept_days, round_days)"                                                  \
 		" VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::boolean, $7, $8, $9, $10, $11,"    \
-		" $12, $13, $14::timestamptz, $15, $16) RETURNING id"},                                       \
+		" $12, $13, $14::timestamptz, $15, $16, $17) RETURNING id"},                                       \
 	[WP_STMT_T_JSON] = {"t_json", "SELECT wp_tournament_json($1, $2::boolean)::text"},     \
 	/* Every change of one event queues here: joins, starts, rounds. */                     \
 	[WP_STMT_T_LOCK] = {"t_lock",                                                            \
@@ -65,6 +65,10 @@
 		" LEFT JOIN games g ON g.id = l.game_id WHERE l.tournament_id = t.id"              \
 		" AND ((l.status = 'pending' AND l.deadline <= now()) OR (l.status = 'playing'"    \
 		" AND g.status IN ('over', 'aborted'))))) OR (t.status = 'running'"                \
+		" AND t.kind = 'swiss' AND t.round < t.rounds AND t.round_days > 0 AND EXISTS"     \
+		" (SELECT 1 FROM tournament_rounds r WHERE r.tournament_id = t.id"                 \
+		" AND r.round = t.round AND r.started_at + make_interval(days => t.round_days)"    \
+		" <= now())) OR (t.status = 'running'"                                              \
 		" AND t.kind <> 'ladder' AND NOT EXISTS (SELECT 1 FROM tournament_tables x JOIN games g"                  \
 		" ON g.id = x.game_id WHERE x.tournament_id = t.id"                               \
 		" AND g.status NOT IN ('over', 'aborted'))))"                                       \

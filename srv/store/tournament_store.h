@@ -10,6 +10,7 @@ struct wp_tournament_new {
 	int64_t organiser;
 	const char *name, *ruleset, *options, *time_control, *kind, *code, *starts_at;
 	int rated, seats, cycles, rounds, min_players, max_players, reach, accept_days;
+	int round_days;
 };
 enum wp_err wp_db_tournament_insert(struct wp_conn *c, const struct wp_tournament_new *n,
                                     int64_t *id);

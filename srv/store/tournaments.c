@@ -30,6 +30,7 @@ wp_db_tournament_insert(struct wp_conn *c, const struct wp_tournament_new *n, in
 	wp_p_text(&p, n->starts_at);
 	wp_p_int(&p, n->reach);
 	wp_p_int(&p, n->accept_days);
+	wp_p_int(&p, n->round_days);
 	if ((err = wp_sql_run(c, WP_STMT_T_INSERT, &p, &r)))
 		return err;
 	*id = wp_col_int(r, 0, 0);

@@ -195,6 +195,41 @@ class TournamentsTest(unittest.TestCase):
             self.assertEqual(x["places"], [1, 2, 3])
             self.assertEqual([pts[i] for i in x["players"]], [2, 1, 0])
 
+    def test_swiss_round_deadline_pairs_the_next_round_while_a_match_runs(self):
+        org = ml.Client(self.a, "DlOrg")
+        p = self.players(4, "dl")
+        tid = self.create(org, kind="swiss", rounds=2, max_players=4, round_days=3)
+        for c in p:
+            self.join(c, tid)
+        t = org.req("POST", "/api/tournaments/%d/start" % tid).json()
+        self.assertIsNotNone(t["round_deadline"])
+        clients = self.by_id(p)
+        done, slow = t["tables"][0], t["tables"][1]
+        self.finish(done, clients, 0)
+        # Round 2 waits for the slow match until the deadline passes.
+        self.assertEqual(self.get(org, tid)["round"], 1)
+        self.db.psql("UPDATE tournament_rounds SET started_at = now() - interval '4 days'"
+                     " WHERE tournament_id = %d" % tid)
+        t = wp.wait_until(lambda: (lambda d: d if d["round"] == 2 else None)(
+            self.get(org, tid)), WAIT)
+        self.assertTrue(t, "the deadline did not start round 2")
+        self.assertEqual(next(x for x in t["tables"] if x["game"] == slow["game"])["status"],
+                         "active")
+        r2 = [x for x in t["tables"] if x["round"] == 2]
+        self.assertEqual(sorted(len(x["players"]) for x in r2), [2, 2])
+        met1 = {frozenset(done["players"]), frozenset(slow["players"])}
+        self.assertFalse(met1 & {frozenset(x["players"]) for x in r2}, "no rematch")
+        # The slow match counts when it ends; the event ends with the last.
+        self.finish(slow, clients, 1)
+        for x in r2:
+            self.finish(x, clients, 0)
+        t = wp.wait_until(lambda: (lambda d: d if d["status"] == "over" else None)(
+            self.get(org, tid)), WAIT)
+        self.assertTrue(t)
+        self.assertEqual(sum(s["points"] for s in t["standings"]), 4)
+        self.assertEqual(self.rows("SELECT count(*) FROM tournament_rounds WHERE"
+                                   " tournament_id = %d" % tid), "2")
+
     def test_withdrawn_player_is_not_paired_again(self):
         org = ml.Client(self.a, "WdOrg")
         p = self.players(4, "wd")

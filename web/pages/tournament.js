@@ -163,6 +163,8 @@ export async function show(main, params) {
     const rounds_ = t.kind === 'swiss' ? `${t.rounds} rounds` : t.kind === 'ladder' ? `reach ${t.reach}` : t.cycles === 2 ? 'double' : 'single';
     clear(head, h('div', { class: 'page-head' }, h('h1', {}, t.name), h('a', { class: 'button', href: '#/tournaments' }, 'Tournaments')),
       h('p', { class: 'lead', id: 't-status' }, `${STATUS[t.status]}${t.status === 'running' && t.kind === 'swiss' ? `: round ${t.round} of ${t.rounds}` : ''}`),
+      t.status === 'running' && t.round_deadline && t.round < t.rounds
+        ? h('p', { class: 'hint' }, `The next round starts when this one ends, or on ${new Date(t.round_deadline).toLocaleDateString()} at the latest.`) : null,
       h('p', { class: 'hint' }, [t.ruleset, `${KINDS[t.kind]} (${rounds_})`, t.seats > 2 ? `tables of ${t.seats}` : null,
         t.rated ? 'rated' : 'casual', t.time_control ? `${t.time_control.days_per_move} days a move` : 'no time limit',
         `organised by ${t.organiser.name}`].filter(Boolean).join(' · ')),

@@ -80,7 +80,10 @@ function buildForm(box, list) {
   const maxP = num('t-max', 8, 2, 256);
   const rated = h('input', { id: 't-rated', type: 'checkbox' });
   const code = h('input', { id: 't-code', type: 'text', maxlength: 40, placeholder: 'none: anyone may join' });
-  const roundsBox = h('div', { class: 'field' }, h('label', { for: 't-rounds' }, 'Rounds'), rounds);
+  const roundDays = num('t-round-days', 0, 0, 365);
+  const roundsBox = h('div', { class: 'field-pair' },
+    h('div', { class: 'field' }, h('label', { for: 't-rounds' }, 'Rounds'), rounds),
+    h('div', { class: 'field' }, h('label', { for: 't-round-days' }, 'Days a round (0: waits)'), roundDays));
   const doubleBox = h('div', { class: 'field-check' }, double, h('label', { for: 't-double' }, 'Double (everyone meets twice, colours reversed)'));
   const reach = num('t-reach', 3, 1, 50);
   const days = num('t-days', 3, 1, 30);
@@ -103,7 +106,7 @@ function buildForm(box, list) {
       rated: rated.checked, kind: kind.value,
       min_players: parseInt(minP.value, 10) || 2, max_players: parseInt(maxP.value, 10) || 8,
     };
-    if (kind.value === 'swiss') body.rounds = parseInt(rounds.value, 10) || 1;
+    if (kind.value === 'swiss') Object.assign(body, { rounds: parseInt(rounds.value, 10) || 1, round_days: parseInt(roundDays.value, 10) || 0 });
     if (kind.value === 'round_robin') body.cycles = double.checked ? 2 : 1;
     if (kind.value === 'ladder') Object.assign(body, { reach: parseInt(reach.value, 10) || 3, accept_days: parseInt(days.value, 10) || 3 });
     if (code.value.trim()) body.code = code.value.trim();
