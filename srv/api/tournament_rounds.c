@@ -259,14 +259,21 @@ wp_tournament_advance(struct wp_ctx *ctx, struct wp_conn *c, json_object *t, int
 		/* At the round's deadline a match still running goes on: its
 		 * players are paired again on the points they have, and it
 		 * counts when it ends. The event ends when every match has. */
-		if (round >= rounds)
+		int active = 0;
+		for (int i = 0; i < ev.n; i++)
+			active += !json_object_get_boolean(
+			    jget(json_object_array_get_idx(ev.players, i), "withdrawn"));
+		/* Too few left to pair (withdrawals): the event ends early, once
+		 * its last matches have. */
+		int last = round >= rounds || active < ev.seats;
+		if (last && ev.all_ended)
 			err = wp_db_tournament_set(c, id, "over", round, rounds) ? wp_fail_store(
 			                                                               ctx, WP_ERR_INTERNAL)
 			                                                         : WP_OK;
-		else if ((err = swiss_round(ctx, c, &ev, id, round + 1)) == WP_OK &&
+		else if (!last && (err = swiss_round(ctx, c, &ev, id, round + 1)) == WP_OK &&
 		         wp_db_tournament_set(c, id, "running", round + 1, rounds))
 			err = wp_fail_store(ctx, WP_ERR_INTERNAL);
-		*moved = err == WP_OK;
+		*moved = err == WP_OK && (!last || ev.all_ended);
 	}
 	if (*moved && wp_tournament_pair_hook)
 		wp_tournament_pair_hook();

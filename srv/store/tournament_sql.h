@@ -60,7 +60,9 @@
 	 * Claimed: another instance skips it while this one works. */                           \
 	[WP_STMT_T_DUE] = {"t_due",                                                              \
 		"SELECT t.id FROM tournaments t WHERE t.status <> 'over' AND ("                     \
-		" (t.status = 'open' AND t.starts_at <= now()) OR (t.status = 'running'"           \
+		" (t.status = 'open' AND t.starts_at <= now() AND (SELECT count(*)"                \
+		" FROM tournament_players p WHERE p.tournament_id = t.id)"                         \
+		" >= greatest(t.min_players, t.seats)) OR (t.status = 'running'"                   \
 		" AND t.kind = 'ladder' AND EXISTS (SELECT 1 FROM ladder_challenges l"             \
 		" LEFT JOIN games g ON g.id = l.game_id WHERE l.tournament_id = t.id"              \
 		" AND ((l.status = 'pending' AND l.deadline <= now()) OR (l.status = 'playing'"    \
