@@ -13,6 +13,7 @@ transaction) loses and doubles nothing: after a restart the round exists
 once.
 
 Two warpostd on one database (a, b), both running the round worker."""
+import calendar
 import os
 import unittest
 
@@ -165,6 +166,29 @@ class TournamentsTest(unittest.TestCase):
                                    " tournament_id = %d" % tid), "3")
         self.assertEqual(sum(s["points"] for s in t["standings"]), 9)
         self.assertEqual(sum(s["byes"] for s in t["standings"]), 3)
+        # Buchholz and Sonneborn-Berger counted again from the tables: a bye
+        # scores 1 and adds to neither; then the order, points, Buchholz, SB.
+        pts, games = {c.id: 0 for c in p}, []
+        for x in t["tables"]:
+            if len(x["players"]) == 1:
+                pts[x["players"][0]] += 1
+                continue
+            (w, wp_), (l, lp) = zip(x["players"], x["places"])
+            score = {w: 1 if wp_ < lp else 0.5 if wp_ == lp else 0}
+            score[l] = 1 - score[w]
+            pts[w] += score[w]
+            pts[l] += score[l]
+            games.append((w, l, score))
+        bu = {i: sum(pts[o] for a, b, _ in games for me, o in ((a, b), (b, a)) if me == i)
+              for i in pts}
+        sb = {i: sum(pts[o] * sc[me] for a, b, sc in games for me, o in ((a, b), (b, a))
+                     if me == i) for i in pts}
+        for s in t["standings"]:
+            i = s["player"]["id"]
+            self.assertEqual((s["points"], s["buchholz"], s["sonneborn_berger"]),
+                             (pts[i], bu[i], sb[i]), s)
+        keys = [(-pts[i], -bu[i], -sb[i]) for i in (s["player"]["id"] for s in t["standings"])]
+        self.assertEqual(keys, sorted(keys), "ranked by points, then Buchholz, then SB")
 
     def test_confrontation_tables_of_three_score_by_finishing_order(self):
         """Swiss tables of 3 (wl_group_tables): the seat put out first
@@ -470,6 +494,38 @@ class TournamentsTest(unittest.TestCase):
             self.assertEqual(self.rows(
                 "SELECT count(*) FROM games g JOIN tournament_tables x ON x.game_id = g.id"
                 " WHERE x.tournament_id = %d" % tid), "6")
+
+
+class TournamentClockTest(ml.ClockTestCase):
+    """An event's matches keep the ordinary clocks: a timeout claimed ends
+    the match, a loss for the seat out of time, and the standings count
+    it (the test server's clock, moved by set_time, never by sleeping)."""
+
+    clock_start = calendar.timegm((2030, 1, 7, 0, 0, 0))   # a Monday
+    clock_env = {"NOTIFY_POLL_MS": "50"}
+
+    def test_a_timeout_claimed_counts_as_a_loss(self):
+        mon = self.clock_start
+        org, a, b = (ml.Client(self.server, n) for n in ("ClkOrg", "ClkA", "ClkB"))
+        r = org.req("POST", "/api/tournaments", {
+            "ruleset": ml.RULESET, "name": "Timed", "kind": "round_robin",
+            "time_control": {"days_per_move": 2}})
+        tid = r.json()["id"]
+        for c in (a, b):
+            self.assertEqual(c.req("POST", "/api/tournaments/%d/join" % tid).status, 200)
+        t = org.req("POST", "/api/tournaments/%d/start" % tid).json()
+        game = t["tables"][0]["game"]
+        seats = {c.id: c for c in (a, b)}
+        first, second = (seats[i] for i in t["tables"][0]["players"])
+        self.assertEqual(first.view(game).json()["time_control"]["days_per_move"], 2)
+        self.set_time(mon + 2 * 86400)
+        r = second.req("POST", "/api/games/%d/claim" % game)
+        self.assertEqual(r.status, 200, r)
+        done = wp.wait_until(lambda: (lambda d: d if d["status"] == "over" else None)(
+            org.req("GET", "/api/tournaments/%d" % tid).json()), WAIT)
+        self.assertTrue(done, "the event did not end")
+        pts = {s["player"]["id"]: s["points"] for s in done["standings"]}
+        self.assertEqual(pts, {second.id: 1, first.id: 0})
 
 
 class TournamentKillTest(unittest.TestCase):
