@@ -15,6 +15,7 @@
 #define CODE_MAX_CHARS 40
 #define LIST_MAX 100
 #define WAIT_MAX 60
+#define RR_MAX_PLAYERS 32     /* 496 matches started at once */
 
 static enum wp_err
 tournament_id(struct wp_ctx *ctx, int64_t *id)
@@ -108,6 +109,10 @@ kind_and_rounds(struct wp_ctx *ctx, struct wp_tournament_new *n)
 	if ((err = wp_body_int(ctx, "round_days", 0, 365, 0, 0, &v)))
 		return err;
 	n->round_days = (int)v;
+	/* Every match of a round robin starts at once, in one transaction. */
+	if (strcmp(n->kind, "round_robin") == 0 && n->max_players > RR_MAX_PLAYERS)
+		return wp_fail(ctx, WP_ERR_INVALID, "max_players: at most %d for a round robin",
+		               RR_MAX_PLAYERS);
 	if (strcmp(n->kind, "swiss") != 0) {
 		if (n->seats != 2)
 			return wp_fail(ctx, WP_ERR_INVALID,

@@ -433,6 +433,8 @@ class TournamentsTest(unittest.TestCase):
                      {"kind": "swiss", "max_players": 4},
                      {"kind": "knockout"},
                      {"kind": "round_robin", "seats": 3},
+                     {"kind": "round_robin", "max_players": 33},
+                     {"kind": "ladder", "reach": 0},
                      {"kind": "round_robin", "min_players": 5, "max_players": 4},
                      {"kind": "round_robin", "name": ""},
                      {"kind": "round_robin", "starts_at": "next tuesday"}]:
