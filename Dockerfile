@@ -25,6 +25,7 @@ WORKDIR /src
 # Only what the product build reads: WP_BUILD_TESTS=OFF skips tests/.
 COPY CMakeLists.txt ./
 COPY rules/ rules/
+COPY bot/ bot/
 COPY srv/ srv/
 # No -DWP_WERROR: a self-hoster's build should not fail over a warning.
 # Two jobs: the machines this is built on are small and shared.

@@ -297,6 +297,16 @@ struct wr_ruleset {
 	 * wr_undo_reveals(); NULL: the generic barrier alone. */
 	int (*undo_barrier)(const void *before, const void *after, int seat,
 	                    const struct wr_events *ev);
+	/* The computer player (issue 27, bot/): optional hooks.
+	 * determinize: a full state consistent with what `seat` sees in `view`
+	 * (that seat's view, never more), whatever it cannot see (an enemy's
+	 * Mirrors, a hidden deployment, units under fog) drawn from rng; NULL
+	 * and err when the view is not one of this ruleset's. A ruleset whose
+	 * view hides nothing rebuilds the state from the view alone.
+	 * evaluate: a seat's prospects in [0, 1] in a state not ended (e.g.
+	 * material); cheap, it scores every playout. NULL: 0.5. */
+	void *(*determinize)(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+	double (*evaluate)(const void *state, int seat);
 };
 
 /* The rulesets this program offers: a const table built at compile time

@@ -14,6 +14,9 @@
 #   image  building and inspecting the container image without a Docker
 #          engine: podman, buildah, debootstrap (scripts/container-base.sh;
 #          scripts/test.sh --image installs it)
+#   ha     pg_auto_failover (pg_autoctl) for the failover test and
+#          scripts/hacluster.sh (label image: scripts/test.sh --image
+#          installs it; docs/operations.md "High availability")
 #   all    every group above (the default)
 #
 # Prints nothing and exits 0 when everything is already installed, so the
@@ -98,8 +101,15 @@ IMAGE_PKGS=(
     debootstrap
 )
 
+# pg_auto_failover: a monitor, a primary and a synchronous secondary
+# (tests/ops/test_failover.py, scripts/hacluster.sh). Built for Debian 12's
+# PostgreSQL 15, the one DB_PKGS brings.
+HA_PKGS=(
+    postgresql-15-auto-failover
+)
+
 usage() {
-    echo "usage: $0 [build|db|run|test|bench|e2e|ops|image|all]..." >&2
+    echo "usage: $0 [build|db|run|test|bench|e2e|ops|image|ha|all]..." >&2
 }
 
 # Print the packages of one group, one per line.
@@ -113,11 +123,12 @@ group_packages() {
                printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops ;;
         ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
         image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
+        ha)    group_packages db; printf '%s\n' "${HA_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.
         bench) group_packages db; printf '%s\n' "${BENCH_PKGS[@]}" ;;
         e2e)   if (( ${#E2E_PKGS[@]} > 0 )); then printf '%s\n' "${E2E_PKGS[@]}"; fi ;;
         all)   group_packages run; group_packages test; group_packages bench
-               group_packages image
+               group_packages image; group_packages ha
                group_packages e2e ;;
         *)     echo "$0: unknown group '$group'" >&2; usage; return 2 ;;
     esac

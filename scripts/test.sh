@@ -18,8 +18,8 @@
 #   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
 #                  then the unit, api and fuzz tests: in the background,
 #                  beside stage 2 from its build on (output in test-output/)
-# With --image: 1 (with the image packages), then build/ and the image
-# test, beside build-tsan/ (clang, ThreadSanitizer) and its api tests
+# With --image: 1 (with the image and ha packages), then build/ and the
+# image-labelled tests (the image; pg_auto_failover's failover), beside build-tsan/ (clang, ThreadSanitizer) and its api tests
 # (output in test-output/tsan.log).
 # Stage 2's ctest output is also kept in test-output/ctest-build.log, stage
 # 3's (build and tests) in test-output/sanitizers.log.
@@ -126,7 +126,7 @@ install_deps() {
         log "WP_SKIP_DEPS=1: not checking Debian packages"
     else
         if (( IMAGE )); then
-            bash "$ROOT/scripts/deps.sh" build test image || return
+            bash "$ROOT/scripts/deps.sh" build test image ha || return
         else
             bash "$ROOT/scripts/deps.sh" build test e2e || return
         fi

@@ -25,7 +25,11 @@ CREATE TABLE IF NOT EXISTS challenges (
     spectator_delay integer NOT NULL DEFAULT 0,
     status          text NOT NULL DEFAULT 'open'
                     CHECK (status IN ('open', 'cancelled', 'started')),
-    game_id         bigint REFERENCES games (id),
+    -- The match once started. No foreign key: the lobby is a reference
+    -- table when the matches are distributed (Citus, DESIGN.md "Scaling"),
+    -- and a reference table may not point into a distributed one; the
+    -- match is created in the transaction that sets it.
+    game_id         bigint,
     version         integer NOT NULL DEFAULT 0,
     created_at      timestamptz NOT NULL DEFAULT now(),
     expires_at      timestamptz NOT NULL,

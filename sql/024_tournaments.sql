@@ -22,6 +22,10 @@
 -- lock the event row (the worker with SKIP LOCKED), and
 -- tournament_rounds' key refuses a round written twice; the tables, the
 -- matches and the round row are written in one transaction.
+-- Every table here is a reference table for Citus (docs/operations.md,
+-- "Scaling out"; tests/ops/test_distribution_keys.py): small, an event's
+-- and not a match's; it names its matches by id, without a foreign key
+-- into the distributed games (as challenges.game_id does).
 -- Idempotent: IF NOT EXISTS, OR REPLACE.
 CREATE TABLE IF NOT EXISTS tournaments (
     id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -72,7 +76,7 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     tournament_id bigint NOT NULL,
     round         smallint NOT NULL,
     table_no      smallint NOT NULL,
-    game_id       bigint UNIQUE REFERENCES games (id),
+    game_id       bigint UNIQUE,   -- no foreign key into the distributed matches
     players       bigint[] NOT NULL,
     PRIMARY KEY (tournament_id, round, table_no),
     FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds ON DELETE CASCADE
@@ -89,7 +93,7 @@ CREATE TABLE IF NOT EXISTS ladder_challenges (
     challenged_id bigint NOT NULL REFERENCES players (id),
     status        text NOT NULL DEFAULT 'pending'
                   CHECK (status IN ('pending', 'playing', 'done', 'forfeited')),
-    game_id       bigint UNIQUE REFERENCES games (id),
+    game_id       bigint UNIQUE,   -- as tournament_tables.game_id
     swapped       boolean,
     created_at    timestamptz NOT NULL DEFAULT now(),
     deadline      timestamptz NOT NULL

@@ -12,6 +12,7 @@
 
 #include <sodium.h>
 
+#include "bot.h"
 #include "clock.h"
 #include "notify.h"
 #include "png_render.h"
@@ -33,9 +34,9 @@ usage(FILE *f)
 	        "environment (DATABASE_URL, PORT, BIND_ADDR, WEB_ROOT, MIGRATIONS_DIR,\n"
 	        "FCGI_SOCKET, MAX_BODY_BYTES, MAX_CONNECTIONS, CONNECTION_TIMEOUT,\n"
 	        "THREADS, CONNECTION_MEMORY, DB_POOL_SIZE, METRICS_TOKEN, VACATION_EVERY_DAYS,\n"
-	        "VACATION_MAX_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
+	        "VACATION_MAX_DAYS, VACATION_START_DAYS, DB_*_MS, RATE_LIMIT*, MAX_OPEN_MATCHES,\n"
 	        "TRUST_X_FORWARDED_FOR, PUBLIC_URL, WEBHOOK_*, NOTIFY_POLL_MS, SMTP_URL,\n"
-	        "SMTP_FROM, DIGEST_PERIOD_SECONDS); see README.md.\n"
+	        "SMTP_FROM, DIGEST_PERIOD_SECONDS, BOT_*); see README.md.\n"
 	        "Started with CGI variables (GATEWAY_INTERFACE) it answers one request.\n");
 }
 
@@ -66,6 +67,7 @@ int
 wp_main(int argc, char **argv)
 {
 	struct wp_config cfg;
+	struct wp_bot_cfg bots;
 	struct wp_store *store = NULL;
 	struct wp_http *http = NULL;
 	struct wp_fcgi *fcgi = NULL;
@@ -98,12 +100,14 @@ wp_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (wp_config_load(&cfg, err, sizeof(err)) != 0) {
+	if (wp_config_load(&cfg, err, sizeof(err)) != 0 ||
+	    wp_bot_config(&bots, err, sizeof(err)) != 0) {
 		fprintf(stderr, "warpostd: %s\n", err);
 		return 2;
 	}
 	cgi = !cfg.fcgi_socket && getenv("GATEWAY_INTERFACE") != NULL;
 	wp_vacation_policy(cfg.vacation_every_days, cfg.vacation_max_days);
+	wp_vacation_start_policy(cfg.vacation_start_days);
 	if (sodium_init() < 0) {
 		wp_log("libsodium cannot start");
 		return 1;
@@ -155,6 +159,10 @@ wp_main(int argc, char **argv)
 	/* Webhooks and digests (issue 14); without it only delivery waits. */
 	if (wp_notify_start(store) != 0)
 		wp_log("notify: the worker did not start; notifications wait for another instance");
+	/* The computer players' turns (issue 27); without it they wait for
+	 * another instance. */
+	if (wp_bot_start(store, cfg.database_url, &bots) != 0)
+		wp_log("bot: the worker did not start; bot turns wait for another instance");
 	wp_log("warpostd %s ready", WP_VERSION);
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
@@ -166,6 +174,7 @@ wp_main(int argc, char **argv)
 	if (fcgi)
 		wp_fcgi_stop(fcgi);
 	wp_notify_stop();
+	wp_bot_stop();
 	rc = 0;
 	wp_log("stopped");
 out:

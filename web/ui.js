@@ -70,3 +70,9 @@ export function copyField(label, value, id) {
 export function setTitle(text) {
   document.title = text ? `${text} — Warpost` : 'Warpost';
 }
+
+// The badge beside a player's name when the player is a program: the
+// server's computer player or a bot account (issue 27).
+export function botBadge(player) {
+  return player && player.bot ? h('span', { class: 'tag tag-bot', title: 'A computer program plays this seat' }, 'bot') : null;
+}

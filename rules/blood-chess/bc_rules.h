@@ -262,4 +262,9 @@ void bc_take(struct bc_state *st, int seat, int role, int stun_taken, int body_t
              struct wr_list *ev);
 void bc_remove_piece(struct bc_state *st, int i, struct wr_list *ev);
 
+/* ------------------------------ the computer player (bc_bot.c, issue 27) */
+
+void *bc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+double bc_evaluate(const void *state, int seat);
+
 #endif

@@ -945,4 +945,5 @@ cw_turn_of(const void *state)
 }
 
 WR_TPL_RULESET(cw, "chesswar", "ChessWar", "002_0478434554df57bb.txt", 2, CW_SEATS,
-               .turn_of = cw_turn_of, .set_orders = cw_set_orders, .seats_in = cw_seats_in);
+               .turn_of = cw_turn_of, .set_orders = cw_set_orders, .seats_in = cw_seats_in,
+               .determinize = cw_determinize, .evaluate = cw_evaluate);

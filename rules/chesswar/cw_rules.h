@@ -424,4 +424,9 @@ void cw_do_charge(struct cw_state *st, int id, int target, struct wr_rng *rng,
                   struct wr_list *ev);
 void cw_check_end(struct cw_state *st, struct wr_list *ev);
 
+/* ------------------------------ the computer player (cw_bot.c, issue 27) */
+
+void *cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+double cw_evaluate(const void *state, int seat);
+
 #endif

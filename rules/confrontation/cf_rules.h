@@ -351,4 +351,9 @@ json_object *cf_piece_ref(const struct cf_state *st, int seat, int id);
 
 extern const struct wr_ruleset cf_ruleset;
 
+/* ------------------------------ the computer player (cf_bot.c, issue 27) */
+
+void *cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+double cf_evaluate(const void *state, int seat);
+
 #endif

@@ -714,4 +714,5 @@ oc_turn_of(const void *state)
 
 WR_TPL_RULESET(oc, "officers-chess", "Officers Chess", "001_acae27716807a788.txt", 2, 2,
                .turn_of = oc_turn_of, .set_orders = oc_set_orders,
-               .undo_barrier = oc_undo_barrier);
+               .undo_barrier = oc_undo_barrier,
+               .determinize = oc_determinize, .evaluate = oc_evaluate);

@@ -325,4 +325,9 @@ int oc_triangle(const struct oc_item *a, const struct oc_item *d);
 int oc_backup(const struct oc_state *st, int att, int def);
 int oc_staff_hit(const struct oc_state *st, int user, int slot, int t);
 
+/* ------------------------------ the computer player (oc_bot.c, issue 27) */
+
+void *oc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+double oc_evaluate(const void *state, int seat);
+
 #endif

@@ -542,4 +542,5 @@ wc_turn_of(const void *state)
 
 WR_TPL_RULESET(wc, "wargame-chess", "Wargame Chess", "000_fd193abe0e5c92ac.txt", 2, 2,
                .turn_of = wc_turn_of, .set_orders = wc_set_orders, .agreed_end = wc_agreed_end,
-               .undo_barrier = wc_undo_barrier);
+               .undo_barrier = wc_undo_barrier,
+               .determinize = wc_determinize, .evaluate = wc_evaluate);

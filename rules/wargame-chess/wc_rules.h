@@ -195,4 +195,9 @@ void wc_inconclusive(struct wc_state *st, struct wr_list *ev);
 
 extern const struct wr_template wc_template;
 
+/* ------------------------------ the computer player (wc_bot.c, issue 27) */
+
+void *wc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
+double wc_evaluate(const void *state, int seat);
+
 #endif

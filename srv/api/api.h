@@ -74,6 +74,21 @@ int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
  * spectator held behind): an undo made after that is not shown. */
 json_object *wp_post_json(const struct wp_post_row *w, int viewer, int upto);
 
+/* --- bots.c: computer seats and bot accounts (issue 27) --- */
+struct wp_bot_seats {
+	int n;
+	int seat[WR_MAX_SEATS], level[WR_MAX_SEATS];
+	struct wp_player who[WR_MAX_SEATS];   /* the engine players, once resolved */
+};
+/* The body's "bots" (absent: none): 400 for the wrong shape, 422 for a
+ * seat or level that does not exist, or a seat that is taken. */
+enum wp_err wp_bots_parse(struct wp_ctx *ctx, int seats, int my_seat, struct wp_bot_seats *out);
+/* The levels' engine players, in the creation's transaction. */
+enum wp_err wp_bots_resolve(struct wp_ctx *ctx, struct wp_conn *c, struct wp_bot_seats *b);
+enum wp_err wp_api_me_patch(struct wp_ctx *ctx);
+/* GET and PATCH /api/me's answer. */
+json_object *wp_me_json(const struct wp_player *who);
+
 /* --- polled.c --- */
 /* take_o with an ETag that hashes its text (`kind` its first letter); 304
  * for a current If-None-Match, or with wait > 0 the request held on `key`
@@ -139,6 +154,15 @@ enum wp_err wp_conn_get(struct wp_ctx *ctx, struct wp_conn **c);
 /* The bearer's player on a connection of the request's own (given back,
  * *c NULL, on failure). */
 enum wp_err wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who);
+/* The caller's own things by {id} (a device, a webhook): the path's id,
+ * else 404 "you have no such <what>"; and a store answer about one,
+ * WP_ERR_NOT_FOUND the same 404 (another player's looks like none). */
+enum wp_err wp_mine_id(struct wp_ctx *ctx, const char *what, int64_t *id);
+enum wp_err wp_mine_fail(struct wp_ctx *ctx, enum wp_err err, const char *what);
+/* {"<key>": [one(row i, arg) for each of n rows of `size` bytes]}, 200. */
+enum wp_err wp_reply_list(struct wp_ctx *ctx, const char *key, const void *rows, size_t size,
+                          int n, json_object *(*one)(const void *row, const void *arg),
+                          const void *arg);
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);
@@ -179,6 +203,9 @@ enum wp_err wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *prese
 /* The 401 for a well-formed token nobody holds. */
 enum wp_err wp_auth_unknown(struct wp_ctx *ctx);
 int wp_token_new(char hex[65], unsigned char hash[32]);
+/* On this thread only, requests without a token act for `who` (NULL:
+ * stop): the bot worker's own posts (bot/botplay.c, issue 27). */
+void wp_auth_act_as(const struct wp_player *who);
 
 /* --- write.c: the one way a match changes --- */
 struct wp_post {

@@ -241,9 +241,10 @@ vacation_json(const struct wp_interval *v, int n, int64_t created, int64_t now)
 	int on = n > 0 && v[n - 1].from <= now && now < v[n - 1].to;
 
 	json_object_object_add(o, "balance_days",
-	                       json_object_new_int(wp_vacation_balance(created, now, v, n,
-	                                                               wp_vacation_every(),
-	                                                               wp_vacation_cap())));
+	                       json_object_new_int(wp_vacation_balance_from(created, now, v, n,
+	                                                                    wp_vacation_every(),
+	                                                                    wp_vacation_cap(),
+	                                                                    wp_vacation_start())));
 	json_object_object_add(o, "earn_every_days",
 	                       json_object_new_int((int)(wp_vacation_every() / WP_DAY)));
 	json_object_object_add(o, "max_days", json_object_new_int(wp_vacation_cap()));
@@ -270,8 +271,8 @@ vacation_tx(struct wp_conn *c, void *arg)
 	if (err) {
 		err = wp_fail_store(m->ctx, err);
 	} else if (m->days > 0) {
-		int balance = wp_vacation_balance(created, m->now, v, n, wp_vacation_every(),
-		                                  wp_vacation_cap());
+		int balance = wp_vacation_balance_from(created, m->now, v, n, wp_vacation_every(),
+		                                       wp_vacation_cap(), wp_vacation_start());
 		if (n > 0 && v[n - 1].to > m->now)
 			err = wp_fail(m->ctx, WP_ERR_VACATION_UNAVAILABLE,
 			              "you are on vacation already");

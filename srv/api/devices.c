@@ -50,6 +50,12 @@ device_json(const struct wp_device *d, int64_t mine)
 	return o;
 }
 
+static json_object *
+device_row(const void *row, const void *mine)
+{
+	return device_json(row, *(const int64_t *)mine);
+}
+
 enum wp_err
 wp_api_devices_list(struct wp_ctx *ctx)
 {
@@ -63,26 +69,10 @@ wp_api_devices_list(struct wp_ctx *ctx)
 		return err;
 	err = wp_db_devices(c, who.id, &rows, &n);
 	wp_store_put(ctx->store, c);
-	if (err) {
-		free(rows);
-		return wp_fail_store(ctx, err);
-	}
-	json_object *o = json_object_new_object(), *list = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(list, device_json(&rows[i], who.device));
+	err = err ? wp_fail_store(ctx, err)
+	          : wp_reply_list(ctx, "devices", rows, sizeof(*rows), n, device_row, &who.device);
 	free(rows);
-	json_object_object_add(o, "devices", list);
-	return wp_reply_json(ctx, 200, o);
-}
-
-/* The {id} of the path: a device of the caller's, else 404 (the same for
- * another player's, so ids reveal nothing). */
-static enum wp_err
-device_id(struct wp_ctx *ctx, int64_t *id)
-{
-	if (wp_parse_id(ctx->match->params[0], id) != 0)
-		return wp_fail(ctx, WP_ERR_NOT_FOUND, "you have no such device");
-	return WP_OK;
+	return err;
 }
 
 enum wp_err
@@ -97,7 +87,7 @@ wp_api_devices_rename(struct wp_ctx *ctx)
 	enum wp_err err;
 	int64_t id;
 
-	if ((err = device_id(ctx, &id)) || (err = wp_body_only(ctx, fields)) ||
+	if ((err = wp_mine_id(ctx, "device", &id)) || (err = wp_body_only(ctx, fields)) ||
 	    (err = wp_body_string(ctx, "name", 40, 0, &s)))
 		return err;
 	if (!s)
@@ -107,10 +97,8 @@ wp_api_devices_rename(struct wp_ctx *ctx)
 		return err;
 	err = wp_db_device_rename(c, who.id, id, name, &d);
 	wp_store_put(ctx->store, c);
-	if (err == WP_ERR_NOT_FOUND)
-		return wp_fail(ctx, err, "you have no such device");
 	if (err)
-		return wp_fail_store(ctx, err);
+		return wp_mine_fail(ctx, err, "device");
 	return wp_reply_json(ctx, 200, device_json(&d, who.device));
 }
 
@@ -126,14 +114,12 @@ revoke(struct wp_ctx *ctx, int others)
 	int64_t id = 0;
 	int n;
 
-	if ((!others && (err = device_id(ctx, &id))) || (err = wp_me(ctx, &c, &who)))
+	if ((!others && (err = wp_mine_id(ctx, "device", &id))) || (err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_device_revoke(c, who.id, others ? who.device : id, others, &n);
 	wp_store_put(ctx->store, c);
-	if (err == WP_ERR_NOT_FOUND)
-		return wp_fail(ctx, err, "you have no such device");
 	if (err)
-		return wp_fail_store(ctx, err);
+		return wp_mine_fail(ctx, err, "device");
 	if (!others) {
 		ctx->res->status = 204;
 		return WP_OK;

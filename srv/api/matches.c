@@ -44,6 +44,8 @@ struct creation {
 	int64_t id;
 	unsigned char commitment[32];
 	json_object *invitations;
+	struct wp_bot_seats bots;    /* computer seats (issue 27) */
+	int started;
 };
 
 /* The match row and its seats, each open seat with an invitation code
@@ -92,15 +94,27 @@ create_tx(struct wp_conn *c, void *arg)
 	                         .created_by = m->who.id, .invitations = m->invitations};
 	enum wp_err err;
 
-	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)))
+	if ((err = wp_limit_open_matches(m->ctx, c, m->who.id)) ||
+	    (err = wp_bots_resolve(m->ctx, c, &m->bots)))
 		return err;
 	n.player[m->seat] = m->who.id;
 	n.client_seed[m->seat] = m->client_seed;
+	for (int i = 0; i < m->bots.n; i++)
+		n.player[m->bots.seat[i]] = m->bots.who[i].id;
 	if ((err = wp_match_insert(m->ctx, c, &n)))
 		return err;
 	m->id = n.id;
 	memcpy(m->commitment, n.commitment, sizeof(m->commitment));
-	return WP_OK;
+	/* Every seat but the creator's a computer's (issue 27): it starts now. */
+	if (m->bots.n + 1 == m->seats) {
+		struct wp_game g;
+		if ((err = wp_game_get(m->ctx, c, m->id, 1, &g)))
+			return err;
+		err = wp_match_start(m->ctx, c, &g);
+		wp_game_free(&g);
+		m->started = err == WP_OK;
+	}
+	return err;
 }
 
 /* The options are checked by building a start state with a throwaway
@@ -183,7 +197,8 @@ enum wp_err
 wp_api_games_create(struct wp_ctx *ctx)
 {
 	static const char *const fields[] = {"ruleset", "options", "seats", "seat", "client_seed",
-	                                     "time_control", "spectators", "spectator_delay", "rated", NULL};
+	                                     "time_control", "spectators", "spectator_delay", "rated",
+	                                     "bots", NULL};
 	struct creation m = {.ctx = ctx};
 	const char *ruleset;
 	json_object *options = NULL, *tc_json = NULL;
@@ -203,7 +218,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 		return err;
 	if (seat >= seats)
 		return wp_fail(ctx, WP_ERR_INVALID, "seat: must be below seats (%lld)", (long long)seats);
-	if ((err = wp_check_options(ctx, m.rs, options, (int)seats)) ||
+	if ((err = wp_bots_parse(ctx, (int)seats, (int)seat, &m.bots)) ||
+	    (err = wp_check_options(ctx, m.rs, options, (int)seats)) ||
 	    (err = wp_time_control(ctx, &tc)) ||
 	    (err = wp_limit_token(ctx, WP_RATE_GAMES)))
 		return err;
@@ -224,7 +240,8 @@ wp_api_games_create(struct wp_ctx *ctx)
 	json_object_object_add(out, "ruleset", json_object_new_string(m.rs->id));
 	json_object_object_add(out, "seats", json_object_new_int(m.seats));
 	json_object_object_add(out, "seat", json_object_new_int(m.seat));
-	json_object_object_add(out, "status", json_object_new_string(wp_status_str(WP_STATUS_OPEN)));
+	json_object_object_add(out, "status", json_object_new_string(
+		wp_status_str(m.started ? WP_STATUS_ACTIVE : WP_STATUS_OPEN)));
 	json_object_object_add(out, "commitment", wp_json_hex(m.commitment, 32));
 	json_object_object_add(out, "invitations", m.invitations);
 	json_object_object_add(out, "time_control", tc_json);

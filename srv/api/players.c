@@ -97,10 +97,7 @@ wp_api_me(struct wp_ctx *ctx)
 	wp_store_put(ctx->store, c);
 	if (err != WP_OK)
 		return err;
-	json_object *out = json_object_new_object();
-	json_object_object_add(out, "id", json_object_new_int64(who.id));
-	json_object_object_add(out, "name", json_object_new_string(who.name));
-	return wp_reply_json(ctx, 200, out);
+	return wp_reply_json(ctx, 200, wp_me_json(&who));
 }
 
 /* The match's state as the seat sees it (G5), as GET /api/games/{id}. */

@@ -182,6 +182,34 @@ wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who)
 }
 
 enum wp_err
+wp_mine_id(struct wp_ctx *ctx, const char *what, int64_t *id)
+{
+	if (wp_parse_id(ctx->match->params[0], id) != 0)
+		return wp_fail(ctx, WP_ERR_NOT_FOUND, "you have no such %s", what);
+	return WP_OK;
+}
+
+enum wp_err
+wp_mine_fail(struct wp_ctx *ctx, enum wp_err err, const char *what)
+{
+	if (err == WP_ERR_NOT_FOUND)
+		return wp_fail(ctx, err, "you have no such %s", what);
+	return wp_fail_store(ctx, err);
+}
+
+enum wp_err
+wp_reply_list(struct wp_ctx *ctx, const char *key, const void *rows, size_t size, int n,
+              json_object *(*one)(const void *row, const void *arg), const void *arg)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(list, one((const char *)rows + (size_t)i * size, arg));
+	json_object_object_add(o, key, list);
+	return wp_reply_json(ctx, 200, o);
+}
+
+enum wp_err
 wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg)
 {
 	struct wp_conn *c;

@@ -36,6 +36,7 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/email", wp_api_email_get, WP_BODY_NONE},
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
+	{WP_PATCH, "/api/me", wp_api_me_patch, WP_BODY_JSON},
 	{WP_POST, "/api/challenges", wp_api_challenges_create, WP_BODY_JSON},
 	{WP_GET, "/api/challenges", wp_api_challenges_list, WP_BODY_NONE},
 	{WP_GET, "/api/challenges/{id}", wp_api_challenges_get, WP_BODY_NONE},

@@ -45,6 +45,7 @@ seats_json(const struct wp_game *g)
 			p = json_object_new_object();
 			json_object_object_add(p, "id", json_object_new_int64(g->seats[i].player_id));
 			json_object_object_add(p, "name", json_object_new_string(g->seats[i].name));
+			json_object_object_add(p, "bot", json_object_new_boolean(g->seats[i].bot));
 		}
 		json_object_object_add(s, "player", p);
 		json_object_array_add(seats, s);

@@ -86,6 +86,13 @@ wp_api_webhooks_create(struct wp_ctx *ctx)
 	return wp_reply_json(ctx, 201, o);
 }
 
+static json_object *
+hook_row(const void *row, const void *arg)
+{
+	(void)arg;
+	return hook_json(row);
+}
+
 enum wp_err
 wp_api_webhooks_list(struct wp_ctx *ctx)
 {
@@ -99,26 +106,10 @@ wp_api_webhooks_list(struct wp_ctx *ctx)
 		return err;
 	err = wp_db_webhooks(c, who.id, &hooks, &n);
 	wp_store_put(ctx->store, c);
-	if (err) {
-		free(hooks);
-		return wp_fail_store(ctx, err);
-	}
-	json_object *o = json_object_new_object(), *list = json_object_new_array();
-	for (int i = 0; i < n; i++)
-		json_object_array_add(list, hook_json(&hooks[i]));
+	err = err ? wp_fail_store(ctx, err)
+	          : wp_reply_list(ctx, "webhooks", hooks, sizeof(*hooks), n, hook_row, NULL);
 	free(hooks);
-	json_object_object_add(o, "webhooks", list);
-	return wp_reply_json(ctx, 200, o);
-}
-
-/* The {id} of the path, a webhook of the caller's; 404 otherwise (the
- * same for another player's, so ids reveal nothing). */
-static enum wp_err
-hook_id(struct wp_ctx *ctx, int64_t *id)
-{
-	if (wp_parse_id(ctx->match->params[0], id) != 0)
-		return wp_fail(ctx, WP_ERR_NOT_FOUND, "you have no such webhook");
-	return WP_OK;
+	return err;
 }
 
 enum wp_err
@@ -129,14 +120,12 @@ wp_api_webhooks_delete(struct wp_ctx *ctx)
 	enum wp_err err;
 	int64_t id;
 
-	if ((err = hook_id(ctx, &id)) || (err = wp_me(ctx, &c, &who)))
+	if ((err = wp_mine_id(ctx, "webhook", &id)) || (err = wp_me(ctx, &c, &who)))
 		return err;
 	err = wp_db_webhook_delete(c, who.id, id);
 	wp_store_put(ctx->store, c);
-	if (err == WP_ERR_NOT_FOUND)
-		return wp_fail(ctx, err, "you have no such webhook");
 	if (err)
-		return wp_fail_store(ctx, err);
+		return wp_mine_fail(ctx, err, "webhook");
 	ctx->res->status = 204;
 	return WP_OK;
 }
@@ -180,17 +169,15 @@ wp_api_webhooks_deliveries(struct wp_ctx *ctx)
 	int64_t id, limit;
 	int n = 0;
 
-	if ((err = hook_id(ctx, &id)) || (err = wp_query_int(ctx, "limit", 1, 200, 50, &limit)) ||
+	if ((err = wp_mine_id(ctx, "webhook", &id)) || (err = wp_query_int(ctx, "limit", 1, 200, 50, &limit)) ||
 	    (err = wp_me(ctx, &c, &who)))
 		return err;
 	if ((err = wp_db_webhook_owned(c, who.id, id)) == WP_OK)
 		err = wp_db_deliveries(c, id, (int)limit, &rows, &n);
 	wp_store_put(ctx->store, c);
-	if (err == WP_ERR_NOT_FOUND)
-		return wp_fail(ctx, err, "you have no such webhook");
 	if (err) {
 		wp_deliveries_free(rows, n);
-		return wp_fail_store(ctx, err);
+		return wp_mine_fail(ctx, err, "webhook");
 	}
 	json_object *o = json_object_new_object(), *list = json_object_new_array();
 	for (int i = 0; i < n; i++)

@@ -204,6 +204,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_u("DB_POOL_SIZE", 8, 1, 256, &cfg->db_pool_size, err, errlen) ||
 	    env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||
 	    env_u("VACATION_MAX_DAYS", 30, 0, 365, &cfg->vacation_max_days, err, errlen) ||
+	    env_u("VACATION_START_DAYS", 7, 0, 365, &cfg->vacation_start_days, err, errlen) ||
 	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
 	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
 	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
@@ -215,6 +216,9 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_u("REQUEST_TIMEOUT", 15, 1, 3600, &cfg->request_timeout, err, errlen) ||
 	    env_u("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &cfg->fcgi_queue_timeout, err, errlen))
 		return -1;
+	/* never more than a player may hold */
+	if (cfg->vacation_start_days > cfg->vacation_max_days)
+		cfg->vacation_start_days = cfg->vacation_max_days;
 	cfg->max_body = body;
 	cfg->connection_memory = mem;
 	if (notify_config(cfg, err, errlen) != 0 || load_ratings(cfg, err, errlen) != 0)

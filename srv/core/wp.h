@@ -194,6 +194,8 @@ struct wp_config {
 	/* Vacations (match/clock.h): one day earned per VACATION_EVERY_DAYS,
 	 * at most VACATION_MAX_DAYS in hand. */
 	unsigned vacation_every_days, vacation_max_days;
+	/* VACATION_START_DAYS: days a new account holds (issue 30 item 10). */
+	unsigned vacation_start_days;
 	struct wp_db_limits db;
 	struct wp_rate rate[WP_RATE_MAX];
 	unsigned max_open_matches;   /* MAX_OPEN_MATCHES; 0: no cap */

@@ -395,12 +395,33 @@ wp_vacation_cap(void)
 	return (int)vacation_cap;
 }
 
+static unsigned vacation_start;
+
+void
+wp_vacation_start_policy(unsigned days)
+{
+	vacation_start = days;
+}
+
+int
+wp_vacation_start(void)
+{
+	return (int)vacation_start;
+}
+
 int
 wp_vacation_balance(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
                     int64_t every, int cap)
 {
+	return wp_vacation_balance_from(created, now, vac, nvac, every, cap, 0);
+}
+
+int
+wp_vacation_balance_from(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
+                         int64_t every, int cap, int start)
+{
 	int64_t tick = created + every;
-	int balance = 0, i = 0;
+	int balance = start < cap ? start : cap, i = 0;
 
 	if (every <= 0)
 		return 0;

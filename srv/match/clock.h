@@ -120,12 +120,19 @@ int wp_clock_fold_parse(const char *s, int nseats, struct wp_clock_fold *f);
  * days when it starts. The balance at now. */
 int wp_vacation_balance(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
                         int64_t every, int cap);
+/* The same with `start` days in hand when the account was created (the
+ * starting allowance, issue 30 item 10), capped at `cap` too. */
+int wp_vacation_balance_from(int64_t created, int64_t now, const struct wp_interval *vac, int nvac,
+                             int64_t every, int cap, int start);
 
 /* The service's vacation policy (VACATION_EVERY_DAYS, VACATION_MAX_DAYS):
  * set once at start; 30 and 30 until then. */
 void wp_vacation_policy(unsigned every_days, unsigned max_days);
 int64_t wp_vacation_every(void);   /* seconds */
 int wp_vacation_cap(void);
+/* VACATION_START_DAYS: days a new account holds (set once at start; 0 until then). */
+void wp_vacation_start_policy(unsigned days);
+int wp_vacation_start(void);
 
 /* "YYYY-MM-DDTHH:MM:SSZ" (out holds at least 21 bytes). */
 void wp_clock_iso(int64_t t, char *out, size_t cap);

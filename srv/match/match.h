@@ -61,6 +61,7 @@ enum wp_post_kind wp_post_kind_parse(const char *s);
 struct wp_player {
 	int64_t id;
 	char name[WP_NAME_MAX];
+	int bot;                 /* a program (players.bot, issue 27) */
 	int64_t device;          /* the device whose token it was (sql/019_devices.sql) */
 };
 
@@ -69,6 +70,7 @@ struct wp_seat {
 	int64_t player_id;       /* 0 when open */
 	char name[WP_NAME_MAX];
 	char client_seed[WP_CLIENT_SEED_MAX + 1];
+	int bot;                 /* the player is a program (issue 27) */
 };
 
 struct wp_game {

@@ -111,6 +111,7 @@ wp_db_game_load(struct wp_conn *c, int64_t id, int lock, struct wp_game *g)
 		s->player_id = wp_col_null(r, i, SC_PLAYER) ? 0 : wp_col_int(r, i, SC_PLAYER);
 		wp_col_str(r, i, SC_NAME, s->name, sizeof(s->name));
 		wp_col_str(r, i, SC_CLIENT_SEED, s->client_seed, sizeof(s->client_seed));
+		s->bot = wp_col_bool(r, i, SC_BOT);
 	}
 	PQclear(r);
 	/* Only what is committed: never a read inside a transaction, which

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <poll.h>
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 #include "pool_priv.h"
@@ -163,13 +164,10 @@ setup_session(struct wp_conn *c, int64_t deadline)
 	return ok ? 0 : -1;
 }
 
-PGconn *
-wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
+/* One connection attempt to what keys/vals name, within the deadline. */
+static PGconn *
+connect_until(const char *const *keys, const char *const *vals, int64_t deadline)
 {
-	/* Keywords before dbname are defaults the conninfo may override. */
-	const char *keys[] = {"keepalives", "keepalives_idle", "keepalives_interval",
-	                      "keepalives_count", "application_name", "dbname", NULL};
-	const char *vals[] = {"1", "30", "10", "3", app, c->st->conninfo, NULL};
 	PGconn *pg = PQconnectStartParams(keys, vals, 1);
 	PostgresPollingStatusType s = PGRES_POLLING_WRITING;
 
@@ -191,6 +189,93 @@ wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
 		PQfinish(pg);
 		return NULL;
 	}
+	return pg;
+}
+
+/* The i-th of a comma-separated list (a single value stands for all;
+ * NULL when the list is empty), into buf. */
+static const char *
+nth(const char *list, int i, char *buf, size_t cap)
+{
+	if (!list || !*list)
+		return NULL;
+	if (!strchr(list, ','))
+		return list;
+	for (; i > 0 && list; i--)
+		if ((list = strchr(list, ',')))
+			list++;
+	if (!list)
+		return NULL;
+	size_t n = strcspn(list, ",");
+	snprintf(buf, cap, "%.*s", (int)(n < cap ? n : cap - 1), list);
+	return buf;
+}
+
+/* A multi-host conninfo (host=a,b port=p,q: a failover pair, issue 31) is
+ * tried one host at a time, each with its share of the time left: libpq's
+ * non-blocking connect has no timeout of its own (connect_timeout is for
+ * blocking connects), so a first host that never answers (a machine gone,
+ * a server stopped) would take the whole deadline and the next never be
+ * tried. One host: one attempt. */
+static PGconn *
+connect_hosts(const char **keys, const char **vals, int nkeys, int64_t deadline)
+{
+	PQconninfoOption *opts = PQconninfoParse(vals[nkeys - 1], NULL);
+	const char *host = NULL, *addr = NULL, *port = NULL;
+	PGconn *pg = NULL;
+	int n = 1;
+
+	for (PQconninfoOption *o = opts; o && o->keyword; o++) {
+		if (strcmp(o->keyword, "host") == 0)
+			host = o->val;
+		else if (strcmp(o->keyword, "hostaddr") == 0)
+			addr = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+	}
+	for (const char *p = host && *host ? host : addr; p && (p = strchr(p, ',')); p++)
+		n++;
+	if (n == 1) {
+		PQconninfoFree(opts);
+		return connect_until(keys, vals, deadline);
+	}
+	for (int i = 0; i < n && !pg; i++) {
+		char hb[256], ab[256], pb[16];
+		int k = nkeys;
+		/* After dbname: these override the conninfo's lists. */
+		const char *const one[3][2] = {{"host", nth(host, i, hb, sizeof(hb))},
+		                               {"hostaddr", nth(addr, i, ab, sizeof(ab))},
+		                               {"port", nth(port, i, pb, sizeof(pb))}};
+		for (int j = 0; j < 3; j++) {
+			if (!one[j][1])
+				continue;
+			keys[k] = one[j][0];
+			vals[k++] = one[j][1];
+		}
+		keys[k] = vals[k] = NULL;
+		int64_t now = wp_now_ns();
+		pg = connect_until(keys, vals, now + (deadline - now) / (n - i));
+	}
+	keys[nkeys] = vals[nkeys] = NULL;
+	PQconninfoFree(opts);
+	return pg;
+}
+
+PGconn *
+wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
+{
+	/* Keywords before dbname are defaults the conninfo may override.
+	 * read-write: of the hosts of a multi-host DATABASE_URL, the primary
+	 * (issue 31; a standby answers every write with 25006). Room after
+	 * dbname for one host of several (connect_hosts). */
+	const char *keys[11] = {"keepalives", "keepalives_idle", "keepalives_interval",
+	                        "keepalives_count", "application_name", "target_session_attrs",
+	                        "dbname", NULL};
+	const char *vals[11] = {"1", "30", "10", "3", app, "read-write", c->st->conninfo, NULL};
+	PGconn *pg = connect_hosts(keys, vals, 7, deadline);
+
+	if (!pg)
+		return NULL;
 	c->pg = pg;
 	c->broken = 0;
 	if (PQsetnonblocking(pg, 1) != 0 || setup_session(c, deadline) != 0) {
@@ -248,8 +333,10 @@ wp_breaker_tried(struct wp_store *st, int probe, int connected)
 
 /* ---------------------------------------------------------------- monitor */
 
-/* One check on a connection of its own: (re)connect if needed, then
- * SELECT 1, both within check_ms. */
+/* One check on a connection of its own: (re)connect if needed, then ask
+ * whether it may write, both within check_ms. A server that answers but
+ * is read-only (a primary demoted in a failover, issue 31) is down for
+ * warpostd: the connection is made again, to the primary. */
 static int
 check_once(struct wp_conn *mc)
 {
@@ -263,8 +350,9 @@ check_once(struct wp_conn *mc)
 	}
 	if (!mc->pg && !wp_connect_db(mc, "warpostd-health", deadline))
 		return 0;
-	r = wp_exec_simple(mc, "SELECT 1", deadline);
-	ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+	r = wp_exec_simple(mc, "SHOW transaction_read_only", deadline);
+	ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	     strcmp(PQgetvalue(r, 0, 0), "off") == 0;
 	PQclear(r);
 	if (!ok) {
 		PQfinish(mc->pg);

@@ -29,6 +29,13 @@ static int running;
 static int tell_fd = -1;
 static char *conninfo;
 static void (*outbox_hook)(void);
+static void (*game_hook)(int64_t game);
+
+void
+wp_listen_game_hook(void (*fn)(int64_t game))
+{
+	__atomic_store_n(&game_hook, fn, __ATOMIC_RELEASE);
+}
 
 void
 wp_listen_outbox_hook(void (*fn)(void))
@@ -49,9 +56,15 @@ listen_connect(void)
 {
 	/* Keepalives: a connection lost without a word must be noticed, for
 	 * the cache trusts it to hear every change (cache.c). */
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", "keepalives",
-	                      "keepalives_idle", "keepalives_interval", "keepalives_count", NULL};
-	const char *vals[] = {conninfo, "5", "warpostd-listen", "1", "5", "2", "2", NULL};
+	/* Before dbname, defaults it may override: read-write, the primary of
+	 * a multi-host DATABASE_URL, where LISTEN and NOTIFY happen (issue
+	 * 31; after a failover this thread connects there again), and a
+	 * connect_timeout (per host: the next is tried after it). */
+	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
+	                      "application_name", "keepalives", "keepalives_idle",
+	                      "keepalives_interval", "keepalives_count", NULL};
+	const char *vals[] = {"read-write", "5", conninfo, "warpostd-listen", "1", "5", "2", "2",
+	                      NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	PGresult *r;
 
@@ -219,6 +232,9 @@ listen_main(void *arg)
 				/* The cache first: a woken long-poll reads it. */
 				wp_cache_notify(game, version);
 				wp_wait_notify(game);
+				void (*hook)(int64_t) = __atomic_load_n(&game_hook, __ATOMIC_ACQUIRE);
+				if (hook)
+					hook(game);   /* the bot worker (issue 27) */
 				if (used + 24 < sizeof(games))
 					used += (size_t)snprintf(games + used, sizeof(games) - used,
 					                         "%s%lld", used ? "," : "", (long long)game);

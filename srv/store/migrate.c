@@ -182,8 +182,11 @@ out:
 int
 wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 {
-	const char *keys[] = {"dbname", "connect_timeout", "application_name", NULL};
-	const char *vals[] = {conninfo, "10", "warpostd-migrate", NULL};
+	/* Defaults before dbname, which may say otherwise: read-write, the
+	 * primary of a multi-host URL; a connect_timeout (per host). */
+	const char *keys[] = {"target_session_attrs", "connect_timeout", "dbname",
+	                      "application_name", NULL};
+	const char *vals[] = {"read-write", "10", conninfo, "warpostd-migrate", NULL};
 	struct migration list[256];
 	size_t n;
 	int rc = -1;

@@ -34,6 +34,7 @@ wp_db_player_by_token(struct wp_conn *c, const unsigned char token_hash[32],
 	if (PQntuples(r) == 1) {
 		who->id = wp_col_int(r, 0, PLC_ID);
 		wp_col_str(r, 0, PLC_NAME, who->name, sizeof(who->name));
+		who->bot = wp_col_bool(r, 0, PLC_BOT);
 		who->device = wp_col_int(r, 0, PLC_DEVICE);
 		wp_cache_player_put(token_hash, who, ticket);
 	} else {

@@ -194,7 +194,7 @@ wp_store_get(struct wp_store *st)
 			c->pg = NULL;
 		}
 	}
-	c->broken = 0;
+	c->broken = c->stale = 0;
 
 	pthread_mutex_lock(&st->lock);
 	wp_breaker_tried(st, probe, c->pg != NULL);
@@ -261,12 +261,14 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	 * means the database does not answer. */
 	if (conn->broken && conn->taken == st->epoch)
 		wp_breaker_down(st, "a statement got no answer in time");
-	if (conn->broken || PQstatus(conn->pg) != CONNECTION_OK ||
+	else if (conn->stale && conn->taken == st->epoch)
+		wp_breaker_down(st, "the server is read-only or going away (a failover?)");
+	if (conn->broken || conn->stale || PQstatus(conn->pg) != CONNECTION_OK ||
 	    PQtransactionStatus(conn->pg) != PQTRANS_IDLE) {
 		PQfinish(conn->pg);
 		conn->pg = NULL;
 	}
-	conn->broken = 0;
+	conn->broken = conn->stale = 0;
 	st->busy[i] = 0;
 	pthread_cond_signal(&st->freed);
 	pthread_mutex_unlock(&st->lock);
@@ -296,7 +298,12 @@ wp_store_ping(struct wp_store *st)
 
 /* A broken connection, or a statement the server cancelled for its
  * timeouts (statement_timeout, lock_timeout): the database is not
- * answering in time, which is a 503, not a 500. */
+ * answering in time, which is a 503, not a 500. So is a server that is
+ * not the primary (any more) or is going away, as during a failover
+ * (issue 31): read_only_sql_transaction (25006: a standby, or a primary
+ * being demoted), a connection exception (class 08) or a shutdown (57P01
+ * to 57P03); that connection is stale, made again on the next request,
+ * which libpq's target_session_attrs=read-write sends to the primary. */
 static enum wp_err
 lost_or_internal(struct wp_conn *c, const PGresult *r)
 {
@@ -306,6 +313,11 @@ lost_or_internal(struct wp_conn *c, const PGresult *r)
 		return WP_ERR_DB_UNAVAILABLE;
 	if (state && (strcmp(state, "57014") == 0 || strcmp(state, "55P03") == 0))
 		return WP_ERR_DB_UNAVAILABLE;
+	if (state && (strcmp(state, "25006") == 0 || strncmp(state, "08", 2) == 0 ||
+	              strncmp(state, "57P0", 4) == 0)) {
+		c->stale = 1;
+		return WP_ERR_DB_UNAVAILABLE;
+	}
 	return WP_ERR_INTERNAL;
 }
 

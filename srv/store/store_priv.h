@@ -8,6 +8,7 @@
 #include "core.h"
 #include "store.h"
 #include "notify_sql.h"
+#include "bots_sql.h"
 #include "challenge_sql.h"
 #include "ratings_sql.h"
 #include "account_sql.h"
@@ -18,6 +19,7 @@ struct wp_conn {
 	struct wp_store *st;
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
 	int broken;              /* a deadline passed: never reused */
+	int stale;               /* on a server read-only or going away: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
 	/* Matches this connection changed in its current transaction, at
 	 * their new versions: forgotten by the cache again when it ends
@@ -68,6 +70,7 @@ enum wp_stmt {
 	WP_STMT_UNDO_TAIL,
 	WP_STMT_SNAPSHOT_AT,     /* posts.c, wp_db_snapshot */
 	WP_STMT_PAST_ROWS,       /* posts.c, wp_db_past_rows */
+	WP_BOT_STMTS             /* bots.c (issue 27) */
 	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
 	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
 	WP_ACCOUNT_STMTS         /* tokens.c */
@@ -105,7 +108,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 
 #define WP_SEAT_COLUMNS(X)                                                                       \
 	X(SC_SEAT, "s.seat") X(SC_PLAYER, "s.player_id") X(SC_NAME, "p.name")                    \
-	X(SC_CLIENT_SEED, "s.client_seed")
+	X(SC_CLIENT_SEED, "s.client_seed") X(SC_BOT, "p.bot")
 
 #define WP_POST_COLUMNS(X)                                                                       \
 	X(PC_SEQ, "seq") X(PC_SEAT, "seat") X(PC_KIND, "kind") X(PC_ACTIONS, "actions::text")    \
@@ -122,7 +125,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(MC_TIME_CONTROL, "g.time_control::text")                                                \
 	X(MC_PLAYERS, "(SELECT json_agg(json_build_object('seat', o.seat, 'player',"           \
 	              " CASE WHEN p.id IS NULL THEN NULL"                                       \
-	              " ELSE json_build_object('id', p.id, 'name', p.name) END) ORDER BY o.seat)" \
+	              " ELSE json_build_object('id', p.id, 'name', p.name, 'bot', p.bot) END) ORDER BY o.seat)" \
 	              " FROM seats o LEFT JOIN players p ON p.id = o.player_id"                 \
 	              " WHERE o.game_id = g.id)::text")                                         \
 	X(MC_RESULT, "g.result::text") X(MC_STATE, "CASE WHEN $4::int = 1 THEN g.state::text END") \
@@ -159,7 +162,7 @@ extern const struct wp_sql wp_sql[WP_STMT_MAX];
 	X(WAC_ID, "id") X(WAC_RULESET, "ruleset") X(WAC_STATUS, "status") X(WAC_SEATS, "seats")      \
 	X(WAC_DELAY, "spectator_delay") X(WAC_RATED, "rated")
 
-#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "p.id") X(PLC_NAME, "p.name") X(PLC_DEVICE, "d.id")
+#define WP_PLAYER_COLUMNS(X) X(PLC_ID, "p.id") X(PLC_NAME, "p.name") X(PLC_DEVICE, "d.id") X(PLC_BOT, "p.bot")
 #define WP_IDEM_COLUMNS(X) X(IC_HASH, "request_hash") X(IC_STATUS, "status") X(IC_BODY, "body")
 
 #define WP_COLUMN_ENUM(name, sql) name,

@@ -74,7 +74,7 @@ class DevicesTest(wp.ServerTestCase):
         self.assertEqual([(d["name"], d["this_device"]) for d in first], [("First device", True)])
         phone, pid = sign_in(self.server, ann, "Phone")
         me = phone.req("GET", "/api/me")
-        self.assertEqual(me.json(), {"id": ann.id, "name": "Ann"})
+        self.assertEqual(me.json(), {"id": ann.id, "name": "Ann", "bot": False})
         # A match made on one device is seen on the other.
         g = ann.create()
         games = phone.req("GET", "/api/me/games").json()["games"]

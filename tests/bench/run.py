@@ -33,6 +33,8 @@ asserts a time: figures are reported, not tested.
 
 Usage: tests/bench/run.py [--build build] [--matches 1000] [--threads 32]
                           [--seconds 10] [--rounds 3]
+       tests/bench/run.py --bots [--bot-matches 20]   (the computer player
+       against random play, tests/bench/botbench.c; bot/README.md)
 """
 import argparse
 import contextlib
@@ -351,6 +353,17 @@ def bgio(clients, seconds):
         srv.wait()
 
 
+def bot_bench(args):
+    """botbench's Markdown table, printed and kept in test-output/botbench.md."""
+    out = subprocess.run([os.path.join(args.build, "tests/bench/botbench"),
+                          "-n", str(args.bot_matches)], capture_output=True, text=True)
+    print(out.stdout, end="")
+    os.makedirs(os.path.join(ROOT, "test-output"), exist_ok=True)
+    with open(os.path.join(ROOT, "test-output", "botbench.md"), "w") as f:
+        f.write(out.stdout)
+    return out.returncode
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -358,7 +371,13 @@ def main():
     ap.add_argument("--threads", type=int, default=32)
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
+    # The computer player's strength (issue 27): botbench alone, then exit.
+    ap.add_argument("--bots", action="store_true",
+                    help="run tests/bench/botbench (levels 4 and 1 against random play)")
+    ap.add_argument("--bot-matches", type=int, default=20)
     args = ap.parse_args()
+    if args.bots:
+        raise SystemExit(bot_bench(args))
     for tool in ("pgbench", "wrk"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is missing: run scripts/deps.sh bench")

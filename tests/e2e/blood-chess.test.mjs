@@ -90,7 +90,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
   await page.waitForSelector('#ruleset');
   await page.selectOption('#ruleset', 'blood-chess');
   assert.equal(await page.inputValue('#opt-turn_limit'), '0', 'the options show their defaults (no turn limit, as the text)');
-  assert.match(await page.textContent('.lobby'), /secretly chooses which Rook, Bishop and Knight are Mirrors/);
+  assert.match(await page.textContent('.lobby:not(#play-computer)'), /secretly chooses which Rook, Bishop and Knight are Mirrors/);
   await page.screenshot({ path: join(OUT, 'blood-chess-lobby.png') });
   await page.click('text=Create the match');
   await page.waitForSelector('#invite-1', { timeout: T });

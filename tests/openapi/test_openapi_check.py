@@ -194,7 +194,7 @@ class Rejects(unittest.TestCase):
         self.bad("GET", "/api/games/1", 200, GAME_HEADERS, dict(GAME, status="paused"),
                  "$.status", '"paused" is not one of')
         self.bad("POST", "/api/games", 201, dict(JSON, Location="/api/games/1"),
-                 dict(CREATED, status="active"), "$.status", 'expected "open"')
+                 dict(CREATED, status="paused"), "$.status", '"paused" is not one of')
         self.bad("POST", "/api/players", 201, JSON, dict(PLAYER, token="abc"),
                  "$.token", "does not match")
         self.bad("GET", "/api/games/1", 200, GAME_HEADERS,

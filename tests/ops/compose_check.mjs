@@ -15,9 +15,12 @@
 // 3. The topology: PostgreSQL with a volume and a health check, two warpostd
 //    on distinct sockets of one shared volume, nginx balancing over both and
 //    publishing the only port; every variable used is documented in the env
-//    file and every documented one is used.
+//    file and every documented one is used; the optional profile ha (a
+//    pg_auto_failover monitor and two nodes, Dockerfile.pg on the app's
+//    Debian base image).
 // Prints one line per check and "N passed, N failed" last.
 import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { parse } from "yaml";
 import Ajv2019 from "ajv/dist/2019.js";
@@ -226,8 +229,44 @@ check("nginx balances over both and is the only published service", () => {
 });
 
 check("every service built here uses one image name", () => {
-  const built = Object.values(svc()).filter((s) => s.build);
+  const built = Object.values(svc()).filter((s) => s.build && !s.build.dockerfile);
   assert(new Set(built.map((s) => s.image)).size === 1, "several image names");
+});
+
+// Issue 31: the optional pg_auto_failover formation, only with --profile ha.
+const ha = () => Object.keys(svc()).filter((s) => (svc()[s].profiles || []).includes("ha"));
+const fromOf = (path) => {
+  const text = readFileSync(join(dirname(resolve(composePath)), path), "utf8");
+  const arg = /^ARG DEBIAN_IMAGE=(\S+)$/m.exec(text);
+  return { arg: arg && arg[1], from: (/^FROM (\S+)/m.exec(text) || [])[1] };
+};
+
+check("profile ha: a monitor and two nodes from Dockerfile.pg, nothing else in it", () => {
+  const names = ha().sort();
+  assert(JSON.stringify(names) === JSON.stringify(["pg-monitor", "pg-node1", "pg-node2"]), `ha: ${names}`);
+  const cmds = names.map((s) => (svc()[s].command || [])[0]);
+  assert(JSON.stringify(cmds) === JSON.stringify(["monitor", "node", "node"]), `commands ${cmds}`);
+  for (const s of names) {
+    assert(svc()[s].build?.dockerfile === "Dockerfile.pg", `${s}: not built from Dockerfile.pg`);
+    assert(!(svc()[s].ports || []).length, `${s}: publishes a port`);
+    const data = mounts(s).find((m) => m.target === "/var/lib/postgresql/data");
+    assert(data && data.source in doc.volumes, `${s}: data not in a named volume`);
+    assert(svc()[s].healthcheck && /pg_isready/.test(JSON.stringify(svc()[s].healthcheck.test)),
+      `${s}: no pg_isready health check`);
+  }
+  const vols = names.map((s) => mounts(s).find((m) => m.target === "/var/lib/postgresql/data").source);
+  assert(new Set(vols).size === 3, `volumes shared: ${vols}`);
+  assert(svc()["pg-node2"].depends_on?.["pg-node1"]?.condition === "service_healthy",
+    "pg-node2 is not made after pg-node1 (which must become the primary)");
+  const others = Object.keys(svc()).filter((s) => !names.includes(s));
+  assert(others.every((s) => !svc()[s].profiles), "a service outside ha has a profile");
+});
+
+check("profile ha: the same Debian base image as the app", () => {
+  const app = fromOf("Dockerfile");
+  const pg = fromOf("Dockerfile.pg");
+  assert(app.arg && app.arg === pg.arg, `DEBIAN_IMAGE ${app.arg} vs ${pg.arg}`);
+  assert(pg.from === "${DEBIAN_IMAGE}", `Dockerfile.pg FROM ${pg.from}`);
 });
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -27,6 +27,18 @@ ROOT = "games"                       # distributed by its primary key id
 MATCH_KEY = "game_id"
 REFERENCE = {"players", "vacations"}  # small, read everywhere: replicated
 REFERENCE |= {"webhooks", "email_settings"}  # a player's notification settings (issue 14)
+# Issue 28: a player's devices, sign-in codes, account mail and its links
+# (read on every request or rarely written), the ratings and their
+# settings, and the lobby's open challenges (a match only once started:
+# then its rows are the match's own); issue 27: the engine's players.
+REFERENCE |= {"devices", "device_codes", "account_links", "account_mail"}
+REFERENCE |= {"ratings", "rating_settings"}
+REFERENCE |= {"challenges", "challenge_seats", "challenge_idempotency"}
+REFERENCE |= {"bot_engines"}
+# Issue 29: tournaments, their players, rounds and tables, and a ladder's
+# challenges (an event's rows; its matches named by id, no foreign key).
+REFERENCE |= {"tournaments", "tournament_players", "tournament_rounds", "tournament_tables",
+              "ladder_challenges"}
 COORDINATOR = {"schema_migrations"}  # bookkeeping of the migration runner
 
 

@@ -199,11 +199,11 @@ class PgBouncerTest(unittest.TestCase):
         self.addCleanup(db.drop)
         wp.Server(db.url).start().stop()   # migrations on a direct connection
         # Session mode pins each warpostd connection (4 pooled + 1 LISTEN
-        # + 1 health monitor) to a server connection for its life: the pool
-        # must hold them all, or the extra ones wait forever. Transaction
-        # mode gets fewer server connections than warpostd keeps: the point
-        # of it is to share them.
-        bouncer = Bouncer(self.pg_port, db.name, mode, 6 if mode == "session" else 2)
+        # + 1 health monitor + 1 bot worker, issue 27) to a server
+        # connection for its life: the pool must hold them all, or the extra
+        # ones wait forever. Transaction mode gets fewer server connections
+        # than warpostd keeps: the point of it is to share them.
+        bouncer = Bouncer(self.pg_port, db.name, mode, 7 if mode == "session" else 2)
         self.addCleanup(bouncer.stop)
         server = wp.Server(bouncer.url(db.name), env={"DB_POOL_SIZE": "4", "THREADS": "4"})
         started = True

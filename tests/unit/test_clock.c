@@ -312,6 +312,13 @@ balance_table(void)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		CHECK(wp_vacation_balance(MON, rows[i].now, v, rows[i].nvac, 30 * D, rows[i].cap) ==
 		          rows[i].want, rows[i].what);
+	/* A starting allowance (issue 30 item 10, VACATION_START_DAYS). */
+	CHECK(wp_vacation_balance_from(MON, MON, v, 0, 30 * D, 30, 7) == 7, "seven days at once");
+	CHECK(wp_vacation_balance_from(MON, MON + 30 * D, v, 0, 30 * D, 30, 7) == 8,
+	      "seven, and one earned a month on");
+	CHECK(wp_vacation_balance_from(MON, MON + 71 * D, v, 1, 30 * D, 30, 7) == 7,
+	      "seven and two earned, two spent");
+	CHECK(wp_vacation_balance_from(MON, MON, v, 0, 30 * D, 3, 7) == 3, "never over the cap");
 }
 
 static void

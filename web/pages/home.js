@@ -4,7 +4,7 @@
 // result and state.
 
 import { get, token } from '../api.js';
-import { h, clear, errorBox, setTitle } from '../ui.js';
+import { h, clear, errorBox, setTitle, botBadge } from '../ui.js';
 import { signInForms, identityCard } from './identity.js';
 import { rulesetTitles } from './rulesets.js';
 import { miniBoard } from '../board.js';
@@ -93,7 +93,8 @@ async function item(g, titles) {
     : g.status === 'open' ? 'Waiting for players'
       : g.status === 'active' ? 'Their turn'
         : g.status === 'over' ? (outcome || 'Over') : 'Aborted';
-  const others = (g.players || []).filter((s) => s.seat !== g.seat).map((s) => (s.player ? s.player.name : 'open seat'));
+  const seatsOf = (g.players || []).filter((s) => s.seat !== g.seat);
+  const others = seatsOf.map((s) => (s.player ? s.player.name : 'open seat'));
   let board = null;
   if (g.state) {
     // A renderer reads a match's view: the line has what it uses.
@@ -109,6 +110,7 @@ async function item(g, titles) {
       board ? h('span', { class: 'inbox-board' }, board) : null,
       h('span', { class: 'inbox-text' },
         h('span', { class: 'inbox-title' }, `${others.length ? `vs ${others.join(', ')}` : `Match #${g.id}`} · ${titles[g.ruleset] || g.ruleset}`,
+          seatsOf.map((s) => botBadge(s.player)),
           g.rated ? h('span', { class: 'tag tag-rated' }, 'Rated') : null),
         h('span', { class: 'inbox-meta' }, `You play ${seatColour(g.seat)} · match #${g.id} · last move ${ago(new Date(g.updated_at))}`, myGameClock(g))),
       h('span', { class: `tag tag-${tagClass}` }, state)));

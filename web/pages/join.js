@@ -3,11 +3,12 @@
 // and open the match.
 
 import { get, post, token, randomHex } from '../api.js';
-import { h, clear, errorBox, setTitle } from '../ui.js';
+import { h, clear, errorBox, setTitle, botBadge } from '../ui.js';
 import { signInForms } from './identity.js';
 import { rulesets } from './rulesets.js';
 import { seatColour } from '../words.js';
 import { optionLines } from './new.js';
+import { rendererFor } from '../renderers/registry.js';
 
 export async function show(main, { game, code }) {
   setTitle(`Invitation to match #${game}`);
@@ -24,11 +25,12 @@ export async function show(main, { game, code }) {
     const spec = (await rulesets().catch(() => [])).find((r) => r.id === view.ruleset);
     const host = view.seats.find((s) => s.player);
     const free = view.seats.filter((s) => !s.player);
-    const lines = optionLines(spec, view.options || {});
+    const renderer = await rendererFor(view.ruleset).catch(() => null);
+    const lines = optionLines(spec, view.options || {}, renderer);
     clear(about,
       h('p', { class: 'lead' }, `${host ? host.player.name : 'A player'} invites you to a match of ${view.title || view.ruleset}.`),
       h('dl', { class: 'state-facts' },
-        h('dt', {}, 'Players'), h('dd', {}, view.seats.map((s) => `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}`).join(' · ')),
+        h('dt', {}, 'Players'), h('dd', {}, view.seats.map((s, i) => [i ? ' · ' : '', `${seatColour(s.seat)}: ${s.player ? s.player.name : 'open seat'}`, botBadge(s.player)])),
         h('dt', {}, 'Options'), h('dd', {}, lines.length ? lines.join('; ') : 'the standard rules')),
       view.status !== 'open' ? h('p', { class: 'note' }, view.status === 'active' ? 'The match has started.' : 'The match is over.')
         : free.length ? h('p', {}, `You would play ${free.map((x) => seatColour(x.seat)).join(' or ')}.`) : h('p', { class: 'note' }, 'Every seat is taken.'));

@@ -3,7 +3,7 @@
 // GET /api/leaderboards/{ruleset}; #/leaderboards lists the rulesets.
 
 import { get, token } from '../api.js';
-import { h, clear, errorBox, setTitle } from '../ui.js';
+import { h, clear, errorBox, setTitle, botBadge } from '../ui.js';
 import { rulesets } from './rulesets.js';
 import { ratingText } from './profile.js';
 
@@ -53,7 +53,7 @@ export async function show(main, { ruleset, pool }) {
   }
   const rows = b.players.map((p) => h('tr', {},
     h('td', {}, String(p.rank)),
-    h('th', { scope: 'row' }, h('a', { href: `#/players/${p.id}` }, p.name), p.bot ? h('span', { class: 'tag' }, 'Bot') : null),
+    h('th', { scope: 'row' }, h('a', { href: `#/players/${p.id}` }, p.name), botBadge(p)),
     h('td', { class: 'rating' }, ratingText(p.rating)),
     h('td', { class: 'record' }, `${p.wins}-${p.draws}-${p.losses}`)));
   clear(main, h('h1', {}, `Leaderboard · ${title}`), chooser(list, ruleset, pool), you(b),

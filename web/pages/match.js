@@ -29,7 +29,7 @@
 // shared modules (and loading.js one helper of choosing.js), never this file.
 
 import { token, loadInvites, inviteLink } from '../api.js';
-import { h, clear, copyField, setTitle } from '../ui.js';
+import { h, clear, copyField, setTitle, botBadge } from '../ui.js';
 import { Board } from '../board.js';
 import { resultText, seatName, seatColour, words } from '../words.js';
 import { notifyTurn, setFaviconCount } from '../notify.js';
@@ -220,7 +220,7 @@ class Match {
     // Seats: the colour, the player, whose move it is.
     clear(this.seatsEl, v.seats.map((s) => h('li', { class: v.awaiting.includes(s.seat) ? 'awaited' : '' },
       h('span', { class: `swatch seat-${s.seat % 6}`, 'aria-hidden': 'true' }),
-      `${seatColour(s.seat)}: `, s.player ? h('a', { href: `#/players/${s.player.id}` }, s.player.name) : 'open seat', s.seat === me ? ' (you)' : '',
+      `${seatColour(s.seat)}: `, s.player ? h('a', { href: `#/players/${s.player.id}` }, s.player.name) : 'open seat', s.seat === me ? ' (you)' : '', botBadge(s.player),
       v.status === 'active' && v.awaiting.includes(s.seat) ? h('span', { class: 'tag tag-you' }, 'to play') : null,
       v.draw_offers.includes(s.seat) ? h('span', { class: 'tag' }, 'offers a draw') : null,
       seatClock(v, s.seat))));
@@ -270,7 +270,10 @@ class Match {
     const parts = [];
     if (myTurn) {
       const minePend = pend.filter((p) => p.seat === v.you);
-      if (minePend.length) {
+      // The renderer's prompt names the piece that must act (issue 30 item 3).
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else if (minePend.length) {
         for (const p of minePend) {
           if (p.prompt) parts.push(`${p.prompt[0].toUpperCase()}${p.prompt.slice(1).replace(/[.?!]?$/, (m) => m || '.')}`);
           else parts.push(p.kind === 'turn' ? 'It is your turn.' : `A decision is owed by you: ${words(p.kind)}.`);
@@ -286,7 +289,9 @@ class Match {
     } else if (v.status === 'active') {
       // Prompts are written to the seat they await: to the others, say who
       // decides what, in the third person.
-      for (const p of pend) {
+      const named = this.hook('prompt', v);
+      if (named) parts.push(named);
+      else for (const p of pend) {
         if (p.seat === v.you) continue;
         const addressed = !p.prompt || /\byou(r)?\b/i.test(p.prompt);
         if (p.kind && p.kind !== 'turn') parts.push(`${seatName(v, p.seat)} is to decide: ${addressed ? words(p.kind) : p.prompt}.`);

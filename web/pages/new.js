@@ -10,6 +10,7 @@ import { words, seatColour } from '../words.js';
 import { rendererFor } from '../renderers/registry.js';
 import { timeControlFields } from '../clock.js';
 import { spectatorFields, watchList } from '../watch.js';
+import { computerCard } from './new-computer.js';
 
 // An option in words: the renderer's `optionWords` when it has them, else
 // the name in words and the server's description without its citations.
@@ -19,16 +20,35 @@ function cleanHint(text) {
 export function optionLabel(renderer, name, spec) {
   const w = renderer?.optionWords?.[name] || {};
   const label = w.label || (words(name)[0] || '').toUpperCase() + words(name).slice(1);
-  return { label, hint: w.hint ?? cleanHint(spec?.description), value: (v) => (w.values && w.values[v]) || (typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? `${v.length} item${v.length === 1 ? '' : 's'}` : words(String(v))) };
+  return { label, hint: w.hint ?? cleanHint(spec?.description), value: (v) => optionValue(w, v) };
 }
 
-// The options of a match in words, defaults included ("Army points: 15").
+// A value in words, never a raw key or "[object Object]": the renderer's
+// words (a map or a function), else yes/no, a list, the names of an
+// object's entries, or the value in words.
+function optionValue(w, v) {
+  if (typeof w.values === 'function') return w.values(v);
+  if (w.values && w.values[v] !== undefined) return w.values[v];
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? v.join(', ') : `${v.length} item${v.length === 1 ? '' : 's'}`;
+  if (v && typeof v === 'object') return Object.keys(v).join(', ');
+  return words(String(v ?? ''));
+}
+
+const isEmpty = (v) => v === '' || v === null || v === undefined
+  || (Array.isArray(v) && !v.length) || (typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length);
+
+// The options of a match in words, defaults included ("Army points: 15");
+// an empty one, or one that does not apply (the renderer's `when`), is
+// left out.
 export function optionLines(spec, options, renderer) {
+  const all = Object.fromEntries(Object.entries(spec?.options || {}).map(([n, o]) => [n, options[n] !== undefined ? options[n] : o.default]));
   return Object.entries(spec?.options || {}).map(([name, o]) => {
-    const v = options[name] !== undefined ? options[name] : o.default;
-    const l = optionLabel(renderer, name, o);
-    if (Array.isArray(v) && !v.length) return null;
-    return `${l.label}: ${l.value(v)}`;
+    const v = all[name];
+    const when = renderer?.optionWords?.[name]?.when;
+    if (isEmpty(v) || (typeof when === 'function' && !when(all))) return null;
+    const text = optionLabel(renderer, name, o).value(v);
+    return text ? `${optionLabel(renderer, name, o).label}: ${text}` : null;
   }).filter(Boolean);
 }
 
@@ -112,7 +132,9 @@ export function matchFields(list) {
         fields.push([name, custom.value]);
         const box = h('div', { class: 'field', 'data-option': name }, h('p', { class: 'label' }, words.label), words.hint ? h('p', { class: 'hint' }, words.hint) : null, custom.node);
         optionsBox.append(box);
-        shown.push([box, custom.when]);
+        // `hidden`: set with another option's input (ChessWar's Hills with its Forest).
+        if (custom.hidden) box.hidden = true;
+        else shown.push([box, custom.when]);
         continue;
       }
       if (Array.isArray(spec.enum)) {
@@ -232,7 +254,7 @@ async function showForm(main, list) {
     result.querySelector('h2').focus();
   }
 
-  clear(main, h('h1', {}, 'New match'), form, result, watchList(),
+  clear(main, h('h1', {}, 'New match'), computerCard(list), form, result, watchList(),
     h('p', {}, h('a', { href: '#/notifications' }, 'Notifications: webhooks and e-mail'), ' — be told when it is your turn.'));
   await setup.ready();
   return null;

@@ -128,7 +128,7 @@ function webhooksCard() {
     }
   }
   clear(card, h('h2', { id: 'webhooks-h' }, 'Webhooks'),
-    h('p', { class: 'hint' }, 'The server calls your address (a chat bot, a home server) with a short JSON message on each of those events, signed with HMAC-SHA256 of its body and time, and tries again later when it gets no answer.'),
+    h('p', { class: 'hint' }, 'The server calls your address (a chat bot, a home server) with a short message on each of those events, signed with your secret so that your receiver can tell it comes from here, and tries again later when it gets no answer. How to check a signature is in the API documentation.'),
     list, created, form, msg);
   load();
   return card;

@@ -4,7 +4,7 @@
 // GET /api/players/{id}: matches a stranger may not see are not named.
 
 import { get } from '../api.js';
-import { h, clear, errorBox, setTitle } from '../ui.js';
+import { h, clear, errorBox, setTitle, botBadge } from '../ui.js';
 import { rulesetTitles } from './rulesets.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -72,7 +72,7 @@ function recentList(p, titles) {
   if (!p.recent.length) return h('p', {}, 'No finished matches to show.');
   return h('ul', { class: 'recent' }, p.recent.map((m) => h('li', {},
     h('a', { href: `#/match/${m.id}` }, `Match #${m.id}`), ` · ${titles[m.ruleset] || m.ruleset} · vs `,
-    (m.opponents || []).flatMap((o, i) => [i ? ', ' : '', h('a', { href: `#/players/${o.id}` }, o.name)]),
+    (m.opponents || []).flatMap((o, i) => [i ? ', ' : '', h('a', { href: `#/players/${o.id}` }, o.name), botBadge(o)]),
     m.rated ? h('span', { class: 'tag tag-rated' }, 'Rated') : null,
     h('span', { class: `tag tag-${m.outcome}` }, OUTCOME[m.outcome]))));
 }
@@ -90,7 +90,7 @@ export async function show(main, { player }) {
   }
   setTitle(p.name);
   clear(main,
-    h('h1', {}, p.name, p.bot ? h('span', { class: 'tag' }, 'Bot') : null),
+    h('h1', {}, p.name, botBadge(p)),
     h('section', { class: 'card', 'aria-labelledby': 'ratings-h' }, h('h2', { id: 'ratings-h' }, 'Ratings'),
       ratingsTable(p, titles), plots(p, titles),
       h('p', { class: 'hint' }, 'Glicko-2 ratings: ± is twice the rating deviation; “?” marks a provisional rating (deviation above 110). W-D-L: won, drawn, lost.')),

@@ -9,6 +9,11 @@
 import { h } from '../ui.js';
 import { seatName, words } from '../words.js';
 import { selectField, setupForm } from './setup-form.js';
+import { sheetOptions } from './blood-chess-sheets.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['attack', 'damage', 'decoy', 'removed', 'rolloff', 'wake']);
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight'];
@@ -60,8 +65,14 @@ function condition(c) {
   return t.join(', ');
 }
 
-export default {
+const R = {
   id: 'blood-chess',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
+  ...sheetOptions,
 
   pieces(view) {
     const list = Array.isArray(st(view).pieces) ? st(view).pieces : [];
@@ -118,18 +129,22 @@ export default {
       for (const [seat, su] of (s.setup || []).entries()) rows.push([seatName(view, seat), `${su.sheets}/5 sheets, ${su.mirrors}/3 Mirrors chosen`]);
     }
     const facts = h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+    // On a phone each character is a card of labelled lines (style.css
+    // .bc-characters): the table never makes the page scroll sideways.
+    const HEAD = ['Piece', 'Sheet and attacks', 'STUN', 'BODY', 'DEX/SPD (phases)', 'OCV/DCV', 'PD/ED (resistant)', 'Condition'];
+    const td = (k, ...kids) => h('td', { 'data-label': HEAD[k] }, ...kids);
     const sides = (s.characters || []).map((side, seat) => h('table', { class: 'bc-characters' },
       h('caption', {}, `${seatName(view, seat)}'s characters`),
-      h('thead', {}, h('tr', {}, ['Piece', 'Sheet and attacks', 'STUN', 'BODY', 'DEX/SPD (phases)', 'OCV/DCV', 'PD/ED (resistant)', 'Condition'].map((x) => h('th', {}, x)))),
+      h('thead', {}, h('tr', {}, HEAD.map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, side.map((c) => h('tr', {},
-        h('td', {}, `${words(c.role)}${c.square ? ` on ${c.square}` : ''}`),
-        h('td', {}, c.sheet ? [h('strong', {}, c.sheet.name), h('br'), c.sheet.attacks.map(attackShort).join('; ')] : 'not chosen'),
-        h('td', {}, c.sheet ? `${c.stun}/${c.sheet.stun}` : ''),
-        h('td', {}, c.sheet ? `${c.body}/${c.sheet.body}` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (${(c.phases || []).join(' ')})` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.ocv}/${c.dcv}` : ''),
-        h('td', {}, c.sheet ? `${c.sheet.pd}/${c.sheet.ed} (${c.sheet.rpd}/${c.sheet.red})` : ''),
-        h('td', {}, condition(c)))))));
+        td(0, `${words(c.role)}${c.square ? ` on ${c.square}` : ''}`),
+        td(1, c.sheet ? [h('strong', {}, c.sheet.name), h('br'), c.sheet.attacks.map(attackShort).join('; ')] : 'not chosen'),
+        td(2, c.sheet ? `${c.stun}/${c.sheet.stun}` : ''),
+        td(3, c.sheet ? `${c.body}/${c.sheet.body}` : ''),
+        td(4, c.sheet ? `${c.sheet.dex}/${c.sheet.spd} (${(c.phases || []).join(' ')})` : ''),
+        td(5, c.sheet ? `${c.sheet.ocv}/${c.dcv}` : ''),
+        td(6, c.sheet ? `${c.sheet.pd}/${c.sheet.ed} (${c.sheet.rpd}/${c.sheet.red})` : ''),
+        td(7, condition(c)))))));
     const templates = s.stage === 'setup' && Array.isArray(s.templates)
       ? h('ul', { class: 'bc-templates' }, s.templates.map((t) => h('li', {}, `${words(t.id)}: ${t.description}`)))
       : null;
@@ -138,6 +153,20 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner names the character that acts this phase (issue 30 item 3).
+  prompt(view) {
+    const s = st(view);
+    if (s.stage !== 'play' || !s.acting) return null;
+    const c = charOf(view, s.acting.seat, s.acting.role);
+    const sheet = c?.sheet?.name ? ` (${c.sheet.name})` : '';
+    const where = c?.square ? ` on ${c.square}` : '';
+    const role = words(s.acting.role).replace(/^./, (x) => x.toUpperCase());
+    if (s.acting.seat === view.you) {
+      return `Your ${role}${sheet}${where} acts in Segment ${s.segment}: move, attack, Dodge or Recover, then post.`;
+    }
+    return `${seatName(view, s.acting.seat)}'s ${role}${sheet}${where} acts in Segment ${s.segment}.`;
   },
 
   action(a, view) {
@@ -243,3 +272,4 @@ export default {
     return built.form;
   },
 };
+export default R;

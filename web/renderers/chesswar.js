@@ -7,8 +7,15 @@
 // firer to where it landed; units in melee are marked.
 
 import { h } from '../ui.js';
+import { drawPiece } from '../board.js';
+import { drawBadges } from './badges.js';
+import { terrainOptions } from './chesswar-options.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['shoot', 'scatter', 'melee_shot', 'save', 'destroyed', 'attack', 'counterspell', 'heal', 'regenerate', 'charge_failed', 'rolloff']);
 
 const ARMY_COLOR = {
   chaos: '#8e24aa', dwarves: '#8d6e63', elfs: '#2e7d32', humans: '#1565c0',
@@ -19,6 +26,8 @@ const HEAL = { ask: 'Ask me each time', always: 'Always heal', never: 'Never hea
 const PROTECT = { ask: 'Ask me each time', always: 'Always protect', never: 'Never protect' };
 const DISPEL = { ask: 'Ask me each time', always: 'Always dispel', never: 'Never dispel' };
 const FILES = 'abcdefghijklmnop';
+// The chess figure each unit stands for (C1: every unit takes a piece's place).
+const FIGURE = { K: ['♚', 'king figure'], Q: ['♛', 'queen figure'], R: ['♜', 'rook figure'], B: ['♝', 'bishop figure'], N: ['♞', 'knight figure'], P: ['♟', 'pawn figure'] };
 const DONE = { type: 'done' };
 
 // My units still in reserve (bought, not deployed), by unit type.
@@ -68,8 +77,14 @@ function lineDraw(from, to, flipped, kind) {
   };
 }
 
-export default {
+const R = {
   id: 'chesswar',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
+  ...terrainOptions,
 
   pieces(view) {
     const units = view.state?.units || [];
@@ -82,33 +97,35 @@ export default {
       if (u.plague) bits.push('plague');
       for (const k of ['moved', 'charged', 'shot', 'attacked', 'cast']) if (u[k]) bits.push(k);
       const label = `${seatName(view, u.seat)} ${u.name}${army ? ` (${words(army)})` : ''}${bits.length ? `: ${bits.join(', ')}` : ''}`;
-      return {
-        square: u.square, seat: u.seat, glyph: u.piece === 'P' ? '' : u.piece, badges, label,
-        draw(g, size, svg) {
-          const seat = Number.isInteger(u.seat) ? u.seat % 6 : 'n';
-          const title = svg('title');
-          title.textContent = label;
-          g.append(title);
-          g.append(svg('circle', {
-            class: `piece seat-${seat}`, cx: size / 2, cy: size / 2, r: 36,
-            style: `stroke: ${ARMY_COLOR[army] || '#333'}; stroke-width: 8px`,
-          }));
-          const t = svg('text', {
-            class: `piece-glyph seat-${seat}-ink`, x: size / 2, y: size / 2 + 13,
-            'text-anchor': 'middle', 'font-size': 34, 'aria-hidden': 'true',
-          });
-          t.textContent = u.piece === 'P' ? (u.name || '?')[0] : u.piece;
-          g.append(t);
-          badges.slice(0, 2).forEach((b, i) => {
-            const x = i === 0 ? size - 22 : 22;
-            g.append(svg('rect', { class: 'badge', x: x - 16, y: 3, width: 32, height: 22, rx: 11 }));
-            const bt = svg('text', { class: 'badge-text', x, y: 19, 'text-anchor': 'middle', 'aria-hidden': 'true' });
-            bt.textContent = b;
-            g.append(bt);
-          });
-        },
+      // The chess figure the unit stands for (its `piece`), as the tray and
+      // the draft preview draw it, ringed in its army's colour; "What the
+      // marks mean" names the units behind each figure.
+      const p = { square: u.square, seat: u.seat, glyph: FIGURE[u.piece] ? u.piece : (u.name || '?')[0], badges, label };
+      p.draw = (g, size, svg) => {
+        g.append(svg('circle', { class: 'cw-army-ring', cx: size / 2, cy: size / 2, r: 44, fill: 'none', stroke: ARMY_COLOR[army] || '#333', 'stroke-width': 6 }));
+        drawPiece(g, { ...p, badges: [] });
+        drawBadges(g, size, svg, badges);
       };
+      return p;
     });
+  },
+
+  legend(view) {
+    const s = view.state || {};
+    const rows = [];
+    for (const [letter, [mark, figure]] of Object.entries(FIGURE)) {
+      const names = [];
+      for (const x of s.sides || []) {
+        const list = (s.army_lists || []).find((l) => l.army === x.army);
+        const units = (list?.units || []).filter((u) => u.piece === letter).map((u) => u.name);
+        if (units.length) names.push(`${seatName(view, x.seat)} (${list.name}): ${units.join(', ')}`);
+      }
+      if (names.length) rows.push([`${mark} ${figure}`, names.join('; ')]);
+    }
+    rows.push(['coloured ring', 'the army the unit belongs to'],
+      ['M', 'in melee: fighting an adjacent enemy'], ['S', 'scary: enemies may dare not charge it'],
+      ['Fo, Hi', 'Forest (blocks sight, +1 saves against shots) and Hill (sees over units)']);
+    return rows;
   },
 
   terrain(view) {
@@ -156,6 +173,16 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner says whose phase it is and what it asks (issue 30 item 3);
+  // a pending reaction keeps the server's words.
+  prompt(view) {
+    const s = view.state || {};
+    if (!['movement', 'shooting', 'melee'].includes(s.phase) || (s.pending || []).length || !Number.isInteger(s.turn_seat)) return null;
+    const ask = { movement: 'move your units (each once), then end movement', shooting: 'fire your missile units, then end shooting', melee: 'attack with units in contact, then end the turn' };
+    return s.turn_seat === view.you ? `Your ${s.phase} phase: ${ask[s.phase]}, then post.`
+      : `${seatName(view, s.turn_seat)}'s ${s.phase} phase.`;
   },
 
   action(a, view) {
@@ -233,6 +260,7 @@ export default {
       case 'flight': return `${U(e.unit)} flies to ${e.to}`;
       case 'sacrifice': return `${U(e.unit)} crumbles (no Liche)`;
       case 'heal': return `${U(e.unit)} casts Heal on ${U(e.target)}: ${diceText(e.dice || [])}, ${e.healed ? 'healed' : 'fails'}`;
+      case 'out': return `${who} is out: its army is gone`;
       case 'over': return `The match is over: ${e.why}${Number.isInteger(e.winner) ? `, ${seatName(view, e.winner)} wins` : ''}`;
       default: return null;
     }
@@ -302,7 +330,7 @@ export default {
   trayItem(a, view) {
     if (a.type !== 'deploy') return null;
     const u = (view.state?.units || []).find((x) => x.seat === view.you && x.unit === a.unit);
-    return { key: a.unit, label: u?.name || words(a.unit), count: reserve(view)[a.unit] || 0, piece: { seat: view.you, glyph: u?.piece === 'P' ? '' : u?.piece || '?', label: `your ${u?.name || words(a.unit)}` } };
+    return { key: a.unit, label: u?.name || words(a.unit), count: reserve(view)[a.unit] || 0, piece: { seat: view.you, glyph: FIGURE[u?.piece] ? u.piece : '?', label: `your ${u?.name || words(a.unit)}` } };
   },
 
   after(view, legal, draft) {
@@ -337,3 +365,4 @@ export default {
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
+export default R;

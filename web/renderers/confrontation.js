@@ -7,6 +7,11 @@
 import { h, clear } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, selectField, setupForm, placementsAfter } from './setup-form.js';
+import { squarePicker } from './square-picker.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['dice', 'luck', 'battle_result', 'treasure_roll', 'removed']);
 
 // Prices (II, VI; RULINGS.md R1). The view does not carry them yet: the
 // ruleset should add `prices` to its view (see web/README.md); until then
@@ -60,15 +65,11 @@ const TERRAIN_WORDS = {
 // The terrain areas of the option `terrain_areas`, picked on a board:
 // choose a kind, click squares; joined squares of one kind are an area.
 function terrainPicker(id) {
-  const picked = new Map();   // square -> kind
-  const kindSel = h('select', { id: `${id}-kind` }, Object.entries(TERRAIN_WORDS).map(([k, t]) => h('option', { value: k }, t)));
-  const summary = h('p', { class: 'hint', 'aria-live': 'polite' });
-  let board = null;
-  const holder = h('div', { class: 'terrain-board' });
-  function areas() {
+  const kinds = Object.fromEntries(Object.entries(TERRAIN_WORDS).map(([k, t]) => [k, { text: t, glyph: TERRAIN[k] }]));
+  function areas(marks) {
     const seen = new Set();
     const out = [];
-    for (const [sq, kind] of picked) {
+    for (const [sq, kind] of marks) {
       if (seen.has(sq)) continue;
       const area = [];
       const todo = [sq];
@@ -79,50 +80,43 @@ function terrainPicker(id) {
         const f = x.charCodeAt(0); const r = Number(x[1]);
         for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
           const n = String.fromCharCode(f + df) + (r + dr);
-          if (picked.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
+          if (marks.get(n) === kind && !seen.has(n)) { seen.add(n); todo.push(n); }
         }
       }
       out.push({ type: kind, squares: area.sort() });
     }
     return out;
   }
-  function render() {
-    if (!board) return;
-    board.render({ pieces: [], terrain: [...picked].map(([square, kind]) => ({ square, kind, glyph: TERRAIN[kind], label: `${kind} terrain` })) });
-    const a = areas();
-    const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
-    summary.textContent = a.length
-      ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
-      : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
-  }
-  import('../board.js').then(({ Board }) => {
-    board = new Board({
-      label: 'Terrain board',
-      onSquare: (sq) => { if (picked.get(sq) === kindSel.value) picked.delete(sq); else picked.set(sq, kindSel.value); render(); },
-    });
-    holder.append(board.el);
-    render();
+  const picker = squarePicker({
+    id, label: 'Terrain board', kinds,
+    describe: (marks) => {
+      const a = areas(marks);
+      const bad = a.filter((x) => x.squares.length !== 4 && x.squares.length !== 8);
+      return a.length
+        ? `${a.length} area${a.length === 1 ? '' : 's'}: ${a.map((x) => `${words(x.type)} (${x.squares.length} squares)`).join(', ')}.${bad.length ? ' Each area needs 4 or 8 joined squares.' : ''}`
+        : 'No terrain yet: choose a kind, then click squares (each area is 4 or 8 joined squares).';
+    },
   });
-  render();
-  return {
-    node: h('div', {}, h('label', { for: `${id}-kind` }, 'Kind of terrain to place'), kindSel, holder, summary),
-    value: () => areas(),
-    when: (v) => v.terrain === 'given',
-  };
+  return { node: picker.node, value: () => areas(picker.marks), when: (v) => v.terrain === 'given' };
 }
 
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
-export default {
+const SELF = {
   id: 'confrontation',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => SELF.action(a, v), event: (e, v) => SELF.event(e, v), outcomes: OUTCOMES });
+  },
 
   optionWords: {
     army_points: { label: 'Army points', hint: 'Points each player spends on an army.' },
     races: { label: 'Races', hint: 'Each army picks a race with a special ability.' },
     treasure: { label: 'Treasure', hint: 'A 6 after defeating a Knight, Bishop or Queen finds treasure (+1 in battles).' },
     kings_magic: { label: "King's Magic", hint: 'A King may buy one spell for 2 points.' },
-    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board here' } },
-    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given' },
+    terrain: { label: 'Terrain', hint: '', values: { none: 'None', random: 'Drawn at random by the server', given: 'Chosen on a board' } },
+    terrain_areas: { label: 'Terrain areas', hint: 'Pick the squares on the board.', when: (v) => v.terrain === 'given', values: (v) => `${plural(v.length, 'area')}: ${v.map((x) => `${words(x.type)} (${x.squares.join(' ')})`).join(', ')}` },
     random_areas: { label: 'Random terrain areas', hint: 'How many areas the server draws.', when: (v) => v.terrain === 'random' },
   },
 
@@ -181,11 +175,25 @@ export default {
       }
       rows.push([seatName(view, x.seat), bits.join(', ') || '—']);
     }
+    // The badges on the board said where they are seen, not only in the
+    // folded legend (issue 30 item 8: "S1" unexplained).
+    const all = (s.seats || []).flatMap((x) => (Array.isArray(x.pieces) ? x.pieces : []));
+    if (all.some((p) => p?.strength_tokens)) rows.push(['S1, S2 on a piece', 'Strength tokens: it survives that many lost battles']);
+    if (all.some((p) => p?.spell_count)) rows.push(['M1, M2 on a piece', 'spells it still holds']);
+    if (all.some((p) => p?.treasure)) rows.push(['T1 on a piece', 'treasure: +1 in battles']);
     return h('dl', { class: 'state-facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
   },
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // While another seat plays, the banner says who and what (issue 30
+  // item 3); my own prompts are the server's, written to me.
+  prompt(view) {
+    const pend = Array.isArray(view.state?.pending) ? view.state.pending : [];
+    if (view.status !== 'active' || !pend.length || pend.some((p) => p.seat === view.you)) return null;
+    return pend.map((p) => `${seatName(view, p.seat)} is to play: ${p.prompt || words(p.kind)}.`).join(' ');
   },
 
   action(a, view) {
@@ -209,7 +217,7 @@ export default {
       case 'cast': return `cast ${words(a.spell)} from ${a.from}${a.target ? ` at ${a.target}` : ''}${a.revive ? `, reviving a ${words(a.revive)} on ${a.square}` : ''}`;
       case 'rise': return `rise from Hell ${a.from}→${a.to}`;
       case 'stay': return 'stay';
-      case 'leadership': return `Leadership: ${a.a} and ${a.b}`;
+      case 'leadership': return `Leadership: swap ${a.a} and ${a.b}`;
       case 'swift': return `Swift move ${a.from}→${a.to}`;
       case 'fury': return `Battle Fury ${a.from}→${a.to}`;
       case 'end_turn': return 'end the turn';
@@ -236,6 +244,23 @@ export default {
       case 'move': case 'swift_move': case 'fury_move':
         return `${R(e.piece)} ${e.type === 'move' ? 'moves' : e.type === 'swift_move' ? 'makes a Swift move' : 'moves in Battle Fury'} ${e.from}→${e.to}`;
       case 'cast': return `${R(e.piece)} casts ${words(e.spell)}${e.target ? ` at ${e.target}` : ''}`;
+      // The build, seen by its own seat only; racial tokens; the rest.
+      case 'bought': return `bought a ${words(e.piece)} (${plural(e.points_left, 'point')} left)`;
+      case 'spell_added': return `${words(e.spell)} given to piece #${e.id} (${plural(e.points_left, 'point')} left)`;
+      case 'king_spell': return `the King takes ${words(e.spell)} (${plural(e.points_left, 'point')} left)`;
+      case 'race_chosen': return `race chosen: ${RACES[e.race] || words(e.race)}`;
+      case 'racial_bought': return `a racial token bought (${plural(e.racial_tokens, 'token')}, ${plural(e.points_left, 'point')} left)`;
+      case 'army_reset': return `the army is started again (${plural(e.points_left, 'point')})`;
+      case 'no_room': return `${R(e.piece)} finds no free square in its area and is set aside`;
+      case 'swift_movement': return `${R(e.piece)} spends a racial token: Swift Movement`;
+      case 'battle_fury': return `${seatName(view, e.seat)} spends a racial token: Battle Fury`;
+      case 'rise_from_hell': return `${R(e.piece)} rises from Hell${e.from && e.to ? ` ${e.from}→${e.to}` : ''}`;
+      case 'hold_the_line': return `${R(e.piece)} holds the line (+2 defending)`;
+      case 'stay': return `${R(e.piece)} stays where it is`;
+      case 'leadership': return `Leadership: ${R(e.a)} and ${R(e.b)} change places`;
+      case 'healed': return `${R(e.piece)} is healed${e.square ? ` and returns on ${e.square}` : ''}`;
+      case 'panic_moved': return `${R(e.piece)} panics and runs ${e.from}→${e.to}`;
+      case 'live_again': return `${R(e.piece)} lives again${e.to ? ` on ${e.to}` : ''}`;
       case 'battle': return `Battle: ${R(e.attacker)} against ${R(e.defender)} at ${e.at}${e.spell ? ` (${words(e.spell)})` : ''}`;
       case 'dice': return `Dice: attacker ${diceText([e.attacker])}, defender ${diceText([e.defender])}`;
       case 'luck': return `${R(e.piece)} uses Luck: ${diceText([e.die_before])} re-rolled to ${diceText([e.reroll])}`;
@@ -419,3 +444,4 @@ export default {
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
+export default SELF;

@@ -6,21 +6,22 @@
 // drawn per tile; an attack's forecast is read out before it is posted.
 
 import { drawPiece } from '../board.js';
+import { drawBadges } from './badges.js';
 import { h } from '../ui.js';
-import { seatName, words } from '../words.js';
+import { seatName, seatColour, words } from '../words.js';
 import { selectField, setupForm, placementsAfter } from './setup-form.js';
+import { TILES, tileDraw, officersOptions } from './officers-chess-options.js';
+import { outcomeSummary } from './outcome.js';
 
-const TILES = {
-  M: ['Mountain', 'Mt'], W: ['Woods', 'Wd'], P: ['Pillar', 'Pi'], T: ['Thicket', 'Th'],
-  Z: ['Fog', 'Fg'], F: ['Fort', 'Ft'], R: ['Protection Tile', 'Pr'], H: ['Heal Tile', 'He'],
-  D: ['Gate/Door', 'Gt'], '~': ['Water', '~'], S: ['Stone Pillars', 'St'], V: ['Vines', 'Vi'],
-  X: ['Flames', 'Fl'], I: ['Ice', 'Ic'], _: ['Floor', ''], r: ['Ruins', 'Ru'],
-};
-const FILL = {
-  M: '#a1887f', W: '#66bb6a', P: '#9e9e9e', T: '#8bc34a', Z: '#cfd8dc', F: '#ffb74d',
-  R: '#ffe082', H: '#f48fb1', D: '#6d4c41', '~': '#64b5f6', S: '#bdbdbd', V: '#aed581',
-  X: '#ff7043', I: '#b3e5fc', _: '#eeeeee', r: '#d7ccc8',
-};
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['combat', 'special', 'routed', 'tile_attacked', 'ambushed']);
+
+// Default names, different for each army, so that the two sides' units
+// never read alike (issue 30 item 8); the player may change them.
+const NAMES = [
+  ['Alric', 'Brenna', 'Cedric', 'Dara', 'Edwin', 'Fiona', 'Gareth', 'Hilde', 'Ivor', 'Jora', 'Kael', 'Lyra'],
+  ['Morwen', 'Nils', 'Orla', 'Piet', 'Quinn', 'Runa', 'Sven', 'Tova', 'Ulf', 'Vera', 'Wulf', 'Ysolde'],
+];
 
 function unitsOf(view) {
   return Array.isArray(view.state?.units) ? view.state.units : [];
@@ -72,20 +73,29 @@ export function forecastText(f) {
   return ` — you: ${side(f.attacker)}; ${counter}${extra.length ? `; ${extra.join(', ')}` : ''}`;
 }
 
-export default {
+const R = {
   id: 'officers-chess',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
+  ...officersOptions,
 
   pieces(view) {
     return unitsOf(view).filter((u) => u.where === 'map' && u.square).map((u) => {
       const badges = [];
       if (u.activated) badges.push('act');
       if (u.status?.length) badges.push(u.status[0].slice(0, 3));
-      const label = `${who(view, u)}, HP ${u.hp}/${u.max_hp}` +
+      // The label carries the letters drawn on the disc and its badges
+      // (axe: label-content-name-mismatch).
+      const label = `${who(view, u)}, marked ${initials(u.class)}${badges.length ? ` ${badges.join(' ')}` : ''}, HP ${u.hp}/${u.max_hp}` +
         `${u.status?.length ? `, ${u.status.join(', ')}` : ''}` +
         `${u.items ? `, items ${u.items.filter(Boolean).map((i) => i.name + (i.equipped ? ' (equipped)' : '')).join(', ') || 'none'}` : ''}`;
       const p = { square: u.square, seat: u.seat, glyph: initials(u.class), badges, label };
       p.draw = (g, S, svg) => {
-        drawPiece(g, p);
+        drawPiece(g, { ...p, badges: [] });
+        drawBadges(g, S, svg, badges);
         const w = S - 24;
         const frac = u.max_hp ? Math.max(0, Math.min(1, u.hp / u.max_hp)) : 0;
         g.append(svg('rect', { class: 'oc-hp-bg', x: 12, y: S - 16, width: w, height: 9, fill: '#424242', rx: 3 }));
@@ -112,12 +122,7 @@ export default {
         out.push({
           // The label carries the letters drawn on the tile (axe: label-content-name-mismatch).
           square: sq, kind: name, glyph, label: `${name}${glyph ? `, marked ${glyph}` : ''}${dmg ? `, ${dmg} of 15 damage dealt` : ''}`,
-          draw: (g, S, svg) => {
-            g.append(svg('rect', { class: `terrain oc-tile oc-tile-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`, x: 2, y: 2, width: S - 4, height: S - 4, fill: FILL[c], opacity: 0.55 }));
-            const t = svg('text', { class: 'terrain-glyph', x: 8, y: 26, 'aria-hidden': 'true' });
-            t.textContent = glyph;
-            g.append(t);
-          },
+          draw: tileDraw(c),
         });
       });
     });
@@ -164,6 +169,21 @@ export default {
 
   flipped(view) {
     return view.you === 1;
+  },
+
+  // The banner names the unit taking its turn (issue 30 item 3).
+  prompt(view) {
+    const s = view.state || {};
+    if (s.phase !== 'battle' && s.phase !== 'play') return null;
+    if (s.active?.unit) {
+      const u = unitAt(view, s.active.unit);
+      const whose = u && u.seat === view.you ? 'Your' : u ? `${seatName(view, u.seat)}'s` : 'The';
+      const mine = u && u.seat === view.you;
+      return `${whose} ${s.active.name}${u ? ` (${u.class})` : ''} on ${s.active.unit} takes its turn${mine ? ': move, act, or end its turn, then post.' : '.'}`;
+    }
+    if (!Number.isInteger(s.turn_seat)) return null;
+    return s.turn_seat === view.you ? 'Your units activate: choose the unit that takes its turn, then post.'
+      : `${seatName(view, s.turn_seat)} chooses a unit to take its turn.`;
   },
 
   // Standing order for Qi Adept (RULINGS.md G3): always, never, or ask me.
@@ -239,6 +259,14 @@ export default {
       case 'special': return `${U(e.unit)} uses ${e.item || words(e.action)}${e.other ? ` on ${U(e.other)}` : e.to ? ` on ${e.to}` : ''}${e.roll ? ` (roll ${e.roll} vs ${e.need})` : ''}: ${e.hit ? (e.healed ? `heals ${e.healed}` : 'done') : 'missed'}`;
       case 'item_used': return `${U(e.unit)} uses ${e.item}${e.healed ? `, heals ${e.healed}` : ''}`;
       case 'routed': return `${U(e.unit)} is routed`;
+      case 'equipped': return `${U(e.unit)} equips ${e.item}`;
+      case 'discarded': return `${U(e.unit)} discards ${e.item}`;
+      case 'traded': return `${U(e.unit)} trades with ${U(e.other)}${e.gave ? `: gives ${e.gave}` : ''}${e.took ? `${e.gave ? ',' : ':'} takes ${e.took}` : ''}`;
+      case 'escaped': return `${U(e.unit)} escapes from the map`;
+      case 'seized': return `${U(e.unit)} seizes the tile`;
+      case 'razed': return `${U(e.unit)} razes the tile`;
+      case 'turn_end': return e.unit ? `${U(e.unit)}'s turn ends` : 'The turn ends';
+      case 'vein_end': return `The ${e.tile} made by a Vein staff fades`;
       case 'tile_effect': return `${U(e.unit)}: ${e.tile} ${e.hp_change > 0 ? `heals ${e.hp_change}` : `burns for ${-e.hp_change}`} (HP ${e.hp})`;
       case 'game_over': return `The battle is over (${e.reason})`;
       case 'guard_asked': return `${U(e.unit)} attacks ${U(e.other)}: ${seatName(view, e.seat)} decides whether a Qi Adept takes the first strike`;
@@ -265,10 +293,10 @@ export default {
     for (let i = 0; i < n; i++) {
       const cls = selectField({ id: `unit-${i}-class`, label: 'Class', value: sample[i]?.class || '', choices: [...loadouts.keys()].map((c) => [c, c]) });
       const kit = h('div');
-      const name = h('input', { id: `unit-${i}-name`, type: 'text', maxlength: 24, value: sample[i]?.name || `Unit ${i + 1}` });
+      const name = h('input', { id: `unit-${i}-name`, type: 'text', maxlength: 24, value: NAMES[view.you % 2]?.[i] || `${seatColour(view.you)} ${i + 1}` });
       const row = { cls: cls.select, name, kit: null };
       const renderKit = () => {
-        const f = selectField({ id: `unit-${i}-items`, label: 'Items', choices: (loadouts.get(row.cls.value) || []).map((x, k) => [String(k), x.join(', ')]) });
+        const f = selectField({ id: `unit-${i}-items`, label: 'Items', choices: (loadouts.get(row.cls.value) || []).map((x, k) => [String(k), x.join(', ') || 'no items']) });
         row.kit = f.select;
         kit.replaceChildren(f.field);
       };
@@ -311,3 +339,4 @@ export default {
     return placementsAfter({ legal, draft, left, isPlace: (a) => a.type === 'deploy', keyOf: (a) => a.unit, squareOf: (a) => a.to });
   },
 };
+export default R;

@@ -26,11 +26,17 @@
 //   summary(post, view) -> string|null  a post's heading in the thread and the
 //                    move list (null: the actions, or for another seat's post the
 //                    phrases of its events)
-//   optionWords: {name: {label, hint, values?: {value: words}, when?(values)}}
-//                    the lobby's words for the ruleset's options (no raw names,
-//                    no citations); `when` hides an option that does not apply
-//   optionInput(name, spec, ctx) -> {node, value(), when?(values)}|null
-//                    a lobby input of its own (Confrontation's terrain board)
+//   optionWords: {name: {label, hint, values?: {value: words} | (value) -> words, when?(values)}}
+//                    the lobby's and the invitation's words for the ruleset's
+//                    options (no raw names, no citations); `when` hides an
+//                    option that does not apply (in the lobby and the invitation)
+//   optionInput(name, spec, ctx) -> {node, value(), when?(values), hidden?}|null
+//                    a lobby input of its own: terrain on a board
+//                    (square-picker.js), a sheet form; `hidden`: no box of its
+//                    own (its value is set with another option's input)
+//   prompt(view) -> string|null     the banner's prompt naming who must act (the
+//                    piece, unit or character, or the seat); null keeps the
+//                    server's pending prompts
 //
 // Choosing on the board
 //   actionSquares(a, view) -> {from, to}  where an action sits on the board: the

@@ -7,12 +7,21 @@
 import { h } from '../ui.js';
 import { seatName, words, diceText, plural } from '../words.js';
 import { countRow, count, setupForm, placementsAfter } from './setup-form.js';
+import { outcomeSummary } from './outcome.js';
+
+// Events that say what happened in a post (the heading names them with the dice).
+const OUTCOMES = new Set(['roll', 'attack_result', 'slain', 'not_slain', 'combat_movement', 'promote']);
 
 // Piece costs (Piece costs and quantities) and the team size; the view
 // does not carry them yet: the ruleset should add `roster` to its view
 // (see web/README.md). The form checks its choice against the legal list.
 const COST = { pawn: 1, rook: 2, knight: 2, bishop: 2, queen: 3, king: 2, joker: 2 };
 const TEAM_POINTS = 14;
+// How a seat's Trees are set up (W2; README "Trees").
+const TREES = {
+  rolled: 'rolled by the server', random: 'rolled at random',
+  mirror: 'mirrored: the same files, the ranks reflected', mirror_flip: 'mirrored and flipped: files and ranks reflected',
+};
 const ROSTER_ORDER = ['king', 'queen', 'rook', 'bishop', 'knight', 'joker', 'pawn'];
 
 const GLYPH = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P', joker: 'J' };
@@ -68,8 +77,13 @@ function tokens(p) {
 
 const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
-export default {
+const R = {
   id: 'wargame-chess',
+
+  // A post's heading with its dice and results (outcome.js).
+  summary(post, view) {
+    return outcomeSummary(post, view, { action: (a, v) => R.action(a, v), event: (e, v) => R.event(e, v), outcomes: OUTCOMES });
+  },
 
   optionWords: {
     first_trees: { label: 'Who sets up Trees first', hint: 'The other player then mirrors them or has them placed at random.', values: { seat0: 'White', random: 'A random player' } },
@@ -131,6 +145,23 @@ export default {
     return view.you === 1;
   },
 
+  // The banner names the piece that acts (issue 30 item 3): the activated
+  // piece, or who is to choose one. Other decisions keep the server's words.
+  prompt(view) {
+    const s = view.state || {};
+    if (s.phase !== 'play') return null;
+    if ((s.pending || []).some((p) => !['activate', 'act'].includes(p.kind))) return null;
+    const act = s.activation;
+    const sq = activeSquare(view);
+    if (sq) {
+      const p = piecesOf(view)[act.piece];
+      if (p.owner === view.you) return `Your ${pieceName(view, act.piece).replace(/^\S+ \([^)]*\) /, '')} on ${sq} is activated: move, attack, or end the activation, then post.`;
+      return `${pieceName(view, act.piece)} on ${sq} is activated.`;
+    }
+    if (!Number.isInteger(s.active) || s.active < 0) return null;
+    return s.active === view.you ? 'Choose one of your pieces to activate, then post.' : `${seatName(view, s.active)} chooses a piece to activate.`;
+  },
+
   action(a, view) {
     switch (a.type) {
       case 'team': {
@@ -150,7 +181,9 @@ export default {
         ? `push the attacker to ${a.square} (it takes a Disadvantage token)`
         : `retreat to ${a.square} (you take an Advantage token)`;
       case 'end': return 'end the activation';
-      case 'trees': return `Trees: ${words(a.choice)}`;
+      case 'stay': return 'stay: no Move or Attack is possible';
+      case 'redeploy': return `redeploy the piece that cannot be slain on ${a.square}`;
+      case 'trees': return `my Trees: ${TREES[a.choice] || words(a.choice)}`;
       default: return null;
     }
   },
@@ -159,9 +192,17 @@ export default {
     const P = (id) => pieceName(view, id);
     switch (e.type) {
       case 'team_submitted': return `${seatName(view, e.seat)} has built a team`;
+      case 'team_list': return `Your team (${words(e.faction || 'no faction')}): ${Object.entries(e.pieces || {}).map(([k, n]) => `${n} ${words(k)}`).join(', ')}`;
+      case 'redeployed': return `${P(e.piece)} is redeployed on ${e.square}`;
       case 'teams_revealed': return 'Both teams are deployed: the team lists are shown';
       case 'phase': return `Phase: ${words(e.phase)}`;
-      case 'trees': return `${seatName(view, e.seat)} sets up Trees (${words(e.setup)}): ${(e.squares || []).join(', ')}`;
+      case 'trees': {
+        // The first seat's Trees are rolled by the server (W2): say so, with the dice.
+        const rolls = Array.isArray(e.rolls) ? e.rolls : [];
+        const squares = e.squares?.length ? e.squares : rolls.filter((r) => !r.rerolled).map((r) => r.square);
+        const dice = rolls.map((r) => `rank die ${r.d4}, file die ${r.d8}: ${r.square}${r.rerolled ? ' (taken, rolled again)' : ''}`);
+        return `${seatName(view, e.seat)}'s Trees, ${TREES[e.setup] || words(e.setup)}: ${squares.join(', ') || 'none'}${dice.length ? ` (${dice.join('; ')})` : ''}`;
+      }
       case 'deploy': return `${Number.isInteger(e.piece) ? P(e.piece) : `${seatName(view, e.seat)} ${words(e.piece)}`} deployed on ${e.square}`;
       case 'turn_start': return `Turn ${e.turn} begins`;
       case 'turn_end': return `Turn ${e.turn} ends`;
@@ -318,3 +359,4 @@ export default {
     h('button', { type: 'submit' }, 'Save orders'));
   },
 };
+export default R;

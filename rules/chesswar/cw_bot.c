@@ -1,0 +1,335 @@
+/* ChessWar for the computer player (issue 27, bot/): a state rebuilt from
+ * one seat's view, and a material evaluation.
+ *
+ * What the view hides (G5, C1, C2): every other army while armies are
+ * built and deployed, until all are in. Each hidden side is taken back to
+ * the start of its set-up (no army chosen, no unit: the playouts build
+ * and deploy one at random). Everything else is public and read back;
+ * what no view shows is a best guess: the spell of a pending Counterspell
+ * has no target yet, a pending Protection guards the unit attacked from
+ * the attacker named, with no hits queued (the save follows), a unit's
+ * Regenerate, Strike and instant-cast marks are off, the links a dying
+ * unit had are its current ones. Calls the rule files and the data; only
+ * the ruleset table names it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "botview.h"
+#include "cw_rules.h"
+
+extern const struct wr_ruleset cw_ruleset;
+
+/* The view's names (cw_codec.c prints them so). */
+static const char *const phase_names[] = {"setup",    "first", "movement",
+                                          "shooting", "melee", "over"};
+static const char *const stage_names[] = {"army", "build", "deploy", "done"};
+static const char *const ustate_names[] = {"empty", "reserve", "on", "dead"};
+static const char *const order_names[] = {"ask", "always", "never"};
+
+static int
+sq_of(const struct cw_state *st, json_object *o, const char *key)
+{
+	return wr_v_sq(o, key, &st->board);
+}
+
+/* The unit on a square, or -1 (CW_NONE). */
+static int
+unit_at(const struct cw_state *st, int sq)
+{
+	if (sq < 0)
+		return -1;
+	for (int i = 0; i < CW_UNITS; i++)
+		if (st->u[i].status == CW_U_ON && st->u[i].sq == sq)
+			return i;
+	return -1;
+}
+
+static int
+army_of(const char *slug)
+{
+	for (int a = 0; slug && a < CW_ARMY_MAX; a++)
+		if (!strcmp(cw_armies[a].slug, slug))
+			return a;
+	return -1;
+}
+
+static int
+type_of(int army, const char *slug)
+{
+	for (int t = 0; army >= 0 && slug && t < cw_armies[army].ntypes; t++)
+		if (!strcmp(cw_armies[army].units[t].slug, slug))
+			return t;
+	return -1;
+}
+
+static int
+spell_of(const char *slug)
+{
+	for (int s = 0; slug && s < CW_SPELL_MAX; s++)
+		if (!strcmp(cw_spells[s].slug, slug))
+			return s;
+	return -1;
+}
+
+/* A standing order for spells: a name, or a list of spells. */
+static void
+spell_order(json_object *v, int *order, unsigned *mask)
+{
+	*order = 0;
+	*mask = 0;
+	if (v && json_object_is_type(v, json_type_string)) {
+		int i = wr_json_name_index(json_object_get_string(v), order_names, 3);
+		*order = i >= 0 ? i : 0;
+	} else if (v && json_object_is_type(v, json_type_array)) {
+		*order = 3;
+		for (size_t k = 0; k < json_object_array_length(v); k++) {
+			int s = spell_of(json_object_get_string(json_object_array_get_idx(v, k)));
+			if (s >= 0)
+				*mask |= 1u << s;
+		}
+	}
+}
+
+static void
+read_side(struct cw_state *st, int s, json_object *so)
+{
+	struct cw_side *sd = &st->side[s];
+	json_object *c = wr_v_get(so, "counts"), *ord = wr_v_get(so, "orders");
+	sd->stage = wr_v_name(so, "stage", stage_names, 4, CW_STAGE_ARMY);
+	sd->army = army_of(wr_v_str(so, "army"));
+	sd->spent = wr_v_int(so, "spent", 0);
+	if (sd->army >= 0) {
+		if (c && json_object_is_type(c, json_type_object)) {
+			json_object_object_foreach(c, k, v) {
+				int t = type_of(sd->army, k);
+				if (t > 0)
+					sd->counts[t] = json_object_get_int(v);
+			}
+		}
+	}
+	if (ord) {
+		spell_order(wr_v_get(ord, "counterspell"), &sd->counter_order, &sd->counter_mask);
+		spell_order(wr_v_get(ord, "dispel"), &sd->dispel_order, &sd->dispel_mask);
+		sd->heal_order = wr_v_name(ord, "heal", order_names, 3, 0);
+		sd->protect_order = wr_v_name(ord, "protection", order_names, 3, 0);
+	}
+}
+
+static void
+read_units(struct cw_state *st, json_object *view, const int *hidden)
+{
+	size_t n;
+	json_object *us = wr_v_array(view, "units", &n);
+	for (size_t k = 0; k < n; k++) {
+		json_object *x = json_object_array_get_idx(us, k);
+		int id = wr_v_int(x, "id", -1), s;
+		if (id < 0 || id >= st->nseats * CW_UPS || hidden[s = cw_seat_of(id)])
+			continue;
+		struct cw_unit *u = &st->u[id];
+		u->type = (int8_t)type_of(st->side[s].army, wr_v_str(x, "unit"));
+		if (u->type < 0)
+			continue;
+		u->status = (int8_t)wr_v_name(x, "status", ustate_names, 4, CW_U_EMPTY);
+		u->sq = (int16_t)(u->status == CW_U_RESERVE ? -1 : sq_of(st, x, "square"));
+		u->moved = (uint8_t)wr_v_bool(x, "moved", 0);
+		u->charged = (uint8_t)wr_v_bool(x, "charged", 0);
+		u->shot = (uint8_t)wr_v_bool(x, "shot", 0);
+		u->attacked = (uint8_t)wr_v_bool(x, "attacked", 0);
+		u->cast = (uint8_t)wr_v_bool(x, "cast", 0);
+		u->dying = (uint8_t)wr_v_bool(x, "dying", 0);
+	}
+	/* Melee links name squares: a second pass, once all stand. */
+	for (size_t k = 0; k < n; k++) {
+		json_object *x = json_object_array_get_idx(us, k), *ml;
+		int id = wr_v_int(x, "id", -1);
+		size_t nm;
+		if (id < 0 || id >= st->nseats * CW_UPS || hidden[cw_seat_of(id)])
+			continue;
+		ml = wr_v_array(x, "melee", &nm);
+		for (size_t j = 0; j < nm; j++) {
+			const char *q = json_object_get_string(json_object_array_get_idx(ml, j));
+			int o = unit_at(st, q ? wr_square_parse(&st->board, q) : -1);
+			if (o >= 0)
+				st->u[id].link |= CW_BIT(o);
+		}
+		st->u[id].was_link = st->u[id].link;
+	}
+}
+
+/* The spell awaiting a Counterspell, as cast: the view names the spell
+ * and its caster, not its target, so one of the casts the caster could
+ * have made is drawn (check_state requires it to have been legal). */
+static void
+pending_cast(struct cw_state *st, struct wr_rng *rng)
+{
+	struct cw_state *tmp = malloc(sizeof(*tmp));
+	struct wr_list l;
+	int c = unit_at(st, st->cast.unit), n = 0;
+
+	if (!tmp || c < 0) {
+		free(tmp);
+		return;
+	}
+	*tmp = *st;
+	tmp->pending = CW_PEND_NONE;
+	tmp->u[c].cast = 0;
+	if (st->cast.spell >= 0 && cw_spells[st->cast.spell].when == CW_WHEN_SHOOT)
+		tmp->u[c].shot = 0;
+	wr_list_init(&l, sizeof(struct cw_action));
+	cw_candidates(tmp, st->turn_seat, &l);
+	for (size_t i = 0; i < l.len; i++) {
+		const struct cw_action *a = wr_list_at(&l, i);
+		if (a->type == CW_A_CAST && a->unit == st->cast.unit && a->spell == st->cast.spell &&
+		    cw_legal(tmp, st->turn_seat, a, NULL) == 0 && rng->next(rng, (uint32_t)++n) == 0)
+			st->cast = *a;
+	}
+	wr_list_free(&l);
+	free(tmp);
+}
+
+static void
+read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
+{
+	size_t n;
+	json_object *pd = wr_v_array(view, "pending", &n);
+	for (size_t k = 0; k < n; k++) {
+		json_object *p = json_object_array_get_idx(pd, k);
+		const char *kind = wr_v_str(p, "kind");
+		int seat = wr_v_int(p, "seat", 0);
+		if (!kind)
+			continue;
+		if (!strcmp(kind, "follow_up")) {
+			st->pending = CW_PEND_FOLLOWUP;
+			st->pend_unit = unit_at(st, sq_of(st, p, "unit"));
+			st->pend_from = sq_of(st, p, "emptied");
+		} else if (!strcmp(kind, "counterspell")) {
+			st->pending = CW_PEND_COUNTER;
+			st->react_seat = seat;
+			st->cast.type = CW_A_CAST;
+			st->cast.spell = spell_of(wr_v_str(p, "spell"));
+			st->cast.unit = sq_of(st, p, "caster");
+			st->cast.to = -1;
+			st->cast.target2 = -1;
+			st->cast.effect = -1;
+			pending_cast(st, rng);
+		} else if (!strcmp(kind, "protection")) {
+			st->pending = CW_PEND_PROTECT;
+			st->held.type = CW_A_ATTACK;
+			st->held.unit = sq_of(st, p, "attacker");
+			st->held.to = sq_of(st, p, "target");
+		} else if (!strcmp(kind, "dispel")) {
+			int sp = spell_of(wr_v_str(p, "spell")), c = unit_at(st, sq_of(st, p, "caster"));
+			st->pending = CW_PEND_DISPEL;
+			st->react_seat = seat;
+			for (int i = 0; i < st->nfx; i++)
+				if (st->fx[i].spell == sp && st->fx[i].caster == c)
+					st->dispel_fx = i;
+		} else if (!strcmp(kind, "heal")) {
+			st->pending = CW_PEND_HEAL;
+			st->heal_seat = seat;
+		} else if (!strcmp(kind, "sacrifice")) {
+			st->pending = CW_PEND_SACRIFICE;
+		}
+	}
+}
+
+void *
+cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err)
+{
+	json_object *bd = wr_v_get(view, "board"), *co = json_object_new_object(), *sides;
+	struct cw_state *st;
+	void *fresh = NULL;
+	int nseats = wr_v_int(view, "seats", 2), hidden[CW_SEATS] = {0};
+	size_t n;
+
+	if (nseats < 2 || nseats > CW_SEATS || seat < 0 || seat >= nseats) {
+		json_object_put(co);
+		wr_fail(err, "bad-view", "seats", "not a ChessWar view for seat %d", seat);
+		return NULL;
+	}
+	json_object_object_add(co, "board_files", json_object_new_int(wr_v_int(bd, "files", 8)));
+	json_object_object_add(co, "board_ranks", json_object_new_int(wr_v_int(bd, "ranks", 8)));
+	json_object_object_add(co, "total_massacre",
+	                       json_object_new_boolean(wr_v_bool(view, "total_massacre", 0)));
+	json_object_object_add(co, "forest", json_object_get(wr_v_get(view, "forest")));
+	json_object_object_add(co, "hills", json_object_get(wr_v_get(view, "hills")));
+	if (cw_ruleset.create(co, nseats, NULL, &fresh, err) != 0) {
+		json_object_put(co);
+		return NULL;
+	}
+	json_object_put(co);
+	st = fresh;
+	st->phase = wr_v_name(view, "phase", phase_names, CW_PH_OVER + 1, CW_PH_SETUP);
+	st->round = wr_v_int(view, "round", 0);
+	st->turn_seat = wr_v_int(view, "turn_seat", 0);
+	st->first_seat = wr_v_int(view, "first_seat", -1);
+	st->rolloff_winner = wr_v_int(view, "rolloff_winner", -1);
+	{
+		json_object *o = wr_v_array(view, "order", &n);
+		for (size_t k = 0; k < n && k < CW_SEATS; k++)
+			st->order[k] = (int8_t)json_object_get_int(json_object_array_get_idx(o, k));
+	}
+	sides = wr_v_array(view, "sides", &n);
+	for (size_t s = 0; s < n && (int)s < nseats; s++) {
+		json_object *so = json_object_array_get_idx(sides, s);
+		if (wr_v_bool(so, "out", 0))
+			st->out |= 1u << s;
+		if (wr_v_bool(so, "hidden", 0)) {
+			hidden[s] = 1;  /* a hidden set-up: back to its start */
+			continue;
+		}
+		read_side(st, (int)s, so);
+	}
+	read_units(st, view, hidden);
+	cw_rebuild_at(st);
+	{
+		json_object *fx = wr_v_array(view, "effects", &n);
+		for (size_t k = 0; k < n && st->nfx < CW_MAX_FX; k++) {
+			json_object *x = json_object_array_get_idx(fx, k);
+			struct cw_effect *e = &st->fx[st->nfx];
+			e->spell = spell_of(wr_v_str(x, "spell"));
+			e->caster = unit_at(st, sq_of(st, x, "caster"));
+			e->target = unit_at(st, sq_of(st, x, "target"));
+			if (e->spell >= 0 && e->caster >= 0)
+				st->nfx++;
+		}
+	}
+	st->last_moved = unit_at(st, sq_of(st, view, "last_moved"));
+	{
+		json_object *sh = wr_v_get(view, "last_shot");
+		st->shot_from = sq_of(st, sh, "from");
+		st->shot_aim = sq_of(st, sh, "aim");
+		st->shot_land = sq_of(st, sh, "lands");
+	}
+	read_pending(st, view, rng);
+	st->winner = wr_v_int(view, "winner", -1);
+	{
+		const char *r = wr_v_str(view, "reason");
+		snprintf(st->reason, sizeof(st->reason), "%s", r ? r : "");
+	}
+	return wr_bot_finish(&cw_ruleset, st, err);
+}
+
+/* Each army's units on the board (and in reserve during set-up), by cost,
+ * the general counted heavily: its death ends the match (C10). */
+double
+cw_evaluate(const void *state, int seat)
+{
+	const struct cw_state *st = state;
+	double v[CW_SEATS] = {0}, all = 0;
+
+	if (seat < 0 || seat >= st->nseats)
+		return 0;
+	for (int i = 0; i < st->nseats * CW_UPS; i++) {
+		const struct cw_unit *u = &st->u[i];
+		int s = cw_seat_of(i);
+		if ((u->status != CW_U_ON && u->status != CW_U_RESERVE) || st->side[s].army < 0)
+			continue;
+		const struct cw_unit_def *d = &cw_armies[st->side[s].army].units[u->type];
+		v[s] += 1 + d->cost + (d->cost == 0 ? 4 : 0);
+	}
+	for (int s = 0; s < st->nseats; s++)
+		all += v[s];
+	return all > 0 ? v[seat] / all : 0.5;
+}

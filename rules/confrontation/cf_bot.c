@@ -1,0 +1,261 @@
+/* Confrontation for the computer player (issue 27, bot/): a state rebuilt
+ * from one seat's view, and a material evaluation.
+ *
+ * What the view hides (G5, II, VII): every other army while armies are
+ * built, and the spells a Bishop or King of another seat still holds
+ * (their count is public). While building, each other seat whose army is
+ * hidden is taken back to the start of its build (a fresh army, as
+ * create() makes it: the playouts build one at random); in play, each
+ * other piece's held spells are drawn from rng, that many of them.
+ * Not in any view, read back as a best guess: the source of a resolution
+ * (an action), the Luck already used in a battle (none), a spell's
+ * further targets (none), who lost a battle awaiting Live Again (the
+ * awaited seat's piece in it), Battle Fury's bookkeeping (no Fury owed, a
+ * Fury not yet moved), the turns in a row with nothing done (0). Calls the
+ * board and the data; only the ruleset table names it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "botview.h"
+#include "cf_rules.h"
+
+extern const struct wr_ruleset cf_ruleset;
+
+static void
+piece_ref(json_object *x, int *seat, int *id)
+{
+	*seat = wr_v_int(x, "seat", -1);
+	*id = wr_v_int(x, "id", -1);
+}
+
+/* A piece of the active seat named by its square, or -1. */
+static int
+piece_at(const struct cf_state *st, int seat, int sq)
+{
+	if (sq < 0 || seat < 0)
+		return -1;
+	for (int i = 0; i < st->s[seat].n; i++)
+		if (st->s[seat].p[i].sq == sq && st->s[seat].p[i].status == CF_ON)
+			return i;
+	return -1;
+}
+
+static void
+read_pieces(struct cf_seat *x, json_object *ps, int own, struct wr_rng *rng)
+{
+	size_t n = json_object_array_length(ps);
+	x->n = 0;
+	for (size_t i = 0; i < n && x->n < CF_MAX_PIECES; i++) {
+		json_object *po = json_object_array_get_idx(ps, i), *sp;
+		struct cf_piece *p = &x->p[x->n++];
+		size_t ns;
+		memset(p, 0, sizeof(*p));
+		p->type = wr_v_name(po, "type", cf_type_name, CF_TYPE_MAX, 0);
+		p->status = wr_v_name(po, "status", cf_status_name, CF_STATUS_MAX, CF_UNPLACED);
+		p->sq = wr_v_sq(po, "square", CF_B8);
+		p->strength = wr_v_int(po, "strength_tokens", 0);
+		p->treasure = wr_v_int(po, "treasure", 0);
+		sp = wr_v_array(po, "spells", &ns);
+		if (own && sp) {
+			for (size_t k = 0; k < ns; k++) {
+				int s = wr_json_name_index(json_object_get_string(json_object_array_get_idx(sp, k)),
+				                           cf_spell_name, CF_SPELL_MAX);
+				if (s >= 0)
+					p->spells[s]++;
+			}
+		} else {
+			/* Held in secret: that many, of kinds drawn. */
+			int count = wr_v_int(po, "spell_count", 0);
+			for (int k = 0; k < count; k++)
+				p->spells[rng->next(rng, CF_SPELL_MAX)]++;
+		}
+	}
+}
+
+void *
+cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err)
+{
+	json_object *opts = wr_v_get(view, "options"), *seats, *ts = wr_v_get(view, "turn_state");
+	json_object *co = json_object_new_object(), *bt = wr_v_get(view, "battle");
+	struct cf_state *st = NULL;
+	void *fresh = NULL;
+	size_t nseats, n;
+	struct wr_rng own;
+	uint64_t own_state;
+
+	seats = wr_v_array(view, "seats", &nseats);
+	if (nseats < 2 || nseats > WR_MAX_SEATS || seat < 0 || seat >= (int)nseats) {
+		json_object_put(co);
+		wr_fail(err, "bad-view", "seats", "not a Confrontation view for seat %d", seat);
+		return NULL;
+	}
+	/* The start of a match of these options: hidden armies start here. */
+	json_object_object_add(co, "army_points", json_object_new_int(wr_v_int(opts, "army_points", 15)));
+	json_object_object_add(co, "races", json_object_new_boolean(wr_v_bool(opts, "races", 0)));
+	json_object_object_add(co, "treasure", json_object_new_boolean(wr_v_bool(opts, "treasure", 0)));
+	json_object_object_add(co, "kings_magic",
+	                       json_object_new_boolean(wr_v_bool(opts, "kings_magic", 0)));
+	wr_rng_seeded(&own, &own_state, 1);
+	if (cf_ruleset.create(co, (int)nseats, &own, &fresh, err) != 0) {
+		json_object_put(co);
+		return NULL;
+	}
+	json_object_put(co);
+	st = fresh;
+	st->o.terrain_mode = wr_v_name(opts, "terrain", cf_tm_name, CF_TM_MAX, 0);
+	st->phase = wr_v_name(view, "phase", cf_phase_name, CF_PHASE_MAX, CF_BUILD);
+	for (int i = 0; i < CF_NSQ; i++)
+		st->terrain[i] = CF_T_NONE;
+	{
+		json_object *t = wr_v_array(view, "terrain", &n);
+		for (size_t k = 0; k < n; k++) {
+			json_object *x = json_object_array_get_idx(t, k);
+			int sq = wr_v_sq(x, "square", CF_B8);
+			if (sq >= 0)
+				st->terrain[sq] = wr_v_name(x, "type", cf_terrain_name, CF_T_MAX, CF_T_NONE);
+		}
+	}
+	for (size_t s = 0; s < nseats; s++) {
+		json_object *so = json_object_array_get_idx(seats, s), *ps = wr_v_get(so, "pieces"), *ord;
+		struct cf_seat *x = &st->s[s];
+		size_t nr;
+		x->out = wr_v_bool(so, "out", 0);
+		if (!ps || !json_object_is_type(ps, json_type_array)) {
+			x->ready = 0;   /* a hidden build: back to its start */
+			continue;
+		}
+		x->ready = wr_v_bool(so, "ready", 0);
+		x->points = wr_v_int(so, "points_left", 0);
+		x->race = wr_v_name(so, "race", cf_race_name, CF_RACE_MAX, 0);
+		x->racial = wr_v_int(so, "racial_tokens", 0);
+		x->racial_bought = x->racial;
+		json_object *r = wr_v_array(so, "setup_rolls", &nr);
+		x->nrolls = 0;
+		for (size_t k = 0; k < nr && k < 8; k++)
+			x->rolls[x->nrolls++] = json_object_get_int(json_object_array_get_idx(r, k));
+		read_pieces(x, ps, (int)s == seat, rng);
+		ord = wr_v_get(so, "standing_orders");
+		x->o_htl = wr_v_name(ord, "hold_the_line", cf_yesno_name, CF_YESNO_MAX, 0);
+		x->o_luck = wr_v_name(ord, "luck", cf_luck_name, CF_LUCK_MAX, 0);
+		x->o_live = wr_v_name(ord, "live_again", cf_yesno_name, CF_YESNO_MAX, 0);
+		x->o_fury = wr_v_name(ord, "battle_fury", cf_fury_order_name, 2, 0);
+	}
+	{
+		json_object *o = wr_v_array(view, "order", &n);
+		st->norder = 0;
+		for (size_t k = 0; k < n && k < WR_MAX_SEATS; k++)
+			st->order[st->norder++] = json_object_get_int(json_object_array_get_idx(o, k));
+	}
+	{
+		/* Who is asked: the chooser of the order, the placer. */
+		json_object *pd = wr_v_array(view, "pending", &n);
+		for (size_t k = 0; k < n; k++) {
+			json_object *x = json_object_array_get_idx(pd, k);
+			const char *kind = wr_v_str(x, "kind");
+			int s = wr_v_int(x, "seat", -1);
+			if (kind && !strcmp(kind, "order"))
+				st->chooser = s;
+			if (kind && !strcmp(kind, "place"))
+				for (int i = 0; i < st->norder; i++)
+					if (st->order[i] == s)
+						st->placer = i;
+		}
+	}
+	st->turn = wr_v_int(view, "turn", 0);
+	st->active = wr_v_int(view, "active", 0);
+	if (st->active < 0 || st->active >= (int)nseats)
+		st->active = 0;
+	st->nacts = wr_v_int(ts, "actions_taken", 0);
+	st->used = 0;
+	{
+		json_object *u = wr_v_array(ts, "pieces_used", &n);
+		for (size_t k = 0; k < n; k++)
+			st->used |= 1u << (json_object_get_int(json_object_array_get_idx(u, k)) & 31);
+	}
+	st->leadership_used = wr_v_bool(ts, "leadership_used", 0);
+	st->risen = piece_at(st, st->active, wr_v_sq(ts, "risen", CF_B8));
+	st->rose = st->risen >= 0;
+	st->swift = piece_at(st, st->active, wr_v_sq(ts, "swift_offer", CF_B8));
+	st->fury = wr_v_bool(ts, "battle_fury", 0);
+	st->fury_seat = wr_v_int(ts, "fury_seat", -1);
+	memset(&st->r, 0, sizeof(st->r));
+	st->r.kind = CF_RES_NONE;
+	st->r.panic_seat = st->r.panic_id = -1;
+	st->r.b.loser_seat = st->r.b.loser_id = -1;
+	if (bt && json_object_is_type(bt, json_type_object)) {
+		struct cf_battle *b = &st->r.b;
+		const char *sp = wr_v_str(bt, "spell");
+		piece_ref(wr_v_get(bt, "attacker"), &b->a_seat, &b->a_id);
+		piece_ref(wr_v_get(bt, "defender"), &b->d_seat, &b->d_id);
+		b->from = wr_v_sq(bt, "from", CF_B8);
+		b->at = wr_v_sq(bt, "at", CF_B8);
+		b->spell = sp ? wr_json_name_index(sp, cf_spell_name, CF_SPELL_MAX) : -1;
+		b->stage = wr_v_name(bt, "stage", cf_stage_name, CF_ST_MAX, CF_ST_ROLL);
+		b->htl = wr_v_bool(bt, "hold_the_line", 0);
+		b->a_die = wr_v_int(bt, "attacker_die", 0);
+		b->d_die = wr_v_int(bt, "defender_die", 0);
+		if (b->stage == CF_ST_LIVE) {
+			/* The loser is the awaited seat's piece in the battle. */
+			json_object *pd = wr_v_array(view, "pending", &n);
+			int ls = n ? wr_v_int(json_object_array_get_idx(pd, 0), "seat", -1) : -1;
+			b->loser_seat = ls;
+			b->loser_id = ls == b->a_seat ? b->a_id : b->d_id;
+			b->outcome = ls == b->a_seat ? -1 : 1;
+		}
+		st->r.kind = b->spell >= 0 ? CF_RES_SPELL : CF_RES_MOVE;
+		st->r.seat = b->a_seat;
+		st->r.id = b->a_id;
+		st->r.spell = b->spell >= 0 ? b->spell : 0;
+		st->r.in_battle = 1;
+	}
+	{
+		json_object *pn = wr_v_get(view, "panic");
+		if (pn && json_object_is_type(pn, json_type_object)) {
+			if (st->r.kind == CF_RES_NONE) {
+				st->r.kind = CF_RES_MOVE;
+				st->r.seat = st->active;
+				st->r.id = 0;    /* the piece that panicked it: unnamed */
+			}
+			piece_ref(pn, &st->r.panic_seat, &st->r.panic_id);
+		}
+	}
+	{
+		json_object *res = wr_v_get(view, "result");
+		if (res && json_object_is_type(res, json_type_object)) {
+			json_object *w = wr_v_array(res, "winners", &n);
+			const char *r = wr_v_str(res, "reason");
+			for (size_t i = 0; i < n; i++)
+				st->winners |= 1u << (json_object_get_int(json_object_array_get_idx(w, i)) & 3);
+			snprintf(st->reason, sizeof(st->reason), "%s", r ? r : "");
+		}
+	}
+	return wr_bot_finish(&cf_ruleset, st, err);
+}
+
+/* Each seat's army still on the board (or to be placed), by its cost,
+ * the King counted extra: its fall puts the seat out. */
+double
+cf_evaluate(const void *state, int seat)
+{
+	const struct cf_state *st = state;
+	double mine = 0, all = 0;
+
+	if (seat < 0 || seat >= st->nseats)
+		return 0;
+	for (int s = 0; s < st->nseats; s++) {
+		double v = 0;
+		if (st->s[s].out)
+			continue;
+		for (int i = 0; i < st->s[s].n; i++) {
+			const struct cf_piece *p = &st->s[s].p[i];
+			if (p->status != CF_ON && p->status != CF_UNPLACED)
+				continue;
+			v += 1 + cf_cost[p->type] + (p->type == CF_KING ? 4 : 0);
+		}
+		all += v;
+		if (s == seat)
+			mine = v;
+	}
+	return all > 0 ? mine / all : 0;
+}
