@@ -13,20 +13,6 @@
 
 #include "tournaments.h"
 
-static json_object *
-jget(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static const char *
-jstr(json_object *o, const char *k)
-{
-	json_object *v = jget(o, k);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
 /* The player's place (0 the top) among those not withdrawn, or -1. */
 static int
 place_of(json_object *t, int64_t player, int64_t *order, int *n)

@@ -11,13 +11,6 @@
 
 #include "tournaments.h"
 
-static json_object *
-jget(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* The table of the event that is match `game`, or NULL. */
 static json_object *
 table_of(json_object *t, int64_t game)

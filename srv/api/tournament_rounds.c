@@ -14,28 +14,6 @@
 
 void (*wp_tournament_pair_hook)(void);
 
-static int
-jint(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_int(v) : 0;
-}
-
-static const char *
-jstr(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
-	       ? json_object_get_string(v) : "";
-}
-
-static json_object *
-jget(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* The event read into league's arrays: players by seed (index 0 the
  * first seed), every table as a result (places 0 while it goes on). */
 struct event {

@@ -34,13 +34,6 @@ not_found(struct wp_ctx *ctx, enum wp_err err, int64_t id)
 	return wp_fail_store(ctx, err);
 }
 
-static json_object *
-jget(json_object *o, const char *k)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 static int
 is_organiser(json_object *t, int64_t who)
 {

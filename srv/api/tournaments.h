@@ -7,6 +7,28 @@
 #include "league.h"
 #include "tournament_store.h"
 
+/* Members of an event's JSON (sql/024, wp_tournament_json), borrowed;
+ * absent: NULL, "" and 0. */
+static inline json_object *
+jget(json_object *o, const char *k)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static inline const char *
+jstr(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+static inline int
+jint(json_object *o, const char *k)
+{
+	return json_object_get_int(jget(o, k));
+}
+
 /* The event `t` (its JSON, locked by the caller's transaction) moved on
  * as far as it can now: started (from "open", with enough players), its
  * next Swiss round paired and its matches created and started, or over
