@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "challenge_store.h"
 #include "tournaments.h"
 
 void (*wp_tournament_pair_hook)(void);
@@ -179,8 +180,44 @@ swiss_round(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev, int64
 	return err;
 }
 
+/* Seeds at the start: by rating in the ruleset (wp_db_rating_of, 1500
+ * without one), highest first, equal ratings in joining order; the event
+ * read again in that order. */
 static enum wp_err
-start(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev, int64_t id)
+seed_by_rating(struct wp_ctx *ctx, struct wp_conn *c, struct event *ev, int64_t id)
+{
+	int *rating = calloc((size_t)ev->n + 1, sizeof(*rating));
+	int64_t *ids = calloc((size_t)ev->n + 1, sizeof(*ids));
+	json_object *again = NULL;
+	enum wp_err err = WP_OK;
+
+	for (int i = 0; i < ev->n && !err; i++) {
+		ids[i] = id_at(ev, i);
+		err = wp_db_rating_of(c, ids[i], jstr(ev->t, "ruleset"), &rating[i]);
+	}
+	/* Insertion sort, stable: a few hundred players at most. */
+	for (int i = 1; i < ev->n && !err; i++)
+		for (int j = i; j > 0 && rating[j] > rating[j - 1]; j--) {
+			int r = rating[j];
+			int64_t p = ids[j];
+			rating[j] = rating[j - 1], ids[j] = ids[j - 1];
+			rating[j - 1] = r, ids[j - 1] = p;
+		}
+	for (int i = 0; i < ev->n && !err; i++)
+		err = wp_db_tournament_seed(c, id, ids[i], i + 1);
+	if (!err && !(err = wp_db_tournament(c, id, 0, 0, &again))) {
+		json_object_object_add(ev->t, "players", json_object_get(jget(again, "players")));
+		json_object_put(again);
+		free(ev->res);
+		event_read(ev, ev->t);
+	}
+	free(rating);
+	free(ids);
+	return err ? wp_fail_store(ctx, err) : WP_OK;
+}
+
+static enum wp_err
+start(struct wp_ctx *ctx, struct wp_conn *c, struct event *ev, int64_t id)
 {
 	struct wl_table tables[WL_MAX_PLAYERS / 2 + 1];
 	int rounds = jint(ev->t, "rounds"), cycles = jint(ev->t, "cycles");
@@ -189,6 +226,8 @@ start(struct wp_ctx *ctx, struct wp_conn *c, const struct event *ev, int64_t id)
 	if (ev->n < jint(ev->t, "min_players") || ev->n < ev->seats)
 		return wp_fail(ctx, WP_ERR_TOURNAMENT_CLOSED, "the event needs %d players to start",
 		               jint(ev->t, "min_players"));
+	if ((err = seed_by_rating(ctx, c, ev, id)))
+		return err;
 	if (strcmp(jstr(ev->t, "kind"), "ladder") == 0) {
 		rounds = 0;   /* a standing ladder: challenges, no rounds */
 	} else if (strcmp(jstr(ev->t, "kind"), "round_robin") == 0) {

@@ -254,6 +254,22 @@ class TournamentsTest(unittest.TestCase):
         self.assertEqual(self.rows("SELECT count(*) FROM tournament_rounds WHERE"
                                    " tournament_id = %d" % tid), "2")
 
+    def test_seeding_by_rating_at_the_start(self):
+        """Seeds are the joining order until the start, then the rating in
+        the ruleset (1500 without one), equal ratings in joining order."""
+        org = ml.Client(self.a, "SeedOrg")
+        p = self.players(4, "seed")
+        for c, r in ((p[3], 1800), (p[1], 1400)):
+            self.db.psql("INSERT INTO ratings (player_id, ruleset, pool, rating, rd, volatility)"
+                         " VALUES (%d, '%s', 'human', %d, 60, 0.06)" % (c.id, ml.RULESET, r))
+        tid = self.create(org, kind="swiss", rounds=1, max_players=4)
+        for c in p:
+            self.join(c, tid)
+        self.assertEqual([x["id"] for x in self.get(org, tid)["players"]], [c.id for c in p])
+        t = org.req("POST", "/api/tournaments/%d/start" % tid).json()
+        self.assertEqual([x["id"] for x in t["players"]], [p[3].id, p[0].id, p[2].id, p[1].id])
+        self.assertEqual([x["seed"] for x in t["players"]], [1, 2, 3, 4])
+
     def test_withdrawn_player_is_not_paired_again(self):
         org = ml.Client(self.a, "WdOrg")
         p = self.players(4, "wd")
