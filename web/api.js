@@ -68,6 +68,8 @@ const SENTENCES = {
   'challenge-closed': 'This challenge is no longer open: it was taken, cancelled or it expired.',
   'rating-out-of-range': 'Your rating is outside the range this challenge asks for.',
   'invalid-code': 'This code is not valid: mistyped, used already or expired.',
+  'tournament-not-found': 'There is no such tournament.',
+  'tournament-closed': 'Not now: the tournament is full, has started or is over, or has too few players to start.',
 };
 
 export class ApiError extends Error {

@@ -135,9 +135,18 @@ const KIND = {
   orders: 'changed standing orders',
 };
 
+// A tournament organiser's adjudication (issue 29): who it gave the match to.
+function adjudicationText(p, view) {
+  const a = p.actions || {};
+  const by = a.by && a.by.name ? `The organiser, ${a.by.name},` : 'The organiser';
+  return a.winner === null || a.winner === undefined ? `${by} adjudicated the match a draw`
+    : `${by} adjudicated the match: ${seatName(view, a.winner)} wins`;
+}
+
 // The heading of a post: "White (Alice): move d1→d2".
 export function postHeading(p, view) {
   if (p.kind === 'start') return KIND.start;
+  if (p.kind === 'adjudication') return adjudicationText(p, view);
   const who = seatName(view, p.seat);
   if (p.kind === 'turn') {
     if (Array.isArray(p.actions)) return `${who}: ${p.actions.map((a) => actionText(a, view)).join('; ')}`;

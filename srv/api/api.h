@@ -56,6 +56,17 @@ enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
 enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
 enum wp_err wp_api_players_get(struct wp_ctx *ctx);        /* ratings.c (issue 28) */
 enum wp_err wp_api_leaderboard(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_create(struct wp_ctx *ctx); /* tournaments.c (issue 29) */
+enum wp_err wp_api_tournaments_list(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_get(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_export(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_join(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_leave(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_remove(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_start(struct wp_ctx *ctx);
+enum wp_err wp_api_tournaments_adjudicate(struct wp_ctx *ctx); /* tournament_play.c */
+enum wp_err wp_api_tournaments_challenge(struct wp_ctx *ctx);  /* tournament_ladder.c */
+enum wp_err wp_api_tournaments_challenge_accept(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 enum wp_err wp_api_games_preview(struct wp_ctx *ctx);      /* preview.c (issue 30) */
@@ -78,6 +89,15 @@ enum wp_err wp_bots_resolve(struct wp_ctx *ctx, struct wp_conn *c, struct wp_bot
 enum wp_err wp_api_me_patch(struct wp_ctx *ctx);
 /* GET and PATCH /api/me's answer. */
 json_object *wp_me_json(const struct wp_player *who);
+
+/* --- polled.c --- */
+/* take_o with an ETag that hashes its text (`kind` its first letter); 304
+ * for a current If-None-Match, or with wait > 0 the request held on `key`
+ * (wait.h) from generation gen until a change, wait seconds or
+ * until_cap_ns (0: none). */
+enum wp_err wp_reply_polled(struct wp_ctx *ctx, json_object *take_o, char kind, int64_t key,
+                            uint64_t gen, int64_t wait, int64_t until_cap_ns);
+
 /* --- matches.c: a match made, by POST /api/games or a challenge taken --- */
 struct wp_match_new {
 	const struct wr_ruleset *rs;

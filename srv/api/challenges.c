@@ -249,18 +249,6 @@ wp_api_challenges_create(struct wp_ctx *ctx)
 
 /* An ETag of the answer itself: it is the caller's own (mine, seat), so
  * it tells nobody anything they were not shown. */
-static void
-body_etag(json_object *o, char out[40])
-{
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	unsigned char h[32];
-	char hex[33];
-
-	crypto_generichash(h, 16, (const unsigned char *)text, strlen(text), NULL, 0);
-	sodium_bin2hex(hex, sizeof(hex), h, 16);
-	snprintf(out, 40, "\"c%s\"", hex);
-}
-
 /* ?time=: untimed, timed, or a number of days a move. */
 static enum wp_err
 time_filter(struct wp_ctx *ctx, char *out, size_t cap, const char **time)
@@ -327,7 +315,7 @@ wp_api_challenges_list(struct wp_ctx *ctx)
 {
 	struct wp_player who = {0};
 	struct wp_conn *c;
-	char rs[72], tbuf[16], etag[40];
+	char rs[72], tbuf[16];
 	const char *ruleset = NULL, *time;
 	int64_t wait, limit, soonest;
 	json_object *o = NULL;
@@ -351,24 +339,9 @@ wp_api_challenges_list(struct wp_ctx *ctx)
 	wp_store_put(ctx->store, c);
 	if (err)
 		return err;
-	body_etag(o, etag);
-	wp_response_header(ctx->res, "ETag", etag);
-	wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
-	wp_response_header(ctx->res, "Vary", "Authorization");
-	const char *inm = wp_request_header(ctx->req, "If-None-Match");
-	if (!inm || !strstr(inm, etag))
-		return wp_reply_json(ctx, 200, o);
-	json_object_put(o);
-	int64_t now = wp_now_ns();
-	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;
 	/* The first listed to expire changes the list then: served again. */
-	if (soonest && (soonest + 1) * 1000000000 < until)
-		until = (soonest + 1) * 1000000000;
-	if (wait > 0 && ctx->req->can_wait && now < until)
-		wp_hold(ctx, WP_WAIT_CHALLENGES, gen, until);
-	else
-		ctx->res->status = 304;
-	return WP_OK;
+	return wp_reply_polled(ctx, o, 'c', WP_WAIT_CHALLENGES, gen, wait,
+	                       soonest ? (soonest + 1) * 1000000000 : 0);
 }
 
 enum wp_err

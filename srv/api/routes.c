@@ -56,6 +56,19 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/email/confirm", wp_api_email_confirm, WP_BODY_JSON},
 	{WP_POST, "/api/recovery", wp_api_recovery_create, WP_BODY_JSON},
 	{WP_POST, "/api/recovery/redeem", wp_api_recovery_redeem, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments", wp_api_tournaments_create, WP_BODY_JSON},
+	{WP_GET, "/api/tournaments", wp_api_tournaments_list, WP_BODY_NONE},
+	{WP_GET, "/api/tournaments/{id}", wp_api_tournaments_get, WP_BODY_NONE},
+	{WP_GET, "/api/tournaments/{id}/export", wp_api_tournaments_export, WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/join", wp_api_tournaments_join, WP_BODY_OPTIONAL},
+	{WP_POST, "/api/tournaments/{id}/leave", wp_api_tournaments_leave, WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/start", wp_api_tournaments_start, WP_BODY_NONE},
+	{WP_DELETE, "/api/tournaments/{id}/players/{player}", wp_api_tournaments_remove,
+	 WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/adjudicate", wp_api_tournaments_adjudicate, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/challenges", wp_api_tournaments_challenge, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/challenges/{challenge}/accept",
+	 wp_api_tournaments_challenge_accept, WP_BODY_NONE},
 };
 
 const struct wp_route *

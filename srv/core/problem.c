@@ -65,6 +65,8 @@ static const struct {
 	[WP_ERR_CHALLENGE_CLOSED] = {"challenge-closed", 409, "Conflict"},
 	[WP_ERR_RATING_OUT_OF_RANGE] = {"rating-out-of-range", 403, "Forbidden"},
 	[WP_ERR_INVALID_CODE] = {"invalid-code", 403, "Forbidden"},
+	[WP_ERR_TOURNAMENT_NOT_FOUND] = {"tournament-not-found", 404, "Not Found"},
+	[WP_ERR_TOURNAMENT_CLOSED] = {"tournament-closed", 409, "Conflict"},
 };
 
 static enum wp_err

@@ -33,7 +33,7 @@ static void *watch_main(void *arg);
 static int
 player_key(int64_t key)
 {
-	return key < 0 && key != WP_WAIT_CHALLENGES;
+	return key < 0 && key != WP_WAIT_CHALLENGES && key != WP_WAIT_TOURNAMENTS;
 }
 
 /* Starts watching w->fd; the caller holds the lock. On any failure w is

@@ -44,6 +44,8 @@ int wp_wait_players(void);
 /* The key of the open challenges' list (GET /api/challenges, issue 28),
  * woken by NOTIFY wp_challenge from any instance; not a player's. */
 #define WP_WAIT_CHALLENGES INT64_MIN
+/* The same for the tournaments (issue 29): every event and their list. */
+#define WP_WAIT_TOURNAMENTS (INT64_MIN + 1)
 /* 1 when the peer of socket fd has hung up (closed, or shut its sending
  * side), right now. */
 int wp_hung_up(int fd);

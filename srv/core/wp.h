@@ -69,6 +69,8 @@ enum wp_err {
 	WP_ERR_CHALLENGE_CLOSED,      /* 409: cancelled, expired or started */
 	WP_ERR_RATING_OUT_OF_RANGE,   /* 403: outside the challenge's rating range */
 	WP_ERR_INVALID_CODE,          /* 403: a sign-in code unknown, used or expired (issue 28) */
+	WP_ERR_TOURNAMENT_NOT_FOUND,  /* 404: no such tournament (issue 29) */
+	WP_ERR_TOURNAMENT_CLOSED,     /* 409: full, started or over, or not yet startable */
 	/* Answered only by the shipped nginx configuration (nginx/), listed
 	 * here so that the one table names every problem type. */
 	WP_ERR_PRECONDITION_FAILED,   /* 412 */

@@ -25,6 +25,7 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_ABORT] = "abort",
 	[WP_POST_CLAIM] = "claim",
 	[WP_POST_UNDO] = "undo",
+	[WP_POST_ADJUDICATION] = "adjudication",
 };
 
 static const char *const watches[WP_WATCH_MAX] = {

@@ -89,6 +89,25 @@ wp_result_by(const char *reason, int draw)
 	return r;
 }
 
+json_object *
+wp_result_adjudicated(json_object *content, int nseats)
+{
+	json_object *w;
+
+	if (!json_object_object_get_ex(content, "winner", &w))
+		return NULL;
+	if (!w)
+		return wp_result_by("adjudication", 1);
+	int seat = json_object_get_int(w);
+	if (!json_object_is_type(w, json_type_int) || seat < 0 || seat >= nseats)
+		return NULL;
+	json_object *r = wp_result_by("adjudication", 0);
+	json_object *winners;
+	json_object_object_get_ex(r, "winners", &winners);
+	json_object_array_add(winners, json_object_new_int(seat));
+	return r;
+}
+
 static const char *
 str(json_object *o, const char *k)
 {
@@ -516,6 +535,12 @@ wp_replay_step(struct wp_replay *r, const struct wp_past_post *p)
 		}
 		break;
 	}
+	case WP_POST_ADJUDICATION:   /* api/tournament_play.c */
+		json_object_put(r->given);
+		r->given = wp_result_adjudicated(p->actions, r->nseats);
+		if (!r->given)
+			return -1;
+		break;
 	case WP_POST_ABORT:
 		r->aborted = 1;
 		json_object_put(r->given);

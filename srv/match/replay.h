@@ -71,6 +71,9 @@ void wp_replay_free(struct wp_replay *r);
 /* The result of a match ended without the rules deciding (a draw agreed,
  * an abort): no winners, `draw`, `reason`. */
 json_object *wp_result_by(const char *reason, int draw);
+/* The result an adjudication post's content gives, {"winner": seat or
+ * null (a draw), ...}: reason "adjudication"; NULL when malformed. */
+json_object *wp_result_adjudicated(json_object *content, int nseats);
 
 /* An undo post's content, [{"type": "undo", "posts": [seq, ...]}]: the
  * seqs it takes back, ascending (issue 14).

@@ -20,6 +20,7 @@
 
 #include "core.h"
 #include "notify_priv.h"
+#include "tournament_store.h"
 
 struct wp_notify_cfg wp_notify_cfg;
 
@@ -219,6 +220,7 @@ worker_main(void *arg)
 		digest_round(st);
 		wp_account_mail_round(st);
 		wp_time_warn_round(st);
+		wp_tournament_round(st);   /* issue 29 */
 		if (!busy)
 			wait_for_work();
 	}

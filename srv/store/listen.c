@@ -65,7 +65,7 @@ listen_connect(void)
 		return NULL;
 	r = wp_pg_exec_within(c,
 	                      "LISTEN wp_game; LISTEN wp_outbox; LISTEN wp_token; LISTEN "
-	                      WP_CHALLENGE_CHANNEL, 0, NULL, LISTEN_QUERY_MS);
+	                      WP_CHALLENGE_CHANNEL "; LISTEN " WP_TOURNAMENT_CHANNEL, 0, NULL, LISTEN_QUERY_MS);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -214,6 +214,9 @@ listen_main(void *arg)
 				outbox_wake();
 			} else if (strcmp(n->relname, WP_CHALLENGE_CHANNEL) == 0) {
 				wp_wait_notify(WP_WAIT_CHALLENGES);   /* issue 28 */
+			} else if (strcmp(n->relname, WP_TOURNAMENT_CHANNEL) == 0) {
+				wp_wait_notify(WP_WAIT_TOURNAMENTS);  /* issue 29 */
+				outbox_wake();   /* the round worker (notify/worker.c) */
 			} else if (strcmp(n->relname, "wp_token") == 0) {
 				wp_cache_token_heard(n->extra);   /* a device revoked */
 			} else if (game > 0) {

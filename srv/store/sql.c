@@ -201,4 +201,5 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	WP_CHALLENGE_SQL
 	WP_RATINGS_SQL
 	WP_ACCOUNT_SQL
+	WP_TOURNAMENT_SQL
 };

@@ -12,6 +12,7 @@
 #include "challenge_sql.h"
 #include "ratings_sql.h"
 #include "account_sql.h"
+#include "tournament_sql.h"
 
 struct wp_conn {
 	PGconn *pg;
@@ -73,6 +74,7 @@ enum wp_stmt {
 	WP_CHALLENGE_STMTS       /* challenges.c (issue 28) */
 	WP_RATINGS_STMTS         /* ratings.c (issue 28) */
 	WP_ACCOUNT_STMTS         /* tokens.c */
+	WP_TOURNAMENT_STMTS      /* tournaments.c (issue 29) */
 	WP_STMT_MAX
 };
 

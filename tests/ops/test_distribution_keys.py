@@ -35,6 +35,10 @@ REFERENCE |= {"devices", "device_codes", "account_links", "account_mail"}
 REFERENCE |= {"ratings", "rating_settings"}
 REFERENCE |= {"challenges", "challenge_seats", "challenge_idempotency"}
 REFERENCE |= {"bot_engines"}
+# Issue 29: tournaments, their players, rounds and tables, and a ladder's
+# challenges (an event's rows; its matches named by id, no foreign key).
+REFERENCE |= {"tournaments", "tournament_players", "tournament_rounds", "tournament_tables",
+              "ladder_challenges"}
 COORDINATOR = {"schema_migrations"}  # bookkeeping of the migration runner
 
 

@@ -36,6 +36,7 @@ export async function show(main) {
       h('div', { class: 'row wrap' }, h('a', { class: 'button', href: '#/notifications', id: 'notifications-link' }, 'Notifications'),
         h('a', { class: 'button', href: '#/challenges', id: 'challenges-link' }, 'Find an opponent'),
         h('a', { class: 'button', href: '#/leaderboards', id: 'leaderboards-link' }, 'Leaderboards'),
+        h('a', { class: 'button', href: '#/tournaments', id: 'tournaments-link' }, 'Tournaments'),
         h('a', { class: 'button primary', href: '#/new' }, 'New match'))),
     notifyBox,
     challengesTeaser(),
