@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "botview.h"
 #include "engine.h"
 
 /* Iterations by level: level 1 is a handful of playouts (close to random,
@@ -92,9 +91,22 @@ tree_free(struct tree *t)
 	free(t->n);
 }
 
-/* Simultaneous decisions (set-up) are taken one seat at a time, lowest
- * first: the order does not matter to the rules, which wait for all. */
-#define awaited wr_bot_awaited
+/* The seat to act in a simulation: when several are awaited at once
+ * (simultaneous set-up), one of them drawn. Taking the lowest first would
+ * let a seat put off the others' set-up by never finishing its own (a
+ * hidden army is rebuilt from nothing, so the others' set-up only ever
+ * costs it): the search then stalls in set-up (ChessWar's deploy and
+ * undeploy, measured). */
+static int
+awaited(const struct wr_ruleset *rs, const void *st, struct wr_rng *rng)
+{
+	unsigned m = rs->to_act(st);
+	int seats[WR_MAX_SEATS], n = 0;
+	for (int s = 0; s < WR_MAX_SEATS; s++)
+		if (m & (1u << s))
+			seats[n++] = s;
+	return n ? seats[n > 1 ? rng->next(rng, (uint32_t)n) : 0] : -1;
+}
 
 static const char *
 canon(json_object *a)
@@ -137,7 +149,7 @@ playout(const struct wr_ruleset *rs, void *st, int depth, struct wr_rng *rng)
 	for (int d = 0; d < depth; d++) {
 		struct wr_result res;
 		rs->result(st, &res);
-		int who = awaited(rs, st);
+		int who = awaited(rs, st, rng);
 		if (res.over || who < 0)
 			return;
 		json_object *acts = rs->actions(st, who);
@@ -173,7 +185,7 @@ iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, int cap
 	for (;;) {
 		struct wr_result res;
 		rs->result(st, &res);
-		int who = depth == 0 ? seat : awaited(rs, st);
+		int who = depth == 0 ? seat : awaited(rs, st, rng);
 		if (res.over || who < 0 || np >= (int)(sizeof(path) / sizeof(path[0])))
 			break;
 		json_object *acts = rs->actions(st, who);

@@ -102,3 +102,9 @@ wr_bot_awaited(const struct wr_ruleset *rs, const void *st)
 			return s;
 	return -1;
 }
+
+double
+wr_bot_share(double mine, double theirs, double k)
+{
+	return 0.5 + (mine - theirs) / (2 * (mine + theirs + k));
+}

@@ -28,6 +28,10 @@ void *wr_bot_finish(const struct wr_ruleset *rs, void *take_st, struct wr_error 
 /* The lowest seat the state awaits, or -1 (the engine and its tests
  * take simultaneous decisions one seat at a time). */
 int wr_bot_awaited(const struct wr_ruleset *rs, const void *st);
+/* A score in [0, 1] from a seat's material and its opponents' (their
+ * mean): 0.5 when equal, rising with `mine` even when the opponents have
+ * nothing (a hidden army is rebuilt empty), `k` the size of a small army. */
+double wr_bot_share(double mine, double theirs, double k);
 /* Fisher-Yates shuffle of n ints with rng. */
 void wr_bot_shuffle(int *v, int n, struct wr_rng *rng);
 

@@ -238,7 +238,7 @@ bc_evaluate(const void *state, int seat)
 		for (int i = s * BC_PER_SIDE + 8; i < (s + 1) * BC_PER_SIDE; i++)
 			v[s] += st->p[i].sq >= 0 ? 0.1 : 0;
 	}
-	return v[0] + v[1] > 0 ? v[seat] / (v[0] + v[1]) : 0.5;
+	return wr_bot_share(v[seat], v[!seat], 5);
 }
 
 int

@@ -312,7 +312,8 @@ cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 }
 
 /* Each army's units on the board (and in reserve during set-up), by cost,
- * the general counted heavily: its death ends the match (C10). */
+ * the general counted heavily: its death ends the match (C10); a little
+ * for each set-up stage reached. */
 double
 cw_evaluate(const void *state, int seat)
 {
@@ -327,9 +328,27 @@ cw_evaluate(const void *state, int seat)
 		if ((u->status != CW_U_ON && u->status != CW_U_RESERVE) || st->side[s].army < 0)
 			continue;
 		const struct cw_unit_def *d = &cw_armies[st->side[s].army].units[u->type];
-		v[s] += 1 + d->cost + (d->cost == 0 ? 4 : 0);
+		/* a unit on the board a little over one in reserve, and each
+		 * set-up stage reached, so that set-up moves forward: else
+		 * deploy and undeploy score the same and a search may cycle */
+		v[s] += (1 + d->cost + (d->cost == 0 ? 4 : 0)) * (u->status == CW_U_ON ? 1.0 : 0.9);
+	}
+	for (int s = 0; s < st->nseats; s++) {
+		const struct cw_side *sd = &st->side[s];
+		/* before `ready` an army is its purchases (no unit yet) */
+		if (sd->army >= 0 && sd->stage <= CW_STAGE_BUILD) {
+			const struct cw_army *ar = &cw_armies[sd->army];
+			v[s] = 5 * 0.9;
+			for (int t = 1; t < ar->ntypes; t++)
+				v[s] += sd->counts[t] * (1 + ar->units[t].cost) * 0.9;
+		}
+		v[s] += 0.5 * sd->stage;
 	}
 	for (int s = 0; s < st->nseats; s++)
-		all += v[s];
-	return all > 0 ? v[seat] / all : 0.5;
+		all += s == seat ? 0 : v[s];
+	/* In set-up another army is hidden, rebuilt from nothing: scored
+	 * against a typical army, its building is neither loss nor gain. */
+	if (st->phase == CW_PH_SETUP)
+		return wr_bot_share(v[seat], 30, 10);
+	return wr_bot_share(v[seat], all / (st->nseats - 1), 10);
 }

@@ -240,6 +240,7 @@ cf_evaluate(const void *state, int seat)
 {
 	const struct cf_state *st = state;
 	double mine = 0, all = 0;
+	int others = 0;
 
 	if (seat < 0 || seat >= st->nseats)
 		return 0;
@@ -253,9 +254,17 @@ cf_evaluate(const void *state, int seat)
 				continue;
 			v += 1 + cf_cost[p->type] + (p->type == CF_KING ? 4 : 0);
 		}
-		all += v;
-		if (s == seat)
+		if (s == seat) {
 			mine = v;
+		} else {
+			all += v;
+			others++;
+		}
 	}
-	return all > 0 ? mine / all : 0;
+	/* While building, another army is hidden, rebuilt from its start:
+	 * scored against a typical army, its building is neither loss nor
+	 * gain. */
+	if (st->phase == CF_BUILD)
+		return wr_bot_share(mine, 2.0 * st->o.points, 10);
+	return wr_bot_share(mine, others ? all / others : 0, 10);
 }

@@ -307,5 +307,10 @@ oc_evaluate(const void *state, int seat)
 			}
 		v[u->seat] += 0.02 * (14 - near);
 	}
-	return v[0] + v[1] > 0 ? v[seat] / (v[0] + v[1]) : 0.5;
+	/* While recruiting, the other army is hidden, not yet recruited:
+	 * scored against a full army, its recruiting is neither loss nor
+	 * gain. */
+	if (st->phase == OC_PH_RECRUIT)
+		return wr_bot_share(v[seat], 3.0 * st->nunits, 10);
+	return wr_bot_share(v[seat], v[!seat], 10);
 }

@@ -174,16 +174,17 @@ double
 wc_evaluate(const void *state, int seat)
 {
 	const struct wc_state *st = state;
-	double mine = 0, all = 0;
+	double mine = 0, theirs = 0;
 
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
 		if (p->where != WC_ON && p->where != WC_REDEPLOY)
 			continue;
 		int v = wc_type_cost[p->type] + (p->type == WC_KING ? 6 : 0);
-		all += v;
 		if (p->seat == seat)
 			mine += v;
+		else
+			theirs += v;
 	}
-	return all > 0 ? mine / all : 0.5;
+	return wr_bot_share(mine, theirs, 10);
 }
