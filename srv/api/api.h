@@ -160,10 +160,12 @@ enum wp_err wp_me(struct wp_ctx *ctx, struct wp_conn **c, struct wp_player *who)
  * WP_ERR_NOT_FOUND the same 404 (another player's looks like none). */
 enum wp_err wp_mine_id(struct wp_ctx *ctx, const char *what, int64_t *id);
 enum wp_err wp_mine_fail(struct wp_ctx *ctx, enum wp_err err, const char *what);
-/* {"<key>": [one(row i, arg) for each of n rows of `size` bytes]}, 200. */
-enum wp_err wp_reply_list(struct wp_ctx *ctx, const char *key, const void *rows, size_t size,
-                          int n, json_object *(*one)(const void *row, const void *arg),
-                          const void *arg);
+/* GET of a list of the caller's own (devices, webhooks): load() reads
+ * the player's rows (malloc'd, n of `size` bytes each), answered as
+ * {"<key>": [one(row, who) for each]}, 200. */
+typedef enum wp_err (*wp_mine_load)(struct wp_conn *c, int64_t player, void **rows, int *n);
+enum wp_err wp_list_mine(struct wp_ctx *ctx, const char *key, wp_mine_load load, size_t size,
+                         json_object *(*one)(const void *row, const struct wp_player *who));
 /* The bearer's player (who), then fn in one transaction (wp_store_tx) on
  * a connection of the request's own. */
 enum wp_err wp_player_tx(struct wp_ctx *ctx, struct wp_player *who, wp_tx_fn fn, void *arg);

@@ -51,28 +51,25 @@ device_json(const struct wp_device *d, int64_t mine)
 }
 
 static json_object *
-device_row(const void *row, const void *mine)
+device_row(const void *row, const struct wp_player *who)
 {
-	return device_json(row, *(const int64_t *)mine);
+	return device_json(row, who->device);
+}
+
+static enum wp_err
+devices_of(struct wp_conn *c, int64_t player, void **rows, int *n)
+{
+	struct wp_device *d = NULL;
+	enum wp_err err = wp_db_devices(c, player, &d, n);
+
+	*rows = d;
+	return err;
 }
 
 enum wp_err
 wp_api_devices_list(struct wp_ctx *ctx)
 {
-	struct wp_device *rows = NULL;
-	struct wp_player who;
-	struct wp_conn *c;
-	enum wp_err err;
-	int n = 0;
-
-	if ((err = wp_me(ctx, &c, &who)))
-		return err;
-	err = wp_db_devices(c, who.id, &rows, &n);
-	wp_store_put(ctx->store, c);
-	err = err ? wp_fail_store(ctx, err)
-	          : wp_reply_list(ctx, "devices", rows, sizeof(*rows), n, device_row, &who.device);
-	free(rows);
-	return err;
+	return wp_list_mine(ctx, "devices", devices_of, sizeof(struct wp_device), device_row);
 }
 
 enum wp_err

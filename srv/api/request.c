@@ -198,13 +198,27 @@ wp_mine_fail(struct wp_ctx *ctx, enum wp_err err, const char *what)
 }
 
 enum wp_err
-wp_reply_list(struct wp_ctx *ctx, const char *key, const void *rows, size_t size, int n,
-              json_object *(*one)(const void *row, const void *arg), const void *arg)
+wp_list_mine(struct wp_ctx *ctx, const char *key, wp_mine_load load, size_t size,
+             json_object *(*one)(const void *row, const struct wp_player *who))
 {
-	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	struct wp_player who;
+	struct wp_conn *c;
+	enum wp_err err;
+	void *rows = NULL;
+	int n = 0;
 
+	if ((err = wp_me(ctx, &c, &who)))
+		return err;
+	err = load(c, who.id, &rows, &n);
+	wp_store_put(ctx->store, c);
+	if (err) {
+		free(rows);
+		return wp_fail_store(ctx, err);
+	}
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
 	for (int i = 0; i < n; i++)
-		json_object_array_add(list, one((const char *)rows + (size_t)i * size, arg));
+		json_object_array_add(list, one((const char *)rows + (size_t)i * size, &who));
+	free(rows);
 	json_object_object_add(o, key, list);
 	return wp_reply_json(ctx, 200, o);
 }

@@ -87,29 +87,26 @@ wp_api_webhooks_create(struct wp_ctx *ctx)
 }
 
 static json_object *
-hook_row(const void *row, const void *arg)
+hook_row(const void *row, const struct wp_player *who)
 {
-	(void)arg;
+	(void)who;
 	return hook_json(row);
+}
+
+static enum wp_err
+hooks_of(struct wp_conn *c, int64_t player, void **rows, int *n)
+{
+	struct wp_webhook *w = NULL;
+	enum wp_err err = wp_db_webhooks(c, player, &w, n);
+
+	*rows = w;
+	return err;
 }
 
 enum wp_err
 wp_api_webhooks_list(struct wp_ctx *ctx)
 {
-	struct wp_webhook *hooks = NULL;
-	struct wp_player who;
-	struct wp_conn *c;
-	enum wp_err err;
-	int n = 0;
-
-	if ((err = wp_me(ctx, &c, &who)))
-		return err;
-	err = wp_db_webhooks(c, who.id, &hooks, &n);
-	wp_store_put(ctx->store, c);
-	err = err ? wp_fail_store(ctx, err)
-	          : wp_reply_list(ctx, "webhooks", hooks, sizeof(*hooks), n, hook_row, NULL);
-	free(hooks);
-	return err;
+	return wp_list_mine(ctx, "webhooks", hooks_of, sizeof(struct wp_webhook), hook_row);
 }
 
 enum wp_err
