@@ -32,6 +32,14 @@ export class MatchDrafting {
   // choices left; when the rules refuse them, the draft goes back to what
   // it was and the refusal says why.
   async tryDraft(actions) {
+    // Just posted and the view not there yet: the dry run would be asked
+    // of a past position (a 409). The choice waits for the new view
+    // (loading.js, applyView), which tries it again if it is still legal.
+    if (this.settleSeq && this.view.seq < this.settleSeq) {
+      this.deferredDraft = actions;
+      this.setDraft(actions, { pending: true });
+      return false;
+    }
     const seq = this.view.seq;
     const prev = this.draft;
     const ticket = (this.draftTicket = (this.draftTicket || 0) + 1);

@@ -134,6 +134,15 @@ export class MatchLoading {
       this.closeMenu();
     }
     await Promise.all([this.loadActions(), this.loadPosts()]);
+    const deferred = this.deferredDraft;
+    if (deferred && !(this.settleSeq && view.seq < this.settleSeq)) {
+      // A choice made while my post was on its way (drafting.js): tried
+      // now if it still is one, else let go.
+      this.deferredDraft = null;
+      this.draft = null;
+      if (this.actions.some((a) => same(a, deferred[0]))) this.tryDraft(deferred);
+      else this.setDraft(null);
+    }
     if (seqChanged && this.draft && this.draft.seq !== view.seq) {
       // A form's draft (an army list) survives a side move of another seat
       // when its first action is still legal; anything else is cleared.

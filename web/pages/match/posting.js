@@ -36,8 +36,10 @@ export class MatchPosting {
     this.postBtn.disabled = true;
     if (!quiet) clear(this.postMsg, h('p', { class: 'note' }, 'Posting…'));
     try {
-      await request('POST', attempt.path, { rawBody: attempt.body, headers: { 'Idempotency-Key': attempt.key } });
+      const r = await request('POST', attempt.path, { rawBody: attempt.body, headers: { 'Idempotency-Key': attempt.key } });
       this.saveAttempt(null);
+      // Until the view shows this post, a choice waits for it (drafting.js).
+      if (r.body && Number.isInteger(r.body.seq)) this.settleSeq = r.body.seq;
       clear(this.postMsg);
       if (attempt.path.endsWith('/turns')) {
         this.draft = null;
