@@ -125,6 +125,19 @@ deliver_round(struct wp_store *st)
 	double lease = wp_notify_cfg.timeout + 60.0;
 	if (wp_db_outbox_claim(c, WP_OUTBOX_BATCH, lease, &rows, &n) != WP_OK)
 		n = 0;
+	/* The claim's LIMIT is evaluated once (a MATERIALIZED CTE: as a
+	 * subquery of the UPDATE it was rescanned under concurrent deletes and
+	 * claimed more, which overran sends[] under ASan); never trust it. */
+	if (n > WP_OUTBOX_BATCH) {
+		wp_log("notify: %d deliveries claimed, %d sent now, the rest when their lease ends", n,
+		       WP_OUTBOX_BATCH);
+		for (int i = WP_OUTBOX_BATCH; i < n; i++) {
+			free(rows[i].url);
+			free(rows[i].secret);
+			rows[i].url = rows[i].secret = NULL;
+		}
+		n = WP_OUTBOX_BATCH;
+	}
 	wp_store_put(st, c);
 	for (int i = 0; i < n; i++)
 		wp_webhook_begin(&rows[i], &sends[i]);

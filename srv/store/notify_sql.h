@@ -69,11 +69,12 @@
 	/* Claims due rows for one attempt each: the lease ($2 s) keeps other \
 	 * instances off them while this one sends. */                                          \
 	[WP_STMT_OUTBOX_CLAIM] = {"outbox_claim",                                                \
-		"UPDATE webhook_deliveries d SET attempts = d.attempts + 1,"                     \
-		" next_attempt_at = now() + make_interval(secs => $2) FROM webhooks w"           \
-		" WHERE w.id = d.webhook_id AND (d.game_id, d.id) IN (SELECT game_id, id"         \
-		" FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now()"  \
+		"WITH due AS MATERIALIZED (SELECT game_id, id FROM webhook_deliveries"           \
+		" WHERE state = 'pending' AND next_attempt_at <= now()"                          \
 		" ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)"                     \
+		" UPDATE webhook_deliveries d SET attempts = d.attempts + 1,"                     \
+		" next_attempt_at = now() + make_interval(secs => $2) FROM webhooks w, due"      \
+		" WHERE w.id = d.webhook_id AND d.game_id = due.game_id AND d.id = due.id"        \
 		" RETURNING " COLS(WP_OUTBOX_COLUMNS)},                                          \
 	/* One attempt's outcome: logged, and the row delivered, failed for \
 	 * good after $6 attempts, or due again in $7 s. A row claimed again \
