@@ -96,6 +96,45 @@ class TakebackTest(wp.ServerTestCase):
         self.assertEqual(self.view(self.a)["seq"], seq)
 
 
+class BarrierTest(wp.ServerTestCase):
+    """Officers Chess under fog (O13): a move that shows the mover an enemy
+    revealed something hidden; it may not be asked back."""
+
+    def deployed(self):
+        """A fresh match at Ann's first activation; (game, Ann, post)."""
+        a, b = ml.Client(self.server, "Ann"), ml.Client(self.server, "Ben")
+        g = a.create(2, {"units": 1, "fog": True, "activations": "1"}, ruleset="officers-chess")
+        self.assertEqual(b.join(g["id"], g["invitations"][0]["code"]).status, 200)
+        game, who = g["id"], [a, b]
+
+        def post(seat, actions):
+            r = who[seat].turn(game, ml.seq_of(who[seat], game), actions)
+            self.assertEqual(r.status, 200, r)
+            return r.json()
+        post(0, [{"type": "recruit", "name": "Ana", "class": "Sword Fighter",
+                  "items": ["Steel Sword"]}])
+        post(1, [{"type": "recruit", "name": "Zed", "class": "Thief", "items": ["Steel Dagger"]}])
+        post(1, [{"type": "deploy", "unit": "Zed", "to": "d8"}])
+        post(0, [{"type": "deploy", "unit": "Ana", "to": "d1"}])
+        return game, a, post
+
+    def test_a_sighting_stands(self):
+        move = {"type": "move", "from": "d1", "to": "d5"}
+        game, a, post = self.deployed()
+        post(0, [move])
+        ends = [x for x in a.actions(game)["actions"] if "end" in x["type"]]
+        self.assertTrue(ends, a.actions(game))
+        # The same in a second match: the sighting and the end of the turn
+        # in one post, the match's last.
+        game, a, post = self.deployed()
+        post(0, [move, ends[0]])
+        v = a.view(game).json()
+        self.assertNotIn(0, v["awaiting"])
+        r = a.req("POST", "/api/games/%d/takeback" % game)
+        self.assertEqual(r.status, 409, r)
+        self.assertEqual(r.json()["code"], "information-revealed", r)
+        self.assertEqual(a.view(game).json()["seq"], v["seq"], "nothing changed")
+
 class BotTakebackTest(wp.ServerTestCase):
     """A bot declines a takeback request at once (srv/bot/botplay.c): asked
     while no instance plays bots, answered by the next that starts."""
