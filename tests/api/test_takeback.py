@@ -84,6 +84,27 @@ class TakebackTest(wp.ServerTestCase):
         self.refused(self.ask(self.a, "/accept"), "no-takeback-request")
         self.refused(self.ask(self.b), "nothing-to-take-back")
 
+    def test_a_roll_stands(self):
+        """The defender's Dodge rolls the dice (as in test_undo); posted with
+        a move that ends its turn, that post may not be asked back."""
+        mine = {p["square"]: p for p in self.view(self.b)["state"]["pieces"] if p["seat"] == 1}
+        target = "d8" if not mine["d8"]["decoy"] else "f8"
+        walker, shuffle = (("d", ("f8", "g7")) if target == "d8" else ("f", ("d8", "c7")))
+        for i in range(1, 7):
+            self.post(0, {"type": "move", "from": "%s%d" % (walker, i),
+                          "to": "%s%d" % (walker, i + 1)})
+            a, b = shuffle if i % 2 else shuffle[::-1]
+            self.post(1, {"type": "move", "from": a, "to": b})
+        self.post(0, {"type": "attack", "from": walker + "7", "to": target})
+        r = self.b.turn(self.game, ml.seq_of(self.b, self.game),
+                        [{"type": "dodge", "dodge": True},
+                         {"type": "move", "from": shuffle[0], "to": shuffle[1]}])
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(any(e["type"] == "roll" for e in r.json()["events"]))
+        self.assertNotIn(1, r.json()["awaiting"])
+        self.refused(self.ask(self.b), "dice-rolled")
+        self.assertEqual(self.view(self.a)["seq"], r.json()["seq"], "nothing changed")
+
     def test_refusals_change_nothing(self):
         self.refused(self.ask(self.a), "nothing-to-take-back")
         self.post(0, {"type": "move", "from": "d1", "to": "d2"})
