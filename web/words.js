@@ -133,6 +133,8 @@ const KIND = {
   draw_decline: 'declined the draw',
   abort: 'aborted the match',
   orders: 'changed standing orders',
+  takeback_request: 'asked to take back their last move',
+  takeback_decline: 'declined the takeback',
 };
 
 // A tournament organiser's adjudication (issue 29): who it gave the match to.

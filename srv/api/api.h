@@ -69,6 +69,12 @@ enum wp_err wp_api_tournaments_challenge(struct wp_ctx *ctx);  /* tournament_lad
 enum wp_err wp_api_tournaments_challenge_accept(struct wp_ctx *ctx);
 /* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
+enum wp_err wp_undo_last(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat,
+                         int count, json_object **out);
+/* Takeback requests (issue 30, takeback.c): ask, accept, decline. */
+enum wp_err wp_api_games_takeback(struct wp_ctx *ctx);
+enum wp_err wp_api_games_takeback_accept(struct wp_ctx *ctx);
+enum wp_err wp_api_games_takeback_decline(struct wp_ctx *ctx);
 enum wp_err wp_api_games_preview(struct wp_ctx *ctx);      /* preview.c (issue 30) */
 /* One post as a viewer may see it (RULINGS.md G5). */
 /* A post as `viewer` may see it, who sees the log up to post `upto` (a
@@ -281,6 +287,8 @@ enum wp_err wp_idem_replay(struct wp_ctx *ctx, enum wp_err found, struct wp_idem
 typedef enum wp_err (*wp_mutate_fn)(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g,
                                     int seat, json_object **out);
 enum wp_err wp_mutate(struct wp_ctx *ctx, wp_mutate_fn fn);
+/* The same for a POST that takes no fields (a body is optional). */
+enum wp_err wp_mutate_no_fields(struct wp_ctx *ctx, wp_mutate_fn fn);
 /* The same, first trying the match and the player from the cache and the
  * post in one round trip (issue 17); for fns that only read the database
  * and write through wp_post_store. */

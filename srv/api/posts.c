@@ -146,8 +146,8 @@ do_resign(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, js
 }
 
 /* resign and abort take no fields; a body is optional. */
-static enum wp_err
-no_fields(struct wp_ctx *ctx, wp_mutate_fn fn)
+enum wp_err
+wp_mutate_no_fields(struct wp_ctx *ctx, wp_mutate_fn fn)
 {
 	static const char *const fields[] = {NULL};
 	enum wp_err err;
@@ -160,7 +160,7 @@ no_fields(struct wp_ctx *ctx, wp_mutate_fn fn)
 enum wp_err
 wp_api_games_resign(struct wp_ctx *ctx)
 {
-	return no_fields(ctx, do_resign);
+	return wp_mutate_no_fields(ctx, do_resign);
 }
 
 /* A post that changes no ruleset state: draws and abort. */
@@ -266,7 +266,7 @@ do_abort(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, jso
 enum wp_err
 wp_api_games_abort(struct wp_ctx *ctx)
 {
-	return no_fields(ctx, do_abort);
+	return wp_mutate_no_fields(ctx, do_abort);
 }
 
 /* ------------------------------------------------------------- the log */

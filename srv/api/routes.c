@@ -24,6 +24,9 @@ static const struct wp_route routes[] = {
 	{WP_POST, "/api/games/{id}/draw", wp_api_games_draw, WP_BODY_JSON},
 	{WP_POST, "/api/games/{id}/abort", wp_api_games_abort, WP_BODY_OPTIONAL},
 	{WP_POST, "/api/games/{id}/undo", wp_api_games_undo, WP_BODY_JSON},
+	{WP_POST, "/api/games/{id}/takeback", wp_api_games_takeback, WP_BODY_OPTIONAL},
+	{WP_POST, "/api/games/{id}/takeback/accept", wp_api_games_takeback_accept, WP_BODY_OPTIONAL},
+	{WP_POST, "/api/games/{id}/takeback/decline", wp_api_games_takeback_decline, WP_BODY_OPTIONAL},
 	/* issue 30: a draft tried before it is posted */
 	{WP_POST, "/api/games/{id}/preview", wp_api_games_preview, WP_BODY_JSON},
 	{WP_GET, "/api/games/{id}/export", wp_api_games_export, WP_BODY_NONE},

@@ -59,7 +59,8 @@ candidates(const struct wp_post_row *rows, int n, int seat, struct undo_plan *p)
 	int found = 0, i;
 
 	for (i = n - 1; i >= 0 && found < WP_UNDO_MAX; i--) {
-		if (rows[i].undone_by || (rows[i].kind == WP_POST_UNDO && rows[i].seat == seat))
+		if (rows[i].undone_by || ((rows[i].kind == WP_POST_UNDO ||
+		                           rows[i].kind == WP_POST_TAKEBACK) && rows[i].seat == seat))
 			continue;
 		if (rows[i].kind != WP_POST_TURN || rows[i].seat != seat)
 			break;
@@ -239,11 +240,7 @@ write_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat,
 static enum wp_err
 do_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json_object **out)
 {
-	struct wp_post_row *rows = NULL;
-	struct undo_plan plan = {0};
-	struct wp_past start = {0};
 	int64_t seq, count;
-	int n = 0;
 	enum wp_err err;
 
 	if ((err = wp_body_int(ctx, "seq", 0, INT32_MAX, 1, 0, &seq)) ||
@@ -258,14 +255,29 @@ do_undo(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, json
 	}
 	if (!(g->awaiting & (1u << seat)))
 		return refuse(ctx, UNDO_NOT_YOUR_TURN);
+	return wp_undo_last(ctx, c, g, seat, (int)count, out);
+}
+
+/* Takes back the seat's last `count` posts as an undo post of the seat's
+ * (also when another seat accepts its takeback request, api/takeback.c). */
+enum wp_err
+wp_undo_last(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, int count,
+             json_object **out)
+{
+	struct wp_post_row *rows = NULL;
+	struct undo_plan plan = {0};
+	struct wp_past start = {0};
+	int n = 0;
+	enum wp_err err;
+
 	if ((err = load_turn(c, g, seat, &rows, &n, &start, &plan)) != WP_OK)
 		err = wp_fail_store(ctx, err);
 	else if (plan_undo(g, &start, rows, n, seat, &plan) != 0)
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's log does not replay");
-	else if (allowed(&plan, (int)count) != UNDO_OK)
-		err = refuse(ctx, allowed(&plan, (int)count));
+	else if (allowed(&plan, count) != UNDO_OK)
+		err = refuse(ctx, allowed(&plan, count));
 	else
-		err = write_undo(ctx, c, g, seat, rows, &plan, (int)count, out);
+		err = write_undo(ctx, c, g, seat, rows, &plan, count, out);
 	plan_free(g->rs, &plan);
 	if (start.state)
 		g->rs->free(start.state);

@@ -281,6 +281,22 @@ play_turn(const struct wp_game *g, void *state, const struct wp_bot_task *t, uin
 	return post_action(t, action);
 }
 
+/* Another seat asks to take back its last post (api/takeback.c): the
+ * match's last post is its takeback request. */
+static int
+asked_takeback(const struct wp_game *g, int seat)
+{
+	struct wp_conn *c = wp_store_get(store);
+	struct wp_undo_tail tail[1];
+	int n = 0;
+
+	if (!c)
+		return 0;
+	enum wp_err err = wp_db_undo_tail(c, g->id, seat, tail, 1, &n);
+	wp_store_put(store, c);
+	return err == WP_OK && n == 1 && tail[0].kind == WP_POST_TAKEBACK && tail[0].seat != seat;
+}
+
 /* What the seat owes at post t->seq, from the match as stored; the
  * outcome recorded with the claim, and whether it is settled. */
 static const char *
@@ -321,14 +337,16 @@ decide(const struct wp_bot_task *t, uint64_t seed, int run_len, int *done)
 		} else if ((g.draw_offers & ~me) && !(g.draw_offers & me) && (in & me)) {
 			status = answer_draw(&g, state, t);
 			outcome = "draw-answered";
+		} else if (asked_takeback(&g, t->seat)) {
+			/* Issue 30: a bot lets no one take a move back. */
+			json_object *body = json_object_new_object();
+			status = post(t, "takeback/decline", body);
+			json_object_put(body);
+			outcome = "takeback-declined";
 		} else if (g.awaiting & me) {
 			status = play_turn(&g, state, t, seed);
 			outcome = "posted";
 		}
-		/* Undo takes back only the poster's own posts and asks no one
-		 * (api/undo.c), so there is nothing for a bot to refuse yet.
-		 * TODO(draft, takeback requests): when a seat may ask the other
-		 * to take back, answer it here with a refusal. */
 		if (status == 200)
 			push(t->game);   /* what it owes next, at once */
 		else if (status == 409)

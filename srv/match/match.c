@@ -26,6 +26,8 @@ static const char *const kinds[WP_POST_KIND_MAX] = {
 	[WP_POST_CLAIM] = "claim",
 	[WP_POST_UNDO] = "undo",
 	[WP_POST_ADJUDICATION] = "adjudication",
+	[WP_POST_TAKEBACK] = "takeback_request",
+	[WP_POST_TAKEBACK_DECLINE] = "takeback_decline",
 };
 
 static const char *const watches[WP_WATCH_MAX] = {

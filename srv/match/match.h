@@ -35,6 +35,8 @@ enum wp_post_kind {
 	WP_POST_CLAIM,           /* a win on time claimed: the flagged seats leave */
 	WP_POST_UNDO,            /* a seat takes back its last posts (issue 14) */
 	WP_POST_ADJUDICATION,    /* a tournament's organiser ends the match (issue 29) */
+	WP_POST_TAKEBACK,        /* asks the others to take back the seat's last post (issue 30) */
+	WP_POST_TAKEBACK_DECLINE,/* refuses that request (api/takeback.c) */
 	WP_POST_KIND_MAX
 };
 

@@ -238,7 +238,8 @@ check_undo(json_object *posts, const int *undone, int at, json_object *mism)
 				mismatch(mism, at, "the undo takes back a post it may not: another seat's, "
 				                   "not a turn, or one that rolled dice");
 		} else if (!(undone[s] && undone[s] < at) &&
-		           !(kind == WP_POST_UNDO && num(p, "seat") == seat)) {
+		           !((kind == WP_POST_UNDO || kind == WP_POST_TAKEBACK) &&
+		             num(p, "seat") == seat)) {
 			mismatch(mism, at, "the undo reaches across another post");
 		}
 	}
@@ -515,7 +516,9 @@ wp_replay_step(struct wp_replay *r, const struct wp_past_post *p)
 		return -1;
 	r->claimed = p->kind == WP_POST_CLAIM;
 	/* Draw offers as api/posts.c keeps them (do_draw). */
-	unsigned offers = p->kind == WP_POST_ORDERS ? r->now.draw_offers : 0;
+	unsigned offers = p->kind == WP_POST_ORDERS || p->kind == WP_POST_TAKEBACK ||
+	                  p->kind == WP_POST_TAKEBACK_DECLINE
+	                  ? r->now.draw_offers : 0;
 	switch (p->kind) {
 	case WP_POST_DRAW_OFFER:
 	case WP_POST_DRAW_ACCEPT: {

@@ -8,6 +8,7 @@ import { get, token } from '../../api.js';
 import { h, clear, errorBox } from '../../ui.js';
 import { resultText, seatName } from '../../words.js';
 import { claimButton } from '../../clock.js';
+import { takebackItems } from './takeback.js';
 
 export class MatchControls {
   renderControls() {
@@ -23,6 +24,7 @@ export class MatchControls {
       const offeredByOthers = v.draw_offers.some((s) => s !== me);
       if (offeredByMe) items.push(h('p', {}, 'You offered a draw; the others have not all answered.'));
       else if (!offeredByOthers) items.push(h('button', { type: 'button', onclick: () => this.matchPost('draw', { action: 'offer' }) }, 'Offer a draw'));
+      items.push(...takebackItems(v, this.posts || [], (path, body) => this.matchPost(path, body)));
     }
     items.push(claimButton(v, (path, body) => this.matchPost(path, body)));
     items.push(this.confirmButton('Resign…', 'Resign this match? You lose it.', 'Resign', () => this.matchPost('resign', {})));
