@@ -35,6 +35,10 @@ Usage: tests/bench/run.py [--build build] [--matches 1000] [--threads 32]
                           [--seconds 10] [--rounds 3]
        tests/bench/run.py --bots [--bot-matches 20]   (the computer player
        against random play, tests/bench/botbench.c; bot/README.md)
+       tests/bench/run.py --phone  (tests/bench/phone.mjs: the board on a
+       phone slowed 4x on slow 4G, per ruleset)
+       tests/bench/run.py --flat   (tests/bench/flat.py: paths into a match's
+       past, 5 against 5,000 posts)
 """
 import argparse
 import contextlib
@@ -375,9 +379,21 @@ def main():
     ap.add_argument("--bots", action="store_true",
                     help="run tests/bench/botbench (levels 4 and 1 against random play)")
     ap.add_argument("--bot-matches", type=int, default=20)
+    ap.add_argument("--phone", action="store_true",
+                    help="only tests/bench/phone.mjs: the board on a slowed phone (needs tests/e2e's npm ci)")
+    ap.add_argument("--flat", action="store_true",
+                    help="only tests/bench/flat.py: paths into a match's past, 5 against 5,000 posts")
     args = ap.parse_args()
     if args.bots:
         raise SystemExit(bot_bench(args))
+    if args.phone:
+        raise SystemExit(subprocess.run(
+            ["node", os.path.join(ROOT, "tests/bench/phone.mjs")],
+            env=dict(os.environ, WARPOSTD_TEST=os.path.join(
+                os.path.abspath(args.build), "tests/testrules/warpostd-test"))).returncode)
+    if args.flat:
+        import flat  # tests/bench/flat.py, beside this file
+        raise SystemExit(flat.main(["--build", args.build]))
     for tool in ("pgbench", "wrk"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is missing: run scripts/deps.sh bench")
