@@ -323,12 +323,16 @@ const SELF = {
     return [{ type: 'end_turn', label: 'End the turn', why: 'You can end the turn once your two actions are taken (or none is left).' }];
   },
 
-  // The set-up: one tray item per unplaced piece.
+  // The set-up: one tray item per unplaced piece, pieces alike in one
+  // (the Pawns, issue 30 item 8: "Pawn ×6"); a piece with spells is its own.
   trayItem(a, view) {
     if (a.type !== 'place') return null;
-    const p = army(view, view.you).find((x) => x.id === a.piece);
+    const mine = army(view, view.you);
+    const p = mine.find((x) => x.id === a.piece);
     const type = p ? p.type : 'piece';
-    return { key: String(a.piece), label: `${words(type)}${p?.spell_count ? ` (${plural(p.spell_count, 'spell')})` : ''}`, piece: { seat: view.you, glyph: GLYPH[type] || '?', label: `your ${words(type)}` } };
+    const plain = p && !p.spell_count;
+    const count = plain ? mine.filter((x) => x.type === type && !x.spell_count && !x.square).length : 1;
+    return { key: plain ? `type:${type}` : String(a.piece), count, label: `${words(type)}${p?.spell_count ? ` (${plural(p.spell_count, 'spell')})` : ''}`, piece: { seat: view.you, glyph: GLYPH[type] || '?', label: `your ${words(type)}` } };
   },
 
   // Several placements in one post: after some, the rest of the army on

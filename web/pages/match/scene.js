@@ -60,7 +60,10 @@ export class MatchScene {
     if (tray.size > 1 || (tray.size && this.draft && this.batchAfter(this.draft.actions))) {
       const key = tray.has(this.trayKey) ? this.trayKey : tray.keys().next().value;
       for (const [sq, list] of direct) {
-        const keep = list.filter((a) => this.placement(a)?.key === key || !this.placement(a));
+        // One placement of the chosen key a square: pieces alike in one
+        // tray item (Confrontation's Pawns) are placed one at a time.
+        const chosen = list.find((a) => this.placement(a)?.key === key);
+        const keep = list.filter((a) => a === chosen || !this.placement(a));
         if (keep.length) direct.set(sq, keep); else direct.delete(sq);
       }
     }
