@@ -45,10 +45,17 @@ export class MatchDrafting {
     const ticket = (this.draftTicket = (this.draftTicket || 0) + 1);
     this.setDraft(actions, { pending: true });
     try {
-      const r = await previewDraft(this.id, seq, actions);
+      // The dry run is of the match as it is now (no seq): when another
+      // seat's post is still on its way to this page, the draft goes on
+      // from the newer position the answer shows, not a 409 for the old.
+      const r = await previewDraft(this.id, undefined, actions);
       if (ticket !== this.draftTicket || this.view.seq !== seq) return false;
       clear(this.postMsg);
       this.setDraft(actions, { preview: r.body, keepTicket: true });
+      if (this.draft && Number.isInteger(r.body.seq) && r.body.seq !== seq) {
+        this.draft.seq = r.body.seq;
+        this.refresh();
+      }
       this.followPiece(actions[actions.length - 1]);
       return true;
     } catch (err) {
