@@ -226,6 +226,19 @@ count_tests() {
 # test-output/sanitizers.log and is printed when the stage is waited for.
 SAN_PID=
 SAN_LOG=$LOG_DIR/sanitizers.log
+
+# A sanitizer build is 3 to 15 times slower, and a busy machine slower
+# still: the servers' database deadlines are generous, so that a late
+# health check or a slow connect (a fresh backend after a restart) is
+# never taken for an outage (the tests about those deadlines set their
+# own). Under ASan on a busy machine one connect after a restart took
+# over the default 2 s and opened the breaker (a 503 in api_health).
+generous_db_deadlines() {
+    export DB_CHECK_TIMEOUT_MS=${DB_CHECK_TIMEOUT_MS:-15000}
+    export DB_CONNECT_TIMEOUT_MS=${DB_CONNECT_TIMEOUT_MS:-15000}
+    export DB_POOL_WAIT_MS=${DB_POOL_WAIT_MS:-15000}
+}
+
 sanitizer_stage() {
     # Sanitizer reports must fail the test that triggers them: UBSan
     # only prints and carries on unless told to halt. Values already in
@@ -235,6 +248,7 @@ sanitizer_stage() {
     # The same playout code runs under the sanitizers, with fewer
     # seeds: every configuration and rule path is still played, 8x
     # less often.
+    generous_db_deadlines
     export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
     export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
     install_npm_packages "${NPM_API_DIRS[@]}" &
@@ -311,13 +325,7 @@ TSAN_PID=
 TSAN_LOG=$LOG_DIR/tsan.log
 tsan_stage() {
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
-    # A ThreadSanitizer build is 5 to 15 times slower: the servers'
-    # database deadlines are generous, so that a late health check or
-    # connection is never taken for an outage (the tests about those
-    # deadlines set their own).
-    export DB_CHECK_TIMEOUT_MS=${DB_CHECK_TIMEOUT_MS:-15000}
-    export DB_CONNECT_TIMEOUT_MS=${DB_CONNECT_TIMEOUT_MS:-15000}
-    export DB_POOL_WAIT_MS=${DB_POOL_WAIT_MS:-15000}
+    generous_db_deadlines
     export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
     export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
     install_npm_packages "${NPM_API_DIRS[@]}" || exit 91

@@ -196,14 +196,17 @@ wp_store_get(struct wp_store *st)
 	}
 	c->broken = c->stale = 0;
 
+	/* Whether it connected is read before the slot is given back: once
+	 * free, another thread may take it and connect into it. */
+	int connected = c->pg != NULL;
 	pthread_mutex_lock(&st->lock);
-	wp_breaker_tried(st, probe, c->pg != NULL);
-	if (!c->pg) {
+	wp_breaker_tried(st, probe, connected);
+	if (!connected) {
 		st->busy[slot] = 0;
 		pthread_cond_broadcast(&st->freed);
 	}
 	pthread_mutex_unlock(&st->lock);
-	return c->pg ? c : NULL;
+	return connected ? c : NULL;
 }
 
 /* ---------------------------------------------------------------- cache */

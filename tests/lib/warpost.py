@@ -700,7 +700,18 @@ class Server(_Process):
         self._wait_ready(self._answers, timeout)
 
     def request(self, method, path, body=None, headers=None, timeout=15):
-        return request(self.port, method, path, body, headers, timeout=timeout)
+        try:
+            return request(self.port, method, path, body, headers, timeout=timeout)
+        except (OSError, http.client.HTTPException) as e:
+            # a request the server dropped: say whether it died, and how
+            # (a crash or a sanitizer's report; not an exit a test asked for)
+            time.sleep(0.5)
+            code = self.proc.poll() if self.proc is not None else None
+            if code is not None and (code > 0 or code in (-signal.SIGSEGV, -signal.SIGABRT,
+                                                          -signal.SIGBUS, -signal.SIGFPE)):
+                self._fail("died during %s %s (%s, exit code %s)" % (
+                    method, path, type(e).__name__, self.proc.returncode))
+            raise
 
     def log_lines(self):
         return self.stderr_text().splitlines()
@@ -1043,8 +1054,9 @@ class ServerTestCase(unittest.TestCase):
             cls.server.stop()
 
     def tearDown(self):
-        srv = type(self).server
-        if srv is not None and srv.proc is not None and srv.proc.returncode is None \
+        # the class's server, or the one a test made for itself
+        srv = getattr(self, "server", None)
+        if getattr(srv, "proc", None) is not None and srv.proc.returncode is None \
                 and srv.proc.poll() is not None:
             self.fail("warpostd died during this test (exit code %s)\n--- stderr ---\n%s"
                       % (srv.proc.returncode, srv.stderr_text()[-4000:]))
