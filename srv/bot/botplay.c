@@ -51,36 +51,17 @@ static unsigned nthreads;
 
 /* ------------------------------------------------------------ settings */
 
-static int
-env_num(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out, char *err,
-        size_t errlen)
-{
-	const char *v = getenv(name);
-	char *end;
-
-	*out = def;
-	if (!v || !*v)
-		return 0;
-	unsigned long n = strtoul(v, &end, 10);
-	if (*end || n < min || n > max) {
-		snprintf(err, errlen, "%s: a whole number from %u to %u", name, min, max);
-		return -1;
-	}
-	*out = (unsigned)n;
-	return 0;
-}
-
 int
 wp_bot_config(struct wp_bot_cfg *c, char *err, size_t errlen)
 {
 	const char *it = getenv("BOT_ITERATIONS");
 
 	memset(c, 0, sizeof(*c));
-	if (env_num("BOT_THREADS", 1, 0, 64, &c->threads, err, errlen) ||
-	    env_num("BOT_QUEUE", 256, 1, 65536, &c->queue, err, errlen) ||
-	    env_num("BOT_SCAN_MS", 5000, 10, 3600000, &c->scan_ms, err, errlen) ||
-	    env_num("BOT_MAX_ATTEMPTS", 5, 1, 100, &c->max_attempts, err, errlen) ||
-	    env_num("BOT_MAX_RUN", 1000, 10, 1000000, &c->max_run, err, errlen))
+	if (wp_env_u("BOT_THREADS", 1, 0, 64, &c->threads, err, errlen) ||
+	    wp_env_u("BOT_QUEUE", 256, 1, 65536, &c->queue, err, errlen) ||
+	    wp_env_u("BOT_SCAN_MS", 5000, 10, 3600000, &c->scan_ms, err, errlen) ||
+	    wp_env_u("BOT_MAX_ATTEMPTS", 5, 1, 100, &c->max_attempts, err, errlen) ||
+	    wp_env_u("BOT_MAX_RUN", 1000, 10, 1000000, &c->max_run, err, errlen))
 		return -1;
 	/* "l1,l2,l3,l4": each level's iterations, 0 for the engine's default. */
 	for (int i = 0; it && *it && i < WB_LEVELS; i++) {

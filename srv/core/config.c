@@ -30,9 +30,10 @@ env_uint(const char *name, unsigned long def, unsigned long min, unsigned long m
 	return 0;
 }
 
-/* env_uint() into an unsigned (max fits one). */
-static int
-env_u(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out, char *err,
+/* env_uint() into an unsigned (max fits one); the bot service's settings
+ * too (srv/bot/botplay.c). */
+int
+wp_env_u(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out, char *err,
       size_t errlen)
 {
 	unsigned long v;
@@ -47,7 +48,7 @@ env_u(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out,
 static int
 env_ms(const char *name, unsigned def, unsigned min, unsigned *out, char *err, size_t errlen)
 {
-	return env_u(name, def, min, 600000, out, err, errlen);
+	return wp_env_u(name, def, min, 600000, out, err, errlen);
 }
 
 /* "N/S": N requests per S seconds; "0" or "off": no limit. */
@@ -91,7 +92,7 @@ load_images(struct wp_config *cfg, char *err, size_t errlen)
 
 	if (env_ms("RENDER_TIMEOUT_MS", 10000, 100, &cfg->render_timeout_ms, err, errlen) ||
 	    env_uint("PNG_CACHE_BYTES", 8 << 20, 0, 1UL << 30, &cache, err, errlen) ||
-	    env_u("PNG_RENDER_COST", 8, 1, 1000, &cfg->png_render_cost, err, errlen))
+	    wp_env_u("PNG_RENDER_COST", 8, 1, 1000, &cfg->png_render_cost, err, errlen))
 		return -1;
 	cfg->png_cache_bytes = (size_t)cache;
 	return 0;
@@ -108,7 +109,7 @@ load_rates(struct wp_config *cfg, char *err, size_t errlen)
 	    env_rate("RATE_LIMIT_GAMES", 20, 600, &cfg->rate[WP_RATE_GAMES], err, errlen) ||
 	    env_rate("RATE_LIMIT_WRITES", 120, 60, &cfg->rate[WP_RATE_WRITES], err, errlen) ||
 	    env_rate("RATE_LIMIT_ACCOUNT", 10, 600, &cfg->rate[WP_RATE_ACCOUNT], err, errlen) ||
-	    env_u("MAX_OPEN_MATCHES", 100, 0, 1000000, &cfg->max_open_matches, err, errlen) ||
+	    wp_env_u("MAX_OPEN_MATCHES", 100, 0, 1000000, &cfg->max_open_matches, err, errlen) ||
 	    env_uint("TRUST_X_FORWARDED_FOR", 0, 0, 1, &trust, err, errlen))
 		return -1;
 	if (all && *all && strcmp(all, "on") != 0) {
@@ -141,12 +142,12 @@ notify_config(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->smtp_url = env_str("SMTP_URL", NULL);
 	cfg->smtp_from = env_str("SMTP_FROM", "warpost@localhost");
 	if (env_uint("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &priv, err, errlen) ||
-	    env_u("WEBHOOK_RETRY_BASE_MS", 10000, 10, 86400000, &cfg->webhook_retry_base_ms, err, errlen) ||
-	    env_u("WEBHOOK_RETRY_MAX_MS", 3600000, 10, 86400000, &cfg->webhook_retry_max_ms, err, errlen) ||
-	    env_u("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &cfg->webhook_max_attempts, err, errlen) ||
-	    env_u("WEBHOOK_TIMEOUT", 10, 1, 300, &cfg->webhook_timeout, err, errlen) ||
-	    env_u("NOTIFY_POLL_MS", 1000, 10, 600000, &cfg->notify_poll_ms, err, errlen) ||
-	    env_u("DIGEST_PERIOD_SECONDS", 86400, 1, 31 * 86400, &cfg->digest_period, err, errlen))
+	    wp_env_u("WEBHOOK_RETRY_BASE_MS", 10000, 10, 86400000, &cfg->webhook_retry_base_ms, err, errlen) ||
+	    wp_env_u("WEBHOOK_RETRY_MAX_MS", 3600000, 10, 86400000, &cfg->webhook_retry_max_ms, err, errlen) ||
+	    wp_env_u("WEBHOOK_MAX_ATTEMPTS", 8, 1, 100, &cfg->webhook_max_attempts, err, errlen) ||
+	    wp_env_u("WEBHOOK_TIMEOUT", 10, 1, 300, &cfg->webhook_timeout, err, errlen) ||
+	    wp_env_u("NOTIFY_POLL_MS", 1000, 10, 600000, &cfg->notify_poll_ms, err, errlen) ||
+	    wp_env_u("DIGEST_PERIOD_SECONDS", 86400, 1, 31 * 86400, &cfg->digest_period, err, errlen))
 		return -1;
 	if (strlen(cfg->public_url) > 200 || (strncmp(cfg->public_url, "http://", 7) != 0 &&
 	                                      strncmp(cfg->public_url, "https://", 8) != 0)) {
@@ -175,7 +176,7 @@ load_ratings(struct wp_config *cfg, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (env_u("RATING_PERIOD_SECONDS", 86400, 1, 366 * 86400, &cfg->rating_period, err, errlen) ||
+	if (wp_env_u("RATING_PERIOD_SECONDS", 86400, 1, 366 * 86400, &cfg->rating_period, err, errlen) ||
 	    env_uint("RATING_MIX_BOTS", 0, 0, 1, &mix, err, errlen))
 		return -1;
 	cfg->rating_mix_bots = (int)mix;
@@ -195,16 +196,16 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	cfg->migrations_dir = env_str("MIGRATIONS_DIR", "./sql");
 	cfg->fcgi_socket = env_str("FCGI_SOCKET", NULL);
 	cfg->metrics_token = env_str("METRICS_TOKEN", NULL);
-	if (env_u("PORT", 8080, 1, 65535, &cfg->port, err, errlen) ||
+	if (wp_env_u("PORT", 8080, 1, 65535, &cfg->port, err, errlen) ||
 	    env_uint("MAX_BODY_BYTES", 65536, 1024, 16 * 1024 * 1024, &body, err, errlen) ||
-	    env_u("MAX_CONNECTIONS", 1024, 4, 100000, &cfg->max_connections, err, errlen) ||
-	    env_u("CONNECTION_TIMEOUT", 30, 1, 3600, &cfg->connection_timeout, err, errlen) ||
-	    env_u("THREADS", 8, 1, 256, &cfg->threads, err, errlen) ||
+	    wp_env_u("MAX_CONNECTIONS", 1024, 4, 100000, &cfg->max_connections, err, errlen) ||
+	    wp_env_u("CONNECTION_TIMEOUT", 30, 1, 3600, &cfg->connection_timeout, err, errlen) ||
+	    wp_env_u("THREADS", 8, 1, 256, &cfg->threads, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
-	    env_u("DB_POOL_SIZE", 8, 1, 256, &cfg->db_pool_size, err, errlen) ||
-	    env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||
-	    env_u("VACATION_MAX_DAYS", 30, 0, 365, &cfg->vacation_max_days, err, errlen) ||
-	    env_u("VACATION_START_DAYS", 7, 0, 365, &cfg->vacation_start_days, err, errlen) ||
+	    wp_env_u("DB_POOL_SIZE", 8, 1, 256, &cfg->db_pool_size, err, errlen) ||
+	    wp_env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||
+	    wp_env_u("VACATION_MAX_DAYS", 30, 0, 365, &cfg->vacation_max_days, err, errlen) ||
+	    wp_env_u("VACATION_START_DAYS", 7, 0, 365, &cfg->vacation_start_days, err, errlen) ||
 	    env_ms("DB_STATEMENT_TIMEOUT_MS", 5000, 0, &cfg->db.statement_ms, err, errlen) ||
 	    env_ms("DB_LOCK_TIMEOUT_MS", 2000, 0, &cfg->db.lock_ms, err, errlen) ||
 	    env_ms("DB_CONNECT_TIMEOUT_MS", 2000, 10, &cfg->db.connect_ms, err, errlen) ||
@@ -212,9 +213,9 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    env_ms("DB_CHECK_TIMEOUT_MS", 2000, 10, &cfg->db.check_ms, err, errlen) ||
 	    load_rates(cfg, err, errlen) ||
 	    load_images(cfg, err, errlen) ||
-	    env_u("PER_IP_CONNECTIONS", 32, 0, 100000, &cfg->per_ip_connections, err, errlen) ||
-	    env_u("REQUEST_TIMEOUT", 15, 1, 3600, &cfg->request_timeout, err, errlen) ||
-	    env_u("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &cfg->fcgi_queue_timeout, err, errlen))
+	    wp_env_u("PER_IP_CONNECTIONS", 32, 0, 100000, &cfg->per_ip_connections, err, errlen) ||
+	    wp_env_u("REQUEST_TIMEOUT", 15, 1, 3600, &cfg->request_timeout, err, errlen) ||
+	    wp_env_u("FCGI_QUEUE_TIMEOUT", 20, 1, 3600, &cfg->fcgi_queue_timeout, err, errlen))
 		return -1;
 	/* never more than a player may hold */
 	if (cfg->vacation_start_days > cfg->vacation_max_days)

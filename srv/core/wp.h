@@ -230,6 +230,9 @@ struct wp_config {
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);
+/* NAME's whole number from MIN to MAX, DEF when unset; -1 and ERR when not. */
+int wp_env_u(const char *name, unsigned def, unsigned min, unsigned max, unsigned *out,
+             char *err, size_t errlen);
 
 /* The core. wp_core_init() prepares what every request needs (web root,
  * the store); wp_serve() answers one request and never fails: every

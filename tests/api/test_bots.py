@@ -335,5 +335,21 @@ class KillDuringThoughtTest(wp.ServerTestCase):
             second.stop()
 
 
+class BotSettingsTest(wp.ServerTestCase):
+    """README "Configuration": a bad BOT_* value stops the start with the
+    setting named, as every other setting does (one parser, config.c)."""
+
+    start_server = False
+
+    def test_a_bad_setting_stops_the_start(self):
+        for name, value in (("BOT_THREADS", "x"), ("BOT_THREADS", "65"), ("BOT_QUEUE", "0"),
+                            ("BOT_SCAN_MS", "-5"), ("BOT_MAX_ATTEMPTS", "1e3"),
+                            ("BOT_MAX_RUN", "9"), ("BOT_ITERATIONS", "1,2")):
+            env = dict(wp._base_env({name: value}), DATABASE_URL=self.db.url)
+            r = subprocess.run([wp.WARPOSTD], env=env, capture_output=True, timeout=60)
+            self.assertNotEqual(r.returncode, 0, (name, value))
+            self.assertIn(name.encode(), r.stderr, (name, value))
+
+
 if __name__ == "__main__":
     unittest.main()
