@@ -119,6 +119,8 @@ enum wp_metric {
 	WP_METRIC_PNG_RENDERS,           /* board.png (api/png_render.c, issue 24) */
 	WP_METRIC_PNG_CACHE_HITS,
 	WP_METRIC_RENDERER_FAILURES,
+	WP_METRIC_SWEEPS,                /* retention (notify/sweep.c) */
+	WP_METRIC_ROWS_SWEPT,
 	WP_METRIC_MAX
 };
 void wp_metric_add(enum wp_metric m, uint64_t n);

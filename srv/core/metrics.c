@@ -51,6 +51,11 @@ static const struct {
 	[WP_METRIC_RENDERER_FAILURES] = {"warpost_renderer_failures_total",
 	                                 "Renderer processes that died or did not answer in time",
 	                                 "counter"},
+	[WP_METRIC_SWEEPS] = {"warpost_sweeps_total",
+	                      "Retention sweeps completed (expired codes and links, old mail and"
+	                      " bot claims)", "counter"},
+	[WP_METRIC_ROWS_SWEPT] = {"warpost_rows_swept_total",
+	                          "Rows the retention sweeps deleted", "counter"},
 };
 
 void

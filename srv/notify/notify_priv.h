@@ -63,6 +63,8 @@ void wp_mail_head(struct wp_msg *m, const char *to, const char *subject, const c
 int wp_mail_send(const char *address, const char *text, size_t len, char *err, size_t cap);
 /* The confirmation and recovery links due (account_mail.c, issue 28). */
 void wp_account_mail_round(struct wp_store *st);
+/* Retention: rows that can no longer matter, deleted hourly (sweep.c). */
+void wp_sweep_round(struct wp_store *st);
 
 /* One digest to one player; 0 when the relay took it. */
 int wp_digest_send(const struct wp_digest *d, const struct wp_digest_game *games, int n,

@@ -234,6 +234,7 @@ worker_main(void *arg)
 		wp_account_mail_round(st);
 		wp_time_warn_round(st);
 		wp_tournament_round(st);   /* issue 29 */
+		wp_sweep_round(st);
 		if (!busy)
 			wait_for_work();
 	}

@@ -10,7 +10,8 @@
 	WP_STMT_DEVICES_LIST, WP_STMT_DEVICE_RENAME, WP_STMT_DEVICE_REVOKE,                      \
 	WP_STMT_DEVICES_REVOKE_OTHERS, WP_STMT_CODE_INSERT, WP_STMT_CODE_REDEEM,                 \
 	WP_STMT_MAIL_QUEUE, WP_STMT_MAIL_CONFIRM_AGAIN, WP_STMT_MAIL_CLAIM, WP_STMT_MAIL_TARGETS, \
-	WP_STMT_MAIL_DONE, WP_STMT_LINK_INSERT, WP_STMT_EMAIL_CONFIRM, WP_STMT_RECOVERY_REDEEM,
+	WP_STMT_MAIL_DONE, WP_STMT_LINK_INSERT, WP_STMT_EMAIL_CONFIRM, WP_STMT_RECOVERY_REDEEM,  \
+	WP_STMT_SWEEP,
 
 /* A device as GET /api/me/devices shows it. */
 #define WP_DEVICE_COLUMNS(X)                                                                     \
@@ -94,6 +95,25 @@
 	[WP_STMT_MAIL_DONE] = {"mail_done",                                                      \
 		"UPDATE account_mail SET done_at = CASE WHEN $2 OR attempts >= $3 THEN now() END," \
 		" next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1"},           \
+	/* Retention (notify/sweep.c): rows that can no longer matter, at most \
+	 * $1 of each kind at once. A device code or link a day past its      \
+	 * expiry (used or not: neither is good any more), account mail sent  \
+	 * or given up 30 days ago, and a bot's claim done 7 days ago on a    \
+	 * match that has moved past it (a claim of the post the match is at  \
+	 * keeps a second instance from playing it; sql/020_bots.sql). */     \
+	[WP_STMT_SWEEP] = {"sweep",                                                             \
+		"WITH dc AS (DELETE FROM device_codes WHERE code_hash IN (SELECT code_hash"         \
+		" FROM device_codes WHERE expires_at < now() - interval '1 day' LIMIT $1)"        \
+		" RETURNING 1), al AS (DELETE FROM account_links WHERE token_hash IN"             \
+		" (SELECT token_hash FROM account_links WHERE expires_at < now()"                  \
+		" - interval '1 day' LIMIT $1) RETURNING 1), am AS (DELETE FROM account_mail"     \
+		" WHERE id IN (SELECT id FROM account_mail WHERE done_at < now()"                  \
+		" - interval '30 days' LIMIT $1) RETURNING 1), bc AS (DELETE FROM bot_claims"      \
+		" WHERE (game_id, seq, seat) IN (SELECT c.game_id, c.seq, c.seat FROM bot_claims c" \
+		" JOIN games g ON g.id = c.game_id WHERE c.done_at < now() - interval '7 days'"    \
+		" AND g.seq > c.seq LIMIT $1) RETURNING 1) SELECT (SELECT count(*) FROM dc)"      \
+		" + (SELECT count(*) FROM al) + (SELECT count(*) FROM am)"                         \
+		" + (SELECT count(*) FROM bc)"},                                                   \
 	[WP_STMT_LINK_INSERT] = {"link_insert",                                                  \
 		"INSERT INTO account_links (token_hash, kind, player_id, address, expires_at)"    \
 		" VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING player_id"}, \

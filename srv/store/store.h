@@ -410,6 +410,9 @@ enum wp_err wp_db_link_insert(struct wp_conn *c, const char *kind, int64_t playe
  * max_attempts were made. */
 enum wp_err wp_db_mail_done(struct wp_conn *c, int64_t id, int done, int max_attempts,
                             double retry_s);
+/* Retention: at most batch rows of each kind that can no longer matter
+ * deleted; *removed how many in all (notify/sweep.c). */
+enum wp_err wp_db_sweep(struct wp_conn *c, int batch, int64_t *removed);
 /* A confirmation link used: its address confirmed, if still the player's. */
 enum wp_err wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32]);
 

@@ -246,3 +246,12 @@ wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32])
 	PQclear(r);
 	return err;
 }
+
+enum wp_err
+wp_db_sweep(struct wp_conn *c, int batch, int64_t *removed)
+{
+	struct wp_params p = {0};
+
+	wp_p_int(&p, batch);
+	return wp_sql_one(c, WP_STMT_SWEEP, &p, removed);
+}

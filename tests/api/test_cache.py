@@ -20,7 +20,6 @@ from the LISTEN connection with other writers' (srv/store/tell.c); when another
 instance moved first its guard fails and the transaction decides from the
 database: each turn is written once, a retry through either instance gets
 the first answer."""
-import re
 import secrets
 import threading
 import time
@@ -30,22 +29,18 @@ import matchlib as ml
 from matchlib import wp
 
 
-def metric(server, name):
-    r = server.request("GET", "/metrics")
-    assert r.status == 200, r
-    return int(re.search(r"^%s (\d+)$" % name, r.body.decode(), re.M).group(1))
 
 
 def queries(server):
-    return metric(server, "warpost_db_queries_total")
+    return wp.metric(server, "warpost_db_queries_total")
 
 
 def lookups(server):
-    return metric(server, "warpost_token_lookups_total")
+    return wp.metric(server, "warpost_token_lookups_total")
 
 
 def told(server):
-    return metric(server, "warpost_changes_told_total")
+    return wp.metric(server, "warpost_changes_told_total")
 
 
 def told_since(server, before, timeout=10.0):
@@ -254,12 +249,12 @@ class CacheTest(unittest.TestCase):
         etag = get(self.a, game, ann).headers["etag"]
         self.assertTrue(from_memory(self.a, game, etag, ann))
         bad = [{"type": "move", "from": "d1", "to": "d7"}]
-        before = (queries(self.a), metric(self.a, "warpost_rules_applies_total"),
-                  metric(self.a, "warpost_rules_state_loads_total"))
+        before = (queries(self.a), wp.metric(self.a, "warpost_rules_applies_total"),
+                  wp.metric(self.a, "warpost_rules_state_loads_total"))
         r = ann.turn(game, 1, bad)
         self.assertEqual(r.status, 422, r)
-        after = (queries(self.a), metric(self.a, "warpost_rules_applies_total"),
-                 metric(self.a, "warpost_rules_state_loads_total"))
+        after = (queries(self.a), wp.metric(self.a, "warpost_rules_applies_total"),
+                 wp.metric(self.a, "warpost_rules_state_loads_total"))
         self.assertEqual([a - b for a, b in zip(after, before)], [1, 1, 1],
                          "one statement, one apply, one state loaded")
         # The same refusal from the database (the other instance, cold).

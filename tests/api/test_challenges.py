@@ -13,7 +13,6 @@ applied once; bad input is a 4xx problem that writes nothing.
 
 Two warpostd on one database: a (no cap) and b (MAX_OPEN_MATCHES=2)."""
 import json
-import re
 import threading
 import time
 import unittest
@@ -24,10 +23,6 @@ from matchlib import wp
 CONF = "confrontation"
 
 
-def metric(server, name):
-    r = server.request("GET", "/metrics")
-    assert r.status == 200, r
-    return int(re.search(r"^%s (\d+)$" % name, r.body.decode(), re.M).group(1))
 
 
 class ChallengesTest(unittest.TestCase):
@@ -397,7 +392,7 @@ class ChallengesTest(unittest.TestCase):
         etag = r.headers["etag"]
         r = bob.req("GET", "/api/challenges", headers={"If-None-Match": etag})
         self.assertEqual(r.status, 304, r)
-        held_before = metric(self.b, "warpost_longpolls_total")
+        held_before = wp.metric(self.b, "warpost_longpolls_total")
         out = {}
 
         def poll():
@@ -410,7 +405,7 @@ class ChallengesTest(unittest.TestCase):
         t.start()
         # Posted once b holds the poll: only the NOTIFY can answer it.
         self.assertTrue(wp.wait_until(
-            lambda: metric(self.b, "warpost_longpolls_total") > held_before, 30, 0.02))
+            lambda: wp.metric(self.b, "warpost_longpolls_total") > held_before, 30, 0.02))
         ch = self.post(alice)
         t.join()
         r = out["r"]
@@ -422,11 +417,11 @@ class ChallengesTest(unittest.TestCase):
         self.assertIn(ch["id"], [c["id"] for c in r.json()["challenges"]])
         # A cancel on a wakes a poll on b again.
         etag = r.headers["etag"]
-        held_before = metric(self.b, "warpost_longpolls_total")
+        held_before = wp.metric(self.b, "warpost_longpolls_total")
         t = threading.Thread(target=poll)
         t.start()
         self.assertTrue(wp.wait_until(
-            lambda: metric(self.b, "warpost_longpolls_total") > held_before, 30, 0.02))
+            lambda: wp.metric(self.b, "warpost_longpolls_total") > held_before, 30, 0.02))
         self.assertEqual(alice.req("DELETE", "/api/challenges/%d" % ch["id"]).status, 200)
         t.join()
         self.assertEqual(out["r"].status, 200, out["r"])

@@ -43,12 +43,6 @@ def closed_by_server(sock, deadline):
         return True   # reset
 
 
-def metric(server, name):
-    r = server.request("GET", "/metrics")
-    for line in r.body.decode().splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[1])
-    raise AssertionError("no %s in /metrics" % name)
 
 
 class SlowRequestTest(wp.ServerTestCase):
@@ -168,11 +162,11 @@ class ConnectionLimitTest(wp.ServerTestCase):
         socks = []
 
         def one_more():
-            before = metric(self.server, "warpost_longpolls_total")
+            before = wp.metric(self.server, "warpost_longpolls_total")
             s = connect_from(self.server.port)
             s.sendall(("GET /api/games/%d?wait=60 HTTP/1.1\r\nHost: x\r\n"
                        "If-None-Match: *\r\n\r\n" % game).encode())
-            if wp.wait_until(lambda: metric(self.server, "warpost_longpolls_total")
+            if wp.wait_until(lambda: wp.metric(self.server, "warpost_longpolls_total")
                              >= before + 1, 5):
                 socks.append(s)
                 return True

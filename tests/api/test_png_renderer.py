@@ -12,7 +12,6 @@ per ETag (match, post, sight); a render counts PNG_RENDER_COST requests in
 the address's rate limit, a kept image one. A fatal signal writes a
 backtrace to the log (core/crash.c)."""
 import os
-import re
 import signal
 import subprocess
 import threading
@@ -40,12 +39,6 @@ def renderer_of(server):
     return found[0]
 
 
-def metric(server, name):
-    r = server.request("GET", "/metrics", headers={"Authorization": "Bearer " + METRICS})
-    assert r.status == 200, r
-    m = re.search(r"^%s (\d+)$" % re.escape(name), r.body.decode(), re.M)
-    assert m, (name, r.body[:2000])
-    return int(m.group(1))
 
 
 class RendererTest(wp.ServerTestCase):
@@ -91,7 +84,7 @@ class RendererTest(wp.ServerTestCase):
         new renderer, exactly as the SVG's rendering."""
         game = ml.start_match([self.a, self.b])
         pid = renderer_of(self.server)
-        failures = metric(self.server, "warpost_renderer_failures_total")
+        failures = wp.metric(self.server, "warpost_renderer_failures_total", METRICS)
         answer = {}
         os.kill(pid, signal.SIGSTOP)
         try:
@@ -114,7 +107,8 @@ class RendererTest(wp.ServerTestCase):
         self.assertRegex(self.server.stderr_text(),
                          r"the renderer \(pid %d\) (died of signal %d|exited with status \d+) "
                          r"while rendering" % (pid, signal.SIGSEGV))
-        self.assertEqual(metric(self.server, "warpost_renderer_failures_total"), failures + 1)
+        self.assertEqual(wp.metric(self.server, "warpost_renderer_failures_total", METRICS),
+                         failures + 1)
         again = self.png(game, self.a)
         self.assertEqual(again.status, 200, again)
         svg = self.server.request("GET", "/api/games/%d/board.svg" % game,
@@ -135,20 +129,20 @@ class RendererTest(wp.ServerTestCase):
         """issue 24, item 5: the same (match, post, sight) is rendered once;
         another viewer's sight or another post is another image."""
         game = ml.start_match([self.a, self.b])
-        renders = metric(self.server, "warpost_png_renders_total")
-        hits = metric(self.server, "warpost_png_cache_hits_total")
+        renders = wp.metric(self.server, "warpost_png_renders_total", METRICS)
+        hits = wp.metric(self.server, "warpost_png_cache_hits_total", METRICS)
         first = self.png(game, self.a)
         self.assertEqual(first.status, 200)
-        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 1)
+        self.assertEqual(wp.metric(self.server, "warpost_png_renders_total", METRICS), renders + 1)
         for _ in range(3):
             again = self.png(game, self.a)
             self.assertEqual((again.status, again.body), (200, first.body))
-        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 1,
+        self.assertEqual(wp.metric(self.server, "warpost_png_renders_total", METRICS), renders + 1,
                          "kept: not rendered again")
-        self.assertEqual(metric(self.server, "warpost_png_cache_hits_total"), hits + 3)
+        self.assertEqual(wp.metric(self.server, "warpost_png_cache_hits_total", METRICS), hits + 3)
         spectator = self.png(game)
         self.assertEqual(spectator.status, 200)
-        self.assertEqual(metric(self.server, "warpost_png_renders_total"), renders + 2,
+        self.assertEqual(wp.metric(self.server, "warpost_png_renders_total", METRICS), renders + 2,
                          "a spectator's sight is another image")
         self.assertEqual(spectator.headers["etag"], '"b%d-p1-x-png"' % game)
 

@@ -396,6 +396,18 @@ def request(port, method, path, body=None, headers=None, host="127.0.0.1", timeo
         conn.close()
 
 
+def metric(server, name, token=None):
+    """The value of one unlabelled series of the server's /metrics (a
+    METRICS_TOKEN as the bearer when given)."""
+    headers = {"Authorization": "Bearer " + token} if token else None
+    r = server.request("GET", "/metrics", headers=headers)
+    assert r.status == 200, r
+    m = re.search(r"^%s (\S+)$" % re.escape(name), r.body.decode(), re.M)
+    assert m, "no %s in /metrics" % name
+    v = m.group(1)
+    return float(v) if any(ch in v for ch in ".eE") else int(v)
+
+
 # Raw sockets, for what http.client will not send.
 
 def run_together(calls):
