@@ -158,8 +158,16 @@ notify_config(struct wp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+is_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v;
+}
+
 /* Ratings (issue 28): written to the database at start (store/ratings.c),
- * where the rating function reads them. */
+ * where the rating function reads them; only those set. */
 static int
 load_ratings(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -168,6 +176,8 @@ load_ratings(struct wp_config *cfg, char *err, size_t errlen)
 	char *end;
 
 	cfg->rating_tau = 0.5;
+	cfg->rating_set = (unsigned)is_set("RATING_TAU") | (unsigned)is_set("RATING_PERIOD_SECONDS") << 1 |
+	                  (unsigned)is_set("RATING_MIX_BOTS") << 2;
 	if (tau && *tau) {
 		errno = 0;
 		cfg->rating_tau = strtod(tau, &end);

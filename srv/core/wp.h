@@ -227,6 +227,9 @@ struct wp_config {
 	double rating_tau;
 	unsigned rating_period;
 	int rating_mix_bots;
+	/* Which of the three were set (bits 1, 2, 4): only those are written
+	 * to the database; the others stay as another instance set them. */
+	unsigned rating_set;
 };
 
 int wp_config_load(struct wp_config *cfg, char *err, size_t errlen);

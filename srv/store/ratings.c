@@ -87,20 +87,36 @@ int
 wp_ratings_configure(const char *conninfo, const struct wp_config *cfg, char *err,
                      size_t errlen)
 {
-	char tau[32], period[16];
-	const char *v[] = {tau, period, cfg->rating_mix_bots ? "true" : "false"};
-	PGconn *pg = connect_to(conninfo, err, errlen);
+	char tau[32], period[16], set[4];
+	const char *v[] = {tau, period, cfg->rating_mix_bots ? "true" : "false", set};
+	PGconn *pg;
+	PGresult *r = NULL;
 	int rc;
 
-	if (!pg)
+	/* Only the settings this instance was given: an instance started
+	 * without them leaves what another one set (the defaults are the
+	 * row's, sql/017_ratings.sql). */
+	if (!cfg->rating_set)
+		return 0;
+	if (!(pg = connect_to(conninfo, err, errlen)))
 		return -1;
 	/* %.17g: the configured double exactly, so the SQL maths uses it. */
 	snprintf(tau, sizeof(tau), "%.17g", cfg->rating_tau);
 	snprintf(period, sizeof(period), "%u", cfg->rating_period);
-	rc = run(pg, "INSERT INTO rating_settings (id, tau, period_seconds, mix_bots)"
-	             " VALUES (1, $1, $2, $3) ON CONFLICT (id) DO UPDATE SET tau = $1,"
-	             " period_seconds = $2, mix_bots = $3",
-	         3, v, NULL, err, errlen);
+	snprintf(set, sizeof(set), "%u", cfg->rating_set);
+	rc = run(pg, "WITH n AS (SELECT CASE WHEN $4::int & 1 = 1 THEN $1::float8 ELSE tau END tau,"
+	             " CASE WHEN $4::int & 2 = 2 THEN $2::int ELSE period_seconds END p,"
+	             " CASE WHEN $4::int & 4 = 4 THEN $3::bool ELSE mix_bots END m"
+	             " FROM rating_settings WHERE id = 1)"
+	             " UPDATE rating_settings s SET tau = n.tau, period_seconds = n.p, mix_bots = n.m"
+	             " FROM n WHERE s.id = 1 AND (s.tau, s.period_seconds, s.mix_bots)"
+	             " IS DISTINCT FROM (n.tau, n.p, n.m) RETURNING s.tau, s.period_seconds, s.mix_bots",
+	         4, v, &r, err, errlen);
+	if (rc == 0 && PQntuples(r) == 1)
+		wp_log("ratings: the database's rating settings are now tau %s, period %s s,"
+		       " bots mixed %s (this instance's RATING_*)", PQgetvalue(r, 0, 0),
+		       PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
+	PQclear(r);
 	PQfinish(pg);
 	return rc;
 }

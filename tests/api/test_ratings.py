@@ -340,6 +340,22 @@ class MixedPoolsTest(wp.ServerTestCase):
         self.assertEqual(self.db.psql("SELECT rating FROM ratings WHERE player_id = %d" % h.id
                                       ).strip(), want, "rated with tau 0.3")
 
+    def test_an_instance_writes_only_the_settings_it_was_given(self):
+        """Several instances on one database: one started without RATING_*
+        leaves the settings as they are (before, each start wrote its own
+        defaults over them); one given some writes only those."""
+        row = "SELECT tau, period_seconds, mix_bots FROM rating_settings"
+        plain = wp.Server(self.db.url).start()
+        plain.stop()
+        self.assertEqual(self.db.psql(row).strip(), "0.3|3600|t")
+        self.db.psql("UPDATE rating_settings SET period_seconds = 7200")
+        try:
+            some = wp.Server(self.db.url, env={"RATING_TAU": "0.3", "RATING_MIX_BOTS": "1"}).start()
+            some.stop()
+            self.assertEqual(self.db.psql(row).strip(), "0.3|7200|t")
+        finally:
+            self.db.psql("UPDATE rating_settings SET period_seconds = 3600")
+
     def test_deviations_grow_with_idle_periods_before_a_match(self):
         """Five idle periods (RATING_PERIOD_SECONDS=3600: the last match
         moved five hours back) widen both deviations before the step:
