@@ -156,3 +156,20 @@ def play_random(players, game, posts, rng, prefer=None):
 
 def dumps(o):
     return json.dumps(o, sort_keys=True)
+
+
+def attack_a_real_scout(post, defender_view):
+    """skirmish-test: seat 0 walks a Scout up the file of one of seat 1's
+    real Scouts (a Decoy has no defence), seat 1 shuffling a piece to and
+    fro, and attacks it; post(seat, action) posts one action.
+    defender_view: seat 1's view. Returns seat 1's shuffle squares
+    (from, to) for its next move."""
+    mine = {p["square"]: p for p in defender_view["state"]["pieces"] if p["seat"] == 1}
+    target = "d8" if not mine["d8"]["decoy"] else "f8"
+    walker, shuffle = (("d", ("f8", "g7")) if target == "d8" else ("f", ("d8", "c7")))
+    for i in range(1, 7):
+        post(0, {"type": "move", "from": "%s%d" % (walker, i), "to": "%s%d" % (walker, i + 1)})
+        a, b = shuffle if i % 2 else shuffle[::-1]
+        post(1, {"type": "move", "from": a, "to": b})
+    post(0, {"type": "attack", "from": walker + "7", "to": target})
+    return shuffle

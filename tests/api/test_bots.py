@@ -12,7 +12,6 @@ import os
 import random
 import re
 import signal
-import subprocess
 import sys
 import time
 import unittest
@@ -342,13 +341,9 @@ class BotSettingsTest(wp.ServerTestCase):
     start_server = False
 
     def test_a_bad_setting_stops_the_start(self):
-        for name, value in (("BOT_THREADS", "x"), ("BOT_THREADS", "65"), ("BOT_QUEUE", "0"),
-                            ("BOT_SCAN_MS", "-5"), ("BOT_MAX_ATTEMPTS", "1e3"),
-                            ("BOT_MAX_RUN", "9"), ("BOT_ITERATIONS", "1,2")):
-            env = dict(wp._base_env({name: value}), DATABASE_URL=self.db.url)
-            r = subprocess.run([wp.WARPOSTD], env=env, capture_output=True, timeout=60)
-            self.assertNotEqual(r.returncode, 0, (name, value))
-            self.assertIn(name.encode(), r.stderr, (name, value))
+        wp.assert_bad_settings_stop_start(self, self.db.url, (
+            ("BOT_THREADS", "x"), ("BOT_THREADS", "65"), ("BOT_QUEUE", "0"), ("BOT_SCAN_MS", "-5"),
+            ("BOT_MAX_ATTEMPTS", "1e3"), ("BOT_MAX_RUN", "9"), ("BOT_ITERATIONS", "1,2")))
 
 
 if __name__ == "__main__":

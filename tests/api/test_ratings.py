@@ -386,12 +386,9 @@ class MixedPoolsTest(wp.ServerTestCase):
         self.assertNotEqual(got, without, "the idle time counted")
 
     def test_a_bad_setting_stops_the_start(self):
-        for name, value in (("RATING_TAU", "0"), ("RATING_TAU", "x"),
-                            ("RATING_PERIOD_SECONDS", "0"), ("RATING_MIX_BOTS", "2")):
-            env = dict(wp._base_env({name: value}), DATABASE_URL=self.db.url)
-            r = subprocess.run([wp.WARPOSTD], env=env, capture_output=True, timeout=60)
-            self.assertNotEqual(r.returncode, 0, (name, value))
-            self.assertIn(name.encode(), r.stderr, (name, value))
+        wp.assert_bad_settings_stop_start(self, self.db.url, (
+            ("RATING_TAU", "0"), ("RATING_TAU", "x"), ("RATING_PERIOD_SECONDS", "0"),
+            ("RATING_MIX_BOTS", "2")))
 
 
 if __name__ == "__main__":

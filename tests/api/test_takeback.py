@@ -87,15 +87,7 @@ class TakebackTest(wp.ServerTestCase):
     def test_a_roll_stands(self):
         """The defender's Dodge rolls the dice (as in test_undo); posted with
         a move that ends its turn, that post may not be asked back."""
-        mine = {p["square"]: p for p in self.view(self.b)["state"]["pieces"] if p["seat"] == 1}
-        target = "d8" if not mine["d8"]["decoy"] else "f8"
-        walker, shuffle = (("d", ("f8", "g7")) if target == "d8" else ("f", ("d8", "c7")))
-        for i in range(1, 7):
-            self.post(0, {"type": "move", "from": "%s%d" % (walker, i),
-                          "to": "%s%d" % (walker, i + 1)})
-            a, b = shuffle if i % 2 else shuffle[::-1]
-            self.post(1, {"type": "move", "from": a, "to": b})
-        self.post(0, {"type": "attack", "from": walker + "7", "to": target})
+        shuffle = ml.attack_a_real_scout(self.post, self.view(self.b))
         r = self.b.turn(self.game, ml.seq_of(self.b, self.game),
                         [{"type": "dodge", "dodge": True},
                          {"type": "move", "from": shuffle[0], "to": shuffle[1]}])

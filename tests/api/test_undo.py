@@ -244,16 +244,7 @@ class UndoTest(wp.ServerTestCase):
         """Issue 14: "until a die is rolled": the defender's Dodge rolls the
         dice and passes the turn to it; that post cannot be taken back."""
         self.match(ml.RULESET)
-        mine = {p["square"]: p for p in self.view(self.b)["state"]["pieces"] if p["seat"] == 1}
-        # Attack a real Scout (a Decoy has no defence): walk up its file.
-        target = "d8" if not mine["d8"]["decoy"] else "f8"
-        walker, shuffle = (("d", ("f8", "g7")) if target == "d8" else ("f", ("d8", "c7")))
-        for i in range(1, 7):
-            self.post(0, {"type": "move", "from": "%s%d" % (walker, i),
-                          "to": "%s%d" % (walker, i + 1)})
-            a, b = shuffle if i % 2 else shuffle[::-1]
-            self.post(1, {"type": "move", "from": a, "to": b})
-        self.post(0, {"type": "attack", "from": walker + "7", "to": target})
+        ml.attack_a_real_scout(self.post, self.view(self.b))
         r = self.post(1, {"type": "dodge", "dodge": True})
         self.assertTrue(any(e["type"] == "roll" for e in r["events"]))
         self.assertEqual(r["awaiting"], [1], "the defender's own turn follows")

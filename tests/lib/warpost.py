@@ -408,6 +408,16 @@ def metric(server, name, token=None):
     return float(v) if any(ch in v for ch in ".eE") else int(v)
 
 
+def assert_bad_settings_stop_start(test, db_url, settings):
+    """Each (NAME, value) of settings, alone, keeps warpostd from starting
+    (a non-zero exit) with NAME in what it says."""
+    for name, value in settings:
+        env = dict(_base_env({name: value}), DATABASE_URL=db_url)
+        r = subprocess.run([WARPOSTD], env=env, capture_output=True, timeout=60)
+        test.assertNotEqual(r.returncode, 0, (name, value))
+        test.assertIn(name.encode(), r.stderr, (name, value))
+
+
 # Raw sockets, for what http.client will not send.
 
 def run_together(calls):
