@@ -12,26 +12,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import warpost as wp  # noqa: E402
 
 
-class FcgiNginxTest(wp.ServerTestCase):
+class FcgiNginxTest(wp.NginxTestCase):
     """self.server: HTTP front; self.fcgi + self.nginx: FastCGI front, all
     on the same database."""
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.fcgi = wp.FcgiServer(cls.db.url)
-        cls.addClassCleanup(cls.fcgi.stop)
-        cls.fcgi.start()
-        cls.nginx = wp.Nginx(cls.fcgi.socket_path)
-        cls.addClassCleanup(cls.nginx.stop)
-        cls.nginx.start()
-
-    def tearDown(self):
-        super().tearDown()
-        if not self.fcgi.alive():
-            self.fail("warpostd --fcgi died:\n" + self.fcgi.stderr_text()[-4000:])
-        if not self.nginx.alive():
-            self.fail("nginx died:\n" + self.nginx.stderr_text()[-4000:])
 
     def test_same_answers_as_http(self):
         http = wp.run_comparison_set(self.server)

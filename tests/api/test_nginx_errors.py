@@ -72,28 +72,11 @@ class SilentFcgi:
         wp.remove_tmpdir(self.dir)
 
 
-class NginxErrorsTest(wp.ServerTestCase):
+class NginxErrorsTest(wp.NginxTestCase):
     """self.fcgi + self.nginx: warpostd's FastCGI front behind the shipped
     nginx configuration."""
 
     start_server = False
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.fcgi = wp.FcgiServer(cls.db.url)
-        cls.addClassCleanup(cls.fcgi.stop)
-        cls.fcgi.start()
-        cls.nginx = wp.Nginx(cls.fcgi.socket_path)
-        cls.addClassCleanup(cls.nginx.stop)
-        cls.nginx.start()
-
-    def tearDown(self):
-        super().tearDown()
-        if not self.fcgi.alive():
-            self.fail("warpostd --fcgi died:\n" + self.fcgi.stderr_text()[-4000:])
-        if not self.nginx.alive():
-            self.fail("nginx died:\n" + self.nginx.stderr_text()[-4000:])
 
     def get(self, method, path, body=None, headers=None):
         return self.nginx.request(method, path, body, headers)

@@ -35,17 +35,7 @@ def samples(body):
     return out
 
 
-class MetricsTest(wp.ServerTestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.fcgi = wp.FcgiServer(cls.db.url)
-        cls.addClassCleanup(cls.fcgi.stop)
-        cls.fcgi.start()
-        cls.nginx = wp.Nginx(cls.fcgi.socket_path)
-        cls.addClassCleanup(cls.nginx.stop)
-        cls.nginx.start()
+class MetricsTest(wp.NginxTestCase):
 
     def test_promtool_refuses_broken_metrics(self):
         for bad in (b'a_total{x="1" 1\n', b"# TYPE foo counter\nfoo 1\n",
