@@ -193,6 +193,12 @@ enum wp_err wp_game_get(struct wp_ctx *ctx, struct wp_conn *c, int64_t id, int l
                         struct wp_game *g);
 /* The ruleset state of the snapshot; NULL when open or unreadable. */
 void *wp_game_state(const struct wp_game *g);
+/* The same for g as it is now (not a past position): the state the cache
+ * keeps beside the match at g's version when it has one (no snapshot
+ * parsed), else loaded. wp_game_state_done gives a state read and not
+ * changed back to the cache for the next request. */
+void *wp_game_state_current(const struct wp_game *g);
+void wp_game_state_done(const struct wp_game *g, void *state);
 /* A ruleset's refusal as a problem with its code, field and index
  * (RFC 9457 extra members); its text never reveals hidden information
  * (RULINGS.md G5). */

@@ -285,6 +285,21 @@ wp_game_state(const struct wp_game *g)
 	return state;
 }
 
+void *
+wp_game_state_current(const struct wp_game *g)
+{
+	void *state = wp_cache_state_take(g);
+
+	return state ? state : wp_game_state(g);
+}
+
+void
+wp_game_state_done(const struct wp_game *g, void *state)
+{
+	if (state)
+		wp_cache_state_give(g->id, g->version, g->rs, state);
+}
+
 enum wp_err
 wp_fail_rules(struct wp_ctx *ctx, enum wp_err err, const struct wr_error *e, int index)
 {

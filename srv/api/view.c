@@ -277,7 +277,7 @@ wp_api_games_get(struct wp_ctx *ctx)
 	}
 	if (sight.delayed)
 		err = delayed_state(ctx, &g, sight.upto, &state);
-	else if (g.state && !(state = wp_game_state(&g)))
+	else if (g.state && !(state = wp_game_state_current(&g)))
 		err = wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
 	if (err == WP_OK) {
 		/* A spectator held behind sees no clock: it would tell that
@@ -290,7 +290,9 @@ wp_api_games_get(struct wp_ctx *ctx)
 		wp_response_header(ctx->res, "Vary", "Authorization");
 		err = wp_reply_json(ctx, 200, o);
 	}
-	if (state)
+	if (state && !sight.delayed)
+		wp_game_state_done(&g, state);
+	else if (state)
 		g.rs->free(state);
 	wp_game_free(&g);
 	return err;
@@ -332,13 +334,12 @@ wp_api_games_actions(struct wp_ctx *ctx)
 	/* A seat's legal actions are its own (G5): listed only to it. */
 	int awaited = g.status == WP_STATUS_ACTIVE && (g.awaiting & (1u << seat));
 	json_object_object_add(o, "awaited", json_object_new_boolean(awaited));
-	state = awaited ? wp_game_state(&g) : NULL;
+	state = awaited ? wp_game_state_current(&g) : NULL;
 	json_object_object_add(o, "actions", state ? g.rs->actions(state, seat)
 	                                           : json_object_new_array());
 	json_object_object_add(o, "can_undo", json_object_new_boolean(can_undo));
 	err = wp_reply_json(ctx, 200, o);
-	if (state)
-		g.rs->free(state);
+	wp_game_state_done(&g, state);
 	wp_game_free(&g);
 	return err;
 }

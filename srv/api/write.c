@@ -216,7 +216,7 @@ wp_post_apply(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const st
 	struct wr_error e;
 	int bad = -1;
 	enum wp_err err;
-	void *state = wp_game_state(g);
+	void *state = wp_game_state_current(g);
 
 	if (!state)
 		return wp_fail(ctx, WP_ERR_INTERNAL, "the match's state could not be read");
@@ -228,7 +228,13 @@ wp_post_apply(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const st
 		                                                     : WP_ERR_ILLEGAL_ACTION, &e, bad);
 	else
 		err = wp_post_store(ctx, c, g, state, p, &rng, &ev, out);
-	g->rs->free(state);
+	/* Committed in one statement, the match is held at its next version
+	 * (keep_after): the state its snapshot was saved from stays beside
+	 * it. A refused action may have changed the state part way: freed. */
+	if (err == WP_OK && ctx->write && ctx->write->fast && ctx->write->committed)
+		wp_cache_state_give(g->id, g->version + 1, g->rs, state);
+	else
+		g->rs->free(state);
 	wr_events_free(&ev);
 	wr_rng_record_free(&rng);
 	return err;

@@ -74,6 +74,8 @@ struct game_slot {
 	size_t bytes;
 	struct wp_past_text past;  /* at 0: none; outlives g (never stale) */
 	size_t past_bytes;
+	void *loaded;            /* g's state loaded (rules.h), or NULL */
+	size_t loaded_bytes;     /* counted as its snapshot's length */
 };
 
 struct token_slot {
@@ -123,10 +125,22 @@ serving(void)
 }
 
 static void
+drop_loaded(struct game_slot *s)
+{
+	if (!s->loaded)
+		return;
+	s->g->rs->free(s->loaded);
+	atomic_fetch_sub(&bytes, s->loaded_bytes);
+	s->loaded = NULL;
+	s->loaded_bytes = 0;
+}
+
+static void
 drop(struct game_slot *s)
 {
 	if (!s->g)
 		return;
+	drop_loaded(s);
 	free(s->g->state);
 	free(s->g);
 	free(s->options);
@@ -248,6 +262,15 @@ clock_bytes(const struct wp_clock_input *in)
 	return n;
 }
 
+/* The slot holds g's version with g's snapshot text (the text compared:
+ * a past position or a stale copy never takes the current state). */
+static int
+same_snapshot(const struct game_slot *s, const struct wp_game *g)
+{
+	return s->g->version == g->version && s->g->rs == g->rs && s->g->state && g->state &&
+	       strcmp(s->g->state, g->state) == 0;
+}
+
 /* Keeps a copy of g in the slot, or forgets the slot's match. */
 static void
 keep(struct game_slot *s, const struct wp_game *g)
@@ -269,6 +292,16 @@ keep(struct game_slot *s, const struct wp_game *g)
 		s->bytes -= clock_n;
 		atomic_fetch_sub(&bytes, clock_n);
 	}
+	/* And so does its loaded state (a view's read of the same version). */
+	void *loaded = NULL;
+	size_t loaded_n = 0;
+	if (s->id == g->id && s->loaded && same_snapshot(s, g)) {
+		loaded = s->loaded;
+		loaded_n = s->loaded_bytes;
+		s->loaded = NULL;
+		s->loaded_bytes = 0;
+		atomic_fetch_sub(&bytes, loaded_n);
+	}
 	claim(s, g->id);
 	drop(s);
 	if (!copy || (g->state && !state) || (o && !options) || (r && !result) ||
@@ -281,6 +314,8 @@ keep(struct game_slot *s, const struct wp_game *g)
 			wp_clock_input_free(clock);
 			free(clock);
 		}
+		if (loaded)
+			g->rs->free(loaded);
 		return;
 	}
 	*copy = *g;
@@ -291,7 +326,9 @@ keep(struct game_slot *s, const struct wp_game *g)
 	s->result = result;
 	s->bytes = n + clock_n;
 	s->clock = clock;
-	atomic_fetch_add(&bytes, n + clock_n);
+	s->loaded = loaded;
+	s->loaded_bytes = loaded_n;
+	atomic_fetch_add(&bytes, n + clock_n + loaded_n);
 }
 
 void
@@ -357,6 +394,44 @@ wp_cache_game(int64_t id, struct wp_game *g)
 		return 0;
 	}
 	return 1;
+}
+
+void *
+wp_cache_state_take(const struct wp_game *g)
+{
+	struct game_slot *s = held(g->id);
+	void *state = NULL;
+
+	if (!s)
+		return NULL;
+	if (s->loaded && same_snapshot(s, g)) {
+		state = s->loaded;
+		atomic_fetch_sub(&bytes, s->loaded_bytes);
+		s->loaded = NULL;
+		s->loaded_bytes = 0;
+	}
+	game_unlock(s);
+	return state;
+}
+
+void
+wp_cache_state_give(int64_t id, int version, const struct wr_ruleset *rs, void *state)
+{
+	struct game_slot *s = state ? held(id) : NULL;
+
+	if (s) {
+		size_t n = s->g->state ? strlen(s->g->state) : 0;
+		if (!s->loaded && s->g->version == version && s->g->rs == rs && n &&
+		    atomic_load(&bytes) + n <= WP_CACHE_BYTES) {
+			s->loaded = state;
+			s->loaded_bytes = n;
+			atomic_fetch_add(&bytes, n);
+			state = NULL;
+		}
+		game_unlock(s);
+	}
+	if (state)
+		rs->free(state);
 }
 
 int

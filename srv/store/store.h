@@ -306,6 +306,16 @@ void wp_cache_game_put(const struct wp_game *g, uint64_t ticket);
 void wp_cache_game_written(const struct wp_game *g);
 /* 1 and a copy (wp_game_free it) when the match is held. */
 int wp_cache_game(int64_t game, struct wp_game *g);
+/* The match's ruleset state loaded from its snapshot, kept beside the
+ * match at its version (issue 32: a turn on a held match parses no
+ * snapshot). take: the state of g's version whose snapshot text is g's,
+ * handed over (the cache keeps no copy; NULL: none held); give: handed to
+ * the cache for `version`, kept only while the slot holds the match at
+ * that version with that snapshot text, else freed. A state given must
+ * be what loading that snapshot gives (the state the snapshot was saved
+ * from; never one an action changed afterwards). */
+void *wp_cache_state_take(const struct wp_game *g);
+void wp_cache_state_give(int64_t game, int version, const struct wr_ruleset *rs, void *state);
 /* What a match's clocks derive from (wp_db_clock_load), kept with the
  * match while the cache holds it at `version`: a copy with room for one
  * more mark, 1; 0 if not held.
