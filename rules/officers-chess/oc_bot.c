@@ -185,8 +185,8 @@ oc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	}
 	st->phase = wr_v_name(view, "phase", oc_phase_names, OC_PH_MAX, OC_PH_RECRUIT);
 	st->round = wr_v_int(view, "round", 0);
-	if (st->round > 100)
-		st->round = 100;        /* load's bound; past it only the count differs */
+	if (st->round > OC_MAX_ROUND)
+		st->round = OC_MAX_ROUND;   /* load's bound */
 	st->cur = wr_v_int(view, "turn_seat", 0) ? 1 : 0;
 	st->left = st->act[st->cur];
 	st->active = -1;

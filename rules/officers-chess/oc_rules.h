@@ -99,6 +99,10 @@ int oc_item_find(const char *name);
 /* ------------------------------------------------------------ state */
 
 #define OC_MAX_UNITS 12          /* per seat (O4) */
+/* A round number a snapshot may hold: O14 sets no round limit by default,
+ * so a long battle must not outgrow what load() accepts (a match whose
+ * snapshot does not load can no longer be played). */
+#define OC_MAX_ROUND 1000000000
 #define OC_MAX_ALL 24
 #define OC_MAX_DIM 16
 #define OC_MAX_TILES (OC_MAX_DIM * OC_MAX_DIM)

@@ -272,7 +272,7 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 #define NO(...) return wr_fail(err, "bad-snapshot", "", __VA_ARGS__)
 	if (st->phase < 0 || st->phase >= OC_PH_MAX)
 		NO("phase");
-	if (st->round < 0 || st->round > 100 || st->first < 0 || st->first > 1 || st->cur < 0 ||
+	if (st->round < 0 || st->round > OC_MAX_ROUND || st->first < 0 || st->first > 1 || st->cur < 0 ||
 	    st->cur > 1 || st->left < 0 || st->left > 4)
 		NO("round");
 	if (st->moved < 0 || st->moved > 1 || st->acted < 0 || st->acted > 1 || st->canto < 0 ||
@@ -333,7 +333,7 @@ oc_check(const struct oc_state *st, struct wr_error *err)
 		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
 			if (flags[k] < 0 || flags[k] > 1)
 				NO("unit %d: flags", i);
-		if (u->barrier < 0 || u->barrier > 101)
+		if (u->barrier < 0 || u->barrier > OC_MAX_ROUND + 1)
 			NO("unit %d: barrier", i);
 	}
 	if (st->pend < 0 || st->pend > 1)

@@ -4,7 +4,8 @@
  * reloads it; an agreed end (the service's draw) saves and loads too; a
  * seat not awaited is offered nothing; the undo barrier (issue 14) finds
  * nothing revealed where nothing changed. Every ruleset of the registry, every
- * seat count it allows, seeded random play of 0..12 posts first. */
+ * seat count it allows, seeded random play of 0..12 posts first; and long
+ * random matches saved and loaded every 25 posts. */
 #include "../unit/check.h"
 #include "rules.h"
 
@@ -110,6 +111,33 @@ main(void)
 		CHECK(offered_bad == 0, what);
 		snprintf(what, sizeof(what), "%s: the undo barrier finds nothing where nothing changed", rs->id);
 		CHECK(undo_bad == 0, what);
+
+		/* A long match (random play runs far longer than a real one, and
+		 * no ruleset has a post limit by default) saves and loads back
+		 * at every point: a counter that outgrows what load() accepts
+		 * leaves a match that can no longer be played (Officers Chess
+		 * refused round 101, RULINGS.md O14 sets no round limit). */
+		int long_bad = 0, longest = 0;
+		for (int seed = 1; seed <= 3; seed++) {
+			struct wr_rng rng;
+			struct wr_error err;
+			uint64_t s;
+			void *st = NULL;
+			int posts = 0;
+			wr_rng_seeded(&rng, &s, (uint64_t)seed * 7919);
+			if (rs->create(NULL, rs->min_seats, &rng, &st, &err) != 0)
+				continue;
+			while (posts < 6000 && awaited(rs, st) >= 0) {
+				play(rs, st, 25, &rng);
+				posts += 25;
+				long_bad += !roundtrips(rs, st);
+			}
+			longest = posts > longest ? posts : longest;
+			rs->free(st);
+		}
+		snprintf(what, sizeof(what), "%s: a long match saves and loads back every 25 posts"
+		         " (up to %d posts)", rs->id, longest);
+		CHECK(long_bad == 0, what);
 	}
 	return check_done("every ruleset");
 }

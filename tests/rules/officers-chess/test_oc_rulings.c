@@ -147,6 +147,22 @@ option_rulings(void)
 	run(st, 1, activate("h8"));
 	run(st, 1, unit_act(OC_A_END, "h8"));
 	OK(st->phase == OC_PH_BATTLE && st->round == 41, "round 40 ends, round 41 begins");
+	/* With no limit a battle may run past any round: its snapshot must
+	 * still load, else the match could not be played on (it refused
+	 * round 101 before, found by tests/bench/rulebench). */
+	st->round = 250;
+	run(st, 0, activate("a1"));
+	run(st, 0, unit_act(OC_A_END, "a1"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	json_object *snap = oc_ruleset.save(st);
+	void *again = NULL;
+	struct wr_error e;
+	OK(oc_ruleset.load(snap, &again, &e) == 0 && ((struct oc_state *)again)->round == 251,
+	   "a snapshot at round 251 loads (%s)", again ? "ok" : e.message);
+	json_object_put(snap);
+	if (again)
+		oc_ruleset.free(again);
 	json_object *opts = oc_ruleset.options(), *x, *d;
 	OK(json_object_object_get_ex(opts, "round_limit", &x) &&
 	   json_object_object_get_ex(x, "default", &d) && json_object_get_int(d) == 0,
