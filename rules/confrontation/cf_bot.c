@@ -289,8 +289,12 @@ king_danger(const struct cf_state *st, int s)
 /* Material lead (in the units below) at which the score is about 0.88:
  * a lead becomes a won match well before it becomes a large share, so a
  * gamble (a Queen onto a King at 42%) no longer looks better than
- * keeping a two-Queen lead. */
-#define CF_LEAD_SCALE 8.0
+ * keeping a two-Queen lead (14: 0.91; one Queen lost, 7: 0.76, and
+ * 0.42 + 0.58 * 0.76 = 0.86). 8 was as good at level 4 but made level 1
+ * (50 iterations) worse than the plain share: a squashed score leaves a
+ * short look too little difference between the moves of a lost or won
+ * position. */
+#define CF_LEAD_SCALE 12.0
 
 /* Each seat's army still on the board (or to be placed), by its cost,
  * the King counted extra: its fall puts the seat out. In play, the
