@@ -10,8 +10,9 @@
  *                 [-d PLAYOUT_DEPTH] [-s SEED] [-v 1]
  *   defaults: N 20, levels 4 and 1, every product ruleset, the level's
  *   iterations, the engine's playout cap. -v 1 prints every post and its
- *   events to stderr (to replay a lost match: -n 1 -s ITS_SEED, and -v 1;
- *   the bot's seat is the seed's parity, as in the run it came from). */
+ *   events to stderr. The bot's seat is the match's index in the run
+ *   (seed - SEED) mod 2: to replay a lost match, -n 1 -s ITS_SEED -v 1 if
+ *   the bot had seat 0, -n 2 -s ITS_SEED-1 -v 1 (the second) if seat 1. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
