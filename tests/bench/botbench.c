@@ -7,9 +7,12 @@
  * asserted: this is a bench, not a test.
  *
  * Usage: botbench [-n N] [-l LEVEL]... [-r RULESET]... [-i ITERATIONS]
- *                 [-d PLAYOUT_DEPTH] [-s SEED]
+ *                 [-d PLAYOUT_DEPTH] [-s SEED] [-v 1]
  *   defaults: N 20, levels 4 and 1, every product ruleset, the level's
- *   iterations, the engine's playout cap. */
+ *   iterations, the engine's playout cap. -v 1 prints every post and its
+ *   events to stderr. The bot's seat is the match's index in the run
+ *   (seed - SEED) mod 2: to replay a lost match, -n 1 -s ITS_SEED -v 1 if
+ *   the bot had seat 0, -n 2 -s ITS_SEED-1 -v 1 (the second) if seat 1. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,9 @@ post_cap(const char *id)
 		return 2000;
 	return 1500;
 }
+
+/* -v 1: every post and its events to stderr. */
+static int verbose;
 
 static double
 cpu_now(void)
@@ -111,7 +117,14 @@ match(const struct wr_ruleset *rs, int level, long iters, int depth, uint64_t se
 				break;
 		}
 		struct wr_events ev = {0};
+		if (verbose)
+			fprintf(stderr, "post %d seat %d%s: %s\n", n, seat, seat == bot ? " (bot)" : "",
+			        json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
 		int rc = rs->apply(st, seat, a, &rng, &ev, &err);
+		if (verbose && rc == 0)
+			for (size_t e = 0; e < ev.len; e++)
+				fprintf(stderr, "    %s\n", json_object_to_json_string_ext(ev.items[e].body,
+				                                                       JSON_C_TO_STRING_PLAIN));
 		wr_events_free(&ev);
 		json_object_put(a);
 		if (rc != 0) {
@@ -164,6 +177,8 @@ main(int argc, char **argv)
 			depth = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-s"))
 			seed0 = strtoull(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "-v"))
+			verbose = atoi(argv[i + 1]);
 	}
 	if (!nlevels) {
 		levels[nlevels++] = WB_LEVELS;

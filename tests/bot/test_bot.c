@@ -16,6 +16,9 @@
  *       give the same first decision wherever the first views are equal
  *   test_bot threads  four threads deciding at once, each from its own
  *       copy of a view, answer what one thread alone answers
+ *   test_bot exposed  Confrontation's evaluation: the same material
+ *       scores lower with the seat's King where an enemy Queen reaches
+ *       it, higher with the enemy King where its own Queen does
  *
  * No timings are asserted. */
 #include <pthread.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 
 #include "botview.h"
+#include "cf_rules.h"
 #include "check.h"
 #include "engine.h"
 
@@ -430,13 +434,78 @@ test_threads(void)
 	}
 }
 
+/* ---------------------------------------------- Confrontation's Kings */
+
+/* A played position (a seeded random match reaches play), stripped to
+ * each King and one piece made a Queen, placed by name. */
+static void
+place(struct cf_state *st, int seat, int id, int type, const char *sq)
+{
+	st->s[seat].p[id].type = type;
+	st->s[seat].p[id].status = CF_ON;
+	st->s[seat].p[id].sq = wr_square_parse(CF_B8, sq);
+}
+
+static double
+kings_at(const struct wr_ruleset *rs, void *state, const char *k0, const char *q0,
+         const char *k1, const char *q1)
+{
+	struct cf_state *st = state;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < st->s[s].n; i++)
+			st->s[s].p[i].status = CF_REMOVED;
+	place(st, 0, 0, CF_KING, k0);
+	place(st, 0, 1, CF_QUEEN, q0);
+	place(st, 1, 0, CF_KING, k1);
+	place(st, 1, 1, CF_QUEEN, q1);
+	cf_rebuild_board(st);
+	return rs->evaluate(st, 0);
+}
+
+static void
+test_exposed(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
+	struct wr_rng rng;
+	uint64_t s;
+	struct wr_error err;
+	void *st = NULL;
+	wr_rng_seeded(&rng, &s, 5);
+	CHECK(rs && rs->evaluate && rs->create(NULL, 2, &rng, &st, &err) == 0, "a match");
+	if (!st)
+		return;
+	for (int n = 0; n < 500 && ((struct cf_state *)st)->phase != CF_PLAY; n++) {
+		int seat = awaited(rs, st);
+		json_object *a = seat >= 0 ? random_action(rs, st, seat, &rng) : NULL;
+		if (!a)
+			break;
+		apply_ok(rs, st, seat, a, &rng);
+		json_object_put(a);
+	}
+	CHECK(((struct cf_state *)st)->phase == CF_PLAY, "the match reaches play");
+	if (((struct cf_state *)st)->phase == CF_PLAY) {
+		/* Seat 1's Queen on a7: six squares up the a-file from seat 0's
+		 * King (a1), in reach (a Queen moves 6), or on b7, out of it;
+		 * then seat 0's on h2, in reach of seat 1's King (h8). */
+		double safe = kings_at(rs, st, "a1", "g1", "h8", "b7");
+		double exposed = kings_at(rs, st, "a1", "g1", "h8", "a7");
+		double threat = kings_at(rs, st, "a1", "h2", "h8", "b7");
+		printf("  own King safe %.3f, exposed %.3f, enemy King threatened %.3f\n", safe, exposed,
+		       threat);
+		CHECK(exposed < safe - 0.05, "an exposed King scores lower");
+		CHECK(threat > safe + 0.05, "a threatened enemy King scores higher");
+	}
+	rs->free(st);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct wr_ruleset *rs = argc > 2 ? wr_ruleset_find(argv[2]) : NULL;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_bot determinize|play RULESET | secret | dice | threads\n");
+		fprintf(stderr,
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | exposed\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -449,6 +518,8 @@ main(int argc, char **argv)
 		test_dice();
 	else if (!strcmp(argv[1], "threads"))
 		test_threads();
+	else if (!strcmp(argv[1], "exposed"))
+		test_exposed();
 	else {
 		fprintf(stderr, "unknown test or ruleset\n");
 		return 2;
