@@ -1,7 +1,8 @@
 // Bundles and minifies web/ (issue 32, "the board on a phone"): the ~40 ES
 // modules become one script (dynamic imports of pages and renderers are
 // inlined: no chunk to fetch after the first), style.css one minified
-// stylesheet, both named by a hash of their content; index.html is copied
+// stylesheet, early.js (a classic script) minified, each named by a hash
+// of its content; index.html is copied
 // with its references rewritten, and the other files (favicon.svg) as they
 // are. web/ itself is untouched and still served as it is for development
 // (WEB_ROOT=web).
@@ -43,17 +44,20 @@ async function bundle(entry, opts) {
 
 const js = await bundle('app.js', { format: 'esm', target: ['es2020'] });
 const css = await bundle('style.css', {});
+// early.js stays a classic script of its own (see its comment).
+const early = await bundle('early.js', { bundle: false, target: ['es2015'] });
 
 let html = readFileSync(join(WEB, 'index.html'), 'utf8');
-for (const [from, to] of [['/app.js', `/${js.name}`], ['/style.css', `/${css.name}`]]) {
+const named = [['/app.js', js], ['/style.css', css], ['/early.js', early]];
+for (const [from, o] of named) {
+  const to = `/${o.name}`;
   if (!html.includes(`"${from}"`)) throw new Error(`index.html does not name ${from}`);
   html = html.replaceAll(`"${from}"`, `"${to}"`);
 }
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, js.name), js.contents);
-writeFileSync(join(OUT, css.name), css.contents);
+for (const [, o] of named) writeFileSync(join(OUT, o.name), o.contents);
 writeFileSync(join(OUT, 'index.html'), html);
 // The other files of web/'s top level (favicon.svg): what is not a module,
 // the stylesheet, the page or the folder's README.
@@ -61,4 +65,4 @@ for (const f of readdirSync(WEB, { withFileTypes: true })) {
   if (!f.isFile() || /\.(js|css|html|md)$/.test(f.name)) continue;
   copyFileSync(join(WEB, f.name), join(OUT, basename(f.name)));
 }
-console.log(`build.mjs: ${OUT}: ${js.name} (${js.contents.length} B), ${css.name} (${css.contents.length} B)`);
+console.log(`build.mjs: ${OUT}: ${named.map(([, o]) => `${o.name} (${o.contents.length} B)`).join(', ')}`);
