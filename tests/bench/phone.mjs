@@ -14,7 +14,7 @@
 
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAll, stopAll, api, contextAs, PHONE, sq, REPO } from '../e2e/harness.mjs';
+import { startAll, stopAll, api, contextAs, PHONE, sq, REPO, chesswarSetUp } from '../e2e/harness.mjs';
 
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9,
   uploadThroughput: (750 * 1024 / 8) * 0.9 };
@@ -34,12 +34,22 @@ function observe() {
 }
 
 // Plays until the seat awaited has a move (or a few posts are made).
+// ChessWar's set-up is posted first.
 async function midGame(env, ruleset) {
   const players = [];
   for (const name of ['Pia', 'Quin']) players.push(await api(env, 'POST', '/api/players', { name }));
   const g = await api(env, 'POST', '/api/games', { ruleset, seats: 2, seat: 0 }, players[0].token);
   await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
   let posts = 0;
+  // ChessWar's secret set-up (an army, its purchases, a deployment) is one
+  // post per seat, the one tests/e2e/chesswar.test.mjs plays.
+  if (ruleset === 'chesswar') {
+    for (const seat of [0, 1]) {
+      const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
+      await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: chesswarSetUp(seat) }, players[seat].token);
+      posts++;
+    }
+  }
   for (let i = 0; i < 200; i++) {
     const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, players[0].token);
     if (v.status !== 'active') break;

@@ -243,3 +243,31 @@ export async function chooseAction(page, text, { timeout = 30000 } = {}) {
     await page.waitForTimeout(100);
   }
 }
+
+// A ChessWar set-up (tests/e2e/chesswar.test.mjs, tests/bench/phone.mjs):
+// Humans for seat 0, Undead for seat 1, the army, its purchases and where
+// each unit stands; chesswarSetUp(seat) is that seat's set-up post.
+export const CHESSWAR_SETUP = [
+  {
+    army: 'humans',
+    buy: [['wizard', 1], ['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
+    at: [['general', 'e1'], ['wizard', 'h2'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
+      ['knights', 'b1'], ['infantry', 'b2'], ['infantry', 'c2'], ['infantry', 'f2'], ['infantry', 'g2']],
+  },
+  {
+    army: 'undead',
+    buy: [['zombies', 4], ['undead_archers', 2]],
+    at: [['liche', 'e8'], ['zombies', 'c7'], ['zombies', 'd7'], ['zombies', 'e7'], ['zombies', 'f7'],
+      ['undead_archers', 'd8'], ['undead_archers', 'f8']],
+  },
+];
+
+export function chesswarSetUp(seat) {
+  const s = CHESSWAR_SETUP[seat];
+  const acts = [{ type: 'army', army: s.army }];
+  for (const [unit, count] of s.buy) acts.push({ type: 'buy', unit, count });
+  acts.push({ type: 'ready' });
+  for (const [unit, square] of s.at) acts.push({ type: 'deploy', unit, square });
+  acts.push({ type: 'done' });
+  return acts;
+}
