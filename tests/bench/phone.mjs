@@ -10,11 +10,13 @@
 // is asserted.
 //
 // Usage: node tests/bench/phone.mjs   (needs npm ci --prefix tests/e2e and
-// a build; writes test-output/phone.md)
+// a build with the board's bundle, cmake --build build --target web, which
+// it serves unless WP_WEB_ROOT names another folder; writes
+// test-output/phone.md)
 
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAll, stopAll, api, contextAs, PHONE, sq, REPO, chesswarSetUp } from '../e2e/harness.mjs';
+import { startAll, stopAll, api, contextAs, PHONE, sq, REPO, WEB_ROOT, chesswarSetUp } from '../e2e/harness.mjs';
 
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9,
   uploadThroughput: (750 * 1024 / 8) * 0.9 };
@@ -114,7 +116,8 @@ try {
 
 const ok = (v, good, lt) => (lt ? v < good : v <= good) ? 'good' : 'over';
 let out = `The board on a phone (issue 32): 360 px, CPU slowed 4x, slow 4G (562.5 ms, 1.44 Mbps down,
-675 kbps up), cold cache; ${new Date().toISOString()}, on a machine that may be busy (2 cores shared). Figures, not assertions.\n`;
+675 kbps up), cold cache, serving ${WEB_ROOT}; ${new Date().toISOString()}, on a machine that may be busy (2 cores shared).
+Figures, not assertions.\n`;
 for (const r of rows) {
   out += `\n### ${r.id}\n\n`;
   if (r.skipped) { out += `not measured: ${r.skipped}\n`; continue; }
