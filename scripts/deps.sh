@@ -4,9 +4,11 @@
 # Usage: scripts/deps.sh [GROUP...]
 #   build  compiler, CMake and the -dev libraries warpostd links against
 #   db     the PostgreSQL server, for the private cluster (scripts/pgcluster.sh)
-#   run    build + db: what scripts/run.sh needs
+#   run    build + db, and Node.js/npm for the board's bundle: what
+#          scripts/run.sh needs
 #   test   what the test suite needs on top of build: db, nginx, curl, python3,
 #          clang, Node.js and npm, and the ops group
+#   web    Node.js and npm, for the board's bundle (scripts/webbuild)
 #   bench  the benchmarks (tests/bench/run.py): wrk; pgbench comes with db
 #   e2e    browser end-to-end tests (tests/e2e): Node.js, npm and Chromium
 #   ops    the operations tests (tests/ops, label ops): PgBouncer, promtool
@@ -38,6 +40,13 @@ BUILD_PKGS=(
     zlib1g-dev
     librsvg2-dev
     fonts-dejavu-core
+)
+
+# nodejs and npm: the board's bundle (scripts/webbuild, esbuild from npm),
+# which scripts/run.sh builds and serves (README "Performance", issue 32).
+WEB_PKGS=(
+    nodejs
+    npm
 )
 
 # The server binaries (initdb, pg_ctl, postgres) come from postgresql-15;
@@ -109,7 +118,7 @@ HA_PKGS=(
 )
 
 usage() {
-    echo "usage: $0 [build|db|run|test|bench|e2e|ops|image|ha|all]..." >&2
+    echo "usage: $0 [build|db|run|web|test|bench|e2e|ops|image|ha|all]..." >&2
 }
 
 # Print the packages of one group, one per line.
@@ -118,10 +127,12 @@ group_packages() {
     case "$group" in
         build) printf '%s\n' "${BUILD_PKGS[@]}" ;;
         db)    printf '%s\n' "${DB_PKGS[@]}" ;;
-        run)   group_packages build; group_packages db ;;
+        run)   group_packages build; group_packages db
+               printf '%s\n' "${WEB_PKGS[@]}" ;;
         test)  group_packages build; group_packages db
                printf '%s\n' "${TEST_PKGS[@]}"; group_packages ops ;;
         ops)   printf '%s\n' "${OPS_PKGS[@]}" ;;
+        web)   printf '%s\n' "${WEB_PKGS[@]}" ;;
         image) printf '%s\n' "${IMAGE_PKGS[@]}" ;;
         ha)    group_packages db; printf '%s\n' "${HA_PKGS[@]}" ;;
         # An empty array expands to nothing; the guard keeps older bash happy.

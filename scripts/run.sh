@@ -13,6 +13,8 @@
 #                  ./var/cores: warpostd runs there with no core size
 #                  limit; README "Crashes")
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
+#   WEB_ROOT       the board served (default $WP_BUILD_DIR/web, the bundle
+#                  built from web/; WEB_ROOT=web serves web/ unbundled)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,7 +35,7 @@ install_deps() {
         return 0
     fi
     if [[ -n "${DATABASE_URL:-}" ]]; then
-        bash "$ROOT/scripts/deps.sh" build
+        bash "$ROOT/scripts/deps.sh" build web
     else
         bash "$ROOT/scripts/deps.sh" run
     fi
@@ -47,6 +49,20 @@ build() {
         -DCMAKE_BUILD_TYPE=RelWithDebInfo
     # Only the server: the tests and fuzzers are test.sh's business.
     cmake --build "$BUILD_DIR" -j "$(nproc)" --target warpostd
+    build_web
+}
+
+# The board bundled and minified into $BUILD_DIR/web (issue 32; the CMake
+# target "web", esbuild from scripts/webbuild/package-lock.json), which is
+# what this script serves unless WEB_ROOT says otherwise (WEB_ROOT=web for
+# the unbundled modules while developing the board).
+build_web() {
+    local dir=$ROOT/scripts/webbuild
+    if [[ ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules" ]]; then
+        log "npm ci in scripts/webbuild"
+        npm ci --prefix "$dir" --no-audit --no-fund >&2
+    fi
+    cmake --build "$BUILD_DIR" --target web
 }
 
 start_cluster() {
@@ -163,7 +179,7 @@ main() {
     build
 
     export PORT=${PORT:-8080}
-    export WEB_ROOT=${WEB_ROOT:-$ROOT/web}
+    export WEB_ROOT=${WEB_ROOT:-$BUILD_DIR/web}
     export MIGRATIONS_DIR=${MIGRATIONS_DIR:-$ROOT/sql}
 
     trap cleanup EXIT

@@ -144,7 +144,9 @@ install_deps() {
 # tests/openapi: Redocly's CLI for the openapi_lint test, which is labelled
 # api and so runs in the sanitizer stage: its npm ci (half a minute from a
 # cold npm cache) goes on there beside the builds, not before them.
-NPM_DIRS=(tests/e2e)
+# scripts/webbuild: esbuild, for the board's bundle the e2e tests run
+# against (the CMake target web, fixture e2e_web_build).
+NPM_DIRS=(tests/e2e scripts/webbuild)
 NPM_API_DIRS=(tests/openapi)
 
 # Usage: install_npm_packages DIR...

@@ -10,11 +10,13 @@
 // is asserted.
 //
 // Usage: node tests/bench/phone.mjs   (needs npm ci --prefix tests/e2e and
-// a build; writes test-output/phone.md)
+// a build with the board's bundle, cmake --build build --target web, which
+// it serves unless WP_WEB_ROOT names another folder; writes
+// test-output/phone.md)
 
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAll, stopAll, api, contextAs, PHONE, sq, REPO } from '../e2e/harness.mjs';
+import { startAll, stopAll, api, contextAs, PHONE, sq, REPO, WEB_ROOT, chesswarSetUp } from '../e2e/harness.mjs';
 
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 / 8) * 0.9,
   uploadThroughput: (750 * 1024 / 8) * 0.9 };
@@ -34,12 +36,22 @@ function observe() {
 }
 
 // Plays until the seat awaited has a move (or a few posts are made).
+// ChessWar's set-up is posted first.
 async function midGame(env, ruleset) {
   const players = [];
   for (const name of ['Pia', 'Quin']) players.push(await api(env, 'POST', '/api/players', { name }));
   const g = await api(env, 'POST', '/api/games', { ruleset, seats: 2, seat: 0 }, players[0].token);
   await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
   let posts = 0;
+  // ChessWar's secret set-up (an army, its purchases, a deployment) is one
+  // post per seat, the one tests/e2e/chesswar.test.mjs plays.
+  if (ruleset === 'chesswar') {
+    for (const seat of [0, 1]) {
+      const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
+      await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: chesswarSetUp(seat) }, players[seat].token);
+      posts++;
+    }
+  }
   for (let i = 0; i < 200; i++) {
     const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, players[0].token);
     if (v.status !== 'active') break;
@@ -104,7 +116,8 @@ try {
 
 const ok = (v, good, lt) => (lt ? v < good : v <= good) ? 'good' : 'over';
 let out = `The board on a phone (issue 32): 360 px, CPU slowed 4x, slow 4G (562.5 ms, 1.44 Mbps down,
-675 kbps up), cold cache; ${new Date().toISOString()}, on a machine that may be busy (2 cores shared). Figures, not assertions.\n`;
+675 kbps up), cold cache, serving ${WEB_ROOT}; ${new Date().toISOString()}, on a machine that may be busy (2 cores shared).
+Figures, not assertions.\n`;
 for (const r of rows) {
   out += `\n### ${r.id}\n\n`;
   if (r.skipped) { out += `not measured: ${r.skipped}\n`; continue; }

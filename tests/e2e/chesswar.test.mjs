@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage, CHESSWAR_SETUP as SETUP, chesswarSetUp as setUpActions } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -17,33 +17,6 @@ let env;
 before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 const contextAs = (player, opts) => contextIn(env, player, opts);
-
-// Humans for seat 0, Undead for seat 1: the army, its purchases and where
-// each unit stands.
-const SETUP = [
-  {
-    army: 'humans',
-    buy: [['wizard', 1], ['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
-    at: [['general', 'e1'], ['wizard', 'h2'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
-      ['knights', 'b1'], ['infantry', 'b2'], ['infantry', 'c2'], ['infantry', 'f2'], ['infantry', 'g2']],
-  },
-  {
-    army: 'undead',
-    buy: [['zombies', 4], ['undead_archers', 2]],
-    at: [['liche', 'e8'], ['zombies', 'c7'], ['zombies', 'd7'], ['zombies', 'e7'], ['zombies', 'f7'],
-      ['undead_archers', 'd8'], ['undead_archers', 'f8']],
-  },
-];
-
-function setUpActions(seat) {
-  const s = SETUP[seat];
-  const acts = [{ type: 'army', army: s.army }];
-  for (const [unit, count] of s.buy) acts.push({ type: 'buy', unit, count });
-  acts.push({ type: 'ready' });
-  for (const [unit, square] of s.at) acts.push({ type: 'deploy', unit, square });
-  acts.push({ type: 'done' });
-  return acts;
-}
 
 async function post(g, who, actions) {
   const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, who.token);

@@ -20,6 +20,10 @@ export const REPO = process.env.WP_REPO || resolve(HERE, '../..');
 export const OUT = process.env.WP_E2E_OUT || join(REPO, 'test-output', 'e2e');
 const SERVER = process.env.WARPOSTD_TEST || join(REPO, 'build', 'tests', 'testrules', 'warpostd-test');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// What the server serves: the bundle (build/web, the CMake target "web",
+// what ships) unless WP_WEB_ROOT names another folder (web/ itself for
+// the development mode; tests/e2e/CMakeLists.txt).
+export const WEB_ROOT = process.env.WP_WEB_ROOT || join(REPO, 'build', 'web');
 
 // Chromium's own background connections are refused on the test machines:
 // switch them off, and keep GPU and sandbox out of a headless CI run.
@@ -71,6 +75,9 @@ async function startInto(env) {
   env.tmp = mkdtempSync('/tmp/wp-e2e-');
   chmodSync(env.tmp, 0o755);
   if (!env.base) {
+    if (!existsSync(join(WEB_ROOT, 'index.html'))) {
+      throw new Error(`no ${WEB_ROOT}/index.html: build the board first (npm ci --prefix scripts/webbuild; cmake --build build --target web)`);
+    }
     env.pgDir = join(env.tmp, 'pg');
     watchCluster(env.pgDir);
     const pgPort = await freePort();
@@ -81,7 +88,7 @@ async function startInto(env) {
     env.server = spawn(SERVER, [], {
       env: {
         ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
-        WEB_ROOT: join(REPO, 'web'), MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
+        WEB_ROOT, MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
         RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0',
         // every browser context of a test is 127.0.0.1
         PER_IP_CONNECTIONS: '0',
@@ -235,4 +242,32 @@ export async function chooseAction(page, text, { timeout = 30000 } = {}) {
     }
     await page.waitForTimeout(100);
   }
+}
+
+// A ChessWar set-up (tests/e2e/chesswar.test.mjs, tests/bench/phone.mjs):
+// Humans for seat 0, Undead for seat 1, the army, its purchases and where
+// each unit stands; chesswarSetUp(seat) is that seat's set-up post.
+export const CHESSWAR_SETUP = [
+  {
+    army: 'humans',
+    buy: [['wizard', 1], ['catapults', 2], ['archers', 2], ['knights', 1], ['infantry', 4]],
+    at: [['general', 'e1'], ['wizard', 'h2'], ['catapults', 'c1'], ['catapults', 'f1'], ['archers', 'd1'], ['archers', 'g1'],
+      ['knights', 'b1'], ['infantry', 'b2'], ['infantry', 'c2'], ['infantry', 'f2'], ['infantry', 'g2']],
+  },
+  {
+    army: 'undead',
+    buy: [['zombies', 4], ['undead_archers', 2]],
+    at: [['liche', 'e8'], ['zombies', 'c7'], ['zombies', 'd7'], ['zombies', 'e7'], ['zombies', 'f7'],
+      ['undead_archers', 'd8'], ['undead_archers', 'f8']],
+  },
+];
+
+export function chesswarSetUp(seat) {
+  const s = CHESSWAR_SETUP[seat];
+  const acts = [{ type: 'army', army: s.army }];
+  for (const [unit, count] of s.buy) acts.push({ type: 'buy', unit, count });
+  acts.push({ type: 'ready' });
+  for (const [unit, square] of s.at) acts.push({ type: 'deploy', unit, square });
+  acts.push({ type: 'done' });
+  return acts;
 }

@@ -168,8 +168,12 @@ class Match {
     this.movesEl = h('details', { class: 'moves' });
     this.threadTools = h('div', { class: 'row wrap thread-tools' });
     this.threadEl = h('ol', { class: 'thread', 'aria-label': 'Posts' });
-    clear(this.main,
-      h('div', { class: 'match' },
+    // Hidden until the first view is drawn (reveal()), with a line of its
+    // own meanwhile: the page appears laid out at once, nothing on it
+    // shifting as the view fills it (issue 32, layout shift on a phone).
+    this.loadingEl = h('p', { class: 'match-loading', role: 'status' }, 'Loading the match…');
+    clear(this.main, this.loadingEl,
+      h('div', { class: 'match', hidden: true },
         h('div', { class: 'match-head' }, this.titleEl, this.statusEl, this.watchEl, this.liveEl),
         this.bannerEl,
         h('div', { class: 'match-grid' },
@@ -203,9 +207,17 @@ class Match {
     return v && v.you !== null && v.you !== undefined && v.status === 'active' && v.awaiting.includes(v.you);
   }
 
+  reveal() {
+    if (!this.loadingEl) return;
+    this.loadingEl.nextElementSibling.hidden = false;
+    this.loadingEl.remove();
+    this.loadingEl = null;
+  }
+
   render() {
     const v = this.view;
     if (!v) return;
+    this.reveal();
     const me = v.you;
     const mine = me !== null && me !== undefined;
     const myTurn = this.myTurn();

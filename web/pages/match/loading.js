@@ -55,6 +55,7 @@ export class MatchLoading {
       } catch (err) {
         if (this.stopped) return;
         if (err.name === 'AbortError') continue;
+        this.reveal();
         if (!(err instanceof ApiError)) console.error('match view', err);
         if (err.status === 404 || err.status === 401 || err.status === 400) {
           this.statusEl.textContent = '';

@@ -1,0 +1,57 @@
+// The board as it ships (issue 32): the server serves the bundle that
+// scripts/webbuild/build.mjs makes (build/web), and a match page at 360 px
+// loads two scripts (the bundle and early.js) and one stylesheet, each
+// named by a hash of its content and sent gzip-compressed, reads the view
+// once (early.js's read is taken by the page, not made twice), and shows
+// its board without an error. Against web/ unbundled (the development
+// mode) the page loads its ~40 modules instead, so this test fails there.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startAll, stopAll, api, contextAs, watchErrors, PHONE, shot } from './harness.mjs';
+
+let env;
+before(async () => { env = await startAll(); });
+after(async () => { await stopAll(env); });
+
+test('a match page loads the bundle, early.js and the stylesheet, hashed and compressed', async () => {
+  const p0 = await api(env, 'POST', '/api/players', { name: 'Bea' });
+  const p1 = await api(env, 'POST', '/api/players', { name: 'Cai' });
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'skirmish-test', seats: 2, seat: 0 }, p0.token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, p1.token);
+
+  const ctx = await contextAs(env, p0, PHONE);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page, 'phone');
+  const assets = [];
+  const viewReads = [];
+  // Reads of the whole view (not a revalidation with If-None-Match, which
+  // the event stream may prompt later).
+  page.on('request', async (r) => {
+    const u = new URL(r.url());
+    if (u.pathname !== `/api/games/${g.id}` || u.search) return;
+    if (!(await r.allHeaders())['if-none-match']) viewReads.push(r.url());
+  });
+  page.on('response', (r) => {
+    const type = r.request().resourceType();
+    if (type === 'script' || type === 'stylesheet') {
+      assets.push({ type, url: new URL(r.url()).pathname, enc: r.headers()['content-encoding'] || '' });
+    }
+  });
+  await page.goto(`${env.base}/#/match/${g.id}`);
+  await page.waitForSelector('svg.board', { timeout: 30000 });
+  await page.waitForSelector('.prompt-you', { timeout: 30000 });
+  await shot(page, 'bundle-match-phone');
+
+  const scripts = assets.filter((a) => a.type === 'script');
+  const sheets = assets.filter((a) => a.type === 'stylesheet');
+  assert.equal(scripts.length, 2, `scripts loaded: ${scripts.map((a) => a.url).join(' ')}`);
+  assert.equal(sheets.length, 1, `stylesheets loaded: ${sheets.map((a) => a.url).join(' ')}`);
+  for (const a of [...scripts, ...sheets]) {
+    assert.match(a.url, /^\/(app|early|style)-[0-9a-f]{12}\.(js|css)$/);
+    assert.equal(a.enc, 'gzip', `${a.url} is sent compressed`);
+  }
+  assert.equal(viewReads.length, 1, `view reads: ${viewReads.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
