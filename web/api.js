@@ -99,14 +99,19 @@ export class ApiError extends Error {
 // request(method, path, {body, auth, headers, signal}) -> {status, body, headers}
 // Throws ApiError for network failures and every status >= 400.
 // A read that early.js began before the page's script arrived, taken
-// once: only for the same player key, and only soon after the page loaded
-// (a later read must see the match as it is then).
+// once and only for the same player key. It stands until the page first
+// asks for it, however slowly the script arrived (a page that reads its
+// match again reads it anew); once the page leaves the match it was
+// loaded on, the early reads are dropped unused.
 function takeEarly(path, tok) {
   const all = window.__wpEarly;
   const e = all && all[path];
   if (!e) return null;
   delete all[path];
-  return e.tok === tok && Date.now() - e.at < 10000 ? e.res : null;
+  return e.tok === tok ? e.res : null;
+}
+if (typeof window !== 'undefined') {
+  window.addEventListener('hashchange', () => { window.__wpEarly = null; });
 }
 
 export async function request(method, path, opts = {}) {
