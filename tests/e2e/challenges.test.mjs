@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, PHONE, contextAs, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, watchErrors, checkPage, playersOnPages } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -18,16 +18,9 @@ before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
 test('post a challenge, another player accepts it, both land in the match', async () => {
-  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
-  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
-  const ctxA = await contextAs(env, ann, PHONE);
-  const ctxB = await contextAs(env, ben, PHONE);
+  const { players: [ann, ben], pages: [a, b], errors, close } = await playersOnPages(env, ['Ann', 'Ben']);
   const problems = [];
-  const errors = [];
   try {
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    errors.push(...watchErrors(a, 'Ann'), ...watchErrors(b, 'Ben'));
 
     // Ben's list first, filtered to timed Confrontation: empty for now.
     await b.goto(`${env.base}/#/challenges`);
@@ -74,8 +67,8 @@ test('post a challenge, another player accepts it, both land in the match', asyn
     await b.waitForSelector(`[data-accept="${gone.id}"]`, { state: 'detached', timeout: T });
 
     // His matches page tells him challenges wait, and leads to them.
-    const home = await ctxB.newPage();
-    errors.push(...watchErrors(home, 'Ben at home'));
+    const home = await b.context().newPage();
+    watchErrors(home, 'Ben at home', errors);
     await home.goto(`${env.base}/#/`);
     await home.waitForSelector('#challenges-teaser a[href="#/challenges"]', { timeout: T });
     assert.match(await home.locator('#challenges-teaser').innerText(), /\d+ open challenges? waiting/);
@@ -94,8 +87,7 @@ test('post a challenge, another player accepts it, both land in the match', asyn
     await b.waitForSelector('svg.board', { timeout: T });
     await checkPage(b, 'challenges-match-phone', problems);
   } finally {
-    await ctxA.close();
-    await ctxB.close();
+    await close();
   }
   assert.deepEqual(errors, []);
   assert.deepEqual(problems, []);

@@ -42,7 +42,7 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
   try {
     // Ann creates the match in the lobby: unlisted, spectators 2 posts behind.
     const a = await ctxA.newPage();
-    errors.push(...watchErrors(a, 'Ann'));
+    watchErrors(a, 'Ann', errors);
     await a.goto(`${env.base}/#/new`);
     await a.waitForSelector('#ruleset');
     await a.selectOption('#ruleset', 'confrontation');
@@ -78,7 +78,7 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
     // The mover's page on a phone, counting how it learns of changes.
     const ctxM = me === 0 ? ctxA : await contextAs(env, mover, PHONE);
     const m = me === 0 ? a : await ctxM.newPage();
-    if (me !== 0) errors.push(...watchErrors(m, mover.name));
+    if (me !== 0) watchErrors(m, mover.name, errors);
     let longPolls = 0;
     let streams = 0;
     m.on('request', (r) => {
@@ -98,7 +98,7 @@ test('unlisted match with a delay: watched, live, shared as an image, a move und
     // A spectator (a second browser, no player key) opens the link: read
     // only, and told the board is 2 posts behind.
     const s = await ctxS.newPage();
-    errors.push(...watchErrors(s, 'spectator'));
+    watchErrors(s, 'spectator', errors);
     await s.goto(watchLink);
     await s.waitForSelector('#watch-note:has-text("2 posts ago")', { timeout: T });
     assert.equal(await s.locator('#post-btn:visible, #take-back-btn:visible, .prompt-you').count(), 0, 'nothing to play for a spectator');

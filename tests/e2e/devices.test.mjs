@@ -29,7 +29,7 @@ async function twoDevices(player, body) {
   const errors = [];
   const page = async (ctx, name) => {
     const p = await ctx.newPage();
-    errors.push(...watchErrors(p, name));
+    watchErrors(p, name, errors);
     return p;
   };
   try {

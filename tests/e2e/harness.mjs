@@ -179,11 +179,44 @@ export async function waitMyTurn(page, timeout = 30000) {
 }
 
 // Uncaught errors and console errors of a page, collected.
-export function watchErrors(page, name) {
+// The page's errors, pushed into `into` as they happen (the caller keeps
+// that array and asserts on it at the end): uncaught exceptions, console
+// errors, and each answer of 400 or more with the request that had it, so
+// that Chromium's bare "Failed to load resource: ... 422" names its URL
+// and the problem's title.
+export function watchErrors(page, name, into = []) {
+  page.on('pageerror', (e) => into.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') into.push(`${name} console: ${m.text()}`); });
+  page.on('response', async (r) => {
+    if (r.status() < 400) return;
+    const q = r.request();
+    let what = '';
+    try { const b = JSON.parse(await r.text()); what = [b.title, b.detail].filter(Boolean).join(': '); } catch { /* not JSON */ }
+    const u = new URL(r.url());
+    const sent = q.postData() ? ` ${q.postData().slice(0, 300)}` : '';
+    into.push(`${name} answer: ${q.method()} ${u.pathname}${u.search} -> ${r.status()} ${what}${sent}`);
+  });
+  return into;
+}
+
+// Players signed up through the API by name, each with a page of its own
+// (a phone unless told) whose errors go into one list: the preamble of the
+// tests where several players meet on the board. close() ends them.
+export async function playersOnPages(env, names, opts = PHONE) {
+  const players = [];
+  const contexts = [];
+  const pages = [];
   const errors = [];
-  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name} console: ${m.text()}`); });
-  return errors;
+  for (const name of names) {
+    const p = await api(env, 'POST', '/api/players', { name });
+    const ctx = await contextAs(env, p, opts);
+    const page = await ctx.newPage();
+    watchErrors(page, name, errors);
+    players.push(p);
+    contexts.push(ctx);
+    pages.push(page);
+  }
+  return { players, pages, errors, close: async () => { for (const c of contexts) await c.close(); } };
 }
 
 // axe-core (tests/e2e/node_modules/axe-core) on the page as it is now:

@@ -158,7 +158,8 @@ for (const ruleset of Object.keys(LOBBY)) {
     const a = await annCtx.newPage();
     const b = await benCtx.newPage();
     const d = await deskCtx.newPage();
-    const errors = [...watchErrors(a, 'Ann'), ...watchErrors(b, 'Ben')];
+    const errors = [];
+    watchErrors(a, 'Ann', errors); watchErrors(b, 'Ben', errors);
     const errs = () => [...errors];
     const errorsD = watchErrors(d, 'Ann (desktop)');
     try {

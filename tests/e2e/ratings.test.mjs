@@ -35,7 +35,7 @@ async function phonePage(player, errors, contexts) {
   const ctx = await contextAs(env, player, PHONE);
   contexts.push(ctx);
   const page = await ctx.newPage();
-  errors.push(...watchErrors(page, player.name));
+  watchErrors(page, player.name, errors);
   return page;
 }
 

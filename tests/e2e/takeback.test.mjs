@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, PHONE, contextAs, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, checkPage, playersOnPages } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -16,8 +16,7 @@ before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
 test('a move asked back, accepted, and asked again, declined, at 360 px', async () => {
-  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
-  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
+  const { players: [ann, ben], pages: [a, b], errors, close } = await playersOnPages(env, ['Ann', 'Ben']);
   const g = await api(env, 'POST', '/api/games', { ruleset: 'skirmish-test', seats: 2, seat: 0 }, ann.token);
   await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, ben.token);
   const view = () => api(env, 'GET', `/api/games/${g.id}`, undefined, ben.token);
@@ -26,14 +25,8 @@ test('a move asked back, accepted, and asked again, declined, at 360 px', async 
   const moved = await view();
   assert.notDeepEqual(moved.state, before0.state);
 
-  const ctxA = await contextAs(env, ann, PHONE);
-  const ctxB = await contextAs(env, ben, PHONE);
   const problems = [];
-  const errors = [];
   try {
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    errors.push(...watchErrors(a, 'Ann'), ...watchErrors(b, 'Ben'));
     await a.goto(`${env.base}/#/match/${g.id}`);
     await b.goto(`${env.base}/#/match/${g.id}`);
     await a.click('#takeback-ask', { timeout: T });
@@ -60,7 +53,6 @@ test('a move asked back, accepted, and asked again, declined, at 360 px', async 
     assert.deepEqual(problems, []);
     assert.deepEqual(errors, []);
   } finally {
-    await ctxA.close();
-    await ctxB.close();
+    await close();
   }
 });

@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, PHONE, contextAs, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, PHONE, contextAs, watchErrors, checkPage, playersOnPages } from './harness.mjs';
 
 const T = 30000;
 let env;
@@ -17,19 +17,9 @@ before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
 test('organise a round robin, two players join, it starts, standings show', async () => {
-  const ann = await api(env, 'POST', '/api/players', { name: 'Ann' });
-  const ben = await api(env, 'POST', '/api/players', { name: 'Ben' });
-  const cal = await api(env, 'POST', '/api/players', { name: 'Cal' });
-  const ctxA = await contextAs(env, ann, PHONE);
-  const ctxB = await contextAs(env, ben, PHONE);
-  const ctxC = await contextAs(env, cal, PHONE);
+  const { players: [ann, ben, cal], pages: [a, b, c], errors, close } = await playersOnPages(env, ['Ann', 'Ben', 'Cal']);
   const problems = [];
-  const errors = [];
   try {
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    const c = await ctxC.newPage();
-    errors.push(...watchErrors(a, 'Ann'), ...watchErrors(b, 'Ben'), ...watchErrors(c, 'Cal'));
 
     // Ann: from her matches to the tournaments, and organises one.
     await a.goto(`${env.base}/#/`);
@@ -90,9 +80,7 @@ test('organise a round robin, two players join, it starts, standings show', asyn
     await b.waitForSelector('[data-round="1"] >> text=(won)', { timeout: T });
     await checkPage(b, 'tournament-result-phone', problems);
   } finally {
-    await ctxA.close();
-    await ctxB.close();
-    await ctxC.close();
+    await close();
   }
   assert.deepEqual(errors, []);
   assert.deepEqual(problems, []);
@@ -113,7 +101,7 @@ test('a ladder: challenge the player above, who accepts from their page', async 
   try {
     const b = await ctxB.newPage();
     const c = await ctxC.newPage();
-    errors.push(...watchErrors(b, 'Bo'), ...watchErrors(c, 'Cy'));
+    watchErrors(b, 'Bo', errors); watchErrors(c, 'Cy', errors);
     await b.goto(`${env.base}/#/tournament/${id}`);
     await c.goto(`${env.base}/#/tournament/${id}`);
     await c.waitForSelector('#ladder', { timeout: T });
