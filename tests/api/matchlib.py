@@ -115,6 +115,35 @@ class ClockTestCase(wp.ServerTestCase):
         os.replace(cls.clock_file + ".tmp", cls.clock_file)
 
 
+class TwoSeatsTestCase(wp.ServerTestCase):
+    """Ann and Ben (self.a, self.b; self.who by seat) and a match between
+    them that match() starts (self.game), read and played by seat."""
+
+    def setUp(self):
+        self.a = Client(self.server, "Ann")
+        self.b = Client(self.server, "Ben")
+        self.who = [self.a, self.b]
+
+    def match(self, ruleset=RULESET, options=None):
+        g = self.a.create(2, options, ruleset=ruleset)
+        r = self.b.join(g["id"], g["invitations"][0]["code"])
+        self.assertEqual(r.status, 200, r)
+        self.game = g["id"]
+        return self.game
+
+    def view(self, who=None):
+        """The match as a seat (or a spectator, None) sees it."""
+        r = (who.req if who else self.server.request)("GET", "/api/games/%d" % self.game)
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+    def post(self, seat, action):
+        p = self.who[seat]
+        r = p.turn(self.game, seq_of(p, self.game), [action])
+        self.assertEqual(r.status, 200, r)
+        return r.json()
+
+
 def start_match(players, options=None, seeds=None):
     """players[0] creates with seat 0, the others join in order; returns
     the game id once every seat is taken (the match has started)."""

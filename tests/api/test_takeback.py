@@ -10,26 +10,11 @@ import matchlib as ml
 from matchlib import wp
 
 
-class TakebackTest(wp.ServerTestCase):
+class TakebackTest(ml.TwoSeatsTestCase):
 
     def setUp(self):
-        self.a = ml.Client(self.server, "Ann")
-        self.b = ml.Client(self.server, "Ben")
-        self.who = [self.a, self.b]
-        g = self.a.create(2, None, ruleset=ml.RULESET)
-        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
-        self.game = g["id"]
-
-    def view(self, who=None):
-        r = (who.req if who else self.server.request)("GET", "/api/games/%d" % self.game)
-        self.assertEqual(r.status, 200, r)
-        return r.json()
-
-    def post(self, seat, action):
-        p = self.who[seat]
-        r = p.turn(self.game, ml.seq_of(p, self.game), [action])
-        self.assertEqual(r.status, 200, r)
-        return r.json()
+        super().setUp()
+        self.match()
 
     def ask(self, who, what="", key=None):
         return who.req("POST", "/api/games/%d/takeback%s" % (self.game, what), None,

@@ -17,7 +17,6 @@ import tempfile
 import unittest
 
 import matchlib as ml
-from matchlib import wp
 
 TEAM_0 = {"type": "team", "faction": "standard",
           "pieces": {"king": 1, "queen": 1, "rook": 2, "pawn": 5}, "upgrades": []}
@@ -29,33 +28,12 @@ def rank(square):
     return int(square[1:])
 
 
-class UndoTest(wp.ServerTestCase):
-
-    def setUp(self):
-        self.a = ml.Client(self.server, "Ann")
-        self.b = ml.Client(self.server, "Ben")
-        self.who = [self.a, self.b]
-
-    def match(self, ruleset, options=None):
-        g = self.a.create(2, options, ruleset=ruleset)
-        self.assertEqual(self.b.join(g["id"], g["invitations"][0]["code"]).status, 200)
-        self.game = g["id"]
-
-    def view(self, who=None):
-        r = (who.req if who else self.server.request)("GET", "/api/games/%d" % self.game)
-        self.assertEqual(r.status, 200, r)
-        return r.json()
+class UndoTest(ml.TwoSeatsTestCase):
 
     def seen(self, who):
         """What a seat (or a spectator, None) sees of the board, as bytes."""
         v = self.view(who)
         return json.dumps([v["state"], v["awaiting"]]).encode()
-
-    def post(self, seat, action):
-        p = self.who[seat]
-        r = p.turn(self.game, ml.seq_of(p, self.game), [action])
-        self.assertEqual(r.status, 200, r)
-        return r.json()
 
     def undo(self, seat, count=None, seq=None, key=None):
         p = self.who[seat]
