@@ -1,11 +1,10 @@
 /* What a turn and a conditional GET need, kept in memory (issue 17,
  * "Performance"): each match (version, seq, status, snapshot, seats, dice
  * counters, who may watch; for a timed match, once read, what its clocks
- * derive from; the last past position replayed) by match id, and players
- * by token hash. Both
- * are fixed tables of direct-mapped slots, so the cache is bounded by
- * construction: WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of
- * snapshots in all, WP_CACHE_TOKENS players kept WP_CACHE_TOKEN_TTL_NS.
+ * derive from; the last past position replayed; its ruleset state loaded)
+ * by match id, and players by token hash (cache_tokens.c). Both are fixed
+ * tables of direct-mapped slots, so the cache is bounded by construction:
+ * WP_CACHE_GAMES matches of at most WP_CACHE_BYTES of snapshots in all.
  *
  * Freshness. Every commit that changes a match sends NOTIFY wp_game
  * 'id:version' (or 'id'); the LISTEN thread hands it to wp_cache_notify()
@@ -32,35 +31,16 @@
  * says the match is still at that version, else it is decided again from
  * the database (api/write.c).
  *
- * Tokens: a player is kept for a few seconds after the database last said
- * the token was theirs (one reader asks again before they end); a write
- * whose token the database no longer knows drops it. A device's token
- * revoked (DELETE /api/me/devices/{id}, issue 28) is told to every instance
- * by NOTIFY wp_token '<hash hex>' at the revoke's commit: the LISTEN thread
- * drops it and moves the token epoch, so that a lookup that read the
- * database before the revoke does not keep what it read; the revoking
- * instance does the same before it answers. Like matches, no token is
- * answered from memory without a live LISTEN connection, and a
- * reconnection forgets them all. */
+ * Players by token hash: cache_tokens.c. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "store_priv.h"
 
 #define WP_CACHE_GAMES 8192
 #define WP_CACHE_BYTES (32u << 20)
-#define WP_CACHE_TOKENS 8192
-#define WP_CACHE_TOKEN_TTL_NS (5 * 1000000000LL)
-/* In a token's last 2 s one reader asks the database again (and another
- * may 250 ms later if that one got no answer); the others are answered
- * from memory meanwhile, so the pollers of one token do not all go to the
- * database when it ends, nor all wait on it if it is slow just then. */
-#define WP_CACHE_TOKEN_RENEW_NS (2 * 1000000000LL)
-#define WP_CACHE_TOKEN_RETRY_NS (250 * 1000000LL)
 #define WP_CACHE_STALE_NS (2 * 1000000000LL)
 #define WP_CACHE_STRIPES 64
 
@@ -78,22 +58,13 @@ struct game_slot {
 	size_t loaded_bytes;     /* counted as its snapshot's length */
 };
 
-struct token_slot {
-	unsigned char hash[32];
-	struct wp_player who;
-	int64_t until_ns;        /* 0: empty */
-	int64_t renew_ns;        /* from then, one reader asks the database */
-};
-
 static struct game_slot games[WP_CACHE_GAMES];
-static struct token_slot tokens[WP_CACHE_TOKENS];
 static pthread_mutex_t stripes[WP_CACHE_STRIPES];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static atomic_uint epoch;        /* moves at each change of the LISTEN connection */
 static atomic_int online;
 static atomic_llong alive_ns;    /* the LISTEN thread was last seen then */
 static atomic_size_t bytes;
-static atomic_uint token_epoch;  /* moves at each token revoked or forgotten */
 
 static void
 init(void)
@@ -118,8 +89,8 @@ game_unlock(const struct game_slot *s)
 	pthread_mutex_unlock(&stripes[(size_t)(s - games) % WP_CACHE_STRIPES]);
 }
 
-static int
-serving(void)
+int
+wp_cache_serving(void)
 {
 	return atomic_load(&online) && wp_now_ns() - atomic_load(&alive_ns) < WP_CACHE_STALE_NS;
 }
@@ -192,12 +163,10 @@ wp_cache_alive(void)
 	atomic_store(&alive_ns, wp_now_ns());
 }
 
-static void forget_tokens(void);
-
 void
 wp_cache_forget_all(void)
 {
-	forget_tokens();
+	wp_cache_forget_tokens();
 	for (int64_t i = 0; i < WP_CACHE_GAMES; i++) {
 		struct game_slot *s = game_lock(i);
 		drop(s);
@@ -336,7 +305,7 @@ wp_cache_game_put(const struct wp_game *g, uint64_t ticket)
 {
 	struct game_slot *s;
 
-	if (!g->rs || !serving() || ticket >> 32 != atomic_load(&epoch))
+	if (!g->rs || !wp_cache_serving() || ticket >> 32 != atomic_load(&epoch))
 		return;
 	s = game_lock(g->id);
 	/* Nothing older than heard of, nor than held. */
@@ -351,7 +320,7 @@ wp_cache_game_written(const struct wp_game *g)
 {
 	struct game_slot *s;
 
-	if (!g->rs || !serving())
+	if (!g->rs || !wp_cache_serving())
 		return;
 	s = game_lock(g->id);
 	/* The slot was claimed for the match before the write (forget): it
@@ -366,7 +335,7 @@ held(int64_t id)
 {
 	struct game_slot *s;
 
-	if (!serving())
+	if (!wp_cache_serving())
 		return NULL;
 	s = game_lock(id);
 	if (s->id == id && s->g)
@@ -535,7 +504,7 @@ wp_cache_past_put(int64_t id, const struct wp_past_text *in)
 	           (in->result ? strlen(in->result) : 0);
 	struct game_slot *s;
 
-	if (in->at < 1 || !serving())
+	if (in->at < 1 || !wp_cache_serving())
 		return;
 	s = game_lock(id);
 	claim(s, id);
@@ -563,108 +532,4 @@ wp_cache_head(int64_t id, int64_t player, struct wp_game_head *h)
 	h->seat = player ? wp_game_seat_of(s->g, player) : -1;
 	game_unlock(s);
 	return 1;
-}
-
-/* ------------------------------------------------------------- tokens */
-
-static struct token_slot *
-token_lock(const unsigned char hash[32])
-{
-	size_t i = ((size_t)hash[0] | (size_t)hash[1] << 8 | (size_t)hash[2] << 16) %
-	           WP_CACHE_TOKENS;
-
-	pthread_once(&once, init);
-	pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
-	return &tokens[i];
-}
-
-static void
-token_unlock(const struct token_slot *s)
-{
-	pthread_mutex_unlock(&stripes[(size_t)(s - tokens) % WP_CACHE_STRIPES]);
-}
-
-int
-wp_cache_player(const unsigned char hash[32], struct wp_player *who)
-{
-	struct token_slot *s = token_lock(hash);
-	int64_t now = wp_now_ns();
-	int hit = s->until_ns > now && memcmp(s->hash, hash, 32) == 0 && serving();
-
-	if (hit && now >= s->renew_ns) {
-		s->renew_ns = now + WP_CACHE_TOKEN_RETRY_NS;
-		hit = 0;    /* this reader renews it (wp_db_player_by_token) */
-	}
-	if (hit)
-		*who = s->who;
-	token_unlock(s);
-	return hit;
-}
-
-unsigned
-wp_cache_token_ticket(void)
-{
-	return atomic_load(&token_epoch);
-}
-
-void
-wp_cache_player_put(const unsigned char hash[32], const struct wp_player *who,
-                    unsigned ticket)
-{
-	struct token_slot *s = token_lock(hash);
-
-	/* Under the slot's lock: a revoke that moves the epoch after this
-	 * test drops the slot after this put. */
-	if (ticket == atomic_load(&token_epoch)) {
-		memcpy(s->hash, hash, 32);
-		s->who = *who;
-		s->until_ns = wp_now_ns() + WP_CACHE_TOKEN_TTL_NS;
-		s->renew_ns = s->until_ns - WP_CACHE_TOKEN_RENEW_NS;
-	}
-	token_unlock(s);
-}
-
-void
-wp_cache_player_drop(const unsigned char hash[32])
-{
-	struct token_slot *s = token_lock(hash);
-
-	if (memcmp(s->hash, hash, 32) == 0)
-		s->until_ns = 0;
-	token_unlock(s);
-}
-
-void
-wp_cache_token_revoked(const unsigned char hash[32])
-{
-	struct token_slot *s = token_lock(hash);
-
-	atomic_fetch_add(&token_epoch, 1);
-	if (memcmp(s->hash, hash, 32) == 0)
-		s->until_ns = 0;
-	token_unlock(s);
-}
-
-void
-wp_cache_token_heard(const char *hex)
-{
-	unsigned char hash[32];
-	size_t n = 0;
-
-	if (sodium_hex2bin(hash, sizeof(hash), hex, strlen(hex), NULL, &n, NULL) == 0 && n == 32)
-		wp_cache_token_revoked(hash);
-	else
-		forget_tokens();   /* not ours to read: forget them all rather than keep one */
-}
-
-static void
-forget_tokens(void)
-{
-	atomic_fetch_add(&token_epoch, 1);
-	for (size_t i = 0; i < WP_CACHE_TOKENS; i++) {
-		pthread_once(&once, init);
-		pthread_mutex_lock(&stripes[i % WP_CACHE_STRIPES]);
-		tokens[i].until_ns = 0;
-		pthread_mutex_unlock(&stripes[i % WP_CACHE_STRIPES]);
-	}
 }

@@ -269,4 +269,11 @@ int64_t wp_tell_due(int64_t now, char *text, size_t cap);
 	"SELECT set_config('synchronous_commit', 'off', true), pg_notify('wp_game', x)" \
 	" FROM unnest($1::text[]) x"
 
+/* The cache's two tables (cache.c matches, cache_tokens.c players):
+ * whether memory may answer at all (a live LISTEN connection, its thread
+ * seen lately), and every player forgotten (a reconnection, a revoke not
+ * understood). */
+int wp_cache_serving(void);
+void wp_cache_forget_tokens(void);
+
 #endif
