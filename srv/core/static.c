@@ -19,6 +19,7 @@
 /* Board assets are small; anything larger is not ours to serve. */
 #define WP_STATIC_MAX (16u * 1024 * 1024)
 
+#define WP_STATIC_IMMUTABLE "public, max-age=31536000, immutable"
 #define WP_STATIC_CSP                                                                   \
 	"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "    \
 	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -91,6 +92,22 @@ path_is_clean(const char *p)
 
 /* If-None-Match: "*" or a list of entity tags, weak ones compared weakly
  * (RFC 9110, 13.1.2). */
+/* A file named by a hash of its content (the bundle's app-<12 hex>.js,
+ * style-<12 hex>.css, scripts/webbuild): a new content is a new name, so a
+ * browser may keep it for a year without asking again. */
+static int
+content_named(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || (strcmp(dot, ".js") != 0 && strcmp(dot, ".css") != 0) || dot - base < 14)
+		return 0;
+	return dot[-13] == '-' && strspn(dot - 12, "0123456789abcdef") == 12;
+}
+
 static int
 etag_matches(const char *header, const char *etag)
 {
@@ -420,9 +437,10 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 		return WP_OK;
 	}
 	bad |= wp_response_header(res, "ETag", etag);
-	/* Assets carry no version in their names: revalidate every time, and
-	 * the ETag makes that a 304 without a body. */
-	bad |= wp_response_header(res, "Cache-Control", "no-cache");
+	/* Other files carry no version in their names: revalidate every
+	 * time, and the ETag makes that a 304 without a body. */
+	bad |= wp_response_header(res, "Cache-Control", content_named(path) ? WP_STATIC_IMMUTABLE
+	                                                                    : "no-cache");
 	bad |= wp_response_header(res, "Content-Type", k->type);
 	if (k->gz) {
 		bad |= wp_response_header(res, "Vary", "Accept-Encoding");

@@ -182,6 +182,30 @@ class NginxErrorsTest(wp.NginxTestCase):
 
     # -- static files ------------------------------------------------------
 
+    def test_content_named_files_are_kept_a_year(self):
+        """The bundle's files (named by a hash of their content) are kept by
+        browsers for a year; every other file is revalidated (nginx's map,
+        the same rule as warpostd's srv/core/static.c)."""
+        root = wp.make_tmpdir("wp-nginx-web-")
+        self.addCleanup(wp.remove_tmpdir, root)
+        files = {"app-0123456789ab.js": "public, max-age=31536000, immutable",
+                 "style-0123456789ab.css": "public, max-age=31536000, immutable",
+                 "app-0123456789AB.js": "no-cache", "app.js": "no-cache",
+                 "index.html": "no-cache"}
+        for name in files:
+            with open(os.path.join(root, name), "w") as f:
+                f.write("/* %s */\n" % name)
+        nginx = wp.Nginx(self.fcgi.socket_path, web_root=root)
+        self.addCleanup(nginx.stop)
+        nginx.start()
+        for name, want in files.items():
+            with self.subTest(name=name):
+                r = nginx.request("GET", "/" + name)
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.headers.get("cache-control"), want, r)
+                for k, v in SECURITY_HEADERS.items():
+                    self.assertEqual(r.headers.get(k), v, (k, r))
+
     def test_static_files_keep_caching_and_send_security_headers(self):
         for name in ("index.html", "app.js", "style.css"):
             with self.subTest(name=name):

@@ -3,8 +3,10 @@
 // loads two scripts (the bundle and early.js) and one stylesheet, each
 // named by a hash of its content and sent gzip-compressed, reads the view
 // once (early.js's read is taken by the page, not made twice), and shows
-// its board without an error. Against web/ unbundled (the development
-// mode) the page loads its ~40 modules instead, so this test fails there.
+// its board without an error. Those three are kept by the browser (a
+// year, immutable); the page itself is revalidated. Against web/
+// unbundled (the development mode) the page loads its ~40 modules
+// instead, so this test fails there.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,7 +37,7 @@ test('a match page loads the bundle, early.js and the stylesheet, hashed and com
   page.on('response', (r) => {
     const type = r.request().resourceType();
     if (type === 'script' || type === 'stylesheet') {
-      assets.push({ type, url: new URL(r.url()).pathname, enc: r.headers()['content-encoding'] || '' });
+      assets.push({ type, url: new URL(r.url()).pathname, enc: r.headers()['content-encoding'] || '', cache: r.headers()['cache-control'] || '' });
     }
   });
   await page.goto(`${env.base}/#/match/${g.id}`);
@@ -50,6 +52,8 @@ test('a match page loads the bundle, early.js and the stylesheet, hashed and com
   for (const a of [...scripts, ...sheets]) {
     assert.match(a.url, /^\/(app|early|style)-[0-9a-f]{12}\.(js|css)$/);
     assert.equal(a.enc, 'gzip', `${a.url} is sent compressed`);
+    // Named by its content: a phone keeps it and asks no more.
+    assert.equal(a.cache, 'public, max-age=31536000, immutable', `${a.url} is kept`);
   }
   assert.equal(viewReads.length, 1, `view reads: ${viewReads.join(' ')}`);
   assert.deepEqual(errors, []);

@@ -81,6 +81,10 @@ main(void)
 	snprintf(outside, sizeof(outside), "%s-secret", root);
 	put_file("index.html", "<p>board</p>");
 	put_file("app.js", "export {}");
+	put_file("app-0123456789ab.js", "export {}");
+	put_file("app-0123456789AB.js", "export {}");
+	put_file("style-0123456789ab.css", "p{}");
+	put_file("x-0123456789ab.html", "<p>x</p>");
 	put_file(".env", "SECRET=1");
 	FILE *f = fopen(outside, "w");
 	fputs("secret", f);
@@ -123,7 +127,22 @@ main(void)
 	request("GET", "/app.js", NULL, NULL, &res);
 	CHECK_STR(wp_response_get_header(&res, "Content-Type"),
 	          "text/javascript; charset=utf-8", "module type");
+	CHECK_STR(wp_response_get_header(&res, "Cache-Control"), "no-cache", "a plain name revalidates");
 	wp_response_free(&res);
+	/* Named by a hash of the content (the bundle): kept a year. Only
+	 * scripts and styles with 12 lower-case hex digits after a dash. */
+	const char *named[][2] = {
+		{"/app-0123456789ab.js", "public, max-age=31536000, immutable"},
+		{"/style-0123456789ab.css", "public, max-age=31536000, immutable"},
+		{"/app-0123456789AB.js", "no-cache"},
+		{"/x-0123456789ab.html", "no-cache"},
+	};
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		request("GET", named[i][0], NULL, NULL, &res);
+		CHECK(res.status == 200, named[i][0]);
+		CHECK_STR(wp_response_get_header(&res, "Cache-Control"), named[i][1], named[i][0]);
+		wp_response_free(&res);
+	}
 
 	const char *refused[] = {"/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
 	                         "/%2E%2E%2Fetc%2Fpasswd", "/a/..%2f..%2fetc/passwd",
