@@ -1,6 +1,6 @@
 # Warpost container image: one image, three roles (docker/entrypoint.sh):
 #   warpostd   the server: HTTP on PORT, or FastCGI when FCGI_SOCKET is set
-#   nginx      nginx serving web/ and passing /api/ and /metrics to one
+#   nginx      nginx serving the board (web/ bundled) and passing /api/ and /metrics to one
 #              warpostd socket (FCGI_SOCKET) or balancing over several
 #              (FCGI_UPSTREAMS)
 #   anything   run as a command, e.g. `warpost verify export.json` or bash
@@ -33,6 +33,27 @@ ARG BUILD_JOBS=2
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_BUILD_TESTS=OFF \
     && cmake --build /build -j "${BUILD_JOBS}" --target warpostd warpost \
     && strip --strip-debug /build/srv/warpostd /build/srv/warpost
+
+# --- board stage -------------------------------------------------------------
+# web/ bundled and minified (issue 32: scripts/webbuild/build.mjs, esbuild
+# from its package-lock.json, Debian's nodejs and npm: the "web" group of
+# scripts/deps.sh). The image serves this, as scripts/run.sh does.
+FROM ${DEBIAN_IMAGE} AS web
+COPY scripts/deps.sh /usr/local/sbin/warpost-deps
+RUN bash /usr/local/sbin/warpost-deps web \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY scripts/webbuild/package.json scripts/webbuild/package-lock.json scripts/webbuild/
+# Behind a TLS-intercepting proxy, npm needs that proxy's CA: given as the
+# build secret "ca" (scripts/build-image.sh passes the bundle npm trusts on
+# the host, NODE_EXTRA_CA_CERTS or npm's cafile), used for this step only
+# and kept in no layer. Without it npm uses the image's CA certificates.
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; \
+    npm ci --prefix scripts/webbuild --no-audit --no-fund
+COPY scripts/webbuild/build.mjs scripts/webbuild/
+COPY web/ web/
+RUN node scripts/webbuild/build.mjs /web
 
 # --- runtime stage -----------------------------------------------------------
 FROM ${DEBIAN_IMAGE}
@@ -69,7 +90,7 @@ RUN groupadd --system --gid 10001 warpost \
     && install -d -o warpost -g warpost -m 0700 /var/lib/warpost/cores
 
 COPY --from=build /build/srv/warpostd /build/srv/warpost /usr/local/bin/
-COPY web/ /opt/warpost/web/
+COPY --from=web /web/ /opt/warpost/web/
 COPY sql/ /opt/warpost/sql/
 COPY nginx/ /opt/warpost/nginx/
 COPY docker/entrypoint.sh /usr/local/bin/warpost-entrypoint

@@ -13,6 +13,9 @@
 # Environment:
 #   WP_IMAGE_TOOL   podman or docker (default: podman if installed)
 #   BUILD_JOBS      compile jobs inside the build (default 2)
+#   WP_IMAGE_CA     a CA bundle for npm inside the build (the Dockerfile's
+#                   secret "ca"; default: NODE_EXTRA_CA_CERTS or npm's
+#                   cafile here, when set), for a TLS-intercepting proxy
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,6 +42,15 @@ if [[ $tool == podman ]]; then
     # keeps HEALTHCHECK, which the OCI image format has no field for.
     args+=(--isolation=chroot --network=host --format docker)
 fi
+
+# The CA bundle npm trusts here, lent to the build's npm ci (the bundle
+# stage): needed where a proxy re-signs the registry's certificate.
+ca=${WP_IMAGE_CA:-${NODE_EXTRA_CA_CERTS:-}}
+if [[ -z $ca ]] && command -v npm >/dev/null 2>&1; then
+    ca=$(npm config get cafile 2>/dev/null || true)
+    [[ $ca == null || $ca == undefined ]] && ca=
+fi
+[[ -n $ca && -r $ca ]] && args+=(--secret "id=ca,src=$ca")
 
 start=$(date +%s.%N)
 "$tool" "${args[@]}" "$ROOT"

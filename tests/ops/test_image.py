@@ -223,12 +223,17 @@ class ImageTest(unittest.TestCase):
         self.assertEqual(r.json()["database"], "up")
 
     def test_static_page(self):
-        with open(os.path.join(wp.WEB_DIR, "index.html"), "rb") as f:
-            want = f.read()
+        # The image serves the board bundled (the Dockerfile's stage "web",
+        # issue 32): its page names one hashed script, served in full.
         r = self.req("GET", "/")
         self.assertEqual(r.status, 200, r)
-        self.assertEqual(r.body, want)
         self.assertEqual(r.headers.get("cache-control"), "no-cache")
+        m = re.search(rb'<script type="module" src="(/app-[0-9a-f]{12}\.js)">', r.body)
+        self.assertIsNotNone(m, r.body[:400])
+        js = self.req("GET", m.group(1).decode())
+        self.assertEqual(js.status, 200, js)
+        self.assertGreater(len(js.body), 50000)
+        self.assertEqual(js.headers.get("cache-control"), "public, max-age=31536000, immutable")
 
     def test_a_posted_turn(self):
         ps = []
