@@ -48,6 +48,7 @@ wp_db_player_set_bot(struct wp_conn *c, int64_t player)
 
 struct wp_bot_conn {
 	PGconn *pg;
+	int pending_one;   /* PENDING_ONE prepared on pg */
 };
 
 struct wp_bot_conn *
@@ -61,6 +62,7 @@ wp_bot_conn_open(const char *conninfo)
 		return NULL;
 	}
 	bc->pg = pg;
+	bc->pending_one = 0;
 	return bc;
 }
 
@@ -73,12 +75,11 @@ wp_bot_conn_close(struct wp_bot_conn *bc)
 	free(bc);
 }
 
-/* Runs sql; 1 when it answered as expected (rows kept in *out when
- * asked), 0 otherwise (logged), -1 when the connection is lost. */
+/* r, a statement's result: 1 when it answered as expected (rows kept in
+ * *out when asked), 0 otherwise (logged), -1 when the connection is lost. */
 static int
-run(struct wp_bot_conn *bc, const char *sql, int n, const char *const *vals, PGresult **out)
+judge(struct wp_bot_conn *bc, PGresult *r, PGresult **out)
 {
-	PGresult *r = wp_pg_exec_within(bc->pg, sql, n, vals, BOT_QUERY_MS);
 	ExecStatusType s = PQresultStatus(r);
 
 	if (out)
@@ -99,27 +100,43 @@ run(struct wp_bot_conn *bc, const char *sql, int n, const char *const *vals, PGr
 	return 1;
 }
 
+/* Runs sql (judge). */
+static int
+run(struct wp_bot_conn *bc, const char *sql, int n, const char *const *vals, PGresult **out)
+{
+	return judge(bc, wp_pg_exec_within(bc->pg, sql, n, vals, BOT_QUERY_MS), out);
+}
+
 /* The matches where an engine seat is awaited or owes an answer to a draw
  * offer, and no claim at that post is done or out of tries. */
-#define PENDING_SQL                                                                              \
+#define PENDING(games)                                                                           \
 	"SELECT g.id, g.seq, s.seat, b.level, b.player_id FROM bot_engines b"                    \
 	" JOIN seats s ON s.player_id = b.player_id JOIN games g ON g.id = s.game_id"            \
-	" WHERE g.status = 'active' AND ($1::bigint[] IS NULL OR g.id = ANY($1::bigint[]))"       \
+	" WHERE g.status = 'active' AND " games                                                  \
 	" AND (((g.awaiting >> s.seat) & 1) = 1 OR (((g.draw_offers >> s.seat) & 1) = 0"          \
 	"      AND (g.draw_offers & ~(1 << s.seat)) <> 0))"                                        \
 	" AND NOT EXISTS (SELECT 1 FROM bot_claims c WHERE c.game_id = g.id AND c.seq = g.seq"    \
 	"      AND c.seat = s.seat AND (c.done_at IS NOT NULL OR c.attempts >= $3::int))"          \
 	" ORDER BY g.updated_at LIMIT $2::int"
+#define PENDING_SQL PENDING("($1::bigint[] IS NULL OR g.id = ANY($1::bigint[]))")
+/* The same of one match, asked at every change the LISTEN thread hears
+ * (srv/bot/botplay.c), so prepared once a connection: planned each time,
+ * the statement cost the database 150 us of CPU a turn, about as much as
+ * the turn's own statement (issue 32, tests/bench/turnsql.py). */
+#define PENDING_ONE_SQL PENDING("g.id = $1::bigint")
 
 int
 wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_attempts,
                struct wp_bot_task *out, int cap)
 {
-	char *list = NULL, limit[16], tries[16];
+	char *list = NULL, limit[16], tries[16], one[24];
 	PGresult *r;
 	int k = 0, rc;
 
-	if (games) {
+	if (games && n == 1) {
+		snprintf(one, sizeof(one), "%" PRId64, games[0]);
+		list = one;
+	} else if (games) {
 		size_t size = (size_t)n * 21 + 3, used = 0;
 		if (!(list = malloc(size)))
 			return 0;
@@ -132,8 +149,13 @@ wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_atte
 	snprintf(limit, sizeof(limit), "%d", cap);
 	snprintf(tries, sizeof(tries), "%d", max_attempts);
 	const char *vals[3] = {list, limit, tries};
-	rc = run(bc, PENDING_SQL, 3, vals, &r);
-	free(list);
+	if (list == one)
+		rc = judge(bc, wp_pg_exec_named_within(bc->pg, &bc->pending_one, "bot_pending_one",
+		                                       PENDING_ONE_SQL, 3, vals, BOT_QUERY_MS), &r);
+	else {
+		rc = run(bc, PENDING_SQL, 3, vals, &r);
+		free(list);
+	}
 	if (rc <= 0)
 		return rc;
 	for (int i = 0; i < PQntuples(r) && k < cap; i++, k++) {

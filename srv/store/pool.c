@@ -446,6 +446,28 @@ wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
 	return wp_await_result(&c, wp_deadline_in(ms));
 }
 
+PGresult *
+wp_pg_exec_named_within(PGconn *pg, int *prepared, const char *name, const char *sql, int n,
+                        const char *const *values, unsigned ms)
+{
+	struct wp_conn c = {.pg = pg};
+	PGresult *r;
+
+	if (PQsetnonblocking(pg, 1) != 0)
+		return NULL;
+	if (!*prepared) {
+		if (!PQsendPrepare(pg, name, sql, n, NULL))
+			return NULL;
+		if (PQresultStatus(r = wp_await_result(&c, wp_deadline_in(ms))) != PGRES_COMMAND_OK)
+			return r;
+		PQclear(r);
+		*prepared = 1;
+	}
+	if (!PQsendQueryPrepared(pg, name, n, values, NULL, NULL, 0))
+		return NULL;
+	return wp_await_result(&c, wp_deadline_in(ms));
+}
+
 enum wp_err
 wp_sql_one(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, int64_t *v)
 {

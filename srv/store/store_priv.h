@@ -238,6 +238,10 @@ long wp_col_bytes(const PGresult *r, int row, int col, unsigned char *out, size_
  * deadline passed or the connection broke (then close it). */
 PGresult *wp_pg_exec_within(PGconn *pg, const char *sql, int n, const char *const *values,
                             unsigned ms);
+/* The same for statement `name`, prepared on pg from sql first when
+ * *prepared is 0 (then set to 1): no parse or plan at each call. */
+PGresult *wp_pg_exec_named_within(PGconn *pg, int *prepared, const char *name, const char *sql,
+                                  int n, const char *const *values, unsigned ms);
 
 /* Tells every instance that the match changed to version (NOTIFY
  * wp_game 'id:version'; listen.c reads the id, the cache both: cache.c):
