@@ -152,7 +152,8 @@ def warpostd_phase(ctx, name):
     if name == "warpostd-b":
         binary = ctx.b_binary
     srv = subprocess.Popen([binary], env=env,
-                           stderr=open(os.path.join(ctx.tmp, name + ".log"), "a"))
+                           stderr=open(os.path.join(os.environ.get("TURNSQL_LOG_DIR") or ctx.tmp,
+                                                    name + ".log"), "a"))
     try:
         run.wait_health(f"http://127.0.0.1:{port}", srv)
         turnload(ctx, port, 1)
@@ -179,6 +180,7 @@ def measure_warpostd(ctx, srv, port):
                          (line.split("|", 2) for line in top.splitlines()))
     c = cpu.per(n)
     return {"tps": float(m["turns_per_s"]), "cpu": c["db"], "srv": c["server"],
+            "p50": float(m["p50_ms"]),
             "wal": d[0] / max(1, n), "per_sync": n / max(1, d[1]), "hot": d[3] / max(1, d[2])}
 
 
@@ -311,7 +313,8 @@ def main():
                 print(f"round {r + 1} {n}: {m['tps']:.0f} tx/s, {m['cpu']:.0f} us CPU/tx, "
                       f"{m['wal']:.0f} B WAL/tx, {m['per_sync']:.1f} tx/flush, "
                       f"HOT {100 * m['hot']:.0f}%"
-                      + (f", warpostd {m['srv']:.0f} us CPU/turn\n{ctx.top}" if "srv" in m else ""),
+                      + (f", warpostd {m['srv']:.0f} us CPU/turn, p50 {m['p50']:.1f} ms\n{ctx.top}"
+                         if "srv" in m else ""),
                       flush=True)
                 if args.perf == n and r == 0:
                     rep = subprocess.run(["perf", "report", "-i", ctx.perf_data, "--no-children",
