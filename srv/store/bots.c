@@ -121,8 +121,8 @@ run(struct wp_bot_conn *bc, const char *sql, int n, const char *const *vals, PGr
 #define PENDING_SQL PENDING("($1::bigint[] IS NULL OR g.id = ANY($1::bigint[]))")
 /* The same of one match, asked at every change the LISTEN thread hears
  * (srv/bot/botplay.c), so prepared once a connection: planned each time,
- * the statement cost the database 150 us of CPU a turn, about as much as
- * the turn's own statement (issue 32, tests/bench/turnsql.py). */
+ * it took the database 140 to 170 us a turn, more than the turn's own
+ * statement (issue 32, README "Performance", tests/bench/turnsql.py). */
 #define PENDING_ONE_SQL PENDING("g.id = $1::bigint")
 
 int
