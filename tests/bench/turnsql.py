@@ -163,12 +163,25 @@ def warpostd_phase(ctx, name):
         srv.wait(timeout=30)
 
 
+def told(port):
+    """warpostd's counts of changes told and of the statements that told
+    them (srv/store/tell.c): one statement a change when writers tell
+    their own (no LISTEN thread)."""
+    with run.urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics") as r:
+        text = r.read().decode()
+    val = lambda name: sum(float(l.split()[-1]) for l in text.splitlines()
+                           if l.startswith(name))
+    return val("warpost_changes_told_total"), val("warpost_tell_statements_total")
+
+
 def measure_warpostd(ctx, srv, port):
     ctx.psql("SELECT pg_stat_statements_reset()")
     s0 = stat(ctx.psql)
+    t0 = told(port)
     with run.CpuMeter(srv.pid, ctx.pgdir) as cpu:
         m = turnload(ctx, port, ctx.seconds)
     n = int(m["turns"])
+    t1 = told(port)
     ctx.psql("SELECT pg_sleep(0.6)")
     d = [b - a for a, b in zip(s0, stat(ctx.psql))]
     top = ctx.psql("SELECT calls, round((total_exec_time + total_plan_time)::numeric * 1000),"
@@ -181,6 +194,7 @@ def measure_warpostd(ctx, srv, port):
     c = cpu.per(n)
     return {"tps": float(m["turns_per_s"]), "cpu": c["db"], "srv": c["server"],
             "p50": float(m["p50_ms"]),
+            "per_tell": (t1[0] - t0[0]) / max(1, t1[1] - t0[1]),
             "wal": d[0] / max(1, n), "per_sync": n / max(1, d[1]), "hot": d[3] / max(1, d[2])}
 
 
@@ -313,7 +327,8 @@ def main():
                 print(f"round {r + 1} {n}: {m['tps']:.0f} tx/s, {m['cpu']:.0f} us CPU/tx, "
                       f"{m['wal']:.0f} B WAL/tx, {m['per_sync']:.1f} tx/flush, "
                       f"HOT {100 * m['hot']:.0f}%"
-                      + (f", warpostd {m['srv']:.0f} us CPU/turn, p50 {m['p50']:.1f} ms\n{ctx.top}"
+                      + (f", warpostd {m['srv']:.0f} us CPU/turn, p50 {m['p50']:.1f} ms, "
+                           f"{m['per_tell']:.1f} changes a NOTIFY statement\n{ctx.top}"
                          if "srv" in m else ""),
                       flush=True)
                 if args.perf == n and r == 0:
