@@ -346,5 +346,27 @@ class BotSettingsTest(wp.ServerTestCase):
             ("BOT_MAX_ATTEMPTS", "1e3"), ("BOT_MAX_RUN", "9"), ("BOT_ITERATIONS", "1,2")))
 
 
+class HeardChangeTest(wp.ServerTestCase):
+    """The bot answers a change it heard of, with no scan to find it (the
+    next an hour away): the LISTEN thread hands the match to the worker,
+    which asks for that match alone (srv/store/bots.c, PENDING_ONE_SQL,
+    prepared once a connection; issue 32). Its second turn and after can
+    only come that way: the scan at start ran before the human's moves."""
+    server_env = {"BOT_SCAN_MS": "3600000"}
+
+    def test_the_bot_answers_each_move_it_hears_of(self):
+        me = ml.Client(self.server, "Heard")
+        g = create_bot_match(me, "wargame-chess", level=1)
+        game, rng = g["id"], random.Random(32)
+
+        def bot_made(n):
+            play_human(me, game, 0, rng)
+            return sum(1 for p in bot_posts(self.server, game)
+                       if p["seat"] == 1 and p["kind"] == "turn") >= n \
+                or me.view(game).json()["status"] != "active"
+        self.assertTrue(wait_for(lambda: bot_made(3), 60), bot_posts(self.server, game))
+        self.assertEqual(me.view(game).json()["status"], "active")
+
+
 if __name__ == "__main__":
     unittest.main()
