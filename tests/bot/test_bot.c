@@ -18,7 +18,9 @@
  *       copy of a view, answer what one thread alone answers
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
- *       it, higher with the enemy King where its own Queen does
+ *       it, higher with the enemy King where its own Queen does; and
+ *       ChessWar's: lower with the seat's general in melee, higher with
+ *       the enemy's
  *
  * No timings are asserted. */
 #include <pthread.h>
@@ -28,6 +30,7 @@
 
 #include "botview.h"
 #include "cf_rules.h"
+#include "cw_rules.h"
 #include "check.h"
 #include "engine.h"
 
@@ -498,6 +501,56 @@ test_exposed(void)
 	rs->free(st);
 }
 
+/* ChessWar's units in melee: each of seat `of`'s units on the board
+ * linked to general `g` (both ways), every other link undone. */
+static double
+general_in_melee(const struct wr_ruleset *rs, struct cw_state *st, int g, int of)
+{
+	for (int i = 0; i < st->nseats * CW_UPS; i++)
+		st->u[i].link = 0;
+	for (int i = 0; g >= 0 && i < st->nseats * CW_UPS; i++)
+		if (cw_seat_of(i) == of && i != of * CW_UPS && cw_on(st, i)) {
+			st->u[i].link |= CW_BIT(g);
+			st->u[g].link |= CW_BIT(i);
+		}
+	return rs->evaluate(st, 0);
+}
+
+static void
+test_general_exposed(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
+	struct wr_rng rng;
+	uint64_t s;
+	struct wr_error err;
+	void *st = NULL;
+	wr_rng_seeded(&rng, &s, 5);
+	CHECK(rs && rs->evaluate && rs->create(NULL, 2, &rng, &st, &err) == 0, "a ChessWar match");
+	if (!st)
+		return;
+	struct cw_state *cw = st;
+	for (int n = 0; n < 2000 && cw->phase == CW_PH_SETUP; n++) {
+		int seat = awaited(rs, st);
+		json_object *a = seat >= 0 ? random_action(rs, st, seat, &rng) : NULL;
+		if (!a)
+			break;
+		apply_ok(rs, st, seat, a, &rng);
+		json_object_put(a);
+	}
+	CHECK(cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS),
+	      "the match reaches play with both generals");
+	if (cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS)) {
+		double safe = general_in_melee(rs, cw, -1, 0);
+		double exposed = general_in_melee(rs, cw, 0, 1);
+		double threat = general_in_melee(rs, cw, CW_UPS, 0);
+		printf("  own general safe %.3f, in melee %.3f, enemy general in melee %.3f\n", safe,
+		       exposed, threat);
+		CHECK(exposed < safe - 0.05, "a general in melee scores lower");
+		CHECK(threat > safe + 0.05, "an enemy general in melee scores higher");
+	}
+	rs->free(st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -518,8 +571,10 @@ main(int argc, char **argv)
 		test_dice();
 	else if (!strcmp(argv[1], "threads"))
 		test_threads();
-	else if (!strcmp(argv[1], "exposed"))
+	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
+		test_general_exposed();
+	}
 	else {
 		fprintf(stderr, "unknown test or ruleset\n");
 		return 2;
