@@ -16,6 +16,8 @@
  *       give the same first decision wherever the first views are equal
  *   test_bot threads  four threads deciding at once, each from its own
  *       copy of a view, answer what one thread alone answers
+ *   test_bot budget  level 4's budget per ruleset: Confrontation's
+ *       above the default, every other level and ruleset the default
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
  *       it, higher with the enemy King where its own Queen does; and
@@ -551,6 +553,27 @@ test_general_exposed(void)
 	rs->free(st);
 }
 
+/* Level 4's budget per ruleset (engine.c): Confrontation's larger than
+ * the default, every other level and ruleset the level's default. */
+static void
+test_budget(void)
+{
+	for (size_t r = 0; r < wr_ruleset_count(); r++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(r);
+		int cf = !strcmp(rs->id, "confrontation");
+		for (int l = 1; l <= WB_LEVELS; l++) {
+			long b = wb_ruleset_iterations(rs, l), d = wb_level_iterations(l);
+			printf("  %s level %d: %ld iterations\n", rs->id, l, b);
+			if (cf && l == WB_LEVELS)
+				CHECK(b > d, "Confrontation's level 4 looks further than the default");
+			else
+				CHECK(b == d, "the level's default budget");
+		}
+	}
+	CHECK(wb_ruleset_iterations(NULL, WB_LEVELS) == wb_level_iterations(WB_LEVELS),
+	      "no ruleset: the level's default");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -558,7 +581,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | exposed\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | exposed\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -571,6 +594,8 @@ main(int argc, char **argv)
 		test_dice();
 	else if (!strcmp(argv[1], "threads"))
 		test_threads();
+	else if (!strcmp(argv[1], "budget"))
+		test_budget();
 	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
 		test_general_exposed();
