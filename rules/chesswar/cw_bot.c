@@ -214,7 +214,20 @@ read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
 			st->cast.effect = -1;
 			pending_cast(st, rng);
 		} else if (!strcmp(kind, "protection")) {
+			int a = unit_at(st, sq_of(st, p, "attacker")), t = unit_at(st, sq_of(st, p, "target"));
 			st->pending = CW_PEND_PROTECT;
+			if (st->phase == CW_PH_SHOOT && a >= 0 && t >= 0) {
+				/* a ranged hit awaiting its save (C9): the view names
+				 * the shooter and the unit hit, not the rest of the
+				 * queue (taken as empty) nor the weapon (the
+				 * shooter's). Read as a melee attack, the state was
+				 * refused ("bad held action") and the bot had no
+				 * answer: level 1 drew 3 of 40 matches that way. */
+				st->nhitq = 1;
+				st->hitq[0] = t;
+				st->hit_weapon = cw_def(st, a)->weapon;
+				continue;
+			}
 			st->held.type = CW_A_ATTACK;
 			st->held.unit = sq_of(st, p, "attacker");
 			st->held.to = sq_of(st, p, "target");

@@ -104,6 +104,8 @@ match(const struct wr_ruleset *rs, int level, long iters, int depth, uint64_t se
 			add_cpu(t, cpu_now() - c0);
 			json_object_put(v);
 			if (!a) {
+				fprintf(stderr, "post %d seat %d (bot): no decision: %s %s\n", n, seat, err.code,
+				        err.message);
 				t->failed++;
 				break;
 			}

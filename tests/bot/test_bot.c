@@ -18,6 +18,8 @@
  *       copy of a view, answer what one thread alone answers
  *   test_bot budget  level 4's budget per ruleset: Confrontation's
  *       above the default, every other level and ruleset the default
+ *   test_bot shot_protect  ChessWar: the bot answers a ranged hit's
+ *       Protection question (a legal decision)
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
  *       it, higher with the enemy King where its own Queen does; and
@@ -553,6 +555,55 @@ test_general_exposed(void)
 	rs->free(st);
 }
 
+/* ChessWar: a ranged hit waiting for its Protection answer (C9). The
+ * view names the shooter and the unit hit; read as a melee attack, the
+ * rebuilt state was refused ("bad held action") and the bot had no
+ * answer. Random matches until such a position, then the seat asked
+ * must get a legal decision. */
+static void
+test_shot_protect(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
+	int found = 0;
+
+	for (uint64_t seed = 1; seed <= 200 && found < 3; seed++) {
+		struct wr_rng rng;
+		uint64_t s;
+		struct wr_error err;
+		void *st = NULL;
+		wr_rng_seeded(&rng, &s, seed);
+		if (!rs || rs->create(NULL, 2, &rng, &st, &err) != 0)
+			break;
+		struct cw_state *cw = st;
+		for (int n = 0; n < 1500 && !over(rs, st); n++) {
+			int seat = awaited(rs, st);
+			if (seat < 0)
+				break;
+			if (cw->pending == CW_PEND_PROTECT && cw->nhitq > 0) {
+				json_object *v = rs->view(st, seat);
+				struct wb_params p = {.level = 1, .seed = seed, .iterations = 20};
+				json_object *a = wb_decide(rs, v, seat, &p, &err);
+				json_object_put(v);
+				CHECK(a != NULL, "a decision on a ranged hit's Protection");
+				if (a)
+					CHECK(apply_ok(rs, st, seat, a, &rng), "the decision is legal");
+				json_object_put(a);
+				found++;
+				break;
+			}
+			json_object *a = random_action(rs, st, seat, &rng);
+			if (!a || !apply_ok(rs, st, seat, a, &rng)) {
+				json_object_put(a);
+				break;
+			}
+			json_object_put(a);
+		}
+		rs->free(st);
+	}
+	printf("  %d positions with a ranged hit's Protection asked\n", found);
+	CHECK(found > 0, "random matches reach a ranged hit's Protection");
+}
+
 /* Level 4's budget per ruleset (engine.c): Confrontation's larger than
  * the default, every other level and ruleset the level's default. */
 static void
@@ -581,7 +632,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | exposed\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -596,6 +647,8 @@ main(int argc, char **argv)
 		test_threads();
 	else if (!strcmp(argv[1], "budget"))
 		test_budget();
+	else if (!strcmp(argv[1], "shot_protect"))
+		test_shot_protect();
 	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
 		test_general_exposed();
