@@ -214,7 +214,20 @@ read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
 			st->cast.effect = -1;
 			pending_cast(st, rng);
 		} else if (!strcmp(kind, "protection")) {
+			int a = unit_at(st, sq_of(st, p, "attacker")), t = unit_at(st, sq_of(st, p, "target"));
 			st->pending = CW_PEND_PROTECT;
+			if (st->phase == CW_PH_SHOOT && a >= 0 && t >= 0) {
+				/* a ranged hit awaiting its save (C9): the view names
+				 * the shooter and the unit hit, not the rest of the
+				 * queue (taken as empty) nor the weapon (the
+				 * shooter's). Read as a melee attack, the state was
+				 * refused ("bad held action") and the bot had no
+				 * answer: level 1 drew 3 of 40 matches that way. */
+				st->nhitq = 1;
+				st->hitq[0] = t;
+				st->hit_weapon = cw_def(st, a)->weapon;
+				continue;
+			}
 			st->held.type = CW_A_ATTACK;
 			st->held.unit = sq_of(st, p, "attacker");
 			st->held.to = sq_of(st, p, "target");
@@ -311,14 +324,60 @@ cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	return wr_bot_finish(&cw_ruleset, st, err);
 }
 
+/* The chance that one melee attack of unit a destroys unit d: each face of
+ * the attack die's result (cw_melee_result), and the save or two it
+ * leaves at d's plain need (C8/C9; a 1 always fails). */
+static double
+kill_chance(const struct cw_state *st, int a, int d)
+{
+	const struct cw_unit_def *ad = cw_def(st, a), *dd = cw_def(st, d);
+	int need = dd->save < 2 ? 2 : dd->save;
+	double save = need <= 6 ? (7.0 - need) / 6 : 0, p = 0;
+
+	for (int n = 1; n <= 6; n++) {
+		int r = cw_melee_result(n, n + ad->melee - dd->melee, cw_is_scary(st, d),
+		                        cw_is_brave(st, a));
+		p += r == 6   ? 1
+		     : r == 4 ? 1 - save
+		     : r == 5 ? (cw_is_brave(st, d) ? 1 - save : 1 - save * save)
+		              : 0;
+	}
+	return p / 6;
+}
+
+/* How exposed seat s's general is: the chance that the enemies in melee
+ * with it destroy it, were each to attack it once (C10: its death ends
+ * the match). */
+static double
+general_danger(const struct cw_state *st, int s)
+{
+	int g = s * CW_UPS;
+	double safe = 1;
+
+	if (st->side[s].army < 0 || !cw_on(st, g))
+		return 0;
+	for (int e = 0; e < st->nseats * CW_UPS; e++)
+		if (cw_seat_of(e) != s && cw_on(st, e) && (st->u[g].link & CW_BIT(e)))
+			safe *= 1 - kill_chance(st, e, g);
+	return 1 - safe;
+}
+
+/* The weight of a general's exposure, as Confrontation's King's
+ * (cf_bot.c): how often an opponent is taken to find the attack. */
+#define CW_DANGER_WEIGHT 0.5
+
 /* Each army's units on the board (and in reserve during set-up), by cost,
  * the general counted heavily: its death ends the match (C10); a little
- * for each set-up stage reached. */
+ * for each set-up stage reached. In play, each general in melee: the
+ * seat's own as a chance of losing now, the opponents' as a chance of
+ * winning now (seed 1005: level 4's general attacked a Liche in melee
+ * turn after turn, its material share untouched until the Liche's reply
+ * killed it). */
 double
 cw_evaluate(const void *state, int seat)
 {
 	const struct cw_state *st = state;
-	double v[CW_SEATS] = {0}, all = 0;
+	double v[CW_SEATS] = {0}, all = 0, lose = 0, win = 0;
 
 	if (seat < 0 || seat >= st->nseats)
 		return 0;
@@ -350,5 +409,12 @@ cw_evaluate(const void *state, int seat)
 	 * against a typical army, its building is neither loss nor gain. */
 	if (st->phase == CW_PH_SETUP)
 		return wr_bot_share(v[seat], 30, 10);
-	return wr_bot_share(v[seat], all / (st->nseats - 1), 10);
+	for (int s = 0; s < st->nseats; s++) {
+		double d = CW_DANGER_WEIGHT * general_danger(st, s);
+		if (s == seat)
+			lose = d;
+		else
+			win = 1 - (1 - win) * (1 - d / (st->nseats - 1));
+	}
+	return win + (1 - win - lose) * wr_bot_share(v[seat], all / (st->nseats - 1), 10);
 }

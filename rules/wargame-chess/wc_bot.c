@@ -11,6 +11,7 @@
  * is a Pawn still in its deployment zone; a faction's free counters
  * (var, mark) are 0 (the Standard faction has none). Calls the rule files
  * and the codec's tables; only the ruleset table names it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,22 +170,28 @@ wc_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 	return wr_bot_finish(&wc_ruleset, st, err);
 }
 
-/* Material: the points of each side's pieces on the board (W7's count). */
+/* W7: after Turn 10 the points (pieces on the board and upgrades) decide,
+ * and a side whose Faction Leader falls loses at once: the lead in points
+ * (a King worth 6 more, as the Leader it may be), squashed (tanh), and
+ * worth more the later the turn (fewer turns left to turn it round). A
+ * share of the total (the evaluation before) made a one-point lead at
+ * Turn 10 look like an even match, and the bot drew 9-9 on points. */
+#define WC_LEAD_SCALE_EARLY 12.0
+#define WC_LEAD_SCALE_LATE 3.0
+
 double
 wc_evaluate(const void *state, int seat)
 {
 	const struct wc_state *st = state;
-	double mine = 0, theirs = 0;
+	double lead = wc_points(st, seat) - wc_points(st, !seat);
 
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
-		if (p->where != WC_ON && p->where != WC_REDEPLOY)
-			continue;
-		int v = wc_type_cost[p->type] + (p->type == WC_KING ? 6 : 0);
-		if (p->seat == seat)
-			mine += v;
-		else
-			theirs += v;
+		if (p->type == WC_KING && (p->where == WC_ON || p->where == WC_REDEPLOY))
+			lead += p->seat == seat ? 6 : -6;
 	}
-	return wr_bot_share(mine, theirs, 10);
+	int turn = st->turn < 1 ? 1 : st->turn > 10 ? 10 : st->turn;
+	double scale = WC_LEAD_SCALE_LATE +
+	               (WC_LEAD_SCALE_EARLY - WC_LEAD_SCALE_LATE) * (10 - turn) / 9.0;
+	return 0.5 + 0.5 * tanh(lead / scale);
 }

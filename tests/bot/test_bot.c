@@ -16,9 +16,15 @@
  *       give the same first decision wherever the first views are equal
  *   test_bot threads  four threads deciding at once, each from its own
  *       copy of a view, answer what one thread alone answers
+ *   test_bot budget  level 4's budget per ruleset: Confrontation's
+ *       above the default, every other level and ruleset the default
+ *   test_bot shot_protect  ChessWar: the bot answers a ranged hit's
+ *       Protection question (a legal decision)
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
- *       it, higher with the enemy King where its own Queen does
+ *       it, higher with the enemy King where its own Queen does; and
+ *       ChessWar's: lower with the seat's general in melee, higher with
+ *       the enemy's
  *
  * No timings are asserted. */
 #include <pthread.h>
@@ -28,6 +34,7 @@
 
 #include "botview.h"
 #include "cf_rules.h"
+#include "cw_rules.h"
 #include "check.h"
 #include "engine.h"
 
@@ -498,6 +505,126 @@ test_exposed(void)
 	rs->free(st);
 }
 
+/* ChessWar's units in melee: each of seat `of`'s units on the board
+ * linked to general `g` (both ways), every other link undone. */
+static double
+general_in_melee(const struct wr_ruleset *rs, struct cw_state *st, int g, int of)
+{
+	for (int i = 0; i < st->nseats * CW_UPS; i++)
+		st->u[i].link = 0;
+	for (int i = 0; g >= 0 && i < st->nseats * CW_UPS; i++)
+		if (cw_seat_of(i) == of && i != of * CW_UPS && cw_on(st, i)) {
+			st->u[i].link |= CW_BIT(g);
+			st->u[g].link |= CW_BIT(i);
+		}
+	return rs->evaluate(st, 0);
+}
+
+static void
+test_general_exposed(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
+	struct wr_rng rng;
+	uint64_t s;
+	struct wr_error err;
+	void *st = NULL;
+	wr_rng_seeded(&rng, &s, 5);
+	CHECK(rs && rs->evaluate && rs->create(NULL, 2, &rng, &st, &err) == 0, "a ChessWar match");
+	if (!st)
+		return;
+	struct cw_state *cw = st;
+	for (int n = 0; n < 2000 && cw->phase == CW_PH_SETUP; n++) {
+		int seat = awaited(rs, st);
+		json_object *a = seat >= 0 ? random_action(rs, st, seat, &rng) : NULL;
+		if (!a)
+			break;
+		apply_ok(rs, st, seat, a, &rng);
+		json_object_put(a);
+	}
+	CHECK(cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS),
+	      "the match reaches play with both generals");
+	if (cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS)) {
+		double safe = general_in_melee(rs, cw, -1, 0);
+		double exposed = general_in_melee(rs, cw, 0, 1);
+		double threat = general_in_melee(rs, cw, CW_UPS, 0);
+		printf("  own general safe %.3f, in melee %.3f, enemy general in melee %.3f\n", safe,
+		       exposed, threat);
+		CHECK(exposed < safe - 0.05, "a general in melee scores lower");
+		CHECK(threat > safe + 0.05, "an enemy general in melee scores higher");
+	}
+	rs->free(st);
+}
+
+/* ChessWar: a ranged hit waiting for its Protection answer (C9). The
+ * view names the shooter and the unit hit; read as a melee attack, the
+ * rebuilt state was refused ("bad held action") and the bot had no
+ * answer. Random matches until such a position, then the seat asked
+ * must get a legal decision. */
+static void
+test_shot_protect(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
+	int found = 0;
+
+	for (uint64_t seed = 1; seed <= 200 && found < 3; seed++) {
+		struct wr_rng rng;
+		uint64_t s;
+		struct wr_error err;
+		void *st = NULL;
+		wr_rng_seeded(&rng, &s, seed);
+		if (!rs || rs->create(NULL, 2, &rng, &st, &err) != 0)
+			break;
+		struct cw_state *cw = st;
+		for (int n = 0; n < 1500 && !over(rs, st); n++) {
+			int seat = awaited(rs, st);
+			if (seat < 0)
+				break;
+			if (cw->pending == CW_PEND_PROTECT && cw->nhitq > 0) {
+				json_object *v = rs->view(st, seat);
+				struct wb_params p = {.level = 1, .seed = seed, .iterations = 20};
+				json_object *a = wb_decide(rs, v, seat, &p, &err);
+				json_object_put(v);
+				CHECK(a != NULL, "a decision on a ranged hit's Protection");
+				if (a)
+					CHECK(apply_ok(rs, st, seat, a, &rng), "the decision is legal");
+				json_object_put(a);
+				found++;
+				break;
+			}
+			json_object *a = random_action(rs, st, seat, &rng);
+			if (!a || !apply_ok(rs, st, seat, a, &rng)) {
+				json_object_put(a);
+				break;
+			}
+			json_object_put(a);
+		}
+		rs->free(st);
+	}
+	printf("  %d positions with a ranged hit's Protection asked\n", found);
+	CHECK(found > 0, "random matches reach a ranged hit's Protection");
+}
+
+/* Level 4's budget per ruleset (engine.c): Confrontation's larger than
+ * the default, every other level and ruleset the level's default. */
+static void
+test_budget(void)
+{
+	for (size_t r = 0; r < wr_ruleset_count(); r++) {
+		const struct wr_ruleset *rs = wr_ruleset_at(r);
+		int cf = !strcmp(rs->id, "confrontation");
+		for (int l = 1; l <= WB_LEVELS; l++) {
+			long b = wb_ruleset_iterations(rs, l), d = wb_level_iterations(l);
+			printf("  %s level %d: %ld iterations\n", rs->id, l, b);
+			if (cf && l == WB_LEVELS)
+				CHECK(b > d, "Confrontation's level 4 looks further than the default");
+			else
+				CHECK(b == d, "the level's default budget");
+		}
+	}
+	CHECK(wb_ruleset_iterations(NULL, WB_LEVELS) == wb_level_iterations(WB_LEVELS),
+	      "no ruleset: the level's default");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -505,7 +632,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | exposed\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -518,8 +645,14 @@ main(int argc, char **argv)
 		test_dice();
 	else if (!strcmp(argv[1], "threads"))
 		test_threads();
-	else if (!strcmp(argv[1], "exposed"))
+	else if (!strcmp(argv[1], "budget"))
+		test_budget();
+	else if (!strcmp(argv[1], "shot_protect"))
+		test_shot_protect();
+	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
+		test_general_exposed();
+	}
 	else {
 		fprintf(stderr, "unknown test or ruleset\n");
 		return 2;
