@@ -469,19 +469,18 @@ kings_at(const struct wr_ruleset *rs, void *state, const char *k0, const char *q
 	return rs->evaluate(st, 0);
 }
 
-static void
-test_exposed(void)
+/* A two-seat match of rs (seed 5) played at random until in_play(st), at
+ * most max actions; NULL when it cannot be made. */
+static void *
+played_to(const struct wr_ruleset *rs, int (*in_play)(const void *), int max)
 {
-	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
 	struct wr_rng rng;
 	uint64_t s;
 	struct wr_error err;
 	void *st = NULL;
 	wr_rng_seeded(&rng, &s, 5);
 	CHECK(rs && rs->evaluate && rs->create(NULL, 2, &rng, &st, &err) == 0, "a match");
-	if (!st)
-		return;
-	for (int n = 0; n < 500 && ((struct cf_state *)st)->phase != CF_PLAY; n++) {
+	for (int n = 0; st && n < max && !in_play(st); n++) {
 		int seat = awaited(rs, st);
 		json_object *a = seat >= 0 ? random_action(rs, st, seat, &rng) : NULL;
 		if (!a)
@@ -489,6 +488,28 @@ test_exposed(void)
 		apply_ok(rs, st, seat, a, &rng);
 		json_object_put(a);
 	}
+	return st;
+}
+
+static int
+cf_in_play(const void *st)
+{
+	return ((const struct cf_state *)st)->phase == CF_PLAY;
+}
+
+static int
+cw_in_play(const void *st)
+{
+	return ((const struct cw_state *)st)->phase != CW_PH_SETUP;
+}
+
+static void
+test_exposed(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
+	void *st = played_to(rs, cf_in_play, 500);
+	if (!st)
+		return;
 	CHECK(((struct cf_state *)st)->phase == CF_PLAY, "the match reaches play");
 	if (((struct cf_state *)st)->phase == CF_PLAY) {
 		/* Seat 1's Queen on a7: six squares up the a-file from seat 0's
@@ -524,23 +545,10 @@ static void
 test_general_exposed(void)
 {
 	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
-	struct wr_rng rng;
-	uint64_t s;
-	struct wr_error err;
-	void *st = NULL;
-	wr_rng_seeded(&rng, &s, 5);
-	CHECK(rs && rs->evaluate && rs->create(NULL, 2, &rng, &st, &err) == 0, "a ChessWar match");
+	void *st = played_to(rs, cw_in_play, 2000);
 	if (!st)
 		return;
 	struct cw_state *cw = st;
-	for (int n = 0; n < 2000 && cw->phase == CW_PH_SETUP; n++) {
-		int seat = awaited(rs, st);
-		json_object *a = seat >= 0 ? random_action(rs, st, seat, &rng) : NULL;
-		if (!a)
-			break;
-		apply_ok(rs, st, seat, a, &rng);
-		json_object_put(a);
-	}
 	CHECK(cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS),
 	      "the match reaches play with both generals");
 	if (cw->phase != CW_PH_SETUP && cw_on(cw, 0) && cw_on(cw, CW_UPS)) {
