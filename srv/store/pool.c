@@ -451,6 +451,7 @@ wp_pg_exec_named_within(PGconn *pg, int *prepared, const char *name, const char 
                         const char *const *values, unsigned ms)
 {
 	struct wp_conn c = {.pg = pg};
+	int64_t deadline = wp_deadline_in(ms);   /* one deadline for the prepare and the run */
 	PGresult *r;
 
 	if (PQsetnonblocking(pg, 1) != 0)
@@ -458,14 +459,14 @@ wp_pg_exec_named_within(PGconn *pg, int *prepared, const char *name, const char 
 	if (!*prepared) {
 		if (!PQsendPrepare(pg, name, sql, n, NULL))
 			return NULL;
-		if (PQresultStatus(r = wp_await_result(&c, wp_deadline_in(ms))) != PGRES_COMMAND_OK)
+		if (PQresultStatus(r = wp_await_result(&c, deadline)) != PGRES_COMMAND_OK)
 			return r;
 		PQclear(r);
 		*prepared = 1;
 	}
 	if (!PQsendQueryPrepared(pg, name, n, values, NULL, NULL, 0))
 		return NULL;
-	return wp_await_result(&c, wp_deadline_in(ms));
+	return wp_await_result(&c, deadline);
 }
 
 enum wp_err
