@@ -264,3 +264,46 @@ for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.
     }
   });
 }
+
+// Post clicked while the choice is still being tried (the dry run slowed
+// down here, as on a slow network): the post waits for the dry run and
+// follows it. Sent beside it, the post could reach the server first and
+// the dry run be asked of the position after it: a 422 in the console for
+// a choice the player made (seen in CI, ChessWar's "let the spell be").
+test('Post while the choice is still being tried waits for the dry run', async () => {
+  const players = [await api(env, 'POST', '/api/players', { name: 'Ann' }), await api(env, 'POST', '/api/players', { name: 'Ben' })];
+  const g = await api(env, 'POST', '/api/games', { ruleset: 'wargame-chess', seats: 2, seat: 0 }, players[0].token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
+  const seat = await setUp(g, players);
+  const me = players[seat];
+  const ctx = await contextAs(env, me, PHONE);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page, me.name);
+  const order = [];
+  page.on('requestfinished', (r) => { if (/\/preview$/.test(r.url())) order.push('dry run answered'); });
+  page.on('request', (r) => { if (r.method() === 'POST' && /\/turns$/.test(r.url())) order.push('post sent'); });
+  await page.route('**/api/games/*/preview', async (route) => {
+    await new Promise((done) => setTimeout(done, 1500));
+    await route.continue();
+  });
+  try {
+    await page.goto(`${env.base}/#/match/${g.id}`);
+    await waitMyTurn(page);
+    const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, me.token);
+    const list = (await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, me.token)).actions;
+    const board = await boardOf(page, v, list);
+    const a = choose(list, board, { units: 1, moved: 0, usedFrom: new Set(), activated: false });
+    assert.ok(a && PLAY.has(a.type), `a piece's choice: ${JSON.stringify(a)}`);
+    const n = await page.locator('.thread > li').count();
+    await clickFor(page, a, board.squares[list.indexOf(a)], { clicks: 0 });
+    await page.click('#post-btn');
+    await page.waitForFunction((k) => document.querySelectorAll('.thread > li').length > k, n, { timeout: T });
+    assert.deepEqual(order, ['dry run answered', 'post sent']);
+    const log = await api(env, 'GET', `/api/games/${g.id}/turns?after=${v.seq}`, undefined, me.token);
+    const last = log.posts.filter((q) => q.seat === seat)[0];
+    assert.deepEqual(last.actions, [a], 'the choice was posted once, as chosen');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});

@@ -31,14 +31,28 @@ export class MatchDrafting {
   // server's dry run puts the position after them on the board with the
   // choices left; when the rules refuse them, the draft goes back to what
   // it was and the refusal says why.
-  async tryDraft(actions) {
+  // Post waits for the dry run under way (posting.js, sendPost): a post
+  // sent beside it could reach the server first, and the dry run then be
+  // asked of the position after the post (a 422 for a choice made).
+  tryDraft(actions) {
+    const run = this.runDraft(actions);
+    this.draftRun = run;
+    return run;
+  }
+
+  async runDraft(actions) {
     // Just posted and the view not there yet: the dry run would be asked
     // of a past position (a 409). The choice waits for the new view
     // (loading.js, applyView), which tries it again if it is still legal.
     if (this.settleSeq && this.view.seq < this.settleSeq) {
       this.deferredDraft = actions;
       this.setDraft(actions, { pending: true });
-      return false;
+      // Settled when the new view has tried it (or let it go).
+      return new Promise((done) => {
+        const before = this.deferredDone;
+        this.deferredDone = done;
+        if (before) before(false);
+      });
     }
     const seq = this.view.seq;
     const prev = this.draft;

@@ -141,8 +141,13 @@ export class MatchLoading {
       // now if it still is one, else let go.
       this.deferredDraft = null;
       this.draft = null;
-      if (this.actions.some((a) => same(a, deferred[0]))) this.tryDraft(deferred);
-      else this.setDraft(null);
+      const done = this.deferredDone || (() => {});
+      this.deferredDone = null;
+      if (this.actions.some((a) => same(a, deferred[0]))) done(this.tryDraft(deferred));
+      else {
+        this.setDraft(null);
+        done(false);
+      }
     }
     if (seqChanged && this.draft && this.draft.seq !== view.seq) {
       // A form's draft (an army list) survives a side move of another seat

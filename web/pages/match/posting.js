@@ -20,7 +20,14 @@ export class MatchPosting {
   }
 
   async sendPost() {
-    if (!this.draft) return;
+    // A choice still being tried (drafting.js) is posted once the server
+    // has tried it, and not at all when it refused it.
+    while (this.draft && this.draft.pending && this.draftRun) {
+      const run = this.draftRun;
+      await run;
+      if (run === this.draftRun) break;
+    }
+    if (!this.draft || this.draft.pending) return;
     const body = { seq: this.draft.seq, actions: this.draft.actions };
     const c = this.comment.value.trim();
     if (c) { body.comment = c; body.comment_hidden = this.hidden.checked; }
