@@ -147,16 +147,22 @@ async function post(page, counter, button = '#post-btn') {
   await page.waitForFunction(() => !document.querySelector('#post-btn') || document.querySelector('.composer:not(.has-draft)'), null, { timeout: T });
 }
 
+// A match of Ann and Ben set up through the API, and a phone page of the
+// seat to play, its errors collected.
+async function playedTo(ruleset, options) {
+  const players = [await api(env, 'POST', '/api/players', { name: 'Ann' }), await api(env, 'POST', '/api/players', { name: 'Ben' })];
+  const g = await api(env, 'POST', '/api/games', { ruleset, seats: 2, seat: 0, ...(options ? { options } : {}) }, players[0].token);
+  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
+  const seat = await setUp(g, players);
+  const me = players[seat];
+  const ctx = await contextAs(env, me, PHONE);
+  const page = await ctx.newPage();
+  return { players, g, seat, me, ctx, page, errors: watchErrors(page, me.name) };
+}
+
 for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.env.WP_TURNS_ONLY || process.env.WP_TURNS_ONLY === r)) {
   test(`${ruleset}: a typical turn in one or two posts at 360 px`, async () => {
-    const players = [await api(env, 'POST', '/api/players', { name: 'Ann' }), await api(env, 'POST', '/api/players', { name: 'Ben' })];
-    const g = await api(env, 'POST', '/api/games', { ruleset, seats: 2, seat: 0, ...(spec.options ? { options: spec.options } : {}) }, players[0].token);
-    await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
-    const seat = await setUp(g, players);
-    const me = players[seat];
-    const ctx = await contextAs(env, me, PHONE);
-    const page = await ctx.newPage();
-    const errors = watchErrors(page, me.name);
+    const { players, g, seat, me, ctx, page, errors } = await playedTo(ruleset, spec.options);
     const counter = { clicks: 0, posts: 0 };
     page.on('request', (r) => { if (r.method() === 'POST' && /\/api\/games\/\d+\/turns$/.test(r.url())) counter.posts++; });
     try {
@@ -271,14 +277,7 @@ for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.
 // the dry run be asked of the position after it: a 422 in the console for
 // a choice the player made (seen in CI, ChessWar's "let the spell be").
 test('Post while the choice is still being tried waits for the dry run', async () => {
-  const players = [await api(env, 'POST', '/api/players', { name: 'Ann' }), await api(env, 'POST', '/api/players', { name: 'Ben' })];
-  const g = await api(env, 'POST', '/api/games', { ruleset: 'wargame-chess', seats: 2, seat: 0 }, players[0].token);
-  await api(env, 'POST', `/api/games/${g.id}/join`, { code: g.invitations[0].code }, players[1].token);
-  const seat = await setUp(g, players);
-  const me = players[seat];
-  const ctx = await contextAs(env, me, PHONE);
-  const page = await ctx.newPage();
-  const errors = watchErrors(page, me.name);
+  const { g, seat, me, ctx, page, errors } = await playedTo('wargame-chess');
   const order = [];
   page.on('requestfinished', (r) => { if (/\/preview$/.test(r.url())) order.push('dry run answered'); });
   page.on('request', (r) => { if (r.method() === 'POST' && /\/turns$/.test(r.url())) order.push('post sent'); });
