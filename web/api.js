@@ -103,7 +103,10 @@ export class ApiError extends Error {
 // asks for it, however slowly the script arrived (a page that reads its
 // match again reads it anew); once the page leaves the match it was
 // loaded on, the early reads are dropped unused.
+// early.js is loaded async: on a slow machine it can run after the page
+// has made its first reads itself, and then it reads nothing.
 function takeEarly(path, tok) {
+  window.__wpAsked = true;
   const all = window.__wpEarly;
   const e = all && all[path];
   if (!e) return null;

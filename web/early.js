@@ -7,7 +7,8 @@
 // path with nothing to change (no If-None-Match, the same player key).
 (function () {
   var m = /^#\/match\/(\d+)$/.exec(location.hash);
-  if (!m || !window.fetch) return;
+  // The page's script ran first (early.js is async) and reads for itself.
+  if (!m || !window.fetch || window.__wpAsked) return;
   var tok = null;
   try { tok = localStorage.getItem('warpost.token'); } catch (e) { return; }
   var headers = { Accept: 'application/json' };

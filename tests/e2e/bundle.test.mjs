@@ -55,7 +55,7 @@ test('a match page loads the bundle, early.js and the stylesheet, hashed and com
     // Named by its content: a phone keeps it and asks no more.
     assert.equal(a.cache, 'public, max-age=31536000, immutable', `${a.url} is kept`);
   }
-  assert.equal(viewReads.length, 1, `view reads: ${viewReads.join(' ')}`);
+  assert.equal(viewReads.length, 1, `view reads: ${viewReads.join(" ")}; errors: ${errors.join(" | ")}`);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
