@@ -44,7 +44,12 @@ async function clickButton(page, text) {
   assert.ok(await chooseAction(page, text), `the choice "${text}" is shown`);
   assert.match(await page.textContent('.draft'), /Your choice: /);
   await page.click('#post-btn');
-  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T });
+  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, posts, { timeout: T })
+    .catch(async (err) => {
+      // What the page said instead of posting.
+      const said = await page.locator('.composer').innerText().catch(() => '');
+      throw new Error(`"${text}" was not posted: ${err.message}; the post box says: ${said.replace(/\s+/g, ' ').slice(0, 400)}`);
+    });
 }
 
 test('chesswar: a secret set-up, then movement, a spell, a catapult shot and the phases on the board', async (t) => {

@@ -22,10 +22,12 @@ export class MatchPosting {
   async sendPost() {
     // A choice still being tried (drafting.js) is posted once the server
     // has tried it, and not at all when it refused it.
-    while (this.draft && this.draft.pending && this.draftRun) {
+    // Its answer is dropped when the view moved on meanwhile: the choice,
+    // if the new view kept it, is tried once more.
+    for (let tries = 0; this.draft && this.draft.pending && this.draftRun && tries < 4; tries++) {
       const run = this.draftRun;
       await run;
-      if (run === this.draftRun) break;
+      if (run === this.draftRun && this.draft && this.draft.pending) this.tryDraft(this.draft.actions);
     }
     if (!this.draft || this.draft.pending) return;
     const body = { seq: this.draft.seq, actions: this.draft.actions };
