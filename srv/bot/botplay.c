@@ -101,11 +101,64 @@ out:
 	return ok;
 }
 
+/* What the workers know of a match's seats: whether one is an engine's.
+ * Seats are given at a match's creation and engine seats never come
+ * later (srv/api/bots.c), so a match asked once is never asked again, and
+ * what is heard of one without an engine seat is dropped here: a server
+ * busy with human matches spends no query a turn on them (issue 32: the
+ * pending query was the database's work of every turn). The table is
+ * emptied when three quarters full; a scan (every BOT_SCAN_MS) still
+ * looks at every match. Under `mu`. */
+#define KNOWN_SLOTS 8192
+enum { KNOWN_NOT = 0, KNOWN_NONE, KNOWN_ENGINE };
+static struct known {
+	int64_t game;
+	int what;
+} known[KNOWN_SLOTS];
+static unsigned nknown;
+
+static struct known *
+known_slot(int64_t game)
+{
+	unsigned i = (unsigned)((uint64_t)game * 0x9e3779b97f4a7c15ull >> 51) % KNOWN_SLOTS;
+	while (known[i].what != KNOWN_NOT && known[i].game != game)
+		i = (i + 1) % KNOWN_SLOTS;
+	return &known[i];
+}
+
+static void
+know(int64_t game, int what)
+{
+	pthread_mutex_lock(&mu);
+	struct known *k = known_slot(game);
+	if (k->what == KNOWN_NOT) {
+		if (nknown >= KNOWN_SLOTS / 4 * 3) {
+			memset(known, 0, sizeof(known));
+			nknown = 0;
+			k = known_slot(game);
+		}
+		nknown++;
+	}
+	k->game = game;
+	k->what = what;
+	pthread_mutex_unlock(&mu);
+}
+
+static int
+known_as(int64_t game)
+{
+	pthread_mutex_lock(&mu);
+	int what = known_slot(game)->what;
+	pthread_mutex_unlock(&mu);
+	return what;
+}
+
 /* The LISTEN thread: a match changed somewhere. */
 static void
 heard(int64_t game)
 {
-	push(game);
+	if (known_as(game) != KNOWN_NONE)
+		push(game);
 }
 
 /* The next match to look at (0: a scan is due); -1 when stopping. */
@@ -381,6 +434,8 @@ worker_main(void *arg)
 			nanosleep(&s, NULL);
 			continue;
 		}
+		if (game)
+			wp_metric_add(WP_METRIC_BOT_LOOKUPS, 1);
 		int n = wp_bot_pending(bc, game ? &game : NULL, game ? 1 : 0, (int)cfg.max_attempts,
 		                       tasks, game ? BOT_TASKS : (int)(cfg.queue < BOT_TASKS ? cfg.queue
 		                                                                                : BOT_TASKS));
@@ -394,6 +449,17 @@ worker_main(void *arg)
 			for (int i = 0; i < n; i++)
 				push(tasks[i].game);
 			continue;
+		}
+		if (n > 0)
+			know(game, KNOWN_ENGINE);
+		else if (known_as(game) == KNOWN_NOT) {
+			int e = wp_bot_engine_seats(bc, game);
+			if (e < 0) {
+				wp_bot_conn_close(bc);
+				bc = NULL;
+				continue;
+			}
+			know(game, e ? KNOWN_ENGINE : KNOWN_NONE);
 		}
 		for (int i = 0; i < n && bc && !is_stopping(); i++)
 			play(&bc, &tasks[i]);
@@ -414,6 +480,8 @@ wp_bot_start(struct wp_store *st, const char *info, const struct wp_bot_cfg *c)
 		return -1;
 	stopping = 0;
 	scan_due = 1;    /* a turn left pending before this start */
+	memset(known, 0, sizeof(known));   /* perhaps another database's */
+	nknown = 0;
 	for (nthreads = 0; nthreads < cfg.threads; nthreads++)
 		if (pthread_create(&threads[nthreads], NULL, worker_main, NULL) != 0)
 			break;

@@ -56,6 +56,10 @@ static const struct {
 	                      " bot claims)", "counter"},
 	[WP_METRIC_ROWS_SWEPT] = {"warpost_rows_swept_total",
 	                          "Rows the retention sweeps deleted", "counter"},
+	[WP_METRIC_BOT_LOOKUPS] = {"warpost_bot_lookups_total",
+	                           "Queries of one match the computer player's worker made on"
+	                           " hearing of a change (none for a match known to have no engine"
+	                           " seat)", "counter"},
 };
 
 void

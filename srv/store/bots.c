@@ -49,6 +49,7 @@ wp_db_player_set_bot(struct wp_conn *c, int64_t player)
 struct wp_bot_conn {
 	PGconn *pg;
 	int pending_one;   /* PENDING_ONE prepared on pg */
+	int engine_seats;  /* ENGINE_SEATS prepared on pg */
 };
 
 struct wp_bot_conn *
@@ -63,6 +64,7 @@ wp_bot_conn_open(const char *conninfo)
 	}
 	bc->pg = pg;
 	bc->pending_one = 0;
+	bc->engine_seats = 0;
 	return bc;
 }
 
@@ -167,6 +169,30 @@ wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_atte
 	}
 	PQclear(r);
 	return k;
+}
+
+/* Whether any seat of the match is an engine's (they are all given at
+ * the match's creation, srv/api/bots.c). */
+#define ENGINE_SEATS_SQL                                                                         \
+	"SELECT EXISTS (SELECT 1 FROM seats s JOIN bot_engines b ON b.player_id = s.player_id"    \
+	" WHERE s.game_id = $1::bigint)"
+
+int
+wp_bot_engine_seats(struct wp_bot_conn *bc, int64_t game)
+{
+	char one[24];
+	const char *vals[1] = {one};
+	PGresult *r;
+	int rc;
+
+	snprintf(one, sizeof(one), "%" PRId64, game);
+	rc = judge(bc, wp_pg_exec_named_within(bc->pg, &bc->engine_seats, "bot_engine_seats",
+	                                       ENGINE_SEATS_SQL, 1, vals, BOT_QUERY_MS), &r);
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;   /* not answered: taken to have one */
+	rc = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
+	return rc;
 }
 
 #define CLAIM_KEY "game_id = $1::bigint AND seq = $2::int AND seat = $3::smallint"

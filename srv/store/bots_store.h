@@ -32,6 +32,9 @@ struct wp_bot_task {
  * times at this post; the count, or -1 (the connection is lost: close it). */
 int wp_bot_pending(struct wp_bot_conn *bc, const int64_t *games, int n, int max_attempts,
                    struct wp_bot_task *out, int cap);
+/* 1 when a seat of the match is an engine's (or the database refused
+ * to say), 0 when none is, -1 on a lost connection. */
+int wp_bot_engine_seats(struct wp_bot_conn *bc, int64_t game);
 /* Claims the task: 1, the claim's seed (fresh_seed when this is the
  * first try) and the seat's run (its posts since another seat's last),
  * held until wp_bot_finish; 0 when another worker holds it or it is done;

@@ -368,5 +368,32 @@ class HeardChangeTest(wp.ServerTestCase):
         self.assertEqual(me.view(game).json()["status"], "active")
 
 
+class HumanMatchesCostTheWorkerNothingTest(wp.ServerTestCase):
+    """A match without an engine seat is asked about once (its seats are
+    given at its creation, engine seats never later): the changes heard of
+    it afterwards cost the worker no query (srv/bot/botplay.c, issue 32)."""
+    server_env = {"BOT_SCAN_MS": "3600000", "METRICS_TOKEN": "metrics-s3cret"}
+
+    def test_turns_of_a_human_match_are_not_looked_up_each(self):
+        lookups = lambda: wp.metric(self.server, "warpost_bot_lookups_total",  # noqa: E731
+                                    "metrics-s3cret")
+        players = [ml.Client(self.server, "Ann"), ml.Client(self.server, "Ben")]
+        g = ml.start_match(players)
+        rng = random.Random(5)
+        ml.play_random(players, g, 1, rng)
+        self.assertTrue(wait_for(lambda: lookups() >= 1, 30), "the worker heard of the match")
+        time.sleep(0.5)   # what it heard of the first post, looked up
+        before = lookups()
+        ml.play_random(players, g, 8, rng)
+        # The worker hears of each turn a little later: give it the time.
+        wait_for(lambda: lookups() > before, 2)
+        self.assertEqual(lookups(), before, "no lookup for the turns after the first")
+        # A match with an engine seat is still looked up at each change.
+        me = ml.Client(self.server, "Engine")
+        b = create_bot_match(me, "wargame-chess", level=1)
+        self.assertTrue(wait_for(lambda: sum(1 for p in bot_posts(self.server, b["id"])
+                                             if p["seat"] == 1) >= 1, 60))
+
+
 if __name__ == "__main__":
     unittest.main()
