@@ -2,9 +2,9 @@
  * one seat's view, and a material evaluation.
  *
  * What the view hides (G5, C1, C2): every other army while armies are
- * built and deployed, until all are in. Each hidden side is taken back to
- * the start of its set-up (no army chosen, no unit: the playouts build
- * and deploy one at random). Everything else is public and read back;
+ * built and deployed, until all are in. Each hidden side is drawn whole
+ * and left to ready and deploy (draw_build: an army drawn, its points
+ * spent at random within Max and the set-up area). Everything else is public and read back;
  * what no view shows is a best guess: the spell of a pending Counterspell
  * has no target yet, a pending Protection guards the unit attacked from
  * the attacker named, with no hits queued (the save follows), a unit's
@@ -157,6 +157,40 @@ read_units(struct cw_state *st, json_object *view, const int *hidden)
 	}
 }
 
+/* A hidden set-up, drawn whole: an army drawn, then units bought at
+ * random within Max, the points and the set-up area until none fits, as
+ * a player spends them (unspent points are lost), left at `ready`. The
+ * search then sets the bot's army against a whole one. Drawn from
+ * nothing instead (the seat back at its army's choice), the search's
+ * own few moves for that seat built it: its army looked small once play
+ * began, so the bot hurried into play with its points unspent (seed 7006:
+ * ready with 3 Elf units of 18 points' worth, 10 points lost). */
+static void
+draw_build(struct cw_state *st, int s, struct wr_rng *rng)
+{
+	struct cw_side *sd = &st->side[s];
+	int area = 0, size = 1;
+
+	for (int q = 0; q < st->board.files * st->board.ranks; q++)
+		area += cw_in_setup_area(st, s, q);
+	sd->army = (int)rng->next(rng, CW_ARMY_MAX);
+	sd->stage = CW_STAGE_BUILD;
+	const struct cw_army *ar = &cw_armies[sd->army];
+	for (;;) {
+		int fit[CW_TYPES], n = 0;
+		for (int t = 1; t < ar->ntypes; t++)
+			if (sd->counts[t] < ar->units[t].max && sd->spent + ar->units[t].cost <= ar->points &&
+			    size < area)
+				fit[n++] = t;
+		if (!n)
+			return;
+		int t = fit[rng->next(rng, (uint32_t)n)];
+		sd->counts[t]++;
+		sd->spent += ar->units[t].cost;
+		size++;
+	}
+}
+
 /* The spell awaiting a Counterspell, as cast: the view names the spell
  * and its caster, not its target, so one of the casts the caster could
  * have made is drawn (check_state requires it to have been legal). */
@@ -289,11 +323,14 @@ cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 		if (wr_v_bool(so, "out", 0))
 			st->out |= 1u << s;
 		if (wr_v_bool(so, "hidden", 0)) {
-			hidden[s] = 1;  /* a hidden set-up: back to its start */
+			hidden[s] = 1;  /* a hidden set-up: drawn below */
 			continue;
 		}
 		read_side(st, (int)s, so);
 	}
+	for (int s = 0; s < nseats; s++)
+		if (hidden[s] && !(st->out & (1u << s)))
+			draw_build(st, s, rng);
 	read_units(st, view, hidden);
 	cw_rebuild_at(st);
 	{
@@ -400,13 +437,20 @@ cw_evaluate(const void *state, int seat)
 			v[s] = 5 * 0.9;
 			for (int t = 1; t < ar->ntypes; t++)
 				v[s] += sd->counts[t] * (1 + ar->units[t].cost) * 0.9;
+			/* points not yet spent, at the least a point buys (1 + cost
+			 * per cost: a unit of cost 4 gives 1.25), since `ready`
+			 * loses them: else the search readied with 10 of 18 points
+			 * unspent (a wide build, sales among its choices, averages
+			 * lower than a narrow deployment) */
+			v[s] += (ar->points - sd->spent) * 0.9;
 		}
 		v[s] += 0.5 * sd->stage;
 	}
 	for (int s = 0; s < st->nseats; s++)
 		all += s == seat ? 0 : v[s];
-	/* In set-up another army is hidden, rebuilt from nothing: scored
-	 * against a typical army, its building is neither loss nor gain. */
+	/* In set-up another army may be hidden (drawn whole, draw_build)
+	 * and still to be deployed: scored against a typical army, its
+	 * set-up is neither loss nor gain. */
 	if (st->phase == CW_PH_SETUP)
 		return wr_bot_share(v[seat], 30, 10);
 	for (int s = 0; s < st->nseats; s++) {
