@@ -165,6 +165,29 @@ score(const struct wr_ruleset *rs, const void *st, unsigned seats, double *out)
 	}
 }
 
+/* The seat's legal actions the search considers: all but those the
+ * ruleset's bot_skips leaves out, unless it would leave out every one. */
+static json_object *
+bot_actions(const struct wr_ruleset *rs, const void *st, int who)
+{
+	json_object *acts = rs->actions(st, who), *kept;
+	size_t k = json_object_array_length(acts), n = 0;
+
+	if (!rs->bot_skips)
+		return acts;
+	for (size_t i = 0; i < k; i++)
+		n += !rs->bot_skips(st, who, json_object_array_get_idx(acts, i));
+	if (n == k || n == 0 || !(kept = json_object_new_array_ext((int)n)))
+		return acts;
+	for (size_t i = 0; i < k; i++) {
+		json_object *a = json_object_array_get_idx(acts, i);
+		if (!rs->bot_skips(st, who, a))
+			json_object_array_add(kept, json_object_get(a));
+	}
+	json_object_put(acts);
+	return kept;
+}
+
 /* A random playout of at most `depth` posts. */
 static void
 playout(const struct wr_ruleset *rs, void *st, int depth, struct wr_rng *rng)
@@ -175,7 +198,7 @@ playout(const struct wr_ruleset *rs, void *st, int depth, struct wr_rng *rng)
 		int who = awaited(rs, st, rng);
 		if (res.over || who < 0)
 			return;
-		json_object *acts = rs->actions(st, who);
+		json_object *acts = bot_actions(rs, st, who);
 		size_t k = json_object_array_length(acts);
 		int rc = k ? apply(rs, st, who, json_object_array_get_idx(acts, rng->next(rng, (uint32_t)k)),
 		                   rng) : -1;
@@ -211,7 +234,7 @@ iterate(const struct wr_ruleset *rs, struct tree *t, void *st, int seat, int cap
 		int who = depth == 0 ? seat : awaited(rs, st, rng);
 		if (res.over || who < 0 || np >= (int)(sizeof(path) / sizeof(path[0])))
 			break;
-		json_object *acts = rs->actions(st, who);
+		json_object *acts = bot_actions(rs, st, who);
 		size_t k = json_object_array_length(acts);
 		if (!k) {
 			json_object_put(acts);
@@ -316,7 +339,7 @@ wb_decide_depth(const struct wr_ruleset *rs, json_object *view, int seat,
 	st = rs->determinize(view, seat, &rng, err);
 	if (!st)
 		return NULL;
-	acts = rs->actions(st, seat);
+	acts = bot_actions(rs, st, seat);
 	size_t k = json_object_array_length(acts);
 	if (!k) {
 		wr_fail(err, "no_action", "", "seat %d has nothing to do", seat);

@@ -307,6 +307,12 @@ struct wr_ruleset {
 	 * material); cheap, it scores every playout. NULL: 0.5. */
 	void *(*determinize)(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
 	double (*evaluate)(const void *state, int seat);
+	/* bot_skips: 1 for a legal action the search leaves out, because a
+	 * player never needs it and, tried, it dilutes the moves beside it
+	 * (ChessWar: selling a unit, or changing army after choosing one);
+	 * the search keeps every action when all would be left out. NULL:
+	 * none left out. */
+	int (*bot_skips)(const void *state, int seat, json_object *action);
 	/* Optional, a draft's dry run (issue 30, POST .../preview): 1 when an
 	 * action of `seat` now might reveal something hidden from it (a unit
 	 * under fog coming into sight, an enemy Mirror), decided from what

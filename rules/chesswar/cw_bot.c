@@ -439,9 +439,8 @@ cw_evaluate(const void *state, int seat)
 				v[s] += sd->counts[t] * (1 + ar->units[t].cost) * 0.9;
 			/* points not yet spent, at the least a point buys (1 + cost
 			 * per cost: a unit of cost 4 gives 1.25), since `ready`
-			 * loses them: else the search readied with 10 of 18 points
-			 * unspent (a wide build, sales among its choices, averages
-			 * lower than a narrow deployment) */
+			 * loses them (with cw_bot_skips: the search readied with
+			 * points unspent) */
 			v[s] += (ar->points - sd->spent) * 0.9;
 		}
 		v[s] += 0.5 * sd->stage;
@@ -461,4 +460,20 @@ cw_evaluate(const void *state, int seat)
 			win = 1 - (1 - win) * (1 - d / (st->nseats - 1));
 	}
 	return win + (1 - win - lose) * wr_bot_share(v[seat], all / (st->nseats - 1), 10);
+}
+
+/* What the search leaves out (rules.h, bot_skips): a sale, and another
+ * army once one is chosen (all purchases undone). Neither is ever
+ * needed, and among a build's choices (7 armies, the buys, the sales,
+ * `ready`) they were most of them: a build's branch averaged below a
+ * deployment's, and the bot readied with points unspent. */
+int
+cw_bot_skips(const void *state, int seat, json_object *action)
+{
+	const struct cw_state *st = state;
+	const char *t = wr_v_str(action, "type");
+
+	if (!t || seat < 0 || seat >= st->nseats)
+		return 0;
+	return !strcmp(t, "sell") || (!strcmp(t, "army") && st->side[seat].stage == CW_STAGE_BUILD);
 }

@@ -428,5 +428,6 @@ void cw_check_end(struct cw_state *st, struct wr_list *ev);
 
 void *cw_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
 double cw_evaluate(const void *state, int seat);
+int cw_bot_skips(const void *state, int seat, json_object *action);
 
 #endif

@@ -20,6 +20,8 @@
  *       above the default, every other level and ruleset the default
  *   test_bot shot_protect  ChessWar: the bot answers a ranged hit's
  *       Protection question (a legal decision)
+ *   test_bot cw_build  ChessWar: the bot spends its army's points (no
+ *       unit it could still buy is left when it readies)
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
  *       it, higher with the enemy King where its own Queen does; and
@@ -563,6 +565,20 @@ test_general_exposed(void)
 	rs->free(st);
 }
 
+/* A new two-seat match of rs, its generator seeded; NULL when it cannot
+ * be created. */
+static void *
+two_seats(const struct wr_ruleset *rs, uint64_t seed, struct wr_rng *rng, uint64_t *state)
+{
+	struct wr_error err;
+	void *st = NULL;
+
+	wr_rng_seeded(rng, state, seed);
+	if (!rs || rs->create(NULL, 2, rng, &st, &err) != 0)
+		return NULL;
+	return st;
+}
+
 /* ChessWar: a ranged hit waiting for its Protection answer (C9). The
  * view names the shooter and the unit hit; read as a melee attack, the
  * rebuilt state was refused ("bad held action") and the bot had no
@@ -578,9 +594,8 @@ test_shot_protect(void)
 		struct wr_rng rng;
 		uint64_t s;
 		struct wr_error err;
-		void *st = NULL;
-		wr_rng_seeded(&rng, &s, seed);
-		if (!rs || rs->create(NULL, 2, &rng, &st, &err) != 0)
+		void *st = two_seats(rs, seed, &rng, &s);
+		if (!st)
 			break;
 		struct cw_state *cw = st;
 		for (int n = 0; n < 1500 && !over(rs, st); n++) {
@@ -612,6 +627,65 @@ test_shot_protect(void)
 	CHECK(found > 0, "random matches reach a ranged hit's Protection");
 }
 
+/* ChessWar's army building (cw_bot.c): the bot (seat 0, level 4's
+ * search at a smaller budget) builds its army against random play and
+ * readies with no unit left that its points, Max and the set-up area
+ * allow. Before, a hidden army rebuilt from nothing made play begun look
+ * better than points spent: two Wizards and the general, 10 of 18
+ * points unspent. */
+static void
+test_cw_build(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
+	int built = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct wr_rng rng;
+		uint64_t s;
+		struct wr_error err;
+		void *st = two_seats(rs, seed, &rng, &s);
+		if (!st)
+			break;
+		struct cw_state *cw = st;
+		struct cw_side *me = &cw->side[0];
+		for (int n = 0; n < 200 && me->stage < CW_STAGE_DEPLOY; n++) {
+			int seat = awaited(rs, st);
+			if (seat < 0)
+				break;
+			json_object *a;
+			if (seat == 0) {
+				json_object *v = rs->view(st, 0);
+				struct wb_params p = {.level = WB_LEVELS, .seed = seed, .iterations = 2000};
+				a = wb_decide(rs, v, 0, &p, &err);
+				json_object_put(v);
+			} else
+				a = random_action(rs, st, seat, &rng);
+			int ok = a && apply_ok(rs, st, seat, a, &rng);
+			json_object_put(a);
+			if (!ok)
+				break;
+		}
+		CHECK(me->stage >= CW_STAGE_DEPLOY, "the bot readies its army");
+		if (me->stage >= CW_STAGE_DEPLOY) {
+			const struct cw_army *ar = &cw_armies[me->army];
+			int size = 1, area = 0, fits = 0;
+			for (int t = 1; t < ar->ntypes; t++)
+				size += me->counts[t];
+			for (int q = 0; q < cw->board.files * cw->board.ranks; q++)
+				area += cw_in_setup_area(cw, 0, q);
+			for (int t = 1; t < ar->ntypes; t++)
+				fits |= me->counts[t] < ar->units[t].max &&
+				        me->spent + ar->units[t].cost <= ar->points && size < area;
+			printf("  seed %d: %s, %d units, %d of %d points spent\n", (int)seed, ar->name, size,
+			       me->spent, ar->points);
+			CHECK(!fits, "no unit the points still buy is left unbought");
+			built++;
+		}
+		rs->free(st);
+	}
+	CHECK(built == 3, "three armies built");
+}
+
 /* Level 4's budget per ruleset (engine.c): Confrontation's larger than
  * the default, every other level and ruleset the level's default. */
 static void
@@ -640,7 +714,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed | cw_build\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -657,6 +731,8 @@ main(int argc, char **argv)
 		test_budget();
 	else if (!strcmp(argv[1], "shot_protect"))
 		test_shot_protect();
+	else if (!strcmp(argv[1], "cw_build"))
+		test_cw_build();
 	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
 		test_general_exposed();
