@@ -159,8 +159,8 @@ write_config() {
         echo "listen_addresses = '$listen'"
         echo "port = $port"
         echo "unix_socket_directories = '$q'"
-        # Room for several instances of DB_POOL_SIZE (8) + 2 each, and the
-        # test suite's servers side by side.
+        # Room for several instances of DB_POOL_SIZE (32, opened as needed) + 4
+        # each, and the test suite's servers side by side.
         echo "max_connections = 200"
         if [[ ${PG_FAST:-} == 1 ]]; then
             echo "fsync = off"
