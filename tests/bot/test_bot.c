@@ -655,7 +655,7 @@ test_cw_build(void)
 			json_object *a;
 			if (seat == 0) {
 				json_object *v = rs->view(st, 0);
-				struct wb_params p = {.level = WB_LEVELS, .seed = seed, .iterations = 2000};
+				struct wb_params p = {.level = WB_LEVELS, .seed = seed, .iterations = 1000};
 				a = wb_decide(rs, v, 0, &p, &err);
 				json_object_put(v);
 			} else
