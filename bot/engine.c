@@ -171,18 +171,18 @@ static json_object *
 bot_actions(const struct wr_ruleset *rs, const void *st, int who)
 {
 	json_object *acts = rs->actions(st, who), *kept;
-	size_t k = json_object_array_length(acts), n = 0;
+	size_t k = json_object_array_length(acts);
 
-	if (!rs->bot_skips)
-		return acts;
-	for (size_t i = 0; i < k; i++)
-		n += !rs->bot_skips(st, who, json_object_array_get_idx(acts, i));
-	if (n == k || n == 0 || !(kept = json_object_new_array_ext((int)n)))
+	if (!rs->bot_skips || !(kept = json_object_new_array_ext((int)k)))
 		return acts;
 	for (size_t i = 0; i < k; i++) {
 		json_object *a = json_object_array_get_idx(acts, i);
 		if (!rs->bot_skips(st, who, a))
 			json_object_array_add(kept, json_object_get(a));
+	}
+	if (json_object_array_length(kept) == 0 || json_object_array_length(kept) == k) {
+		json_object_put(kept);
+		return acts;
 	}
 	json_object_put(acts);
 	return kept;
