@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import threading
+import unittest
 
 import matchlib as ml
 from matchlib import wp
@@ -184,6 +185,12 @@ class FatalSignalTest(wp.ServerTestCase):
     (async-signal-safe, core/crash.c), then the process dies of it."""
     start_server = False
 
+    # Under ThreadSanitizer, TSan's runtime takes the SIGSEGV itself first and
+    # can stop on its own CHECK ("thr->slot != 0", google/sanitizers#1541)
+    # when the signal lands on a thread it is attaching; our handler never
+    # runs. The default and ASan+UBSan builds run this test.
+    @unittest.skipIf(os.environ.get("WP_TSAN_BUILD") == "1",
+                     "ThreadSanitizer's signal interceptor (google/sanitizers#1541)")
     def test_backtrace_in_the_log(self):
         srv = wp.Server(self.db.url).start()
         srv.signal(signal.SIGSEGV)
