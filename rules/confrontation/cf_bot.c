@@ -4,8 +4,8 @@
  * What the view hides (G5, II, VII): every other army while armies are
  * built, and the spells a Bishop or King of another seat still holds
  * (their count is public). While building, each other seat whose army is
- * hidden is taken back to the start of its build (a fresh army, as
- * create() makes it: the playouts build one at random); in play, each
+ * hidden is drawn whole (draw_build: its points spent at random); in
+ * play, each
  * other piece's held spells are drawn from rng, that many of them.
  * Not in any view, read back as a best guess: the source of a resolution
  * (an action), the Luck already used in a battle (none), a spell's
@@ -74,6 +74,37 @@ read_pieces(struct cf_seat *x, json_object *ps, int own, struct wr_rng *rng)
 	}
 }
 
+/* A hidden build, drawn whole: a race if races are on, then pieces bought
+ * at random within the points and R1's sixteen until no piece fits (as a
+ * player spends them: points left at `ready` are lost), each Bishop with
+ * its two spells. The seat's `ready` is public and kept. Taken back to
+ * its start instead (a fresh army), the search's own few moves for that
+ * seat built it, so the other army looked small once play began and the
+ * bot hurried to `ready` (seeds 8001-8008: 2, 0, 0, 2, 1, 0, 0, 0 of 15
+ * points left unspent; ChessWar's draw_build mended the same). */
+static void
+draw_build(struct cf_state *st, struct cf_seat *x, struct wr_rng *rng)
+{
+	if (st->o.races)
+		x->race = 1 + (int)rng->next(rng, CF_RACE_MAX - 1);
+	for (;;) {
+		int fit[CF_TYPE_MAX], n = 0;
+		for (int t = CF_QUEEN; t < CF_TYPE_MAX; t++)
+			if (cf_cost[t] <= x->points && x->n < CF_MAX_PIECES)
+				fit[n++] = t;
+		if (!n)
+			return;
+		int t = fit[rng->next(rng, (uint32_t)n)];
+		struct cf_piece *p = &x->p[x->n++];
+		*p = (struct cf_piece){.type = t, .sq = -1, .status = CF_UNPLACED,
+		                       .strength = t == CF_ROOK};
+		if (t == CF_BISHOP)
+			for (int k = 0; k < 2; k++)
+				p->spells[rng->next(rng, CF_SPELL_MAX)]++;
+		x->points -= cf_cost[t];
+	}
+}
+
 void *
 cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err)
 {
@@ -123,7 +154,8 @@ cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 		size_t nr;
 		x->out = wr_v_bool(so, "out", 0);
 		if (!ps || !json_object_is_type(ps, json_type_array)) {
-			x->ready = 0;   /* a hidden build: back to its start */
+			draw_build(st, x, rng);
+			x->ready = wr_v_bool(so, "ready", 0);
 			continue;
 		}
 		x->ready = wr_v_bool(so, "ready", 0);
@@ -320,6 +352,10 @@ cf_evaluate(const void *state, int seat)
 				continue;
 			v += 1 + cf_cost[p->type] + (p->type == CF_KING ? 4 : 0);
 		}
+		/* Points not yet spent, below what any piece gives a point (a
+		 * Queen 7 for 6), since `ready` loses them. */
+		if (st->phase == CF_BUILD && !st->s[s].ready)
+			v += st->s[s].points;
 		if (s == seat) {
 			mine = v;
 			exposed = st->phase == CF_PLAY ? king_danger(st, s) : 0;
@@ -330,7 +366,7 @@ cf_evaluate(const void *state, int seat)
 				hit = 1 - (1 - hit) * (1 - king_danger(st, s) / (st->nseats - 1));
 		}
 	}
-	/* While building, another army is hidden, rebuilt from its start:
+	/* While building, another army is hidden (drawn whole, draw_build):
 	 * scored against a typical army, its building is neither loss nor
 	 * gain. */
 	if (st->phase == CF_BUILD)
@@ -338,4 +374,18 @@ cf_evaluate(const void *state, int seat)
 	double base = 0.5 + 0.5 * tanh((mine - (others ? all / others : 0)) / CF_LEAD_SCALE);
 	double lose = CF_DANGER_WEIGHT * exposed, win = CF_DANGER_WEIGHT * hit;
 	return win + (1 - win - lose) * base;
+}
+
+/* What the search leaves out (rules.h, bot_skips): `reset`, which undoes
+ * every purchase and is never needed; among a build's few choices it
+ * pulled the build's branch down as ChessWar's other army did. */
+int
+cf_bot_skips(const void *state, int seat, json_object *action)
+{
+	const struct cf_state *st = state;
+	const char *t = wr_v_str(action, "type");
+
+	(void)st;
+	(void)seat;
+	return t && !strcmp(t, "reset");
 }

@@ -355,5 +355,6 @@ extern const struct wr_ruleset cf_ruleset;
 
 void *cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error *err);
 double cf_evaluate(const void *state, int seat);
+int cf_bot_skips(const void *state, int seat, json_object *action);
 
 #endif

@@ -22,6 +22,8 @@
  *       Protection question (a legal decision)
  *   test_bot cw_build  ChessWar: the bot spends its army's points (no
  *       unit it could still buy is left when it readies)
+ *   test_bot cf_build  Confrontation: the bot spends its army's points
+ *       (none left that a piece could use when it readies)
  *   test_bot exposed  Confrontation's evaluation: the same material
  *       scores lower with the seat's King where an enemy Queen reaches
  *       it, higher with the enemy King where its own Queen does; and
@@ -627,6 +629,46 @@ test_shot_protect(void)
 	CHECK(found > 0, "random matches reach a ranged hit's Protection");
 }
 
+/* Set-up from a fresh match: seat 0 the bot at 1,000 iterations (its
+ * engine seed `seed`), seat 1 uniform random, until done(st) or 200
+ * decisions. */
+static void
+build_until(const struct wr_ruleset *rs, void *st, uint64_t seed, struct wr_rng *rng,
+            int (*done)(const void *))
+{
+	struct wr_error err;
+
+	for (int n = 0; n < 200 && !done(st); n++) {
+		int seat = awaited(rs, st);
+		if (seat < 0)
+			break;
+		json_object *a;
+		if (seat == 0) {
+			json_object *v = rs->view(st, 0);
+			struct wb_params p = {.level = WB_LEVELS, .seed = seed, .iterations = 1000};
+			a = wb_decide(rs, v, 0, &p, &err);
+			json_object_put(v);
+		} else
+			a = random_action(rs, st, seat, rng);
+		int ok = a && apply_ok(rs, st, seat, a, rng);
+		json_object_put(a);
+		if (!ok)
+			break;
+	}
+}
+
+static int
+cw_deploying(const void *st)
+{
+	return ((const struct cw_state *)st)->side[0].stage >= CW_STAGE_DEPLOY;
+}
+
+static int
+cf_ready(const void *st)
+{
+	return ((const struct cf_state *)st)->s[0].ready;
+}
+
 /* ChessWar's army building (cw_bot.c): the bot (seat 0, level 4's
  * search at a smaller budget) builds its army against random play and
  * readies with no unit left that its points, Max and the set-up area
@@ -642,29 +684,12 @@ test_cw_build(void)
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct wr_rng rng;
 		uint64_t s;
-		struct wr_error err;
 		void *st = two_seats(rs, seed, &rng, &s);
 		if (!st)
 			break;
 		struct cw_state *cw = st;
 		struct cw_side *me = &cw->side[0];
-		for (int n = 0; n < 200 && me->stage < CW_STAGE_DEPLOY; n++) {
-			int seat = awaited(rs, st);
-			if (seat < 0)
-				break;
-			json_object *a;
-			if (seat == 0) {
-				json_object *v = rs->view(st, 0);
-				struct wb_params p = {.level = WB_LEVELS, .seed = seed, .iterations = 1000};
-				a = wb_decide(rs, v, 0, &p, &err);
-				json_object_put(v);
-			} else
-				a = random_action(rs, st, seat, &rng);
-			int ok = a && apply_ok(rs, st, seat, a, &rng);
-			json_object_put(a);
-			if (!ok)
-				break;
-		}
+		build_until(rs, st, seed, &rng, cw_deploying);
 		CHECK(me->stage >= CW_STAGE_DEPLOY, "the bot readies its army");
 		if (me->stage >= CW_STAGE_DEPLOY) {
 			const struct cw_army *ar = &cw_armies[me->army];
@@ -707,6 +732,45 @@ test_budget(void)
 	      "no ruleset: the level's default");
 }
 
+/* Confrontation's build (II, R1): points left at `ready` are lost. The
+ * bot used to ready with 1-2 of 15 points unspent (seeds 8001-8008: 2,
+ * 0, 0, 2, 1, 0, 0, 0): a hidden army started over and was built by the
+ * search's few moves for it, and `reset` undid whole builds in the
+ * search. A level-4-like search (1,000 iterations) against random
+ * choices, three seeds: each army readies with no point a piece could
+ * still use. */
+static void
+test_cf_build(void)
+{
+	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
+	int built = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct wr_rng rng;
+		uint64_t s;
+		void *st = two_seats(rs, seed, &rng, &s);
+		if (!st)
+			break;
+		struct cf_state *cf = st;
+		struct cf_seat *me = &cf->s[0];
+		build_until(rs, st, seed, &rng, cf_ready);
+		CHECK(me->ready, "the bot readies its army");
+		if (me->ready) {
+			int count[CF_TYPE_MAX] = {0};
+			for (int i = 0; i < me->n; i++)
+				count[me->p[i].type]++;
+			printf("  seed %d: %d pieces (Q%d R%d B%d N%d P%d), %d of %d points left\n", (int)seed,
+			       me->n, count[CF_QUEEN], count[CF_ROOK], count[CF_BISHOP], count[CF_KNIGHT],
+			       count[CF_PAWN], me->points, cf->o.points);
+			CHECK(me->points == 0 || me->n >= CF_MAX_PIECES,
+			      "no point left that a Pawn (1 point) could use");
+			built++;
+		}
+		rs->free(st);
+	}
+	CHECK(built == 3, "three armies built");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -714,7 +778,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed | cw_build\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed | cw_build | cf_build\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -733,6 +797,8 @@ main(int argc, char **argv)
 		test_shot_protect();
 	else if (!strcmp(argv[1], "cw_build"))
 		test_cw_build();
+	else if (!strcmp(argv[1], "cf_build"))
+		test_cf_build();
 	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
 		test_general_exposed();
