@@ -5,8 +5,8 @@
  * built, and the spells a Bishop or King of another seat still holds
  * (their count is public). While building, each other seat whose army is
  * hidden is drawn whole (draw_build: its points spent at random); in
- * play, each
- * other piece's held spells are drawn from rng, that many of them.
+ * play, each other piece's held spells are drawn from rng, that many of
+ * them.
  * Not in any view, read back as a best guess: the source of a resolution
  * (an action), the Luck already used in a battle (none), a spell's
  * further targets (none), who lost a battle awaiting Live Again (the
@@ -382,10 +382,9 @@ cf_evaluate(const void *state, int seat)
 int
 cf_bot_skips(const void *state, int seat, json_object *action)
 {
-	const struct cf_state *st = state;
 	const char *t = wr_v_str(action, "type");
 
-	(void)st;
+	(void)state;
 	(void)seat;
 	return t && !strcmp(t, "reset");
 }
