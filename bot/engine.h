@@ -20,9 +20,6 @@ double wb_evaluate(const struct wr_ruleset *rs, json_object *view, int seat);
 
 /* The default iteration budget of a level (1..WB_LEVELS; out of range: clamped). */
 long wb_level_iterations(int level);
-/* The budget wb_decide uses for a ruleset's level: the level's default,
- * or the ruleset's own at level 4 (engine.c, bot/README.md "Levels"). */
-long wb_ruleset_iterations(const struct wr_ruleset *rs, int level);
 /* The longest random playout (posts) after a new node before the
  * evaluation hook scores the position; 0 scores the new node itself
  * (bot/README.md says why that is the default). */

@@ -217,7 +217,7 @@ main(int argc, char **argv)
 				p99 = t.cpu[(size_t)((double)(t.ncpu - 1) * 0.99)];
 			}
 			printf("| %s | %d | %ld | %d | %d | %d | %d | %.0f%% (%.0f-%.0f%%) | %.3f s | %.3f s | %zu |",
-			       rs->id, levels[li], iters ? iters : wb_ruleset_iterations(rs, levels[li]), n, t.w, t.d,
+			       rs->id, levels[li], iters ? iters : wb_level_iterations(levels[li]), n, t.w, t.d,
 			       t.l, 100.0 * t.w / (n ? n : 1), 100 * lo, 100 * hi, med, p99, t.ncpu);
 			if (t.refused || t.failed)
 				printf(" refused %d, failed %d", t.refused, t.failed);

@@ -16,8 +16,6 @@
  *       give the same first decision wherever the first views are equal
  *   test_bot threads  four threads deciding at once, each from its own
  *       copy of a view, answer what one thread alone answers
- *   test_bot budget  level 4's budget per ruleset: Confrontation's
- *       above the default, every other level and ruleset the default
  *   test_bot shot_protect  ChessWar: the bot answers a ranged hit's
  *       Protection question (a legal decision)
  *   test_bot cw_build  ChessWar: the bot spends its army's points (no
@@ -721,27 +719,6 @@ test_cw_build(void)
 	CHECK(built == (int)build_seeds(), "an army built for each seed");
 }
 
-/* Level 4's budget per ruleset (engine.c): Confrontation's larger than
- * the default, every other level and ruleset the level's default. */
-static void
-test_budget(void)
-{
-	for (size_t r = 0; r < wr_ruleset_count(); r++) {
-		const struct wr_ruleset *rs = wr_ruleset_at(r);
-		int cf = !strcmp(rs->id, "confrontation");
-		for (int l = 1; l <= WB_LEVELS; l++) {
-			long b = wb_ruleset_iterations(rs, l), d = wb_level_iterations(l);
-			printf("  %s level %d: %ld iterations\n", rs->id, l, b);
-			if (cf && l == WB_LEVELS)
-				CHECK(b > d, "Confrontation's level 4 looks further than the default");
-			else
-				CHECK(b == d, "the level's default budget");
-		}
-	}
-	CHECK(wb_ruleset_iterations(NULL, WB_LEVELS) == wb_level_iterations(WB_LEVELS),
-	      "no ruleset: the level's default");
-}
-
 /* Confrontation's build (II, R1): points left at `ready` are lost. The
  * bot used to ready with 1-2 of 15 points unspent (seeds 8001-8008: 2,
  * 0, 0, 2, 1, 0, 0, 0): a hidden army started over and was built by the
@@ -788,7 +765,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: test_bot determinize|play RULESET | secret | dice | threads | budget | shot_protect | exposed | cw_build | cf_build\n");
+		        "usage: test_bot determinize|play RULESET | secret | dice | threads | shot_protect | exposed | cw_build | cf_build\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "determinize") && rs)
@@ -801,8 +778,6 @@ main(int argc, char **argv)
 		test_dice();
 	else if (!strcmp(argv[1], "threads"))
 		test_threads();
-	else if (!strcmp(argv[1], "budget"))
-		test_budget();
 	else if (!strcmp(argv[1], "shot_protect"))
 		test_shot_protect();
 	else if (!strcmp(argv[1], "cw_build"))
