@@ -655,16 +655,6 @@ build_until(const struct wr_ruleset *rs, void *st, uint64_t seed, struct wr_rng 
 	}
 }
 
-/* The seeds a build test plays: 3, or 1 where WR_STAT_SCALE is below 1
- * (the sanitizer stage: there the same search is 10-20 times slower and
- * bot_cw_build alone took 69 s; one seed still runs every line). */
-static uint64_t
-build_seeds(void)
-{
-	const char *s = getenv("WR_STAT_SCALE");
-	return s && atof(s) < 1 ? 1 : 3;
-}
-
 static int
 cw_deploying(const void *st)
 {
@@ -689,7 +679,7 @@ test_cw_build(void)
 	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
 	int built = 0;
 
-	for (uint64_t seed = 1; seed <= build_seeds(); seed++) {
+	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct wr_rng rng;
 		uint64_t s;
 		void *st = two_seats(rs, seed, &rng, &s);
@@ -716,7 +706,7 @@ test_cw_build(void)
 		}
 		rs->free(st);
 	}
-	CHECK(built == (int)build_seeds(), "an army built for each seed");
+	CHECK(built == 3, "three armies built");
 }
 
 /* Confrontation's build (II, R1): points left at `ready` are lost. The
@@ -732,7 +722,7 @@ test_cf_build(void)
 	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
 	int built = 0;
 
-	for (uint64_t seed = 1; seed <= build_seeds(); seed++) {
+	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct wr_rng rng;
 		uint64_t s;
 		void *st = two_seats(rs, seed, &rng, &s);
@@ -755,7 +745,7 @@ test_cf_build(void)
 		}
 		rs->free(st);
 	}
-	CHECK(built == (int)build_seeds(), "an army built for each seed");
+	CHECK(built == 3, "three armies built");
 }
 
 int
