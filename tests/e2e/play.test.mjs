@@ -266,6 +266,7 @@ test('confrontation from the lobby to an agreed draw, through the board', async 
         () => /^Post 1 of/.test(document.querySelector('.replay-what')?.textContent || ''),
         null, { timeout: 5000 }).then(() => true, () => false);
       if (first) break;
+      console.error(`replay: after First the bar reads "${await b.textContent('.replay-what')}"`);
     }
     assert.match(await b.textContent('.replay-what'), /^Post 1 of/);
     // Past positions come from the server (GET ?at=SEQ): before the
