@@ -655,16 +655,36 @@ build_until(const struct wr_ruleset *rs, void *st, uint64_t seed, struct wr_rng 
 	}
 }
 
+/* Plays each of three seeds' set-up (build_until) until done(st), then
+ * asks spent_all(st, seed) (which prints the army) whether seat 0 left
+ * nothing its points could still buy. */
+static void
+check_builds(const char *ruleset, int (*done)(const void *), int (*spent_all)(const void *, int))
+{
+	const struct wr_ruleset *rs = wr_ruleset_find(ruleset);
+	int built = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct wr_rng rng;
+		uint64_t s;
+		void *st = two_seats(rs, seed, &rng, &s);
+		if (!st)
+			break;
+		build_until(rs, st, seed, &rng, done);
+		CHECK(done(st), "the bot readies its army");
+		if (done(st)) {
+			CHECK(spent_all(st, (int)seed), "nothing left that the points still buy");
+			built++;
+		}
+		rs->free(st);
+	}
+	CHECK(built == 3, "three armies built");
+}
+
 static int
 cw_deploying(const void *st)
 {
 	return ((const struct cw_state *)st)->side[0].stage >= CW_STAGE_DEPLOY;
-}
-
-static int
-cf_ready(const void *st)
-{
-	return ((const struct cf_state *)st)->s[0].ready;
 }
 
 /* ChessWar's army building (cw_bot.c): the bot (seat 0, level 4's
@@ -673,79 +693,50 @@ cf_ready(const void *st)
  * allow. Before, a hidden army rebuilt from nothing made play begun look
  * better than points spent: two Wizards and the general, 10 of 18
  * points unspent. */
-static void
-test_cw_build(void)
+static int
+cw_spent_all(const void *state, int seed)
 {
-	const struct wr_ruleset *rs = wr_ruleset_find("chesswar");
-	int built = 0;
+	const struct cw_state *cw = state;
+	const struct cw_side *me = &cw->side[0];
+	const struct cw_army *ar = &cw_armies[me->army];
+	int size = 1, area = 0, fits = 0;
 
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct wr_rng rng;
-		uint64_t s;
-		void *st = two_seats(rs, seed, &rng, &s);
-		if (!st)
-			break;
-		struct cw_state *cw = st;
-		struct cw_side *me = &cw->side[0];
-		build_until(rs, st, seed, &rng, cw_deploying);
-		CHECK(me->stage >= CW_STAGE_DEPLOY, "the bot readies its army");
-		if (me->stage >= CW_STAGE_DEPLOY) {
-			const struct cw_army *ar = &cw_armies[me->army];
-			int size = 1, area = 0, fits = 0;
-			for (int t = 1; t < ar->ntypes; t++)
-				size += me->counts[t];
-			for (int q = 0; q < cw->board.files * cw->board.ranks; q++)
-				area += cw_in_setup_area(cw, 0, q);
-			for (int t = 1; t < ar->ntypes; t++)
-				fits |= me->counts[t] < ar->units[t].max &&
-				        me->spent + ar->units[t].cost <= ar->points && size < area;
-			printf("  seed %d: %s, %d units, %d of %d points spent\n", (int)seed, ar->name, size,
-			       me->spent, ar->points);
-			CHECK(!fits, "no unit the points still buy is left unbought");
-			built++;
-		}
-		rs->free(st);
-	}
-	CHECK(built == 3, "three armies built");
+	for (int t = 1; t < ar->ntypes; t++)
+		size += me->counts[t];
+	for (int q = 0; q < cw->board.files * cw->board.ranks; q++)
+		area += cw_in_setup_area(cw, 0, q);
+	for (int t = 1; t < ar->ntypes; t++)
+		fits |= me->counts[t] < ar->units[t].max && me->spent + ar->units[t].cost <= ar->points &&
+		        size < area;
+	printf("  seed %d: %s, %d units, %d of %d points spent\n", seed, ar->name, size, me->spent,
+	       ar->points);
+	return !fits;
+}
+
+static int
+cf_ready(const void *st)
+{
+	return ((const struct cf_state *)st)->s[0].ready;
 }
 
 /* Confrontation's build (II, R1): points left at `ready` are lost. The
  * bot used to ready with 1-2 of 15 points unspent (seeds 8001-8008: 2,
  * 0, 0, 2, 1, 0, 0, 0): a hidden army started over and was built by the
  * search's few moves for it, and `reset` undid whole builds in the
- * search. A level-4-like search (1,000 iterations) against random
- * choices, three seeds: each army readies with no point a piece could
- * still use. */
-static void
-test_cf_build(void)
+ * search. Each army must ready with no point a Pawn (1) could use. */
+static int
+cf_spent_all(const void *state, int seed)
 {
-	const struct wr_ruleset *rs = wr_ruleset_find("confrontation");
-	int built = 0;
+	const struct cf_state *cf = state;
+	const struct cf_seat *me = &cf->s[0];
+	int count[CF_TYPE_MAX] = {0};
 
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct wr_rng rng;
-		uint64_t s;
-		void *st = two_seats(rs, seed, &rng, &s);
-		if (!st)
-			break;
-		struct cf_state *cf = st;
-		struct cf_seat *me = &cf->s[0];
-		build_until(rs, st, seed, &rng, cf_ready);
-		CHECK(me->ready, "the bot readies its army");
-		if (me->ready) {
-			int count[CF_TYPE_MAX] = {0};
-			for (int i = 0; i < me->n; i++)
-				count[me->p[i].type]++;
-			printf("  seed %d: %d pieces (Q%d R%d B%d N%d P%d), %d of %d points left\n", (int)seed,
-			       me->n, count[CF_QUEEN], count[CF_ROOK], count[CF_BISHOP], count[CF_KNIGHT],
-			       count[CF_PAWN], me->points, cf->o.points);
-			CHECK(me->points == 0 || me->n >= CF_MAX_PIECES,
-			      "no point left that a Pawn (1 point) could use");
-			built++;
-		}
-		rs->free(st);
-	}
-	CHECK(built == 3, "three armies built");
+	for (int i = 0; i < me->n; i++)
+		count[me->p[i].type]++;
+	printf("  seed %d: %d pieces (Q%d R%d B%d N%d P%d), %d of %d points left\n", seed, me->n,
+	       count[CF_QUEEN], count[CF_ROOK], count[CF_BISHOP], count[CF_KNIGHT], count[CF_PAWN],
+	       me->points, cf->o.points);
+	return me->points == 0 || me->n >= CF_MAX_PIECES;
 }
 
 int
@@ -771,9 +762,9 @@ main(int argc, char **argv)
 	else if (!strcmp(argv[1], "shot_protect"))
 		test_shot_protect();
 	else if (!strcmp(argv[1], "cw_build"))
-		test_cw_build();
+		check_builds("chesswar", cw_deploying, cw_spent_all);
 	else if (!strcmp(argv[1], "cf_build"))
-		test_cf_build();
+		check_builds("confrontation", cf_ready, cf_spent_all);
 	else if (!strcmp(argv[1], "exposed")) {
 		test_exposed();
 		test_general_exposed();
