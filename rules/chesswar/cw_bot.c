@@ -159,7 +159,7 @@ read_units(struct cw_state *st, json_object *view, const int *hidden)
 
 /* A hidden set-up, drawn whole: an army drawn, then units bought at
  * random within Max, the points and the set-up area until none fits, as
- * a player spends them (unspent points are lost), left at `ready`. The
+ * a player spends them (unspent points are lost), left to ready. The
  * search then sets the bot's army against a whole one. Drawn from
  * nothing instead (the seat back at its army's choice), the search's
  * own few moves for that seat built it: its army looked small once play
