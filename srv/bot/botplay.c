@@ -425,6 +425,7 @@ worker_main(void *arg)
 	struct wp_bot_task tasks[BOT_TASKS];
 	int64_t game;
 
+	wp_json_thread_init();   /* the parses below: core/json.c */
 	(void)arg;
 	while ((game = pop()) >= 0) {
 		if (!bc && !(bc = wp_bot_conn_open(conninfo))) {

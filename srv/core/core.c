@@ -143,6 +143,7 @@ wp_serve(const struct wp_request *req, struct wp_response *res)
 	enum wp_err err;
 	int rc = 0;
 
+	wp_json_thread_init();
 	if (req->bad_framing) {
 		err = wp_fail(&ctx, WP_ERR_BAD_FRAMING, "%s", req->bad_framing);
 	} else if (req->body_too_large) {

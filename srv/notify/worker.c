@@ -228,6 +228,7 @@ worker_main(void *arg)
 {
 	struct wp_store *st = arg;
 
+	wp_json_thread_init();   /* the parses below: core/json.c */
 	while (!wp_notify_stopping()) {
 		int busy = deliver_round(st);
 		digest_round(st);

@@ -178,6 +178,7 @@ listen_main(void *arg)
 	int64_t swept = 0, checked = wp_now_ns();
 	int wait_ms = 200;
 
+	wp_json_thread_init();   /* the parses below: core/json.c */
 	while (!wp_wait_stopping()) {
 		if (!c) {
 			c = listen_connect();

@@ -1,8 +1,33 @@
 /* Edge parsers: percent-decoding, queries, media types, strict JSON. */
+#include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "core.h"
+
+/* wp_json_thread_init (issue 32): the thread uses glibc's static "C"
+ * locale, which duplocale, newlocale(LC_NUMERIC_MASK, "C", ...) and
+ * freelocale -- what json-c calls around every parse -- hand back as it
+ * is, without the process-wide lock; a parse still reads numbers in "C"
+ * and leaves the thread's locale as it was. */
+static void *
+locale_thread(void *arg)
+{
+	int *ok = arg;
+	char why[160];
+	json_object *o = NULL;
+
+	wp_json_thread_init();
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), here = uselocale((locale_t)0);
+	ok[0] = here == c;
+	ok[1] = duplocale(here) == here && newlocale(LC_NUMERIC_MASK, "C", here) == here;
+	ok[2] = wp_json_parse("[1.5]", 5, &o, why, sizeof(why)) == 0 &&
+	        json_object_get_double(json_object_array_get_idx(o, 0)) == 1.5;
+	ok[3] = uselocale((locale_t)0) == here;
+	json_object_put(o);
+	return NULL;
+}
 
 static int
 json_fails(const char *text, size_t len)
@@ -55,6 +80,16 @@ main(void)
 	CHECK(wp_json_parse("{\"a\":[1,2]} \n", 13, &o, why, sizeof(why)) == 0 &&
 	          json_object_is_type(o, json_type_object), "object with trailing space");
 	json_object_put(o);
+	{
+		int ok[4] = {0};
+		pthread_t t;
+		CHECK(pthread_create(&t, NULL, locale_thread, ok) == 0 && pthread_join(t, NULL) == 0,
+		      "locale thread ran");
+		CHECK(ok[0], "json_thread_init: the thread uses the static C locale");
+		CHECK(ok[1], "json_thread_init: duplocale and newlocale hand it back (no lock)");
+		CHECK(ok[2], "json_thread_init: a number parses as in C");
+		CHECK(ok[3], "json_thread_init: a parse leaves the thread's locale");
+	}
 	CHECK(wp_json_parse("42", 2, &o, why, sizeof(why)) == 0 && json_object_get_int(o) == 42,
 	      "a bare number ends at end of input");
 	json_object_put(o);
