@@ -62,10 +62,12 @@ int wp_query_param(const char *query, const char *name, char *out, size_t cap);
 int wp_media_type_is(const char *content_type, const char *type);
 
 /* --- json.c --- */
+/* Once on each thread that parses JSON, before its first parse: json-c's
+ * parses then take no process-wide locale lock (json.c). */
+void wp_json_thread_init(void);
 /* Strict parse of a whole body: one value, UTF-8, bounded depth, only
  * trailing whitespace allowed. 0 and *out (NULL for the value null), or
  * -1 and a reason. */
-void wp_json_thread_init(void);
 int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, size_t whylen);
 #define WP_JSON_MAX_DEPTH 64
 /* 1 when a string value holds a NUL, and the key of the nearest member
