@@ -55,15 +55,6 @@ static const char *conninfo;
 static long nmatches;
 static int nconns;
 static unsigned port;
-static struct MHD_Response *ok_resp, *fail_resp;
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void
 send_turn(struct pg *p, struct req *r)
@@ -235,12 +226,7 @@ main(int argc, char **argv)
 	conninfo = argv[5];
 	if (nloops < 1 || nconns < 1 || nmatches < 1)
 		return 2;
-	ok_resp = MHD_create_response_from_buffer(sizeof(answer) - 1, (void *)answer,
-	                                          MHD_RESPMEM_PERSISTENT);
-	fail_resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	MHD_add_response_header(ok_resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	bare_start();
 	signal(SIGPIPE, SIG_IGN);
 	loops = calloc((size_t)nloops, sizeof(*loops));
 	for (int i = 0; i < nloops; i++)

@@ -27,15 +27,6 @@
 static const char *conninfo;
 static long nmatches;
 static pthread_key_t conn_key;
-static struct MHD_Response *ok_resp, *fail_resp;
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void
 drop_conn(void *c)
@@ -122,10 +113,7 @@ main(int argc, char **argv)
 	if (nmatches < 1 || atoi(argv[2]) < 1)
 		return 2;
 	pthread_key_create(&conn_key, drop_conn);
-	ok_resp = MHD_create_response_from_buffer(sizeof(answer) - 1, (void *)answer,
-	                                          MHD_RESPMEM_PERSISTENT);
-	fail_resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	MHD_add_response_header(ok_resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	bare_start();
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL,
 	                     (uint16_t)atoi(argv[1]), NULL, NULL, on_request, NULL,
 	                     MHD_OPTION_THREAD_POOL_SIZE, (unsigned)atoi(argv[2]),
@@ -135,8 +123,6 @@ main(int argc, char **argv)
 		fprintf(stderr, "bareturn: cannot listen on port %s\n", argv[1]);
 		return 1;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
 	while (!stop)
 		pause();
 	MHD_stop_daemon(d);
