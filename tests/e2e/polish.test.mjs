@@ -327,5 +327,24 @@ test('polish: every ruleset says what a post did, with the dice (a Wargame Chess
     return r.summary({ kind: 'turn', seat: 1, actions: [], events: [{ type: 'phase', seat: 1, phase: 'shooting' }] }, view);
   });
   assert.equal(auto, 'Black (Ben): shooting phase');
+  // A Pawn's second step (En Passant, 003 Wargame Chess) is still its
+  // activation: the banner names the Pawn to whoever moves it, and the
+  // piece to the other seat (a random post reached it once in CI, and the
+  // server's own words named no one).
+  const ep = await page.evaluate(async () => {
+    const r = (await import('/renderers/wargame-chess.js')).default;
+    const view = (you) => ({
+      you, seats: [{ seat: 0, player: { name: 'Ann' } }, { seat: 1, player: { name: 'Ben' } }],
+      state: {
+        phase: 'play', active: 0, activation: { piece: 0 },
+        pending: [{ seat: 0, kind: 'en_passant', prompt: 'Move the Pawn again (En Passant) or end the Activation' }],
+        pieces: [{ id: 0, owner: 0, type: 'pawn', square: 'e4', where: 'board' }, { id: 1, owner: 1, type: 'pawn', square: 'f6', where: 'board' }],
+      },
+    });
+    return [r.prompt(view(0)), r.prompt(view(1))];
+  });
+  assert.match(ep[0], WHO['wargame-chess'], ep[0]);
+  assert.match(ep[0], /on e4 is activated: move it again \(En Passant\) or end the activation/, ep[0]);
+  assert.match(ep[1], /^White \(Ann\).* on e4 is activated\.$/, ep[1]);
   await ctx.close();
 });

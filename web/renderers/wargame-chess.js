@@ -150,12 +150,15 @@ const R = {
   prompt(view) {
     const s = view.state || {};
     if (s.phase !== 'play') return null;
-    if ((s.pending || []).some((p) => !['activate', 'act'].includes(p.kind))) return null;
+    if ((s.pending || []).some((p) => !['activate', 'act', 'en_passant'].includes(p.kind))) return null;
     const act = s.activation;
     const sq = activeSquare(view);
     if (sq) {
       const p = piecesOf(view)[act.piece];
-      if (p.owner === view.you) return `Your ${pieceName(view, act.piece).replace(/^\S+ \([^)]*\) /, '')} on ${sq} is activated: move, attack, or end the activation, then post.`;
+      // A Pawn's second step (En Passant) is still its activation.
+      const doing = (s.pending || []).some((x) => x.kind === 'en_passant')
+        ? 'move it again (En Passant) or end the activation' : 'move, attack, or end the activation';
+      if (p.owner === view.you) return `Your ${pieceName(view, act.piece).replace(/^\S+ \([^)]*\) /, '')} on ${sq} is activated: ${doing}, then post.`;
       return `${pieceName(view, act.piece)} on ${sq} is activated.`;
     }
     if (!Number.isInteger(s.active) || s.active < 0) return null;
