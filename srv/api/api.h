@@ -358,5 +358,8 @@ enum wp_err wp_api_email_confirmation(struct wp_ctx *ctx);
  * that names the field. */
 enum wp_err wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out,
                           size_t cap);
+/* players.c: the 400 that names field when s holds a character a name
+ * shown to others may not (controls, direction overrides, invisible ones). */
+enum wp_err wp_check_shown_text(struct wp_ctx *ctx, const char *field, const char *s);
 
 #endif

@@ -10,11 +10,58 @@
 
 #define WP_NAME_MAX_CHARS 40
 
+/* The code point at p (valid UTF-8: the body's parser checked it) when it
+ * is one a name may not hold, else 0; *step is its length in bytes. Refused:
+ * C0 and C1 controls and DEL; the direction embeddings, overrides and
+ * isolates (U+202A..202E, U+2066..2069), which reorder what is shown after
+ * them and so let one name pass for another; the line and paragraph
+ * separators; and the invisible ones a name would look empty or the same
+ * with (U+200B zero width space, U+2060..2064, U+FEFF). The joiners
+ * U+200C and U+200D stay: scripts and emoji need them. */
+static unsigned
+refused_in_name(const unsigned char *p, size_t *step)
+{
+	unsigned cp;
+
+	if (p[0] < 0x80) {
+		*step = 1;
+		cp = p[0];
+	} else if ((p[0] & 0xe0) == 0xc0) {
+		*step = 2;
+		cp = (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu);
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		*step = 3;
+		cp = (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+	} else {
+		*step = 4;
+		return 0;
+	}
+	if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200b ||
+	    (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
+	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff)
+		return cp;
+	return 0;
+}
+
+enum wp_err
+wp_check_shown_text(struct wp_ctx *ctx, const char *field, const char *s)
+{
+	size_t step;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p += step)
+		if (refused_in_name(p, &step))
+			return wp_fail(ctx, WP_ERR_INVALID,
+			               "%s: control, direction and invisible characters are not allowed",
+			               field);
+	return WP_OK;
+}
+
 enum wp_err
 wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out, size_t cap)
 {
 	size_t len, chars = 0;
 	const unsigned char *p;
+	enum wp_err err;
 
 	while (*in == ' ')
 		in++;
@@ -28,13 +75,10 @@ wp_check_name(struct wp_ctx *ctx, const char *field, const char *in, char *out, 
 		               WP_NAME_MAX_CHARS);
 	memcpy(out, in, len);
 	out[len] = '\0';
-	for (p = (const unsigned char *)out; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			return wp_fail(ctx, WP_ERR_INVALID, "%s: control characters are not allowed",
-			               field);
-		if ((*p & 0xc0) != 0x80)
-			chars++;
-	}
+	if ((err = wp_check_shown_text(ctx, field, out)))
+		return err;
+	for (p = (const unsigned char *)out; *p; p++)
+		chars += (*p & 0xc0) != 0x80;
 	if (chars > WP_NAME_MAX_CHARS)
 		return wp_fail(ctx, WP_ERR_INVALID, "%s: at most %d characters", field,
 		               WP_NAME_MAX_CHARS);

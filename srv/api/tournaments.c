@@ -147,8 +147,10 @@ wp_api_tournaments_create(struct wp_ctx *ctx)
 	    (err = wp_body_int(ctx, "min_players", 2, WL_MAX_PLAYERS, 0, 2, &lo)) ||
 	    (err = wp_body_int(ctx, "max_players", 2, WL_MAX_PLAYERS, 0, 16, &hi)))
 		return err;
-	if (!m.n.name || !*m.n.name)
+	if (!m.n.name || !m.n.name[strspn(m.n.name, " ")])
 		return wp_fail(ctx, WP_ERR_INVALID, "name: required");
+	if ((err = wp_check_shown_text(ctx, "name", m.n.name)))
+		return err;
 	if (lo > hi)
 		return wp_fail(ctx, WP_ERR_INVALID, "min_players: above max_players");
 	m.n.seats = (int)seats;

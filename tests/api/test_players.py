@@ -187,6 +187,17 @@ class NameValidationTest(wp.ServerTestCase):
             "tab inside": {"name": "Al\tice"},
             "DEL": {"name": "Al\u007fice"},
             "escape": {"name": "\u001b[31mred"},
+            # C1 controls, direction overrides and isolates, separators and
+            # invisible characters: a name that looks like another or empty.
+            "C1 NEL": {"name": "Al\u0085ice"},
+            "C1 CSI": {"name": "\u009b31mred"},
+            "right-to-left override": {"name": "\u202eecilA"},
+            "left-to-right embedding": {"name": "Al\u202aice"},
+            "isolate": {"name": "Al\u2067ice"},
+            "line separator": {"name": "Al\u2028ice"},
+            "zero width space only": {"name": "\u200b"},
+            "byte order mark": {"name": "\ufeffAlice"},
+            "word joiner": {"name": "Al\u2060ice"},
         }
         for label, body in cases.items():
             with self.subTest(label):
@@ -199,7 +210,9 @@ class NameValidationTest(wp.ServerTestCase):
 
     def test_limits_accepted(self):
         for name in ("A", "x" * 40, "  " + "w" * 40 + "  ", "\u00e9" * 40, "\u6226" * 40,
-                     "\U0001F3B2" * 40, "Jean-Luc O'Neil", "\u00c9mile"):
+                     "\U0001F3B2" * 40, "Jean-Luc O'Neil", "\u00c9mile",
+                     # joiners stay: emoji sequences and scripts need them
+                     "\U0001F468\u200d\U0001F469", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"):
             with self.subTest(name=name):
                 r = self.post({"name": name})
                 self.assertEqual(r.status, 201, r)

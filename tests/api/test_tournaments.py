@@ -453,6 +453,8 @@ class TournamentsTest(unittest.TestCase):
                      {"kind": "ladder", "reach": 0},
                      {"kind": "round_robin", "min_players": 5, "max_players": 4},
                      {"kind": "round_robin", "name": ""},
+                     {"kind": "round_robin", "name": "   "},
+                     {"kind": "round_robin", "name": "Spring \u202eCup"},
                      {"kind": "round_robin", "starts_at": "next tuesday"}]:
             wp.assert_problem(self.create(org, 400, **body), 400, "invalid-request")
         wp.assert_problem(self.join(x, tid), 403, "invalid-invitation")
