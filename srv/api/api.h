@@ -284,6 +284,9 @@ enum wp_err wp_clock_turn_check(struct wp_ctx *ctx, struct wp_conn *c, const str
 /* The request's Idempotency-Key (NULL: none; 400 when malformed) and
  * the hash of its path and body, which a retry must repeat. */
 enum wp_err wp_idem_request(struct wp_ctx *ctx, const char **key, unsigned char hash[32]);
+/* keyed.c: handler run under the request's Idempotency-Key, if any (a
+ * write outside a match: the key claimed first, the answer kept after). */
+enum wp_err wp_keyed(struct wp_ctx *ctx, wp_handler handler);
 /* The first answer to the key, as found (WP_OK, WP_ERR_NOT_FOUND or a
  * store error): sent again (*replayed) when the request is the same,
  * 422 when it is another; frees first's body. */

@@ -1,6 +1,27 @@
 /* The API's routes: method and path pattern to handler. */
 #include "api.h"
 
+/* The writes outside a match that take an Idempotency-Key (keyed.c). */
+#define KEYED(fn)                                                                                \
+	static enum wp_err fn##_keyed(struct wp_ctx *ctx)                                            \
+	{                                                                                            \
+		return wp_keyed(ctx, fn);                                                                \
+	}
+KEYED(wp_api_games_create)
+KEYED(wp_api_games_join)
+KEYED(wp_api_me_vacation_start)
+KEYED(wp_api_webhooks_create)
+KEYED(wp_api_challenges_create)
+KEYED(wp_api_device_codes_create)
+KEYED(wp_api_email_confirmation)
+KEYED(wp_api_tournaments_create)
+KEYED(wp_api_tournaments_join)
+KEYED(wp_api_tournaments_leave)
+KEYED(wp_api_tournaments_start)
+KEYED(wp_api_tournaments_adjudicate)
+KEYED(wp_api_tournaments_challenge)
+KEYED(wp_api_tournaments_challenge_accept)
+
 static const struct wp_route routes[] = {
 	{WP_GET, "/api/health", wp_api_health, WP_BODY_NONE},
 	{WP_POST, "/api/players", wp_api_players_create, WP_BODY_JSON},
@@ -9,13 +30,13 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/me/events", wp_api_me_events, WP_BODY_NONE},
 	{WP_GET, "/api/rulesets", wp_api_rulesets, WP_BODY_NONE},
 	{WP_GET, "/api/openapi.json", wp_api_openapi, WP_BODY_NONE},
-	{WP_POST, "/api/games", wp_api_games_create, WP_BODY_JSON},
+	{WP_POST, "/api/games", wp_api_games_create_keyed, WP_BODY_JSON},
 	{WP_GET, "/api/games", wp_api_games_watchable, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}", wp_api_games_get, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/events", wp_api_games_events, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/board.svg", wp_api_games_board, WP_BODY_NONE},
 	{WP_GET, "/api/games/{id}/board.png", wp_api_games_board_png, WP_BODY_NONE},
-	{WP_POST, "/api/games/{id}/join", wp_api_games_join, WP_BODY_JSON},
+	{WP_POST, "/api/games/{id}/join", wp_api_games_join_keyed, WP_BODY_JSON},
 	{WP_GET, "/api/games/{id}/actions", wp_api_games_actions, WP_BODY_NONE},
 	{WP_POST, "/api/games/{id}/turns", wp_api_games_turn, WP_BODY_JSON},
 	{WP_GET, "/api/games/{id}/turns", wp_api_games_posts, WP_BODY_NONE},
@@ -33,8 +54,8 @@ static const struct wp_route routes[] = {
 	{WP_GET, "/api/games/{id}/verify", wp_api_games_verify, WP_BODY_NONE},
 	{WP_POST, "/api/games/{id}/claim", wp_api_games_claim, WP_BODY_OPTIONAL},
 	{WP_GET, "/api/me/vacation", wp_api_me_vacation, WP_BODY_NONE},
-	{WP_POST, "/api/me/vacation", wp_api_me_vacation_start, WP_BODY_JSON},
-	{WP_POST, "/api/me/webhooks", wp_api_webhooks_create, WP_BODY_JSON},
+	{WP_POST, "/api/me/vacation", wp_api_me_vacation_start_keyed, WP_BODY_JSON},
+	{WP_POST, "/api/me/webhooks", wp_api_webhooks_create_keyed, WP_BODY_JSON},
 	{WP_GET, "/api/me/webhooks", wp_api_webhooks_list, WP_BODY_NONE},
 	{WP_DELETE, "/api/me/webhooks/{id}", wp_api_webhooks_delete, WP_BODY_NONE},
 	{WP_GET, "/api/me/webhooks/{id}/deliveries", wp_api_webhooks_deliveries, WP_BODY_NONE},
@@ -42,7 +63,7 @@ static const struct wp_route routes[] = {
 	{WP_PUT, "/api/me/email", wp_api_email_put, WP_BODY_JSON},
 	{WP_GET, "/api/unsubscribe", wp_api_unsubscribe, WP_BODY_NONE},
 	{WP_PATCH, "/api/me", wp_api_me_patch, WP_BODY_JSON},
-	{WP_POST, "/api/challenges", wp_api_challenges_create, WP_BODY_JSON},
+	{WP_POST, "/api/challenges", wp_api_challenges_create_keyed, WP_BODY_JSON},
 	{WP_GET, "/api/challenges", wp_api_challenges_list, WP_BODY_NONE},
 	{WP_GET, "/api/challenges/{id}", wp_api_challenges_get, WP_BODY_NONE},
 	{WP_DELETE, "/api/challenges/{id}", wp_api_challenges_cancel, WP_BODY_NONE},
@@ -53,25 +74,26 @@ static const struct wp_route routes[] = {
 	{WP_DELETE, "/api/me/devices", wp_api_devices_revoke_others, WP_BODY_NONE},
 	{WP_PATCH, "/api/me/devices/{id}", wp_api_devices_rename, WP_BODY_JSON},
 	{WP_DELETE, "/api/me/devices/{id}", wp_api_devices_revoke, WP_BODY_NONE},
-	{WP_POST, "/api/me/device-codes", wp_api_device_codes_create, WP_BODY_NONE},
+	{WP_POST, "/api/me/device-codes", wp_api_device_codes_create_keyed, WP_BODY_NONE},
 	{WP_POST, "/api/device-codes/redeem", wp_api_device_codes_redeem, WP_BODY_JSON},
-	{WP_POST, "/api/me/email/confirmation", wp_api_email_confirmation, WP_BODY_NONE},
+	{WP_POST, "/api/me/email/confirmation", wp_api_email_confirmation_keyed, WP_BODY_NONE},
 	{WP_POST, "/api/email/confirm", wp_api_email_confirm, WP_BODY_JSON},
 	{WP_POST, "/api/recovery", wp_api_recovery_create, WP_BODY_JSON},
 	{WP_POST, "/api/recovery/redeem", wp_api_recovery_redeem, WP_BODY_JSON},
-	{WP_POST, "/api/tournaments", wp_api_tournaments_create, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments", wp_api_tournaments_create_keyed, WP_BODY_JSON},
 	{WP_GET, "/api/tournaments", wp_api_tournaments_list, WP_BODY_NONE},
 	{WP_GET, "/api/tournaments/{id}", wp_api_tournaments_get, WP_BODY_NONE},
 	{WP_GET, "/api/tournaments/{id}/export", wp_api_tournaments_export, WP_BODY_NONE},
-	{WP_POST, "/api/tournaments/{id}/join", wp_api_tournaments_join, WP_BODY_OPTIONAL},
-	{WP_POST, "/api/tournaments/{id}/leave", wp_api_tournaments_leave, WP_BODY_NONE},
-	{WP_POST, "/api/tournaments/{id}/start", wp_api_tournaments_start, WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/join", wp_api_tournaments_join_keyed, WP_BODY_OPTIONAL},
+	{WP_POST, "/api/tournaments/{id}/leave", wp_api_tournaments_leave_keyed, WP_BODY_NONE},
+	{WP_POST, "/api/tournaments/{id}/start", wp_api_tournaments_start_keyed, WP_BODY_NONE},
 	{WP_DELETE, "/api/tournaments/{id}/players/{player}", wp_api_tournaments_remove,
 	 WP_BODY_NONE},
-	{WP_POST, "/api/tournaments/{id}/adjudicate", wp_api_tournaments_adjudicate, WP_BODY_JSON},
-	{WP_POST, "/api/tournaments/{id}/challenges", wp_api_tournaments_challenge, WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/adjudicate", wp_api_tournaments_adjudicate_keyed,
+	 WP_BODY_JSON},
+	{WP_POST, "/api/tournaments/{id}/challenges", wp_api_tournaments_challenge_keyed, WP_BODY_JSON},
 	{WP_POST, "/api/tournaments/{id}/challenges/{challenge}/accept",
-	 wp_api_tournaments_challenge_accept, WP_BODY_NONE},
+	 wp_api_tournaments_challenge_accept_keyed, WP_BODY_NONE},
 };
 
 const struct wp_route *

@@ -46,6 +46,7 @@ static const struct {
 	[WP_ERR_ILLEGAL_ACTION] = {"illegal-action", 422, "Unprocessable request"},
 	[WP_ERR_INVALID_ORDERS] = {"invalid-orders", 422, "Unprocessable request"},
 	[WP_ERR_IDEMPOTENCY_KEY_REUSED] = {"idempotency-key-reused", 422, "Unprocessable request"},
+	[WP_ERR_IDEMPOTENCY_KEY_IN_USE] = {"idempotency-key-in-use", 409, "Conflict"},
 	[WP_ERR_RATE_LIMITED] = {"rate-limited", 429, "Too many requests"},
 	[WP_ERR_TOO_MANY_OPEN_MATCHES] = {"too-many-open-matches", 409, "Conflict"},
 	[WP_ERR_DB_UNAVAILABLE] = {"database-unavailable", 503, "Database unavailable"},

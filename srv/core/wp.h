@@ -55,6 +55,7 @@ enum wp_err {
 	WP_ERR_ILLEGAL_ACTION,     /* 422 */
 	WP_ERR_INVALID_ORDERS,     /* 422 */
 	WP_ERR_IDEMPOTENCY_KEY_REUSED, /* 422 */
+	WP_ERR_IDEMPOTENCY_KEY_IN_USE, /* 409: its first request runs, or its outcome is unknown */
 	WP_ERR_RATE_LIMITED,       /* 429: a rate limit (ratelimit.h), with Retry-After */
 	WP_ERR_TOO_MANY_OPEN_MATCHES, /* 409: MAX_OPEN_MATCHES unfinished matches */
 	WP_ERR_DB_UNAVAILABLE,     /* 503: the database does not answer */

@@ -100,7 +100,8 @@
 	 * expiry (used or not: neither is good any more), account mail sent  \
 	 * or given up 30 days ago, and a bot's claim done 7 days ago on a    \
 	 * match that has moved past it (a claim of the post the match is at  \
-	 * keeps a second instance from playing it; sql/020_bots.sql). */     \
+	 * keeps a second instance from playing it; sql/020_bots.sql), and a  \
+	 * keyed request's answer 7 days old (sql/025). */                    \
 	[WP_STMT_SWEEP] = {"sweep",                                                             \
 		"WITH dc AS (DELETE FROM device_codes WHERE code_hash IN (SELECT code_hash"         \
 		" FROM device_codes WHERE expires_at < now() - interval '1 day' LIMIT $1)"        \
@@ -111,9 +112,12 @@
 		" - interval '30 days' LIMIT $1) RETURNING 1), bc AS (DELETE FROM bot_claims"      \
 		" WHERE (game_id, seq, seat) IN (SELECT c.game_id, c.seq, c.seat FROM bot_claims c" \
 		" JOIN games g ON g.id = c.game_id WHERE c.done_at < now() - interval '7 days'"    \
-		" AND g.seq > c.seq LIMIT $1) RETURNING 1) SELECT (SELECT count(*) FROM dc)"      \
+		" AND g.seq > c.seq LIMIT $1) RETURNING 1), ri AS (DELETE FROM request_idempotency" \
+		" WHERE (scope, key) IN (SELECT scope, key FROM request_idempotency"               \
+		" WHERE created_at < now() - interval '7 days' LIMIT $1) RETURNING 1)"              \
+		" SELECT (SELECT count(*) FROM dc)"                                                 \
 		" + (SELECT count(*) FROM al) + (SELECT count(*) FROM am)"                         \
-		" + (SELECT count(*) FROM bc)"},                                                   \
+		" + (SELECT count(*) FROM bc) + (SELECT count(*) FROM ri)"},                        \
 	[WP_STMT_LINK_INSERT] = {"link_insert",                                                  \
 		"INSERT INTO account_links (token_hash, kind, player_id, address, expires_at)"    \
 		" VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING player_id"}, \

@@ -109,6 +109,20 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 	[WP_STMT_IDEM_PUT] = {"idem_put",
 		"INSERT INTO idempotency (game_id, player_id, key, request_hash, status, body)"
 		" VALUES ($1, $2, $3, $4, $5, $6)"},
+	/* A keyed request outside a match (sql/025, store/keyed.c): claimed
+	 * before it runs, its answer written once it succeeded, the claim
+	 * dropped when it failed. */
+	[WP_STMT_KEYED_CLAIM] = {"keyed_claim",
+		"INSERT INTO request_idempotency (scope, key, request_hash) VALUES ($1, $2, $3)"
+		" ON CONFLICT DO NOTHING RETURNING 1"},
+	[WP_STMT_KEYED_GET] = {"keyed_get",
+		"SELECT request_hash, status, headers, body FROM request_idempotency"
+		" WHERE scope = $1 AND key = $2"},
+	[WP_STMT_KEYED_DONE] = {"keyed_done",
+		"UPDATE request_idempotency SET status = $3, headers = $4, body = $5"
+		" WHERE scope = $1 AND key = $2 AND status IS NULL"},
+	[WP_STMT_KEYED_DROP] = {"keyed_drop",
+		"DELETE FROM request_idempotency WHERE scope = $1 AND key = $2 AND status IS NULL"},
 	/* NOTIFY of matches whose changes committed ($1: a text array of
 	 * 'id:version'), sent by a writer itself where the LISTEN thread does
 	 * not send them (tell.c; the LISTEN thread runs WP_TELL_SQL), in a

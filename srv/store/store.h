@@ -227,6 +227,25 @@ enum wp_err wp_db_idem_get(struct wp_conn *c, int64_t game, int64_t player, cons
 enum wp_err wp_db_idem_put(struct wp_conn *c, int64_t game, int64_t player, const char *key,
                            const unsigned char request_hash[32], int status, const char *body);
 
+/* A keyed request outside a match (keyed.c, sql/025), scope the SHA-256
+ * of the token that sent it. claim: WP_ERR_NOT_FOUND when the key was
+ * free and is now this request's; WP_OK with first filled when another
+ * request holds it (status 0: not answered, or never will be). */
+struct wp_keyed {
+	unsigned char request_hash[32];
+	int status;
+	char *headers;           /* "Name: value\n" lines, owned; NULL when none */
+	char *body;              /* owned; NULL when none */
+};
+enum wp_err wp_db_keyed_claim(struct wp_conn *c, const unsigned char scope[32], const char *key,
+                              const unsigned char request_hash[32], struct wp_keyed *first);
+/* The claimed request succeeded: its answer, kept for the retries. */
+enum wp_err wp_db_keyed_done(struct wp_conn *c, const unsigned char scope[32], const char *key,
+                             int status, const char *headers, const char *body);
+/* The claimed request failed: the key is free again. */
+enum wp_err wp_db_keyed_drop(struct wp_conn *c, const unsigned char scope[32], const char *key);
+void wp_keyed_free(struct wp_keyed *k);
+
 /* A connection of the server's own, outside the pool (the LISTEN thread,
  * the bot worker, the migrations, the ratings' settings): to the primary of
  * a multi-host DATABASE_URL (target_session_attrs=read-write, issue 31),

@@ -8,7 +8,9 @@ start and hourly, and nothing that still matters is.
   stays;
 - a bot's claim done 7 days ago goes once the match has moved past its
   post; the claim of the post the match is at stays however old (it keeps
-  a second instance from playing that post again), and so does a recent one.
+  a second instance from playing that post again), and so does a recent one;
+- a keyed request's kept answer (sql/025) goes after 7 days, a recent one
+  stays.
 
 The rows are made old in the database and a second instance started on it:
 its first sweep runs as its worker starts."""
@@ -66,6 +68,12 @@ class SweepTest(wp.ServerTestCase):
                      " done_at) VALUES (%d, %d, %d, 7, 'posted', %s, %s)"
                      % (game, seq, seat, done, done))
 
+        for key, made in (("key-old", "now() - interval '8 days'"),
+                          ("key-lately", "now() - interval '6 days'")):
+            self.sql("INSERT INTO request_idempotency (scope, key, request_hash, status, body,"
+                     " created_at) VALUES (%s, '%s', %s, 201, '{}', %s)"
+                     % (self.hash_of("scope"), key, self.hash_of(key), made))
+
         second = wp.Server(self.db.url, env=dict(self.server_env)).start()
         self.addCleanup(second.stop)
         self.assertTrue(wp.wait_until(
@@ -76,8 +84,8 @@ class SweepTest(wp.ServerTestCase):
         # made again a second later) and taken some of them.
         swept = lambda: sum(wp.metric(s, "warpost_rows_swept_total", METRICS)  # noqa: E731
                             for s in (self.server, second))
-        wp.wait_until(lambda: swept() >= 4, 30)
-        self.assertEqual(swept(), 4)
+        wp.wait_until(lambda: swept() >= 5, 30)
+        self.assertEqual(swept(), 5)
 
         self.assertEqual(self.sql("SELECT count(*) FROM device_codes"), "2")
         self.assertEqual(self.sql("SELECT count(*) FROM device_codes"
@@ -93,6 +101,8 @@ class SweepTest(wp.ServerTestCase):
                                   " FROM bot_claims"), "1:1,%d:1" % at)
         self.assertEqual(self.sql("SELECT count(*) FROM device_codes WHERE expires_at > now()"),
                          "1")
+        self.assertEqual(self.sql("SELECT string_agg(key, ',') FROM request_idempotency"),
+                         "key-lately")
 
 
 if __name__ == "__main__":
