@@ -49,6 +49,7 @@ const SENTENCES = {
   'illegal-action': 'The rules do not allow that.',
   'invalid-orders': 'Those standing orders are not valid.',
   'idempotency-key-reused': 'This post was changed after it failed; post it again.',
+  'idempotency-key-in-use': 'Your first try may have gone through, but its answer was lost. Look whether it did (My matches, Challenges, Tournaments) before you try again.',
   'rate-limited': 'Too many requests in a short time. Wait a moment and try again.',
   'too-many-open-matches': 'You have as many unfinished matches as this server allows. Finish, resign or abort one first.',
   'database-unavailable': 'The server cannot reach its database right now. Try again in a minute.',
@@ -153,6 +154,37 @@ export async function request(method, path, opts = {}) {
   }
   if (res.status >= 400) throw new ApiError(res.status, body);
   return { status: res.status, body, headers: res.headers };
+}
+
+// A write that makes something (a match, a challenge, an event), sent so
+// that trying it again cannot make it twice: while what is sent stays the
+// same, each try carries the same Idempotency-Key and the same client seed,
+// so the server answers a retry whose first try went through (its answer
+// lost on a bad connection) with that first answer. A success, a changed
+// form, or an answer that the first try's outcome is unknown
+// (idempotency-key-in-use: the player is told to look first) starts afresh.
+export function oncePoster(path) {
+  let last = null;   // { text, key }
+  const poster = {
+    seed: randomHex(16),
+    async post(body) {
+      const text = JSON.stringify(body);
+      if (!last || last.text !== text) last = { text, key: randomHex(16) };
+      try {
+        const r = await request('POST', path, { rawBody: text, headers: { 'Idempotency-Key': last.key } });
+        last = null;
+        poster.seed = randomHex(16);
+        return r;
+      } catch (err) {
+        if (err.slug === 'idempotency-key-in-use') {
+          last = null;
+          poster.seed = randomHex(16);
+        }
+        throw err;
+      }
+    },
+  };
+  return poster;
 }
 
 export const get = (path, opts) => request('GET', path, opts);

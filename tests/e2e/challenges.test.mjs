@@ -92,3 +92,43 @@ test('post a challenge, another player accepts it, both land in the match', asyn
   assert.deepEqual(errors, []);
   assert.deepEqual(problems, []);
 });
+
+// A phone on a bad connection (srv/api/keyed.c, web/api.js oncePoster):
+// Cleo's first "Create the match" reaches the server, which makes the
+// match, but its answer is lost on the way back. The page says the server
+// did not answer; she taps again, and the same Idempotency-Key and body go
+// out, so the server answers with the match it made: one match, not two,
+// and its invitation link on her page.
+test('a lost answer to Create the match, tapped again, makes one match', async () => {
+  const { players: [cleo], pages: [c], errors, close } = await playersOnPages(env, ['Cleo']);
+  const keys = [];
+  try {
+    await c.route('**/api/games', async (route) => {
+      const q = route.request();
+      if (q.method() !== 'POST') return route.continue();
+      keys.push(q.headers()['idempotency-key']);
+      if (keys.length > 1) return route.continue();
+      await route.fetch();                       // the server makes the match ...
+      return route.abort('connectionreset');     // ... and its answer is lost
+    });
+    await c.goto(`${env.base}/#/new`);
+    await c.waitForSelector('#ruleset');
+    await c.waitForSelector('.options [data-option]');
+    await c.click('text=Create the match');
+    await c.waitForSelector('text=The server does not answer', { timeout: T });
+    assert.equal((await api(env, 'GET', '/api/me/games', undefined, cleo.token)).games.length, 1,
+      'the first tap made the match');
+    await c.click('text=Create the match');
+    await c.waitForSelector('#invite-1', { timeout: T });
+    const link = await c.inputValue('#invite-1');
+    const mine = (await api(env, 'GET', '/api/me/games', undefined, cleo.token)).games;
+    assert.equal(mine.length, 1, 'the second tap made no second match');
+    assert.equal(Number(link.match(/join\/(\d+)\//)[1]), mine[0].id, 'the link is the match made');
+    assert.equal(keys.length, 2);
+    assert.ok(keys[0] && keys[0] === keys[1], `one key for both taps: ${keys}`);
+  } finally {
+    await close();
+  }
+  // The lost answer is the browser's own complaint, nothing else.
+  assert.deepEqual(errors.filter((e) => !/ERR_CONNECTION_RESET|ERR_FAILED/.test(e)), []);
+});

@@ -6,7 +6,7 @@
 // server through long-polls (GET /api/challenges?wait=, If-None-Match);
 // when a challenge the player is in starts, the page opens its match.
 
-import { get, post, request, randomHex } from '../api.js';
+import { get, post, request, randomHex, oncePoster } from '../api.js';
 import { h, clear, errorBox } from '../ui.js';
 import { matchFields, optionLines, signedInRulesets } from './new.js';
 import { seatColour } from '../words.js';
@@ -197,6 +197,7 @@ function buildForm(box, list, posted) {
   const days = h('input', { id: 'ch-days', type: 'number', inputmode: 'numeric', min: 1, max: 30, step: 1, value: 7 });
   const msg = h('div', { 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary', id: 'ch-submit' }, 'Post the challenge');
+  const posting = oncePoster('/api/challenges');
   const form = h('form', {
     class: 'lobby',
     onsubmit: async (e) => {
@@ -210,7 +211,7 @@ function buildForm(box, list, posted) {
       const body = {
         ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
         seat: seatSelect.value === 'random' ? 'random' : Number(seatSelect.value),
-        client_seed: randomHex(16), time_control: timeControl.value(), rated: rated.checked,
+        client_seed: posting.seed, time_control: timeControl.value(), rated: rated.checked,
         expires_in_days: Math.min(30, Math.max(1, parseInt(days.value, 10) || 7)),
         ...watchers.value(),
       };
@@ -218,7 +219,7 @@ function buildForm(box, list, posted) {
       if (max.value !== '') body.max_rating = parseInt(max.value, 10);
       button.disabled = true;
       try {
-        const r = await post('/api/challenges', body);
+        const r = await posting.post(body);
         posted(r.body);
       } catch (err) {
         msg.append(errorBox(err));

@@ -2,7 +2,7 @@
 // with which options and which seat; sign in if needed, then take the seat
 // and open the match.
 
-import { get, post, token, randomHex } from '../api.js';
+import { get, token, oncePoster } from '../api.js';
 import { h, clear, errorBox, setTitle, botBadge } from '../ui.js';
 import { signInForms } from './identity.js';
 import { rulesets } from './rulesets.js';
@@ -53,11 +53,12 @@ export async function show(main, { game, code }) {
   const msg = h('div', { 'aria-live': 'polite' });
   const btn = h('button', { type: 'button', class: 'primary', id: 'join-btn', onclick: () => join() }, 'Accept and take my seat');
   main.append(h('div', { class: 'row wrap' }, btn, h('a', { class: 'button', href: '#/' }, 'Not now')), msg);
+  const joining = oncePoster(`/api/games/${game}/join`);
   async function join() {
     btn.disabled = true;
     clear(msg, h('p', {}, 'Taking your seat…'));
     try {
-      await post(`/api/games/${game}/join`, { code, client_seed: randomHex(16) });
+      await joining.post({ code, client_seed: joining.seed });
       location.replace(`#/match/${game}`);
     } catch (err) {
       if (err.slug === 'already-seated') { location.replace(`#/match/${game}`); return; }

@@ -3,7 +3,7 @@
 // the server's computer player of that level and opens at once. The
 // computer sets up and plays on the server: nobody has to keep a page open.
 
-import { post, randomHex } from '../api.js';
+import { oncePoster } from '../api.js';
 import { h, errorBox } from '../ui.js';
 import { seatColour } from '../words.js';
 
@@ -23,6 +23,7 @@ export function computerCard(list) {
   const seat = h('select', { id: 'cpu-seat', name: 'cpu-seat' },
     [0, 1].map((i) => h('option', { value: i }, seatColour(i))));
   const msg = h('div', { 'aria-live': 'polite' });
+  const creating = oncePoster('/api/games');
   const form = h('form', {
     class: 'card lobby', id: 'play-computer', 'aria-labelledby': 'cpu-h',
     onsubmit: async (e) => {
@@ -32,8 +33,8 @@ export function computerCard(list) {
       btn.disabled = true;
       const mine = Number(seat.value);
       try {
-        const r = await post('/api/games', {
-          ruleset: rs.value, seats: 2, seat: mine, client_seed: randomHex(16),
+        const r = await creating.post({
+          ruleset: rs.value, seats: 2, seat: mine, client_seed: creating.seed,
           bots: [{ seat: 1 - mine, level: Number(level.value) }],
         });
         location.hash = `#/match/${r.body.id}`;

@@ -2,7 +2,7 @@
 // ruleset's options map) and the seats; create the match; hand out the
 // invitation links.
 
-import { post, token, randomHex, saveInvites, inviteLink } from '../api.js';
+import { token, saveInvites, inviteLink, oncePoster } from '../api.js';
 import { h, clear, errorBox, copyField, setTitle } from '../ui.js';
 import { rulesets } from './rulesets.js';
 import { signInForms } from './identity.js';
@@ -204,6 +204,7 @@ async function showForm(main, list) {
   const result = h('div', { 'aria-live': 'polite' });
   const watchers = spectatorFields();
   const rated = h('input', { id: 'rated', type: 'checkbox' });   // issue 28
+  const creating = oncePoster('/api/games');
 
   const form = h('form', {
     class: 'card lobby',
@@ -220,9 +221,9 @@ async function showForm(main, list) {
       const btn = form.querySelector('button[type=submit]');
       btn.disabled = true;
       try {
-        const r = await post('/api/games', {
+        const r = await creating.post({
           ruleset: rsSelect.value, options, seats: Number(seatsSelect.value),
-          seat: Number(seatSelect.value), client_seed: randomHex(16), time_control: timeControl.value(),
+          seat: Number(seatSelect.value), client_seed: creating.seed, time_control: timeControl.value(),
           ...watchers.value(), rated: rated.checked,
         });
         saveInvites(r.body.id, r.body.invitations);

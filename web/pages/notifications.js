@@ -3,7 +3,7 @@
 // digest (GET/PUT /api/me/email). The secret of a webhook is shown once,
 // in the answer that registers it.
 
-import { get, post, request, token } from '../api.js';
+import { get, request, token, oncePoster } from '../api.js';
 import { h, clear, errorBox, copyField, setTitle } from '../ui.js';
 import { signInForms } from './identity.js';
 
@@ -63,6 +63,7 @@ function webhooksCard() {
   const msg = h('div', { 'aria-live': 'polite' });
   const url = h('input', { id: 'hook-url', type: 'url', required: true, placeholder: 'https://example.org/warpost', autocomplete: 'off', 'aria-describedby': 'hook-url-hint' });
   const secret = h('input', { id: 'hook-secret', type: 'text', minlength: 16, maxlength: 256, autocomplete: 'off', 'aria-describedby': 'hook-secret-hint' });
+  const registering = oncePoster('/api/me/webhooks');
   const form = h('form', {
     class: 'hook-form',
     onsubmit: async (e) => {
@@ -73,7 +74,7 @@ function webhooksCard() {
       const btn = form.querySelector('button[type=submit]');
       btn.disabled = true;
       try {
-        const r = await post('/api/me/webhooks', body);
+        const r = await registering.post(body);
         url.value = '';
         secret.value = '';
         clear(created, h('div', { class: 'card created-hook' },

@@ -5,7 +5,7 @@
 // not, its rounds, its number of players and, when wanted, an invitation
 // code. The list follows the server by long-poll (?wait=, If-None-Match).
 
-import { post, request } from '../api.js';
+import { request, oncePoster } from '../api.js';
 import { h, clear, errorBox } from '../ui.js';
 import { matchFields, signedInRulesets } from './new.js';
 
@@ -112,12 +112,13 @@ function buildForm(box, list) {
     if (code.value.trim()) body.code = code.value.trim();
     return body;
   };
+  const creating = oncePoster('/api/tournaments');
   const submit = async (e) => {
     e.preventDefault();
     msg.replaceChildren();
     button.disabled = true;
     try {
-      const r = await post('/api/tournaments', eventBody());
+      const r = await creating.post(eventBody());
       location.hash = `#/tournament/${r.body.id}`;
     } catch (err) {
       msg.append(errorBox(err instanceof SyntaxError ? { sentence: 'An option is not in the expected form.' } : err));
