@@ -11,6 +11,7 @@
 //   #/leaderboards[/RULESET[/bot]]  the best rated players of a ruleset
 //   #/account       my devices, sign-in codes, e-mail for recovery
 //   #/email/confirm/TOKEN, #/recover/TOKEN  the links of account mail
+//   #/unsubscribe/TOKEN  a digest's link: stop the digests (asks first)
 //   #/tournaments, #/tournament/ID  tournaments: the list, one event (issue 29)
 
 import { myName } from './api.js';
@@ -29,6 +30,7 @@ const routes = [
   [/^#\/account$/, () => import('./pages/account.js'), []],
   [/^#\/email\/confirm\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['confirm']],
   [/^#\/recover\/([0-9a-f]{64})$/, () => import('./pages/recovery.js'), ['recover']],
+  [/^#\/unsubscribe\/([0-9a-f]{64})$/, () => import('./pages/unsubscribe.js'), ['token']],
   [/^#\/tournaments$/, () => import('./pages/tournaments.js'), []],
   [/^#\/tournament\/(\d+)$/, () => import('./pages/tournament.js'), ['tournament']],
 ];

@@ -53,6 +53,7 @@ enum wp_err wp_api_webhooks_deliveries(struct wp_ctx *ctx);
 enum wp_err wp_api_email_get(struct wp_ctx *ctx);
 enum wp_err wp_api_email_put(struct wp_ctx *ctx);
 enum wp_err wp_api_unsubscribe(struct wp_ctx *ctx);
+enum wp_err wp_api_unsubscribe_page(struct wp_ctx *ctx);
 enum wp_err wp_api_games_undo(struct wp_ctx *ctx);         /* undo.c */
 enum wp_err wp_api_players_get(struct wp_ctx *ctx);        /* ratings.c (issue 28) */
 enum wp_err wp_api_leaderboard(struct wp_ctx *ctx);

@@ -249,19 +249,47 @@ wp_api_email_put(struct wp_ctx *ctx)
 	return email_reply(ctx, &e, 1);
 }
 
-/* GET /api/unsubscribe?token=: the link of every digest (and its
- * List-Unsubscribe header) turns digests off without a login. */
+static enum wp_err
+unsubscribe_token(struct wp_ctx *ctx, char token[80])
+{
+	size_t n;
+
+	if (wp_query_param(ctx->req->query, "token", token, 80) <= 0 ||
+	    (n = strlen(token)) != 64 || strspn(token, "0123456789abcdef") != n)
+		return wp_fail(ctx, WP_ERR_INVALID, "token: the 64 hex digits of the link");
+	return WP_OK;
+}
+
+/* GET /api/unsubscribe?token=: changes nothing (mail scanners follow
+ * links): 303 to the board's page, where a person confirms with a POST. */
+enum wp_err
+wp_api_unsubscribe_page(struct wp_ctx *ctx)
+{
+	char token[80], page[96];
+	enum wp_err err;
+
+	if ((err = unsubscribe_token(ctx, token)))
+		return err;
+	snprintf(page, sizeof(page), "/#/unsubscribe/%s", token);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "page", json_object_new_string(page));
+	wp_response_header(ctx->res, "Location", page);
+	return wp_reply_json(ctx, 303, o);
+}
+
+/* POST /api/unsubscribe?token=: turns digests off without a login; the
+ * board's page and a mail client's one-click unsubscribe (RFC 8058: the
+ * List-Unsubscribe header's URL, posted with the body
+ * "List-Unsubscribe=One-Click", which is not read). */
 enum wp_err
 wp_api_unsubscribe(struct wp_ctx *ctx)
 {
 	char token[80];
 	struct wp_conn *c;
 	enum wp_err err;
-	size_t n;
 
-	if (wp_query_param(ctx->req->query, "token", token, sizeof(token)) <= 0 ||
-	    (n = strlen(token)) != 64 || strspn(token, "0123456789abcdef") != n)
-		return wp_fail(ctx, WP_ERR_INVALID, "token: the 64 hex digits of the link");
+	if ((err = unsubscribe_token(ctx, token)))
+		return err;
 	if ((err = wp_conn_get(ctx, &c)))
 		return err;
 	err = wp_db_unsubscribe(c, token);

@@ -35,6 +35,7 @@ struct wp_route {
 #define WP_BODY_NONE 0
 #define WP_BODY_JSON 1       /* required */
 #define WP_BODY_OPTIONAL 2   /* JSON when there is one */
+#define WP_BODY_ANY 3        /* any body of any type, never read (a mail client's one-click form) */
 
 struct wp_route_match {
 	const struct wp_route *route;

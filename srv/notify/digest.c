@@ -100,14 +100,19 @@ static char *
 compose(const struct wp_digest *d, const struct wp_digest_game *g, int n, size_t *len)
 {
 	struct wp_msg m = {malloc(1024), 0, 1024};
-	char subject[80], unsub[384];
+	char subject[80], unsub[384], page[384];
 
+	/* The header's URL takes the one-click POST of RFC 8058; the body's
+	 * link opens the board's page, which asks before it acts (a scanner
+	 * that follows links changes nothing). */
 	snprintf(unsub, sizeof(unsub), "%s/api/unsubscribe?token=%s", wp_notify_cfg.public_url,
 	         d->token);
+	snprintf(page, sizeof(page), "%s/#/unsubscribe/%s", wp_notify_cfg.public_url, d->token);
 	snprintf(subject, sizeof(subject), "Warpost: %d %s your move", n,
 	         n == 1 ? "match awaits" : "matches await");
 	wp_mail_head(&m, d->address, subject, "digest", d->player);
 	wp_msg_add(&m, "List-Unsubscribe: <%s>", unsub);
+	wp_msg_add(&m, "List-Unsubscribe-Post: List-Unsubscribe=One-Click");
 	wp_msg_add(&m, "%s", "");
 	wp_msg_add(&m, "Hello %s,", d->name);
 	wp_msg_add(&m, "%s", "");
@@ -119,7 +124,7 @@ compose(const struct wp_digest *d, const struct wp_digest_game *g, int n, size_t
 		    (long long)g[i].id);
 	wp_msg_add(&m, "%s", "");
 	wp_msg_add(&m, "You get at most one digest every %u seconds.", wp_notify_cfg.digest_period);
-	wp_msg_add(&m, "To receive no more digests, open: %s", unsub);
+	wp_msg_add(&m, "To receive no more digests, open: %s", page);
 	*len = m.len;
 	return m.text;
 }

@@ -122,7 +122,10 @@ class DigestTest(wp.ServerTestCase):
             self.assertNotIn(word, text)
         self.assertRegex(msg["List-Unsubscribe"],
                          r"^<https://warpost\.test/api/unsubscribe\?token=[0-9a-f]{64}>$")
-        self.assertIn(msg["List-Unsubscribe"][1:-1], body)
+        # RFC 8058: a mail client's one-click unsubscribe posts to that URL
+        self.assertEqual(msg["List-Unsubscribe-Post"], "List-Unsubscribe=One-Click")
+        token = re.search(r"token=([0-9a-f]{64})", msg["List-Unsubscribe"]).group(1)
+        self.assertIn("https://warpost.test/#/unsubscribe/" + token, body)
         got = a.req("GET", "/api/me/email").json()
         self.assertEqual(got["digest"], "daily")
         self.assertIsNotNone(wp.wait_until(
@@ -140,31 +143,44 @@ class DigestTest(wp.ServerTestCase):
         self.assertEqual(len(self.box.to(a.address)), 1, "a second digest in one period")
         self.assertEqual(self.box.to(b.address), [], "Bob did not opt in")
 
-    def test_unsubscribe_link_turns_digests_off(self):
+    def test_unsubscribe_link_asks_and_the_post_turns_digests_off(self):
         e, f = self.player("Erin"), self.player("Frank")
         ml.start_match([e, f])
         self.opt(e)
         [(_, _, msg)] = self.box.wait(e.address)
-        link = re.search(r"https://warpost\.test(/api/unsubscribe\?token=[0-9a-f]{64})",
-                         msg.get_content()).group(1)
-        r = self.server.request("GET", link)
+        token = re.search(r"https://warpost\.test/#/unsubscribe/([0-9a-f]{64})",
+                          msg.get_content()).group(1)
+        link = "/api/unsubscribe?token=" + token
+        self.assertEqual(msg["List-Unsubscribe"], "<https://warpost.test%s>" % link)
+        # Following the link (a mail scanner does) changes nothing: it
+        # leads to the board's page, where a person confirms.
+        for method in ("GET", "HEAD"):
+            r = self.server.request(method, link)
+            self.assertEqual((r.status, r.headers["location"]), (303, "/#/unsubscribe/" + token), r)
+        self.assertEqual(e.req("GET", "/api/me/email").json()["digest"], "daily")
+        # The one-click POST of RFC 8058 (a form body, not read) turns them off.
+        r = self.server.request("POST", link, "List-Unsubscribe=One-Click",
+                                {"Content-Type": "application/x-www-form-urlencoded"})
         self.assertEqual((r.status, r.json()), (200, {"digest": "off"}), r)
         self.assertEqual(e.req("GET", "/api/me/email").json()["digest"], "off")
+        # the board's page posts no body; again is the same answer
+        r = self.server.request("POST", link)
+        self.assertEqual((r.status, r.json()), (200, {"digest": "off"}), r)
         self.assertTrue(wp.wait_until(lambda: re.search(
             r"(?m)^warpost_digests_sent_total [1-9]",
             self.server.request("GET", "/metrics").body.decode()), WAIT, 0.05))
-        token = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["token"][0]
-        self.assertProblem(self.server.request("GET", "/api/unsubscribe"), 400, "invalid-request")
-        self.assertProblem(self.server.request("GET", "/api/unsubscribe?token=xyz"), 400,
-                           "invalid-request")
+        for method in ("GET", "POST"):
+            self.assertProblem(self.server.request(method, "/api/unsubscribe"), 400,
+                               "invalid-request")
+            self.assertProblem(self.server.request(method, "/api/unsubscribe?token=xyz"), 400,
+                               "invalid-request")
         self.assertProblem(self.server.request(
-            "GET", "/api/unsubscribe?token=" + ("0" if token[0] != "0" else "1") + token[1:]),
+            "POST", "/api/unsubscribe?token=" + ("0" if token[0] != "0" else "1") + token[1:]),
             404, "not-found")
         # A new address makes the old link invalid.
         e.address = "erin-new@example.org"
         self.opt(e, "off")
-        self.assertProblem(self.server.request("GET", link), 404, "not-found")
-
+        self.assertProblem(self.server.request("POST", link), 404, "not-found")
 
 if __name__ == "__main__":
     wp.main()

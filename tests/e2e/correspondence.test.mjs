@@ -10,6 +10,7 @@
 // board.
 
 import { test, before, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { startAll, stopAll, api, PHONE, sq, contextAs, watchErrors, checkPage } from './harness.mjs';
 
@@ -209,6 +210,42 @@ test('the Watch list and the notifications page', async () => {
     await page.waitForSelector('#watch-note:has-text("You are watching")', { timeout: T });
     assert.equal(await page.locator('.prompt-you').count(), 0);
     assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+// A digest's "receive no more digests" link (web/pages/unsubscribe.js), on
+// a phone with no player key (the mail may be read anywhere): opening the
+// page changes nothing; the button stops the digests.
+test('the digest link asks, then stops the digests', { skip: process.env.WP_E2E_BASE_URL ? 'reads the database' : false }, async () => {
+  const fay = await api(env, 'POST', '/api/players', { name: 'Fay' });
+  await api(env, 'PUT', '/api/me/email', { address: 'fay@example.org', digest: 'daily' }, fay.token);
+  const token = execFileSync('psql', [env.dbUrl, '-Atc',
+    `SELECT unsubscribe_token FROM email_settings WHERE player_id = ${fay.id}`], { encoding: 'utf8' }).trim();
+  assert.match(token, /^[0-9a-f]{64}$/);
+  const ctx = await env.browser.newContext(PHONE);
+  const problems = [];
+  try {
+    const page = await ctx.newPage();
+    const errors = watchErrors(page, 'Fay');
+    await page.goto(`${env.base}/api/unsubscribe?token=${token}`);   // the header's link, followed
+    await page.waitForSelector('#unsubscribe-btn', { timeout: T });
+    assert.match(page.url(), new RegExp(`#/unsubscribe/${token}$`));
+    assert.equal((await api(env, 'GET', '/api/me/email', undefined, fay.token)).digest, 'daily',
+      'opening the link changes nothing');
+    await checkPage(page, 'correspondence-unsubscribe-phone', problems);
+    await page.click('#unsubscribe-btn');
+    await page.waitForSelector('#unsubscribe-done', { timeout: T });
+    assert.equal((await api(env, 'GET', '/api/me/email', undefined, fay.token)).digest, 'off');
+    // A link that is not (or no longer) valid says so in words.
+    await page.goto(`${env.base}/#/unsubscribe/${'0'.repeat(64)}`);
+    await page.click('#unsubscribe-btn');
+    await page.waitForSelector('text=This link is not valid any more', { timeout: T });
+    // the refusal of that link, and the browser's note of its 404, only
+    assert.deepEqual(errors.filter((e) => !/unsubscribe\?token=0{64} -> 404/.test(e) &&
+      !/console: Failed to load resource: .* 404/.test(e)), []);
   } finally {
     await ctx.close();
   }
