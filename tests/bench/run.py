@@ -583,14 +583,25 @@ def main():
                  start_bare(args.build, fport, os.path.join(ROOT, "web", "app.js"))]
         secs = min(args.seconds, 10)
         pairs = {"304": [], "static": []}
+        def pair(ours, bare, first_ours):
+            """(ours, bare), measured in the order the round says."""
+            if first_ours:
+                o = ours()
+                return o, bare()
+            b = bare()
+            return ours(), b
+
         try:
-            for _ in range(args.rounds):
-                pairs["304"].append((
-                    wrk(f"{base}/api/games/{first}", [f"Authorization: Bearer {a['token']}",
-                                                      f"If-None-Match: {etag}"], secs),
-                    wrk(f"http://127.0.0.1:{gport}/game", ['If-None-Match: "bare-1"'], secs)))
-                pairs["static"].append((wrk(f"{base}/app.js", [], secs),
-                                        wrk(f"http://127.0.0.1:{fport}/app.js", [], secs)))
+            for r in range(args.rounds):
+                pairs["304"].append(pair(
+                    lambda: wrk(f"{base}/api/games/{first}",
+                                [f"Authorization: Bearer {a['token']}",
+                                 f"If-None-Match: {etag}"], secs),
+                    lambda: wrk(f"http://127.0.0.1:{gport}/game", ['If-None-Match: "bare-1"'], secs),
+                    r % 2 == 0))
+                pairs["static"].append(pair(
+                    lambda: wrk(f"{base}/app.js", [], secs),
+                    lambda: wrk(f"http://127.0.0.1:{fport}/app.js", [], secs), r % 2 == 0))
             j_rps, j50, j99, _ = wrk(f"http://127.0.0.1:{gport}/game", [], secs)
         finally:
             for bare in bares:
