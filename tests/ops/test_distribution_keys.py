@@ -35,6 +35,8 @@ REFERENCE |= {"devices", "device_codes", "account_links", "account_mail"}
 REFERENCE |= {"ratings", "rating_settings"}
 REFERENCE |= {"challenges", "challenge_seats", "challenge_idempotency"}
 REFERENCE |= {"bot_engines"}
+# a keyed write outside a match: its answer, by token (sql/025)
+REFERENCE |= {"request_idempotency"}
 # Issue 29: tournaments, their players, rounds and tables, and a ladder's
 # challenges (an event's rows; its matches named by id, no foreign key).
 REFERENCE |= {"tournaments", "tournament_players", "tournament_rounds", "tournament_tables",
