@@ -73,6 +73,15 @@ emit_units(const struct oc_state *st, struct wr_list *ev, const struct oc_event 
 		} else if (!so) {
 			c->other = -1;
 		}
+		/* Rescue, Warp and Entrap say where the unit they moved now
+		 * stands (amount): only to a seat that owns it or sees that
+		 * square (G5, O13). */
+		if (e->type == OC_E_STAFF && e->amount >= 0 &&
+		    (e->special == OC_SP_RESCUE || e->special == OC_SP_WARP ||
+		     e->special == OC_SP_ENTRAP) &&
+		    !(e->other >= 0 && st->u[e->other].seat == s) &&
+		    !(e->unit >= 0 && st->u[e->unit].seat == s) && !oc_seat_sees(st, s, e->amount))
+			c->amount = -1;
 	}
 }
 

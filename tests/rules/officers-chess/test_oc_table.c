@@ -757,6 +757,30 @@ fog_rows(void)
 	OK(seen0 == 0, "seat 0 gets no event of a move it cannot see");
 	oc_ruleset.free(st);
 
+	ROW("RULINGS.md G5 / O13 (fog: a Warp seen leaving tells no seat where it went unseen)");
+	st = make("{\"fog\":true,\"promoted\":true}");
+	put_unit(st, 0, "Sage", "d4", "Rescue", "Warp", "Rewarp");
+	put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "d8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	OK(oc_seat_sees(st, 1, sq("d5")) && !oc_seat_sees(st, 1, sq("d1")),
+	   "seat 1 sees d5, not d1");
+	run(st, 0, activate("d4"));
+	OK(run(st, 0, staff("d4", 1, "d5", "d1")) == 0 && st->u[1].sq == sq("d1"), "Warp d5 -> d1");
+	int told_seat1 = 0, told_seat0 = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (x->type != OC_E_STAFF || x->special != OC_SP_WARP)
+			continue;
+		if ((x->vis & 2u) && x->amount >= 0)
+			told_seat1++;
+		if ((x->vis & 1u) && x->amount == sq("d1"))
+			told_seat0++;
+	}
+	OK(told_seat1 == 0, "seat 1's event has no moved_to of the unit it cannot see any more");
+	OK(told_seat0 == 1, "seat 0's event says where its unit went");
+	oc_ruleset.free(st);
+
 	ROW("Issue 14 (undo) / O13: a move that brings an enemy into sight stands");
 	static const char *const to[2] = {"d2", "d5"};
 	for (int k = 0; k < 2; k++) {
