@@ -14,11 +14,13 @@ void
 cf_army_reset(struct cf_state *st, int seat)
 {
 	struct cf_seat *s = &st->s[seat];
-	int o_htl = s->o_htl, o_luck = s->o_luck, o_live = s->o_live;
+	/* The standing orders stand until the seat changes them (G3). */
+	int o_htl = s->o_htl, o_luck = s->o_luck, o_live = s->o_live, o_fury = s->o_fury;
 	memset(s, 0, sizeof(*s));
 	s->o_htl = o_htl;
 	s->o_luck = o_luck;
 	s->o_live = o_live;
+	s->o_fury = o_fury;
 	s->points = st->o.points;
 	/* II, R1: one King and three Pawns, free. */
 	s->n = 4;

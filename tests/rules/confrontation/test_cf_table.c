@@ -1597,6 +1597,31 @@ fury_snapshot(void)
 	free(st);
 }
 
+/* G3: standing orders are set at any time and stand until changed: an
+ * army's reset during the build keeps all four (Battle Fury's with them). */
+static void
+orders_survive_reset(void)
+{
+	unsigned faces[] = {1};
+	struct wr_script sc = {faces, 1, 0, 0};
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error err;
+	void *v = NULL;
+	wr_rng_script(&rng, &sc);
+	cf_ruleset.create(NULL, 2, &rng, &v, &err);
+	struct cf_state *st = v;
+	cf_set_orders(st, 0, 1, 1, 1, 1);
+	do_json(v, 0, "{\"type\":\"buy\",\"piece\":\"rook\"}", &rng, &ev, &err);
+	do_json(v, 0, "{\"type\":\"reset\"}", &rng, &ev, &err);
+	CHECK(st->s[0].o_fury == 1 && st->s[0].o_htl == 1 && st->s[0].o_luck == 1 &&
+	          st->s[0].o_live == 1 && st->s[0].n == 4,
+	      "RULINGS.md, G3 (standing orders stand until changed): a reset keeps Battle Fury's "
+	      "order with the others");
+	wr_events_free(&ev);
+	cf_ruleset.free(v);
+}
+
 int
 main(void)
 {
@@ -1607,6 +1632,7 @@ main(void)
 	undo_barrier();
 	deadlock_counter();
 	fury_snapshot();
+	orders_survive_reset();
 	printf("%zu rule cases\n", n);
 	return check_done("confrontation rule table");
 }
