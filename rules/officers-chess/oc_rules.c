@@ -86,8 +86,9 @@ emit_units(const struct oc_state *st, struct wr_list *ev, const struct oc_event 
 }
 
 /* An event about a tile that everyone sees (terrain is public), made by a
- * unit: without fog public; under fog one copy per seat, the unit taken out
- * for a seat that does not see it; spectators get none (O13). */
+ * unit: without fog public; under fog one copy per seat, the unit and the
+ * item it used taken out for a seat that does not see it; spectators get
+ * none (O13). */
 static void
 emit_tile(const struct oc_state *st, struct wr_list *ev, const struct oc_event *e, int seat)
 {
@@ -100,6 +101,44 @@ emit_tile(const struct oc_state *st, struct wr_list *ev, const struct oc_event *
 		if (st->fog && s != seat && !(e->from >= 0 && oc_seat_sees(st, s, e->from))) {
 			c->unit = -1;
 			c->from = -1;
+			c->item = -1;
+		}
+	}
+}
+
+/* An AoE Heal (Fortify), healed[i] the HP unit i got back: without fog
+ * public; under fog a seat that owns the user or sees it is told the user
+ * and its staff, a seat is told the HP got back by the units it sees (a
+ * view shows their HP), and a seat that sees none of it gets nothing;
+ * spectators get none (G5, O13). */
+static void
+emit_aoe_heal(const struct oc_state *st, struct wr_list *ev, const struct oc_event *e,
+              const int *healed)
+{
+	if (!st->fog) {
+		emit_units(st, ev, e);
+		return;
+	}
+	for (int s = 0; s < st->seats; s++) {
+		int su = st->u[e->unit].seat == s || oc_seat_sees(st, s, e->from);
+		int seen = 0, amount = 0;
+		for (int i = 0; i < st->nu; i++)
+			if (healed[i] > 0 && (st->u[i].seat == s || oc_seat_sees(st, s, st->u[i].sq))) {
+				seen = 1;
+				amount += healed[i];
+			}
+		if (!su && !seen)
+			continue;
+		struct oc_event *c = wr_list_push(ev);
+		if (!c)
+			return;
+		*c = *e;
+		c->vis = 1u << s;
+		c->amount = amount;
+		if (!su) {
+			c->unit = -1;
+			c->from = -1;
+			c->item = -1;
 		}
 	}
 }
@@ -619,6 +658,7 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 	struct oc_event e = {.type = OC_E_STAFF, .seat = seat, .unit = st->active, .from = u->sq,
 	                     .other = t, .to = t >= 0 ? st->u[t].sq : a->target, .item = item,
 	                     .item2 = -1, .special = it->special, .hit = 1};
+	int healed[OC_MAX_ALL] = {0};
 
 	switch (it->special) {
 	case OC_SP_HEAL:
@@ -627,8 +667,10 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 			e.to = -1;
 			for (int i = 0; i < st->nu; i++)
 				if (st->u[i].seat == seat && st->u[i].where == OC_W_MAP &&
-				    oc_in_range(it, oc_dist(st, u->sq, st->u[i].sq)))
-					e.amount += heal(&st->u[i], it->sp_arg + mag);
+				    oc_in_range(it, oc_dist(st, u->sq, st->u[i].sq))) {
+					healed[i] = heal(&st->u[i], it->sp_arg + mag);
+					e.amount += healed[i];
+				}
 		} else {
 			e.amount = heal(&st->u[t], it->sp_arg + mag);
 			e.hp = st->u[t].hp;
@@ -683,11 +725,14 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 	 * another (O18); used up, it leaves the unit with none in hand. */
 	u->equip = a->slot;
 	use_up(u, a->slot);
-	if (it->special == OC_SP_VEIN || it->special == OC_SP_TORCH || it->aoe) {
+	/* Vein changes public terrain; Torch lights only its own seat's sight,
+	 * so only a seat that sees the user learns of it (G5, O13). */
+	if (it->special == OC_SP_VEIN)
 		emit_tile(st, ev, &e, seat);
-	} else {
+	else if (it->aoe)
+		emit_aoe_heal(st, ev, &e, healed);
+	else
 		emit_units(st, ev, &e);
-	}
 	after_action(st);
 }
 
@@ -906,7 +951,13 @@ oc_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		                            : a->type == OC_A_ESCAPE ? OC_E_ESCAPED : OC_E_RAZED,
 		                      .seat = seat, .unit = st->active, .from = u->sq, .other = -1,
 		                      .to = -1, .item = -1, .item2 = -1};
-		emit_tile(st, ev, &se, seat);
+		/* Raze changes public terrain and Seize ends the battle; under fog
+		 * an Escape is told only to a seat that sees the unit (the views
+		 * hide the escaped counts too: G5, O13). */
+		if (a->type == OC_A_ESCAPE)
+			emit_units(st, ev, &se);
+		else
+			emit_tile(st, ev, &se, seat);
 		if (a->type == OC_A_SEIZE) {
 			end_game(st, 1u << seat, OC_R_SEIZE, ev);
 			return;

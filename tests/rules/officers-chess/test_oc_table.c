@@ -781,6 +781,95 @@ fog_rows(void)
 	OK(told_seat0 == 1, "seat 0's event says where its unit went");
 	oc_ruleset.free(st);
 
+	ROW("RULINGS.md G5 / O13 (fog: a Fortify, Illume or Vein by an unseen unit tells a seat "
+	    "only the HP of the units it sees and the public terrain)");
+	st = make("{\"fog\":true,\"promoted\":true}");
+	put_unit(st, 0, "High Priest", "a1", "Fortify", "Illume", "Obstruct");
+	put_unit(st, 0, "Sword Fighter", "a5", "Steel Sword", NULL, NULL);
+	put_unit(st, 0, "Sword Fighter", "b2", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "a8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[1].hp = st->u[2].hp = 1;
+	OK(oc_seat_sees(st, 1, sq("a5")) && !oc_seat_sees(st, 1, sq("a1")) &&
+	   !oc_seat_sees(st, 1, sq("b2")), "seat 1 sees a5, not a1 or b2");
+	run(st, 0, activate("a1"));
+	OK(run(st, 0, staff("a1", 0, NULL, NULL)) == 0 && st->u[1].hp == 19 && st->u[2].hp == 19,
+	   "Fortify heals a5 and b2 by 18 each");
+	int mine = 0, theirs = 0, spect = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (x->type != OC_E_STAFF)
+			continue;
+		spect += x->vis == WR_VIS_PUBLIC;
+		mine += x->vis == 1u && x->unit == 0 && x->item >= 0 && x->amount == 36;
+		theirs += x->vis == 2u && x->unit == -1 && x->from == -1 && x->item == -1 &&
+		          x->amount == 18;
+	}
+	OK(mine == 1 && theirs == 1 && spect == 0, "seat 0 told all (36 healed); seat 1 only a5's "
+	   "18, not the user nor its staff; spectators nothing (%d %d %d)", mine, theirs, spect);
+	st->u[2].sq = sq("a2");   /* now nothing of seat 0 healed is in seat 1's sight */
+	st->u[1].sq = sq("b1");
+	st->u[1].hp = 1;
+	st->acted = 0;
+	st->u[0].item[0] = oc_item_find("Fortify");
+	st->u[0].uses[0] = 3;
+	OK(run(st, 0, staff("a1", 0, NULL, NULL)) == 0 && st->u[1].hp == 19, "Fortify heals b1");
+	int told = 0;
+	for (size_t i = 0; i < ev.len; i++)
+		told += (((const struct oc_event *)wr_list_at(&ev, i))->vis & 2u) != 0;
+	OK(told == 0, "seat 1 sees nothing of it: no event");
+	st->acted = 0;
+	OK(run(st, 0, staff("a1", 1, NULL, NULL)) == 0 && st->ntorch == 1, "Illume");
+	told = 0;
+	for (size_t i = 0; i < ev.len; i++)
+		told += (((const struct oc_event *)wr_list_at(&ev, i))->vis & 2u) != 0;
+	OK(told == 0, "seat 1 gets no event of an Illume it does not see");
+	st->acted = 0;
+	OK(run(st, 0, staff("a1", 2, "c3", NULL)) == 0 && st->terrain[sq("c3")] == OC_TR_ICE,
+	   "Obstruct: Vein(Ice) on c3");
+	int tile = 0;
+	told = 0;
+	for (size_t i = 0; i < ev.len; i++) {
+		const struct oc_event *x = wr_list_at(&ev, i);
+		if (!(x->vis & 2u))
+			continue;
+		told++;
+		tile += x->type == OC_E_STAFF && x->special == OC_SP_VEIN && x->to == sq("c3") &&
+		        x->kind == OC_TR_ICE && x->unit == -1 && x->from == -1 && x->item == -1;
+	}
+	OK(told == 1 && tile == 1, "seat 1 learns the public terrain (c3 is Ice), not who or which "
+	   "staff (%d %d)", told, tile);
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md G5 / O13 (fog: an Escape a seat does not see is not told to it; "
+	    "Scenario Tags, Fleeing)");
+	for (int k = 0; k < 2; k++) {
+		st = make("{\"fog\":true,\"scenario\":\"escape\",\"units\":3}");
+		put_unit(st, 0, "Sword Fighter", "a8", "Steel Sword", NULL, NULL);
+		put_unit(st, 0, "Sword Fighter", "b1", "Steel Sword", NULL, NULL);
+		put_unit(st, 0, "Sword Fighter", "c1", "Steel Sword", NULL, NULL);
+		put_unit(st, 1, "Mage", k ? "a5" : "h4", "Elfire", NULL, NULL);
+		st->u[0].scen = st->u[1].scen = st->u[2].scen = 1;
+		battle(st, 0);
+		run(st, 0, activate("a8"));
+		OK(run(st, 0, unit_act(OC_A_ESCAPE, "a8")) == 0 && st->u[0].where == OC_W_ESCAPED &&
+		   st->phase == OC_PH_BATTLE, "a8 escapes (1 of 2 needed)");
+		int esc0 = 0, esc1 = 0, named1 = 0, esc_sp = 0;
+		for (size_t i = 0; i < ev.len; i++) {
+			const struct oc_event *x = wr_list_at(&ev, i);
+			if (x->type != OC_E_ESCAPED)
+				continue;
+			esc_sp += x->vis == WR_VIS_PUBLIC;
+			esc0 += (x->vis & 1u) != 0;
+			esc1 += (x->vis & 2u) != 0;
+			named1 += (x->vis & 2u) && x->unit == 0;
+		}
+		OK(esc0 == 1 && esc1 == k && named1 == k && esc_sp == 0, "%s (%d %d %d %d)",
+		   k ? "seat 1 sees a8 (from a5): told" : "seat 1 sees nothing of a8: not told",
+		   esc0, esc1, named1, esc_sp);
+		oc_ruleset.free(st);
+	}
+
 	ROW("Issue 14 (undo) / O13: a move that brings an enemy into sight stands");
 	static const char *const to[2] = {"d2", "d5"};
 	for (int k = 0; k < 2; k++) {
