@@ -17,6 +17,15 @@ must_be_active(const struct oc_state *st, int seat, struct wr_error *err)
 	return 0;
 }
 
+/* What Restore removes: "any Status Effect tags" (the Status Effects
+ * table: Barrier while it holds, Broken, Poisoned, Silenced), and Frozen. */
+static int
+has_status(const struct oc_state *st, const struct oc_unit *u)
+{
+	return u->broken || u->poisoned || u->silenced || u->frozen ||
+	       (u->barrier > 0 && u->barrier >= st->round);
+}
+
 static int
 check_recruit(const struct oc_state *st, int seat, const struct oc_recruit *r, int field_idx,
               struct wr_error *err)
@@ -178,8 +187,7 @@ legal_staff(const struct oc_state *st, int seat, const struct oc_action *a, stru
 	}
 	if (it->special == OC_SP_HEAL && st->u[t].hp >= oc_max_hp(&st->u[t]))
 		return wr_fail(err, "full-health", "target", "that unit is at full health");
-	if (it->special == OC_SP_RESTORE &&
-	    !(st->u[t].poisoned || st->u[t].silenced || st->u[t].broken || st->u[t].frozen))
+	if (it->special == OC_SP_RESTORE && !has_status(st, &st->u[t]))
 		return wr_fail(err, "no-status", "target", "that unit has no status effect");
 	if (need_to) {
 		int center = it->special == OC_SP_WARP ? -1 : u->sq;
@@ -328,7 +336,7 @@ legal_battle(const struct oc_state *st, int seat, const struct oc_action *a, str
 			return wr_fail(err, "not-usable", "slot", "%s is not used this way", it->name);
 		if (it->special == OC_SP_HEAL && u->hp >= oc_max_hp(u))
 			return wr_fail(err, "full-health", "slot", "%s is at full health", u->name);
-		if (it->special == OC_SP_RESTORE && !(u->poisoned || u->silenced || u->frozen))
+		if (it->special == OC_SP_RESTORE && !has_status(st, u))
 			return wr_fail(err, "no-status", "slot", "%s has no status effect", u->name);
 		return 0;
 	}

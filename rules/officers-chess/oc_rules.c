@@ -700,8 +700,9 @@ do_staff(struct oc_state *st, int seat, const struct oc_action *a, struct wr_rng
 		st->u[t].sq = a->to;
 		e.amount = a->to;
 		break;
-	case OC_SP_RESTORE:
+	case OC_SP_RESTORE:      /* "any Status Effect tags": Barrier too */
 		st->u[t].poisoned = st->u[t].silenced = st->u[t].broken = st->u[t].frozen = 0;
+		st->u[t].barrier = 0;
 		break;
 	case OC_SP_ENTRAP:
 		if (staff_roll(st, st->active, a->slot, t, rng, &e)) {
@@ -754,8 +755,9 @@ do_use(struct oc_state *st, int seat, const struct oc_action *a, struct wr_list 
 		add_torch(st, seat, u->sq, it->sp_arg);
 		e.amount = it->sp_arg;
 		break;
-	case OC_SP_RESTORE:
-		u->poisoned = u->silenced = u->frozen = 0;
+	case OC_SP_RESTORE:      /* "any Status Effect tags": Barrier, Broken too */
+		u->poisoned = u->silenced = u->broken = u->frozen = 0;
+		u->barrier = 0;
 		break;
 	case OC_SP_STATUS:
 		if (it->status == OC_ST_BARRIER)

@@ -664,6 +664,49 @@ staff_rows(void)
 	OK(oc_rating(st, &st->u[1], OC_RES) == r0, "then gone");
 	oc_ruleset.free(st);
 
+	ROW(TEXT "Special Action Tags, Restore: Antitoxin removes any Status Effect tag "
+	    "(Status Effects: Barrier, Broken, Poisoned, Silenced)");
+	st = make(NULL);
+	put_unit(st, 0, "Mage", "a1", "Elfire", "Pure Water", "Antitoxin");
+	put_unit(st, 0, "Mage", "c1", "Elfire", "Antitoxin", NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", "Antitoxin", NULL);
+	battle(st, 0);
+	run(st, 0, activate("a1"));
+	use = unit_act(OC_A_USE, "a1");
+	use.slot = 1;
+	r0 = oc_rating(st, &st->u[0], OC_RES);
+	OK(run(st, 0, use) == 0 && oc_rating(st, &st->u[0], OC_RES) == r0 + 1, "Pure Water: Barrier");
+	st->acted = 0;
+	st->u[0].poisoned = 1;
+	use.slot = 2;
+	OK(run(st, 0, use) == 0 && !st->u[0].poisoned && oc_rating(st, &st->u[0], OC_RES) == r0,
+	   "Barrier and Poisoned: Antitoxin removes both");
+	json_object *uv = oc_ruleset.view(st, 0);
+	json_object *u0 = json_object_array_get_idx(json_object_object_get(uv, "units"), 0);
+	OK(json_object_array_length(json_object_object_get(u0, "status")) == 0,
+	   "the view lists no status");
+	json_object_put(uv);
+	run(st, 0, unit_act(OC_A_END, "a1"));
+	run(st, 1, activate("h8"));
+	run(st, 1, unit_act(OC_A_END, "h8"));
+	run(st, 0, activate("c1"));
+	st->u[1].barrier = st->round + 1;
+	use = unit_act(OC_A_USE, "c1");
+	use.slot = 1;
+	OK(run(st, 0, use) == 0 && st->u[1].barrier == 0, "Barrier alone: Antitoxin is accepted");
+	st->acted = 0;
+	st->u[1].item[1] = oc_item_find("Antitoxin");
+	st->u[1].uses[1] = 1;
+	st->u[1].broken = 1;      /* as if struck with advantage during this turn */
+	OK(run(st, 0, use) == 0 && !st->u[1].broken, "Broken alone: Antitoxin is accepted");
+	st->acted = 0;
+	st->u[1].item[1] = oc_item_find("Antitoxin");
+	st->u[1].uses[1] = 1;
+	st->round = 3;
+	st->u[1].barrier = 2;     /* it held through round 2: gone */
+	OK(refused(st, 0, use, "no-status"), "an expired Barrier is no status");
+	oc_ruleset.free(st);
+
 	ROW("Special Action Tags, Dance: an adjacent activated ally acts again (O15); " TEXT
 	    "Use a Special Action");
 	st = make(NULL);
