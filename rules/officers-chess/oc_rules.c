@@ -304,8 +304,8 @@ check_victory(struct oc_state *st, struct wr_list *ev)
 		end_game(st, 1u, OC_R_ROUT, ev);
 }
 
-/* With no weapon or accessory in hand, the first usable weapon (not a
- * staff) and the first accessory are taken up. */
+/* A unit recruited takes up its first usable weapon (not a staff) and its
+ * first accessory (README, decision 1). */
 static void
 equip_first(struct oc_unit *u)
 {
@@ -801,9 +801,8 @@ do_trade(struct oc_state *st, int seat, const struct oc_action *a, struct wr_lis
 		u->item[s] = ti;
 		u->uses[s] = tu;
 	}
-	/* A unit left with nothing equipped equips what it receives. */
-	equip_first(u);
-	equip_first(p);
+	/* Only Equip changes what a unit has equipped (Free Actions): an item
+	 * given away leaves its slot kind empty, one received is carried. */
 	e.item = gi;
 	e.item2 = ti;
 	st->traded = t;

@@ -1435,6 +1435,46 @@ tag_rows(void)
 	tr.give = 2;
 	OK(run(st, 0, tr) == 0 && st->u[0].item[1] == -1 && st->u[0].item[2] == -1 &&
 	   st->u[1].item[1] >= 0 && st->u[1].item[2] >= 0, "then the shield, same partner");
+	OK(st->u[1].acc == -1, "the shield is carried, not equipped: only Equip equips");
+	oc_ruleset.free(st);
+
+	ROW(TEXT "Free Actions, Equip and Trade: a trade equips nothing, on either unit; "
+	    "Counter Attack: \"it must use the one it last used\"");
+	st = make(NULL);
+	int tu = put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", "Armorslayer", "Vulnerary");
+	int tp = put_unit(st, 0, "Sword Fighter", "d5", "Steel Sword", "Armorslayer", NULL);
+	int tf = put_unit(st, 1, "Sword Fighter", "c4", "Steel Sword", NULL, NULL);
+	battle(st, 0);
+	st->u[tp].equip = -1;     /* its weapon was discarded or its staff used up */
+	run(st, 0, activate("d4"));
+	struct oc_action dc = unit_act(OC_A_DISCARD, "d4");
+	dc.slot = 0;
+	OK(run(st, 0, dc) == 0 && st->u[tu].equip == -1, "the equipped Steel Sword discarded");
+	tr = unit_act(OC_A_TRADE, "d4");
+	tr.with = sq("d5");
+	tr.give = 2;
+	OK(run(st, 0, tr) == 0 && st->u[tp].item[2] >= 0, "the Vulnerary given");
+	OK(st->u[tu].equip == -1 && st->u[tp].equip == -1,
+	   "neither unit has a weapon equipped after it (%d %d)", st->u[tu].equip, st->u[tp].equip);
+	OK(!oc_can_counter(st, tf, tu) && !oc_can_counter(st, tf, tp), "so neither counters");
+	oc_ruleset.free(st);
+	st = make(NULL);
+	tu = put_unit(st, 0, "Sword Fighter", "d4", "Steel Sword", "Armorslayer", NULL);
+	tp = put_unit(st, 0, "Sword Fighter", "d5", "Armorslayer", NULL, NULL);
+	put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	st->u[tp].equip = -1;
+	run(st, 0, activate("d4"));
+	tr = unit_act(OC_A_TRADE, "d4");
+	tr.with = sq("d5");
+	tr.give = 0;
+	tr.take = 0;
+	OK(run(st, 0, tr) == 0 && st->u[tu].equip == -1 && st->u[tp].equip == -1,
+	   "the equipped Steel Sword swapped for an Armorslayer: the giver has none equipped, "
+	   "the taker does not equip it (%d %d)", st->u[tu].equip, st->u[tp].equip);
+	eq = unit_act(OC_A_EQUIP, "d4");
+	eq.slot = 1;
+	OK(run(st, 0, eq) == 0 && st->u[tu].equip == 1, "Equip takes up its own Armorslayer");
 	oc_ruleset.free(st);
 
 	ROW("RULINGS.md, Officers Chess O13 (a unit sees tiles within 3, Manhattan)");
