@@ -272,7 +272,12 @@ resolve(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 	e.outcome = b->outcome;
 	cf_emit(ev, &e);
 	/* IX Orcs, R8 (amended): any battle an Orc piece wins, as attacker
-	 * or defender, a spell's too, owes its seat a Battle Fury. */
+	 * or defender, a spell's too, owes its seat a Battle Fury; every Orc
+	 * piece in it, whatever the outcome, "just fought" (R8). */
+	if (st->o.races && st->s[b->a_seat].race == CF_ORCS)
+		st->fury_fought[b->a_seat] |= 1u << b->a_id;
+	if (st->o.races && st->s[b->d_seat].race == CF_ORCS)
+		st->fury_fought[b->d_seat] |= 1u << b->d_id;
 	if (b->outcome != 0) {
 		int ws = b->outcome == 1 ? b->a_seat : b->d_seat;
 		int wi = b->outcome == 1 ? b->a_id : b->d_id;
@@ -397,13 +402,13 @@ cf_fury_next(struct cf_state *st)
 		k++;
 	for (int step = 1; step <= st->norder; step++) {
 		int s = st->order[(k + step) % st->norder];
-		unsigned won = st->fury_won[s];
-		st->fury_won[s] = 0;
+		unsigned won = st->fury_won[s], fought = st->fury_fought[s];
+		st->fury_won[s] = st->fury_fought[s] = 0;
 		if (!won || st->s[s].o_fury)
 			continue;
 		st->fury = 1;
 		st->fury_seat = s;
-		st->fury_excl = won;  /* "different orc pieces" than the winners */
+		st->fury_excl = fought;  /* R8: pieces "that did not just fight" */
 		if (cf_fury_can_go(st))
 			return;
 		cf_fury_close(st);

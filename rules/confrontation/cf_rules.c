@@ -164,7 +164,7 @@ cf_resign(void *state, int seat, struct wr_rng *rng, struct wr_list *ev)
 		return 0;
 	}
 	/* Its Battle Fury, open or owed, lapses. */
-	st->fury_won[seat] = 0;
+	st->fury_won[seat] = st->fury_fought[seat] = 0;
 	if (st->fury_seat == seat)
 		cf_fury_close(st);
 	/* The resolution in progress stops where it involves the seat. */
@@ -387,7 +387,9 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		    (st->fury_seat >= 0 && st->s[st->fury_seat].out))
 			return bad(err, "battle fury");
 		for (int s = 0; s < WR_MAX_SEATS; s++)
-			if (st->fury_won[s] >> CF_MAX_PIECES || (s >= st->nseats && st->fury_won[s]))
+			if (st->fury_won[s] >> CF_MAX_PIECES || st->fury_fought[s] >> CF_MAX_PIECES ||
+			    (st->fury_won[s] & ~st->fury_fought[s]) ||
+			    (s >= st->nseats && st->fury_fought[s]))
 				return bad(err, "battle fury");
 		if (st->risen >= 0 && (!piece_ok(st, st->active, st->risen) ||
 		                       cf_cp(st, st->active, st->risen)->status != CF_ON ||

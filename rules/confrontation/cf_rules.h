@@ -204,11 +204,14 @@ struct cf_state {
 	int swift;               /* Swift Movement offered to this piece, or -1 */
 	/* Battle Fury (R8, amended): one open at a time, a decision of
 	 * fury_seat on any seat's turn; fury_won holds, per seat, the Orc
-	 * pieces that won a battle whose Fury is still to be asked. */
+	 * pieces that won a battle whose Fury is still to be asked, and
+	 * fury_fought every Orc piece of the seat in those battles (won,
+	 * drawn or lost): none of them may make its moves (R8). */
 	int fury;                /* 0 none, 1 offered, 2 one move made */
 	int fury_seat;           /* the seat asked, or -1 */
 	unsigned fury_excl;      /* its pieces that may not make a Fury move */
 	unsigned fury_won[WR_MAX_SEATS];
+	unsigned fury_fought[WR_MAX_SEATS];
 	int idle;                /* turns in a row that ended with nothing done */
 	struct cf_res r;
 	/* The end. */

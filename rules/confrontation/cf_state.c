@@ -91,6 +91,12 @@ cf_snapshot(const void *vst)
 		for (int s = 0; s < WR_MAX_SEATS; s++)
 			f[1 + s] = (int)st->fury_won[s], f[1 + WR_MAX_SEATS + s] = st->s[s].o_fury;
 		json_object_object_add(o, "fury", wr_json_ints(f, 1 + 2 * WR_MAX_SEATS));
+		/* The Orc pieces that fought in those battles (R8); older
+		 * snapshots without the key take the winners alone. */
+		int g[WR_MAX_SEATS];
+		for (int s = 0; s < WR_MAX_SEATS; s++)
+			g[s] = (int)st->fury_fought[s];
+		json_object_object_add(o, "fury_fought", wr_json_ints(g, WR_MAX_SEATS));
 	}
 	wr_json_put_str(o, "reason", st->reason);
 	return o;
@@ -236,6 +242,15 @@ cf_load(json_object *snap, void **out, struct wr_error *err)
 		st->fury_seat = f[0];
 		for (int k = 0; k < WR_MAX_SEATS; k++)
 			st->fury_won[k] = (unsigned)f[1 + k], st->s[k].o_fury = f[1 + WR_MAX_SEATS + k];
+	}
+	for (int k = 0; k < WR_MAX_SEATS; k++)
+		st->fury_fought[k] = st->fury_won[k];
+	if (json_object_object_get_ex(snap, "fury_fought", &v)) {
+		int g[WR_MAX_SEATS];
+		if (read_ints(snap, "fury_fought", g, WR_MAX_SEATS, 1, err) < 0)
+			goto fail;
+		for (int k = 0; k < WR_MAX_SEATS; k++)
+			st->fury_fought[k] = (unsigned)g[k];
 	}
 	if (wr_json_string(snap, "reason", 1, &s, err) != 0)
 		goto fail;

@@ -425,6 +425,7 @@ cf_start_turn(struct cf_state *st, int seat, struct wr_list *ev)
 	st->risen = st->swift = -1;
 	cf_fury_close(st);
 	memset(st->fury_won, 0, sizeof(st->fury_won));
+	memset(st->fury_fought, 0, sizeof(st->fury_fought));
 	cf_emit(ev, &(struct cf_event){.type = CF_E_TURN, .turn = st->turn, .seat = seat});
 }
 
