@@ -165,7 +165,7 @@ cf_determinize(json_object *view, int seat, struct wr_rng *rng, struct wr_error 
 		x->racial_bought = x->racial;
 		json_object *r = wr_v_array(so, "setup_rolls", &nr);
 		x->nrolls = 0;
-		for (size_t k = 0; k < nr && k < 8; k++)
+		for (size_t k = 0; k < nr && k < CF_MAX_ROLLS; k++)
 			x->rolls[x->nrolls++] = json_object_get_int(json_object_array_get_idx(r, k));
 		read_pieces(x, ps, (int)s == seat, rng);
 		ord = wr_v_get(so, "standing_orders");

@@ -335,7 +335,7 @@ cf_check(const struct cf_state *st, struct wr_error *err)
 		const struct cf_seat *x = &st->s[s];
 		if (x->n < 1 || x->n > CF_MAX_PIECES || x->points < 0 || x->points > 100 ||
 		    x->race < 0 || x->race >= CF_RACE_MAX || x->racial < 0 || x->racial > 200 ||
-		    x->nrolls < 0 || x->nrolls > 8 || x->o_htl < 0 || x->o_htl >= CF_YESNO_MAX ||
+		    x->nrolls < 0 || x->nrolls > CF_MAX_ROLLS || x->o_htl < 0 || x->o_htl >= CF_YESNO_MAX ||
 		    x->o_luck < 0 || x->o_luck >= CF_LUCK_MAX || x->o_live < 0 ||
 		    x->o_live >= CF_YESNO_MAX || (unsigned)x->o_fury > 1)
 			return bad(err, "seat fields");

@@ -33,6 +33,14 @@
 #include "template.h"
 
 #define CF_MAX_PIECES 16         /* R1: the army fits its set-up area */
+/* R2: ties are re-rolled until broken. The loop stops after this many
+ * tied rounds only so that no dice source (a script run dry returns 1s)
+ * can hold the server: (1/6)^1000, about 10^-778, with two honest dice. */
+#define CF_ROLL_ROUNDS 1000
+/* Set-up rolls a seat keeps: its first eight, then only the re-rolls that
+ * split its tied group (at most one per other seat). */
+#define CF_ROLLS_KEPT 8
+#define CF_MAX_ROLLS (CF_ROLLS_KEPT + WR_MAX_SEATS - 1)
 #define CF_NSQ 64
 #define CF_B8 (&wr_board8)
 
@@ -149,7 +157,7 @@ struct cf_seat {
 	int racial;              /* racial tokens left (IX) */
 	int racial_bought;
 	int ready, out;
-	int rolls[8], nrolls;    /* the set-up roll and its re-rolls (R2) */
+	int rolls[CF_MAX_ROLLS], nrolls;  /* the set-up roll and its re-rolls (R2) */
 	int o_htl, o_luck, o_live;  /* standing orders, private */
 	int o_fury;              /* Battle Fury's standing order: 0 ask, 1 never (R8) */
 };

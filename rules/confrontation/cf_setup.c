@@ -321,17 +321,21 @@ same_rolls(const struct cf_seat *x, const struct cf_seat *y)
 	       memcmp(x->rolls, y->rolls, sizeof(int) * (size_t)x->nrolls) == 0;
 }
 
-/* R2: every seat rolls; seats with the same rolls so far roll again
- * until every seat's sequence differs. After eight rounds of ties (odds
- * about one in a million) the lower seat number ranks first. */
+/* II "Re-roll ties", R2: every seat rolls; seats with the same rolls so
+ * far roll again until every seat's sequence differs. Every roll is an
+ * event; a seat keeps its first eight, and after them a re-roll only when
+ * it splits its tied group: a round where the whole group rolled alike
+ * orders nothing, so the ranking is the same and the rolls kept stay few.
+ * Only after CF_ROLL_ROUNDS tied rounds (no honest dice get there) does
+ * the lower seat number rank first. */
 void
 cf_roll_off(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
 	int tie = 1, round = 0;
 	for (int s = 0; s < st->nseats; s++)
 		st->s[s].nrolls = 0;
-	while (tie && round < 8) {
-		int roll_now[WR_MAX_SEATS] = {0};
+	while (tie && round < CF_ROLL_ROUNDS) {
+		int roll_now[WR_MAX_SEATS] = {0}, d[WR_MAX_SEATS] = {0}, keep[WR_MAX_SEATS] = {0};
 		for (int s = 0; s < st->nseats; s++) {
 			if (st->s[s].out)
 				continue;
@@ -342,11 +346,20 @@ cf_roll_off(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 		}
 		for (int s = 0; s < st->nseats; s++)
 			if (roll_now[s]) {
-				int d = (int)wr_die(rng, 6);
-				st->s[s].rolls[st->s[s].nrolls++] = d;
+				d[s] = (int)wr_die(rng, 6);
 				cf_emit(ev, &(struct cf_event){.type = CF_E_SETUP_ROLL, .seat = s,
-				                               .round = round + 1, .die = d});
+				                               .round = round + 1, .die = d[s]});
 			}
+		/* The groups are read before any roll is kept. */
+		for (int s = 0; s < st->nseats; s++) {
+			keep[s] = roll_now[s] && st->s[s].nrolls < CF_ROLLS_KEPT;
+			for (int t = 0; t < st->nseats && roll_now[s] && !keep[s]; t++)
+				keep[s] = t != s && roll_now[t] && d[t] != d[s] &&
+				          same_rolls(&st->s[t], &st->s[s]);
+		}
+		for (int s = 0; s < st->nseats; s++)
+			if (keep[s])
+				st->s[s].rolls[st->s[s].nrolls++] = d[s];
 		round++;
 		/* Stop once no two sequences are equal. */
 		tie = 0;

@@ -173,7 +173,7 @@ cf_load(json_object *snap, void **out, struct wr_error *err)
 		x->points = f[0], x->race = f[1], x->racial = f[2], x->racial_bought = f[3];
 		x->ready = f[4], x->out = f[5], x->o_htl = f[6], x->o_luck = f[7], x->o_live = f[8];
 		x->nrolls = f[9], x->n = f[10];
-		if ((unsigned)x->ready > 1 || (unsigned)x->out > 1 || x->nrolls < 0 || x->nrolls > 8 ||
+		if ((unsigned)x->ready > 1 || (unsigned)x->out > 1 || x->nrolls < 0 || x->nrolls > CF_MAX_ROLLS ||
 		    x->n < 1 || x->n > CF_MAX_PIECES || x->racial_bought < 0 || x->racial_bought > 100)
 			goto bad;
 		if (read_ints(a, "rolls", x->rolls, x->nrolls, 1, err) < 0)

@@ -123,6 +123,14 @@ static const struct row rows[] = {
 	  "new {} seats=3",
 	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};2 {\"type\":\"ready\"}",
 	  "4 4 1 2 6", "ok chooser=1"),
+	R(T "II. Setting Up: re-roll ties (R2: ties re-rolled), however many: eight tied rounds, the ninth decides",
+	  "new {} seats=2", "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"}",
+	  "3 3 1 1 6 6 2 2 4 4 5 5 3 3 1 1 2 5", "ok phase=order chooser=1 await=2 rolls0=9 rolls1=9"),
+	R(RU "Confrontation R2: three seats, two tied for nine rounds, the tenth decides; only they re-roll",
+	  "new {} seats=3",
+	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};2 {\"type\":\"ready\"};"
+	  "1 {\"type\":\"order\",\"choice\":\"last\"}",
+	  "4 4 1 2 2 3 3 5 5 6 6 1 1 2 2 3 3 1 1 2 6", "ok chooser=1 order=0,2,1 rolls2=1 rolls0=9"),
 	R(T "II. Setting Up: pieces go on the two ranks nearest the player",
 	  "new {} seats=2",
 	  "0 {\"type\":\"ready\"};1 {\"type\":\"ready\"};0 {\"type\":\"order\",\"choice\":\"first\"};"
@@ -1198,6 +1206,10 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 		sprintf(detail, "chooser %d", st->chooser);
 		return st->chooser == v;
 	}
+	if (sscanf(e, "rolls%d=%d", &s, &v) == 2) {
+		sprintf(detail, "%d set-up rolls kept", st->s[s].nrolls);
+		return st->s[s].nrolls == v;
+	}
 	if (sscanf(e, "placer=%d", &v) == 1) {
 		sprintf(detail, "placer %d", st->placer < st->norder ? st->order[st->placer] : -1);
 		return st->placer < st->norder && st->order[st->placer] == v;
@@ -1641,6 +1653,39 @@ orders_survive_reset(void)
 	cf_ruleset.free(v);
 }
 
+/* II "Re-roll ties", R2: ties are re-rolled until broken, but no dice
+ * source may hold the server: a script run dry rolls 1s for ever, and the
+ * roll-off still ends (after CF_ROLL_ROUNDS rounds, the lower seat first,
+ * README decision 16), every roll an event, the rolls kept bounded. */
+static void
+roll_off_ends(void)
+{
+	unsigned faces[] = {1};
+	struct wr_script sc = {faces, 0, 0, 0};
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error err;
+	void *v = NULL;
+	size_t rolls = 0;
+	wr_rng_script(&rng, &sc);
+	cf_ruleset.create(NULL, 2, &rng, &v, &err);
+	struct cf_state *st = v;
+	do_json(v, 0, "{\"type\":\"ready\"}", &rng, &ev, &err);
+	do_json(v, 1, "{\"type\":\"ready\"}", &rng, &ev, &err);
+	for (size_t i = 0; i < ev.len; i++) {
+		json_object *t;
+		if (json_object_object_get_ex(ev.items[i].body, "type", &t) &&
+		    !strcmp(json_object_get_string(t), "setup_roll"))
+			rolls++;
+	}
+	CHECK(st->phase == CF_ORDER && st->chooser == 0 && rolls == 2 * CF_ROLL_ROUNDS &&
+	          st->s[0].nrolls == CF_ROLLS_KEPT && cf_check(st, &err) == 0,
+	      "004_13fa4739ee387ac7.txt, II. Setting Up (re-roll ties) with RULINGS.md G2: a tie "
+	      "that never breaks (dice run dry) still ends the roll-off, after 1000 rounds");
+	wr_events_free(&ev);
+	cf_ruleset.free(v);
+}
+
 int
 main(void)
 {
@@ -1652,6 +1697,7 @@ main(void)
 	deadlock_counter();
 	fury_snapshot();
 	orders_survive_reset();
+	roll_off_ends();
 	printf("%zu rule cases\n", n);
 	return check_done("confrontation rule table");
 }
