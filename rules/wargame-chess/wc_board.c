@@ -227,8 +227,12 @@ wc_token_targets(const struct wc_state *st, int giver, int kind, uint64_t cand)
 		if (!(p->seat == giver && p->type == WC_JOKER))
 			others |= UINT64_C(1) << i;
 	}
-	/* "A player cannot voluntarily give their own Joker either type of
-	 * token unless it is the only legal target for one." */
+	/* Dis/Advantage and Jokers: "A player cannot voluntarily give their
+	 * own Joker either type of token unless it is the only legal target
+	 * for one": Advantage or Disadvantage, the types that section covers.
+	 * Blessings and Curses limit only Blessed or Cursed targets. */
+	if (kind >= 2)
+		return ok;
 	return others ? others : ok;
 }
 

@@ -178,8 +178,10 @@ void wc_give_tokens(struct wc_ctx *c, int piece, int kind, int n, const char *ca
 /* A Blessing (kind 0) or Curse (kind 1) token; -1 when not a valid target. */
 int wc_give_faith(struct wc_ctx *c, int piece, int kind, const char *cause);
 /* Valid targets for a token of `kind` (0 Advantage, 1 Disadvantage,
- * 2 Blessing, 3 Curse) given by `giver` among the candidate mask: own
- * Jokers only when nothing else is valid. Returns the filtered mask. */
+ * 2 Blessing, 3 Curse) given by `giver` among the candidate mask: no
+ * Blessed piece for a Blessing, no Cursed one for a Curse; for an
+ * Advantage or Disadvantage token, the giver's own Jokers only when
+ * nothing else is valid (Dis/Advantage and Jokers). Returns the mask. */
 uint64_t wc_token_targets(const struct wc_state *st, int giver, int kind, uint64_t candidates);
 /* Setting pieces up randomly: two D8 (rank, then file), re-rolled while
  * the square is taken (G2). Returns the square, or -1 when none is free. */

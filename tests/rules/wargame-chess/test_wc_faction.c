@@ -442,6 +442,17 @@ test_tokens(void)
 	CHECK(wc_token_targets(&st, 0, 0, 0xC) == 0xC, "an opponent's Joker is always a valid target");
 	CHECK(wc_token_targets(&st, 0, 2, 0x3) == 0x1,
 	      "Choosing valid targets: a Blessed piece is no target for a Blessing");
+	/* "Either type of token" is Advantage or Disadvantage, the two that
+	 * section covers; Blessings and Curses limit only Blessed or Cursed
+	 * targets (Blessings and Curses; Choosing valid targets). */
+	wc_pos(&st, "0Ja2 0Pb2 0Kh1 1Kh8");
+	CHECK(wc_token_targets(&st, 0, 2, 0x3) == 0x3 && wc_token_targets(&st, 0, 3, 0x3) == 0x3,
+	      "000_fd193abe0e5c92ac.txt, Advantage and Disadvantage, Dis/Advantage and Jokers: "
+	      "the own-Joker limit is for Dis/Advantage tokens; an own unblessed, uncursed Joker "
+	      "is a valid target for a Blessing or a Curse beside other targets");
+	CHECK(wc_token_targets(&st, 0, 0, 0x3) == 0x2 && wc_token_targets(&st, 0, 1, 0x3) == 0x2,
+	      "000_fd193abe0e5c92ac.txt, Dis/Advantage and Jokers: an own Joker is still no "
+	      "voluntary target for an Advantage or Disadvantage token beside other targets");
 	flush_plain(&st);
 	CHECK(ev_has("\"type\":\"faith\"") && ev_has("\"cause\":\"blessed\""),
 	      "faith and token events through the codec");
