@@ -427,8 +427,9 @@ finish_res(struct cf_state *st)
 	if (r.src == CF_SRC_ACTION && r.seat == st->active && !st->s[r.seat].out) {
 		st->nacts++;
 		st->used |= 1u << r.id;
-		/* IX Elves: the piece that just moved may move again at once. */
-		if (r.moved && p->status == CF_ON && cf_racial_ok(st, r.seat, CF_ELVES, p->sq) &&
+		/* IX Elves, R8: "the piece that just acted" (moved or cast;
+		 * a caster never moves, R7) may move again at once. */
+		if ((r.moved || r.kind == CF_RES_SPELL) && p->status == CF_ON && cf_racial_ok(st, r.seat, CF_ELVES, p->sq) &&
 		    cf_any_move(st, r.seat, p->sq, 0))
 			st->swift = r.id;
 	} else if (r.src == CF_SRC_FURY && st->fury && r.seat == st->fury_seat) {

@@ -298,7 +298,7 @@ cf_legal_turn(const struct cf_state *st, int seat, const struct cf_action *a,
 	case CF_A_SWIFT:
 		if (st->swift != id)
 			return wr_fail(err, "no-swift", "from",
-			               "Swift Movement is only for the piece that just moved, at once");
+			               "Swift Movement is only for the piece that just acted, at once");
 		return cf_move_check(st, seat, a->from, a->to, 0, err);
 	case CF_A_FURY:
 		return wr_fail(err, "no-fury", "", "no Battle Fury is open");

@@ -781,6 +781,18 @@ static const struct row rows[] = {
 	  "0K@e1 0R@a1 1K@h8 1P@h7 race0=elves",
 	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a4\"};0 {\"type\":\"swift\",\"from\":\"a4\",\"to\":\"a6\"};"
 	  "0 {\"type\":\"swift\",\"from\":\"a6\",\"to\":\"a7\"}", "", "err=no-swift tok0=2"),
+	R(T "IX. Races, Elves: a Bishop that just cast may move a second time (RULINGS.md, Confrontation R8: \"the piece that just acted\")",
+	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7 race0=elves",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"};"
+	  "0 {\"type\":\"swift\",\"from\":\"c1\",\"to\":\"c2\"}", "6 1", "ok c1=. c2=0B c3=. tok0=2"),
+	R(T "IX. Races, Elves: Swift follows a cast the spell lost too (R8, R7: the caster never moves)",
+	  "0K@e1 0B@c1/hurt/hurt 1K@h8 1P@c3 1P@h7 race0=elves",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"};"
+	  "0 {\"type\":\"swift\",\"from\":\"c1\",\"to\":\"c2\"}", "1 6", "ok c1=. c2=0B c3=1P tok0=2"),
+	R(T "IX. Races, Elves: after a cast only the caster may make the Swift move (R8)",
+	  "0K@e1 0B@c1/hurt/hurt 0R@a1 1K@h8 1P@c3 1P@h7 race0=elves",
+	  "0 {\"type\":\"cast\",\"from\":\"c1\",\"spell\":\"hurt\",\"target\":\"c3\"};"
+	  "0 {\"type\":\"swift\",\"from\":\"a1\",\"to\":\"a4\"}", "6 1", "err=no-swift c1=0B c3=. tok0=3"),
 	R(T "IX. Races, Elves: after a draw the piece is back and may still move again",
 	  "0K@e1 0R@a1 1K@h8 1P@a5 1P@h7 race0=elves",
 	  "0 {\"type\":\"move\",\"from\":\"a1\",\"to\":\"a5\"};0 {\"type\":\"swift\",\"from\":\"a1\",\"to\":\"b2\"}",
