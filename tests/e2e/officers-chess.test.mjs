@@ -18,7 +18,19 @@ after(async () => { await stopAll(env); });
 const contextAs = (player, opts) => contextIn(env, player, opts);
 
 async function posted(page, before) {
-  await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, before, { timeout: T });
+  try {
+    await page.waitForFunction((n) => document.querySelectorAll('.thread > li').length > n, before, { timeout: T });
+  } catch (err) {
+    // What the page shows when its post did not arrive, for the log.
+    const seen = await page.evaluate(() => ({
+      draft: document.querySelector('.draft')?.textContent,
+      post: document.querySelector('#post-btn')?.disabled,
+      msg: document.querySelector('#post-btn')?.parentElement?.parentElement?.innerText.slice(0, 400),
+      main: document.querySelector('main')?.innerText.slice(0, 800),
+    })).catch(() => null);
+    console.error('the post did not reach the thread:', JSON.stringify(seen));
+    throw err;
+  }
 }
 
 // Chooses `a` on the board (its source, then its target; a menu when

@@ -47,6 +47,8 @@ export class MatchDrafting {
     if (this.settleSeq && this.view.seq < this.settleSeq) {
       this.deferredDraft = actions;
       this.setDraft(actions, { pending: true });
+      // Look now: the stream's word of that post may already be used up.
+      this.refresh();
       // Settled when the new view has tried it (or let it go).
       return new Promise((done) => {
         const before = this.deferredDone;

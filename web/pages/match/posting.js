@@ -29,7 +29,13 @@ export class MatchPosting {
       await run;
       if (run === this.draftRun && this.draft && this.draft.pending) this.tryDraft(this.draft.actions);
     }
-    if (!this.draft || this.draft.pending) return;
+    if (!this.draft) return;
+    if (this.draft.pending) {
+      // Never a silent no: the choice is still being checked.
+      clear(this.postMsg, h('p', { class: 'note' }, 'Your choice is still being checked against the match: post again in a moment.'));
+      this.refresh();
+      return;
+    }
     const body = { seq: this.draft.seq, actions: this.draft.actions };
     const c = this.comment.value.trim();
     if (c) { body.comment = c; body.comment_hidden = this.hidden.checked; }
