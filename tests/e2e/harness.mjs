@@ -185,6 +185,11 @@ export async function waitMyTurn(page, timeout = 30000) {
 // that Chromium's bare "Failed to load resource: ... 422" names its URL
 // and the problem's title.
 export function watchErrors(page, name, into = []) {
+  // Each also printed when it happens: a test that times out first shows it.
+  const push = into.push.bind(into);
+  if (!Object.hasOwn(into, 'push')) Object.defineProperty(into, 'push', {
+    value: (...items) => { for (const i of items) console.error(`page error (${new Date().toISOString()}): ${i}`); return push(...items); },
+  });
   page.on('pageerror', (e) => into.push(`${name}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') into.push(`${name} console: ${m.text()}`); });
   page.on('response', async (r) => {

@@ -25,7 +25,7 @@ async function posted(page, before) {
     const seen = await page.evaluate(() => ({
       draft: document.querySelector('.draft')?.textContent,
       post: document.querySelector('#post-btn')?.disabled,
-      msg: document.querySelector('#post-btn')?.parentElement?.parentElement?.innerText.slice(0, 400),
+      composer: document.querySelector('.composer')?.innerText.slice(0, 600),
       main: document.querySelector('main')?.innerText.slice(0, 800),
     })).catch(() => null);
     console.error('the post did not reach the thread:', JSON.stringify(seen));

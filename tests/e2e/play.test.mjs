@@ -83,8 +83,15 @@ async function whoseTurn(pages) {
 async function post(page) {
   const before = await page.evaluate(() => document.querySelectorAll('.thread li.post').length);
   await page.click('#post-btn');
-  await page.waitForFunction((n) => document.querySelectorAll('.thread li.post').length > n
-    || !!document.querySelector('.result-text'), before, { timeout: T });
+  try {
+    await page.waitForFunction((n) => document.querySelectorAll('.thread li.post').length > n
+      || !!document.querySelector('.result-text'), before, { timeout: T });
+  } catch (err) {
+    // What the page shows when its post did not arrive, for the log.
+    const seen = await page.evaluate(() => document.querySelector('.composer')?.innerText.slice(0, 600)).catch(() => null);
+    console.error('the post did not reach the thread; the composer shows:', JSON.stringify(seen));
+    throw err;
+  }
 }
 
 // One choice on the board: a piece and one of its targets (or a square
