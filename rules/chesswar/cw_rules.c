@@ -922,8 +922,10 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		cw_apply_cast(st, seat, id, a, rng, ev);
 		break;
 	case CW_A_COUNTER:
+		/* Each wizard has its own spell (C9): the same seat is asked again
+		 * while it has another wizard able to counter. */
 		if (!cw_do_counter(st, id, rng, ev))
-			cw_counter_ask(st, st->react_seat + 1, rng, ev);
+			cw_counter_ask(st, st->react_seat, rng, ev);
 		break;
 	case CW_A_DISPEL:
 		st->pending = CW_PEND_NONE;

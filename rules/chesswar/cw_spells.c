@@ -414,6 +414,7 @@ cw_counter_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list
 		if (order == 1) {
 			if (cw_do_counter(st, wiz, rng, ev))
 				return;
+			s--; /* its next unused wizard tries too (this one has cast) */
 			continue;
 		}
 		st->pending = CW_PEND_COUNTER;

@@ -1513,6 +1513,36 @@ spells(void)
 	}
 	free(st);
 
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "chaos_lord", "h8");
+	add(st, 0, "wizard", "d2");
+	int cs1 = add(st, 1, "sorcerer", "d7");
+	int cs2 = add(st, 1, "sorcerer", "e7");
+	row(T "Counterspell, C9: one spell per wizard, so a second unused wizard "
+	      "tries after a failed counter (standing order)");
+	orders(st, 1, "{\"counterspell\":\"always\"}");
+	ok(st, 0, "{\"type\":\"cast\",\"unit\":\"d2\",\"spell\":\"storm\"}", D(3, 5));
+	CHECK(st->pending == CW_PEND_NONE && st->nfx == 0 && st->u[cs1].cast &&
+	      st->u[cs2].cast, row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "chaos_lord", "h8");
+	add(st, 0, "wizard", "d2");
+	cs1 = add(st, 1, "sorcerer", "d7");
+	cs2 = add(st, 1, "sorcerer", "e7");
+	row(T "Counterspell, C9: after a failed counter the seat is asked again for its "
+	      "other wizard");
+	ok(st, 0, "{\"type\":\"cast\",\"unit\":\"d2\",\"spell\":\"storm\"}", NODICE);
+	ok(st, 1, "{\"type\":\"counterspell\",\"unit\":\"d7\"}", D(3));
+	CHECK(st->pending == CW_PEND_COUNTER && st->react_seat == 1 && st->nfx == 0, row_name);
+	refused(st, 1, "{\"type\":\"counterspell\",\"unit\":\"d7\"}", "spell-used");
+	ok(st, 1, "{\"type\":\"counterspell\",\"unit\":\"e7\"}", D(5));
+	CHECK(st->pending == CW_PEND_NONE && st->nfx == 0 && st->u[cs2].cast, "countered on 5");
+	free(st);
+
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
 	add(st, 0, "general", "a1");
 	add(st, 1, "warlord", "h8");
