@@ -133,6 +133,7 @@ read_units(struct cw_state *st, json_object *view, const int *hidden)
 		u->status = (int8_t)wr_v_name(x, "status", ustate_names, 4, CW_U_EMPTY);
 		u->sq = (int16_t)(u->status == CW_U_RESERVE ? -1 : sq_of(st, x, "square"));
 		u->moved = (uint8_t)wr_v_bool(x, "moved", 0);
+		u->done_moving = (uint8_t)wr_v_bool(x, "done_moving", 0);
 		u->charged = (uint8_t)wr_v_bool(x, "charged", 0);
 		u->shot = (uint8_t)wr_v_bool(x, "shot", 0);
 		u->attacked = (uint8_t)wr_v_bool(x, "attacked", 0);

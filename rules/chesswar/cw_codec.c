@@ -403,6 +403,7 @@ cw_view(const void *state, int viewer)
 		put(uo, "status", jstr(ustate_name[u->status]));
 		put(uo, "square", u->status == CW_U_RESERVE ? NULL : jsq(st, u->sq));
 		put(uo, "moved", json_object_new_boolean(u->moved));
+		put(uo, "done_moving", json_object_new_boolean(u->done_moving));
 		put(uo, "charged", json_object_new_boolean(u->charged));
 		put(uo, "shot", json_object_new_boolean(u->shot));
 		put(uo, "attacked", json_object_new_boolean(u->attacked));

@@ -36,7 +36,8 @@ enemy_of(const struct cw_state *st, int id, int seat)
 static int
 can_move(const struct cw_state *st, int id)
 {
-	return cw_on(st, id) && !st->u[id].moved && !st->u[id].charged && !cw_in_melee(st, id) &&
+	return cw_on(st, id) && !st->u[id].moved && !st->u[id].done_moving && !st->u[id].charged &&
+	       !cw_in_melee(st, id) &&
 	       cw_def(st, id)->move > 0;
 }
 
@@ -420,6 +421,9 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			return wr_fail(err, "in-melee", "unit", "a unit in melee cannot move");
 		if (st->u[id].moved || st->u[id].charged)
 			return wr_fail(err, "already-moved", "unit", "this unit has moved this turn");
+		if (st->u[id].done_moving)
+			return wr_fail(err, "already-moved", "unit",
+			               "this unit cast a move spell or was raised this turn");
 		if (cw_def(st, id)->move == 0)
 			return wr_fail(err, "cannot-move", "unit", "this unit has move of 0");
 		if (a->to < 0)
@@ -444,7 +448,7 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			return wr_fail(err, "in-melee", "unit", "this unit is in melee already");
 		if (st->u[id].charged)
 			return wr_fail(err, "already-charged", "unit", "this unit has charged this turn");
-		if (st->u[id].moved && st->last_moved != id)
+		if ((st->u[id].moved || st->u[id].done_moving) && st->last_moved != id)
 			return wr_fail(err, "not-after-move", "unit",
 			               "a unit charges right after its own move, not after another "
 			               "unit's (C4: one unit at a time)");
@@ -608,7 +612,8 @@ end_turn(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	}
 	for (int k = 0; k < CW_UPS; k++) {
 		struct cw_unit *u = &st->u[seat * CW_UPS + k];
-		u->moved = u->charged = u->shot = u->attacked = u->cast = u->strike = u->instant = 0;
+		u->moved = u->done_moving = u->charged = u->shot = u->attacked = u->cast = u->strike =
+		    u->instant = 0;
 	}
 	for (int i = 0; i < CW_UNITS; i++)
 		st->u[i].strike = 0;

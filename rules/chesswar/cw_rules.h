@@ -128,7 +128,10 @@ struct cw_unit {
 	int8_t status;            /* enum cw_ustate */
 	int8_t type;              /* index in the army's table */
 	int16_t sq;               /* on the board; for the dead, where it died */
-	uint8_t moved;            /* moved in this turn's movement phase */
+	uint8_t moved;            /* left its square in this turn's movement phase (Bows -1,
+	                           * Crossbows "no move and fire") */
+	uint8_t done_moving;      /* may not move this phase, without having moved: cast a
+	                           * move spell or was raised by Raise Dead */
 	uint8_t charged;          /* charged (or tried to) this turn */
 	uint8_t shot;             /* fired this shooting phase */
 	uint8_t attacked;         /* attacked this melee phase */

@@ -155,6 +155,8 @@ cw_snapshot(const void *state)
 			json_object_array_add(a, jint(v[k]));
 		json_object_array_add(a, links_json(u->link));
 		json_object_array_add(a, links_json(u->was_link));
+		/* after the links, so that snapshots without it still load */
+		json_object_array_add(a, jint(u->done_moving));
 		json_object_array_add(arr, a);
 	}
 	put(o, "units", arr);
@@ -391,10 +393,19 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		int val[12];
 		static const int lo[12] = {0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 		int hi[12] = {CW_U_DEAD, CW_TYPES - 1, nsq - 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-		json_object *l, *wl;
+		json_object *l, *wl, *dm;
 		cw_links link, was_link;
-		if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 14)
+		int done_moving = 0;
+		/* 14 fields before done_moving was kept (it is then 0) */
+		if (!json_object_is_type(a, json_type_array) ||
+		    (json_object_array_length(a) != 14 && json_object_array_length(a) != 15))
 			return wr_fail(err, "bad-snapshot", "units", "bad unit");
+		if ((dm = json_object_array_get_idx(a, 14))) {
+			if (!json_object_is_type(dm, json_type_int) || json_object_get_int(dm) < 0 ||
+			    json_object_get_int(dm) > 1)
+				return wr_fail(err, "bad-snapshot", "units", "bad unit");
+			done_moving = json_object_get_int(dm);
+		}
 		for (int k = 0; k < 12; k++) {
 			json_object *x = json_object_array_get_idx(a, (size_t)k);
 			if (!json_object_is_type(x, json_type_int) || json_object_get_int(x) < lo[k] ||
@@ -412,10 +423,12 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		                            .attacked = (uint8_t)val[6], .cast = (uint8_t)val[7],
 		                            .instant = (uint8_t)val[8], .regen = (uint8_t)val[9],
 		                            .strike = (uint8_t)val[10], .dying = (uint8_t)val[11],
+		                            .done_moving = (uint8_t)done_moving,
 		                            .link = link, .was_link = was_link};
 		/* An empty slot is all zero but its square (-1): field by field, since
 		 * a struct's padding bytes are not part of its value. */
-		int blank = val[2] == -1 && st->u[i].link == 0 && st->u[i].was_link == 0;
+		int blank = val[2] == -1 && st->u[i].link == 0 && st->u[i].was_link == 0 &&
+		            !done_moving;
 		for (int k = 1; k < 12; k++)
 			blank &= k == 2 || val[k] == 0;
 		if (st->u[i].status == CW_U_EMPTY && !blank)

@@ -116,7 +116,7 @@ cast_timing(const struct cw_state *st, int id, int sp, struct wr_error *err)
 		if (st->phase != CW_PH_MOVE)
 			return wr_fail(err, "wrong-phase", "spell",
 			               "%s is a move spell, cast in the movement phase", s->name);
-		if (u->moved && st->last_moved != id)
+		if ((u->moved || u->done_moving) && st->last_moved != id)
 			return wr_fail(err, "not-after-move", "spell",
 			               "a move spell is cast immediately after the wizard has moved");
 		if (cw_in_melee(st, id) && sp != CW_SPELL_FLIGHT)
@@ -303,7 +303,8 @@ cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct w
 				u->sq = CW_NONE;
 				cw_put(st, r, a->to);
 				u->link = 0;
-				u->moved = u->charged = 1;
+				/* it may not move or charge, but it did not move (Bows) */
+				u->done_moving = u->charged = 1;
 				e = cw_ev_push(ev, CW_E_RAISE, WR_VIS_PUBLIC);
 				cw_ev_unit(st, e, r);
 				break;
@@ -442,8 +443,11 @@ cw_apply_cast(struct cw_state *st, int seat, int id, const struct cw_action *a, 
 		}
 	}
 	st->u[id].cast = 1;
+	/* A move spell ends the wizard's move, but a wizard that did not leave
+	 * its square has not moved (Bows "-1 the firer moved", Crossbows "no
+	 * move and fire") */
 	if (cw_spells[a->spell].when == CW_WHEN_MOVE) {
-		st->u[id].moved = 1;
+		st->u[id].done_moving = 1;
 		st->last_moved = id;
 	}
 	if (cw_spells[a->spell].when == CW_WHEN_SHOOT)

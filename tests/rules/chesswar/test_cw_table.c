@@ -1627,6 +1627,63 @@ spells(void)
 	(void)ne;
 	free(st);
 
+	st = pos(CW_ARMY_UNDEAD, CW_ARMY_HUMANS, 8, 8);
+	add(st, 0, "liche", "a1");
+	add(st, 1, "general", "h8");
+	add(st, 0, "necromancer", "d2");
+	int ua = add(st, 0, "undead_archers", "f2");
+	add(st, 1, "infantry", "d5");
+	st->u[ua].status = CW_U_DEAD;
+	cw_rebuild_at(st);
+	row(T "Bows \"-1 the firer moved\", C9 Raise Dead: a raised unit may not move but has "
+	      "not moved, and shoots without the -1");
+	ok(st, 0, "{\"type\":\"cast\",\"unit\":\"d2\",\"spell\":\"raise_dead\",\"raise\":\"undead_archers\",\"to\":\"d3\"}",
+	   NODICE);
+	CHECK(on_at(st, ua, "d3") && !st->u[ua].moved, row_name);
+	refused(st, 0, "{\"type\":\"move\",\"unit\":\"d3\",\"to\":\"c3\"}", "already-moved");
+	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"d3\",\"target\":\"d5\"}", D(1));
+	CHECK(ev_int("shoot", "need") == 4, "4+ undead archers at range 2, no -1 for moving");
+	free(st);
+
+	st = pos(CW_ARMY_DWARVES, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "warlord", "a1");
+	add(st, 1, "warlord", "h8");
+	int rl = add(st, 0, "rune_lord", "d2");
+	add(st, 1, "orcs", "d5");
+	row(T "Crossbows \"no move and fire\", C9 Storm: a Rune Lord that cast Storm without "
+	      "moving may not move, but may fire");
+	ok(st, 0, "{\"type\":\"cast\",\"unit\":\"d2\",\"spell\":\"storm\"}", NODICE);
+	CHECK(st->nfx == 1 && !st->u[rl].moved && st->u[rl].done_moving, row_name);
+	refused(st, 0, "{\"type\":\"move\",\"unit\":\"d2\",\"to\":\"d3\"}", "already-moved");
+	row("cw_snapshot.c: a unit that may not move but has not moved stays so when saved and "
+	    "loaded; a snapshot without that field loads");
+	{
+		json_object *snap = cw_ruleset.save(st), *units;
+		void *back = NULL;
+		struct wr_error err;
+		CHECK(cw_ruleset.load(snap, &back, &err) == 0 && back &&
+		      ((struct cw_state *)back)->u[rl].done_moving &&
+		      !((struct cw_state *)back)->u[rl].moved, row_name);
+		if (back)
+			cw_ruleset.free(back);
+		back = NULL;
+		json_object_object_get_ex(snap, "units", &units);
+		for (size_t i = 0; i < json_object_array_length(units); i++)
+			json_object_array_del_idx(json_object_array_get_idx(units, i), 14, 1);
+		CHECK(cw_ruleset.load(snap, &back, &err) == 0 && back &&
+		      !((struct cw_state *)back)->u[rl].done_moving, "14 fields: not done moving");
+		if (back)
+			cw_ruleset.free(back);
+		json_object_put(snap);
+	}
+	row(T "Crossbows \"no move and fire\", Bows \"-1 the firer moved\", C9 Storm: the Rune "
+	      "Lord fires at 3+, +1 range 3, +1 Storm");
+	ok(st, 0, "{\"type\":\"end_phase\"}", NODICE);
+	ok(st, 0, "{\"type\":\"shoot\",\"from\":\"d2\",\"target\":\"d5\"}", D(1));
+	CHECK(ev_int("shoot", "need") == 5, row_name);
+	free(st);
+
 	st = pos(CW_ARMY_ORCS, CW_ARMY_HUMANS, 8, 8);
 	add(st, 0, "warlord", "a1");
 	add(st, 1, "general", "h8");
