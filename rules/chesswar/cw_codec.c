@@ -948,4 +948,5 @@ cw_turn_of(const void *state)
 WR_TPL_RULESET(cw, "chesswar", "ChessWar", "002_0478434554df57bb.txt", 2, CW_SEATS,
                .turn_of = cw_turn_of, .set_orders = cw_set_orders, .seats_in = cw_seats_in,
                .determinize = cw_determinize, .evaluate = cw_evaluate,
-               .bot_skips = cw_bot_skips);
+               .bot_skips = cw_bot_skips, .undo_barrier = cw_undo_barrier,
+               .may_reveal = cw_may_reveal);

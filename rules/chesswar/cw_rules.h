@@ -390,6 +390,12 @@ void cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr
 void cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev);
 void cw_do_dispel(struct cw_state *st, int w, struct wr_list *ev);
 int cw_dispeller(const struct cw_state *st, int seat);
+/* RULINGS.md G7: a cast, or an answer about one, that met another seat's
+ * possible reaction (its private standing order) cannot be taken back;
+ * may_reveal: the same for a draft's dry run, from the action alone. */
+int cw_undo_barrier(const void *before, const void *after, int seat,
+                    const struct wr_events *ev);
+int cw_may_reveal(const void *state, int seat, json_object *action);
 
 /* combat (cw_combat.c) */
 /* A save: base need `need`, rolled with `bonus` added; a 1 fails, a need

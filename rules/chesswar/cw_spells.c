@@ -500,3 +500,60 @@ cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr_list
 			cw_link(st, d, j);
 	u->was_link = 0;
 }
+
+/* Another seat than `seat` has a wizard that could answer a spell of
+ * `seat` by Counterspell or Dispel: its standing order (private, G3) or
+ * its being asked decides what happens next. Decided from the board,
+ * which every seat sees. */
+static int
+reaction_possible(const struct cw_state *st, int seat)
+{
+	for (int s = 0; s < st->nseats; s++)
+		if (s != seat && (wizard_with(st, s, CW_SPELL_COUNTERSPELL) != CW_NONE ||
+		                  cw_dispeller(st, s) != CW_NONE))
+			return 1;
+	return 0;
+}
+
+/* RULINGS.md G7: a post that cast a spell, or answered a question about
+ * one, where another seat could react, showed the poster that seat's
+ * standing order: the spell took effect, stood or was countered without
+ * a question (an order), or the match waits for that seat (none). Even
+ * with no die drawn, the post cannot be taken back. Decided from what the
+ * poster saw, so a refused undo tells nothing either. */
+int
+cw_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
+{
+	const struct cw_state *a = before, *b = after;
+	int acted = a->pending == CW_PEND_COUNTER || a->pending == CW_PEND_DISPEL;
+
+	(void)ev;
+	if (seat < 0 || seat >= a->nseats || a->phase < CW_PH_MOVE || a->phase > CW_PH_MELEE)
+		return 0;
+	/* its own spell (a reaction, Protection or Heal, is never countered:
+	 * README decisions 18, 19) */
+	for (int k = 0; k < CW_UPS && !acted && a->pending == CW_PEND_NONE; k++)
+		acted = !a->u[seat * CW_UPS + k].cast && b->u[seat * CW_UPS + k].cast;
+	return acted && reaction_possible(a, seat);
+}
+
+/* The same for a draft's dry run (POST .../preview): a cast, or an
+ * answer to a question about a spell, may meet another seat's order, so
+ * the draft ends there whatever that order is. */
+int
+cw_may_reveal(const void *state, int seat, json_object *action)
+{
+	const struct cw_state *st = state;
+	json_object *t;
+	const char *type;
+
+	if (seat < 0 || seat >= st->nseats || st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)
+		return 0;
+	if (!json_object_object_get_ex(action, "type", &t) || !json_object_is_type(t, json_type_string))
+		return 0;
+	type = json_object_get_string(t);
+	if (strcmp(type, "cast") != 0 && st->pending != CW_PEND_COUNTER &&
+	    st->pending != CW_PEND_DISPEL)
+		return 0;
+	return reaction_possible(st, seat);
+}

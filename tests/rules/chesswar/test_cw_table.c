@@ -1258,6 +1258,24 @@ wizards(int phase)
 	return st;
 }
 
+/* Seat 0 posts `json` (no dice): 1 when the ruleset's dry run said it may
+ * reveal something (may_reveal, before) plus 2 when the post is an undo
+ * barrier (wr_undo_reveals, after). RULINGS.md G7. */
+static int
+g7_post(struct cw_state *st, const char *json)
+{
+	struct cw_state *before = malloc(sizeof(*st));
+	json_object *j = json_tokener_parse(json);
+	int r;
+	memcpy(before, st, sizeof(*st));
+	r = cw_ruleset.may_reveal(before, 0, j) == 1;
+	ok(st, 0, json, NODICE);
+	r |= (wr_undo_reveals(&cw_ruleset, before, st, 0, &last_ev) == 1) << 1;
+	json_object_put(j);
+	free(before);
+	return r;
+}
+
 /* RULINGS.md C9 (amended): every instant spell on the enemy's turn. */
 static void
 c9_amended(void)
@@ -1332,8 +1350,28 @@ c9_amended(void)
 	add(st, 1, "wizard", "d7");
 	orders(st, 1, "{\"counterspell\":\"never\",\"dispel\":\"never\"}");
 	row(R "C9 (amended): a standing order (never) answers Dispel: the Storm stands");
-	ok(st, 0, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}", NODICE);
-	CHECK(st->pending == CW_PEND_NONE && st->nfx == 1, row_name);
+	CHECK(g7_post(st, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}") == 3 &&
+	      st->pending == CW_PEND_NONE && st->nfx == 1,
+	      "RULINGS.md, G7 Undo: a cast that met the other seat's standing orders (no die "
+	      "drawn) told the caster those orders: it cannot be taken back; G5: a draft's dry "
+	      "run ends at a cast the other seat's wizard could answer, whatever its orders");
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	add(st, 1, "archers", "d7");
+	row("RULINGS.md, G7 Undo: a cast no other seat could answer (no enemy wizard) told "
+	    "nothing: it may be taken back, and its dry run goes on");
+	CHECK(g7_post(st, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}") == 0 &&
+	      st->nfx == 1, row_name);
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	add(st, 1, "wizard", "d7");
+	orders(st, 1, "{\"counterspell\":\"never\",\"dispel\":\"never\"}");
+	row("RULINGS.md, G7 Undo: a move that met no standing order may still be taken back");
+	CHECK(g7_post(st, "{\"type\":\"move\",\"from\":\"d4\",\"to\":\"d5\"}") == 0, row_name);
 	free(st);
 
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_CHAOS, 8, 8);
