@@ -313,6 +313,47 @@ canonical(const struct wr_ruleset *rs, const void *state)
 	return s;
 }
 
+/* Where two saved states first differ, as a path ("units[4][14]"), into
+ * `path`; "" when they do not. Only the place is named, never the values:
+ * an auditor learns which part of the state to look at. */
+static void
+first_difference(json_object *a, json_object *b, char *path, size_t size)
+{
+	size_t len = strlen(path);
+
+	if (json_object_get_type(a) != json_object_get_type(b))
+		return;
+	if (json_object_is_type(a, json_type_object)) {
+		json_object_object_foreach(a, key, va) {
+			json_object *vb = NULL;
+			if (!json_object_object_get_ex(b, key, &vb) || !json_object_equal(va, vb)) {
+				snprintf(path + len, size - len, "%s%.64s", len ? "." : "", key);
+				if (vb)
+					first_difference(va, vb, path, size);
+				return;
+			}
+		}
+		json_object_object_foreach(b, kb, vb2) {
+			(void)vb2;
+			if (!json_object_object_get_ex(a, kb, NULL)) {
+				snprintf(path + len, size - len, "%s%.64s", len ? "." : "", kb);
+				return;
+			}
+		}
+	} else if (json_object_is_type(a, json_type_array)) {
+		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
+		for (size_t i = 0; i < na && i < nb; i++) {
+			json_object *va = json_object_array_get_idx(a, i),
+			            *vb = json_object_array_get_idx(b, i);
+			if (!json_object_equal(va, vb)) {
+				snprintf(path + len, size - len, "[%zu]", i);
+				first_difference(va, vb, path, size);
+				return;
+			}
+		}
+	}
+}
+
 /* The replay against the export, post by post, in one pass: numbering,
  * draws, undo marks, rolls. The state before each post taken back is kept
  * in before[seq] until its undo. */
@@ -421,15 +462,28 @@ wp_verify(json_object *doc)
 	if (end.state && json_object_object_get_ex(doc, "final_state", &v)) {
 		void *stored = NULL;
 		struct wr_error e;
+		char where[256] = "";
 		if (rs->load(v, &stored, &e) == 0) {
 			char *a = canonical(rs, end.state), *b = canonical(rs, stored);
 			state_ok = strcmp(a, b) == 0;
+			if (!state_ok) {
+				json_object *ja = rs->save(end.state), *jb = rs->save(stored);
+				first_difference(ja, jb, where, sizeof(where));
+				json_object_put(ja);
+				json_object_put(jb);
+			}
 			free(a);
 			free(b);
 			rs->free(stored);
 		}
-		if (!state_ok)
+		if (!state_ok && where[0]) {
+			char what[320];
+			snprintf(what, sizeof(what),
+			         "the replayed final state differs from the stored one at %s", where);
+			mismatch_field(mism, 0, where, what);
+		} else if (!state_ok) {
 			mismatch(mism, 0, "the replayed final state differs from the stored one");
+		}
 	} else if (end.state) {
 		mismatch(mism, 0, "the export has no final state");
 	} else {

@@ -252,6 +252,18 @@ class MatchFlowTest(wp.ServerTestCase):
                 json.dump(doc, f)
             bad = subprocess.run([ml.WARPOST_CLI, "verify", path], capture_output=True)
             self.assertEqual(bad.returncode, 1, "a different seed fails the commitment")
+            # an edited final state is caught, and the report names where
+            # it differs (never the values)
+            doc = json.loads(exp.body)
+            doc["final_state"]["turn"] += 1
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            bad = subprocess.run([ml.WARPOST_CLI, "verify", path], capture_output=True)
+            self.assertEqual(bad.returncode, 1, "an edited final state is caught")
+            rep = json.loads(bad.stdout)
+            self.assertIn({"seq": 0, "field": "turn",
+                           "what": "the replayed final state differs from the stored one "
+                                   "at turn"}, rep["mismatches"], rep)
 
     def test_verify_and_export_wait_for_the_end(self):
         game = ml.start_match([self.a, self.b])
