@@ -111,8 +111,11 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	if (st->pending == CW_PEND_SACRIFICE && cw_units_alive(st, st->turn_seat) == 0)
 		return wr_fail(err, "bad-snapshot", "pending", "bad sacrifice");
 	for (int i = 0; i < CW_UNITS; i++) {
+		/* a match may end while a Heal is still open (the general destroyed
+		 * by the same action): its units stay as they were */
 		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD ||
-		                       (st->pending != CW_PEND_HEAL && st->pending != CW_PEND_PROTECT)))
+		                       (st->pending != CW_PEND_HEAL && st->pending != CW_PEND_PROTECT &&
+		                        st->phase != CW_PH_OVER)))
 			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
 		if (st->u[i].was_link >> CW_UNITS)
 			return wr_fail(err, "bad-snapshot", "units", "bad link");

@@ -248,6 +248,19 @@ play_one(int m, int variant, int nseats)
 		}
 	}
 	posts_total += posts;
+	/* every match's last state loads (an export's final state is loaded
+	 * to verify it, GET /api/games/{id}/verify) */
+	{
+		json_object *j = cw_ruleset.save(st);
+		void *copy = NULL;
+		int loads = cw_ruleset.load(j, &copy, &err) == 0;
+		CHECK(loads, "the final state loads");
+		if (!loads)
+			fprintf(stderr, "match %d: final state: %s %s\n", m, err.field, err.message);
+		else
+			cw_ruleset.free(copy);
+		json_object_put(j);
+	}
 	if (st->phase == CW_PH_OVER)
 		ended++;
 	else
