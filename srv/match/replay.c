@@ -461,9 +461,13 @@ wp_verify(json_object *doc)
 	wp_replay_end(&r, &end);
 	if (end.state && json_object_object_get_ex(doc, "final_state", &v)) {
 		void *stored = NULL;
-		struct wr_error e;
+		struct wr_error e = {0};
 		char where[256] = "";
-		if (rs->load(v, &stored, &e) == 0) {
+		int loads = rs->load(v, &stored, &e) == 0;
+		if (!loads)
+			snprintf(where, sizeof(where), "%.64s (the stored state does not load: %.120s)",
+			         e.field[0] ? e.field : "state", e.message);
+		if (loads) {
 			char *a = canonical(rs, end.state), *b = canonical(rs, stored);
 			state_ok = strcmp(a, b) == 0;
 			if (!state_ok) {

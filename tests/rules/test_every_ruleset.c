@@ -138,6 +138,30 @@ main(void)
 		snprintf(what, sizeof(what), "%s: a long match saves and loads back every 25 posts"
 		         " (up to %d posts)", rs->id, longest);
 		CHECK(long_bad == 0, what);
+
+		/* Matches played to their end: the last state saves and loads
+		 * back, since verify loads an export's final state (ChessWar
+		 * refused a match that ended with a Heal still open). */
+		int end_bad = 0, ended = 0;
+		for (int seed = 1; seed <= 60; seed++) {
+			struct wr_rng rng;
+			struct wr_error err;
+			uint64_t s;
+			void *st = NULL;
+			wr_rng_seeded(&rng, &s, (uint64_t)seed * 104729);
+			if (rs->create(NULL, rs->min_seats, &rng, &st, &err) != 0)
+				continue;
+			for (int posts = 0; posts < 3000 && awaited(rs, st) >= 0; posts++)
+				play(rs, st, 1, &rng);
+			if (awaited(rs, st) < 0) {
+				ended++;
+				end_bad += !roundtrips(rs, st);
+			}
+			rs->free(st);
+		}
+		snprintf(what, sizeof(what), "%s: the last state of a match played to its end saves "
+		         "and loads back (%d of 60 ended)", rs->id, ended);
+		CHECK(end_bad == 0, what);
 	}
 	return check_done("every ruleset");
 }
