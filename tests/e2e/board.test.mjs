@@ -7,9 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, PHONE } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, PHONE, WAIT } from './harness.mjs';
 
-const T = 30000;   // longest wait for anything the page should show
+const T = WAIT;   // longest wait for anything the page should show
 let env;
 
 before(async () => { env = await startAll(); });

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, contextAs, watchErrors, PHONE, shot } from './harness.mjs';
+import { startAll, stopAll, api, contextAs, watchErrors, PHONE, shot, WAIT } from './harness.mjs';
 
 let env;
 before(async () => { env = await startAll(); });
@@ -41,8 +41,8 @@ test('a match page loads the bundle, early.js and the stylesheet, hashed and com
     }
   });
   await page.goto(`${env.base}/#/match/${g.id}`);
-  await page.waitForSelector('svg.board', { timeout: 30000 });
-  await page.waitForSelector('.prompt-you', { timeout: 30000 });
+  await page.waitForSelector('svg.board', { timeout: WAIT });
+  await page.waitForSelector('.prompt-you', { timeout: WAIT });
   await shot(page, 'bundle-match-phone');
 
   const scripts = assets.filter((a) => a.type === 'script');

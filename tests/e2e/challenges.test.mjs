@@ -9,9 +9,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, watchErrors, checkPage, playersOnPages } from './harness.mjs';
+import { startAll, stopAll, api, watchErrors, checkPage, playersOnPages, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 
 before(async () => { env = await startAll(); });

@@ -9,9 +9,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage, CHESSWAR_SETUP as SETUP, chesswarSetUp as setUpActions } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, chooseAction, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage, CHESSWAR_SETUP as SETUP, chesswarSetUp as setUpActions, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 
 before(async () => { env = await startAll(); });

@@ -7,14 +7,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, PHONE, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, PHONE, watchErrors, checkPage, WAIT } from './harness.mjs';
 
 let env;
 
 before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
-test('play the computer from the new-match page on a phone', { timeout: 120000 }, async () => {
+test('play the computer from the new-match page on a phone', { timeout: 8 * WAIT }, async () => {
   const ctx = await env.browser.newContext(PHONE);
   const page = await ctx.newPage();
   const errors = watchErrors(page, 'phone');
@@ -33,20 +33,20 @@ test('play the computer from the new-match page on a phone', { timeout: 120000 }
   await page.waitForURL(/#\/match\/\d+$/);
   // The seats: the computer, with its badge.
   const seat = page.locator('ul.seats li', { hasText: 'Computer (level 1)' });
-  await seat.waitFor({ timeout: 30000 });
+  await seat.waitFor({ timeout: WAIT });
   assert.equal(await seat.locator('.tag-bot').textContent(), 'bot');
   // Its first post, drawn in the thread without a reload.
   await page.locator('li.post', { hasText: 'Computer (level 1)' }).first()
-    .waitFor({ state: 'attached', timeout: 60000 });
+    .waitFor({ state: 'attached', timeout: 2 * WAIT });
   await checkPage(page, 'computer-match-phone', problems);
   // Its profile, from its name: a bot there too.
   await seat.locator('a', { hasText: 'Computer (level 1)' }).click();
-  await page.locator('h1', { hasText: 'Computer (level 1)' }).locator('.tag-bot').waitFor({ timeout: 30000 });
+  await page.locator('h1', { hasText: 'Computer (level 1)' }).locator('.tag-bot').waitFor({ timeout: WAIT });
   await checkPage(page, 'computer-profile-phone', problems);
   // My matches lists it with the badge.
   await page.goto(`${env.base}/#/`);
   await page.locator('.inbox li', { hasText: 'Computer (level 1)' }).locator('.tag-bot')
-    .waitFor({ timeout: 30000 });
+    .waitFor({ timeout: WAIT });
   await checkPage(page, 'computer-home-phone', problems);
   assert.deepEqual(problems, []);
   assert.deepEqual(errors, []);

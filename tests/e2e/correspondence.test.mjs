@@ -12,9 +12,9 @@
 import { test, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, PHONE, sq, contextAs, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, PHONE, sq, contextAs, watchErrors, checkPage, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 
 before(async () => { env = await startAll(); });

@@ -16,6 +16,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+// The longest wait for anything a page should show. Generous: a CI
+// machine kept busy by other work must not fail a test by being slow
+// (a first "your turn" once took over 30 s there); WP_E2E_WAIT_MS sets it.
+export const WAIT = Number(process.env.WP_E2E_WAIT_MS) || 90000;
 export const REPO = process.env.WP_REPO || resolve(HERE, '../..');
 export const OUT = process.env.WP_E2E_OUT || join(REPO, 'test-output', 'e2e');
 const SERVER = process.env.WARPOSTD_TEST || join(REPO, 'build', 'tests', 'testrules', 'warpostd-test');
@@ -98,7 +102,7 @@ async function startInto(env) {
     closeSync(log);
     env.base = `http://127.0.0.1:${port}`;
     let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
+    for (const until = Date.now() + WAIT; !up && Date.now() < until;) {
       if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${OUT}/server-${process.pid}.log`);
       try { up = (await fetch(`${env.base}/api/health`)).ok; } catch { /* not yet */ }
       if (!up) await sleep(100);
@@ -116,6 +120,14 @@ async function startInto(env) {
   }
   if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (scripts/deps.sh e2e)`);
   env.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  // Every context's clicks and waits get the same generous bound (WAIT)
+  // as the tests' own waits, not Playwright's 30 s.
+  const newContext = env.browser.newContext.bind(env.browser);
+  env.browser.newContext = async (opts) => {
+    const ctx = await newContext(opts);
+    ctx.setDefaultTimeout(WAIT);
+    return ctx;
+  };
   return env;
 }
 
@@ -174,7 +186,7 @@ export async function contextAs(env, player, opts) {
 }
 
 // Until the page says it is the player's turn.
-export async function waitMyTurn(page, timeout = 30000) {
+export async function waitMyTurn(page, timeout = WAIT) {
   await page.waitForSelector('.prompt-you', { timeout });
 }
 
@@ -259,7 +271,7 @@ export async function checkPage(page, name, problems, { dark = false } = {}) {
 // would: a button, or, where a type has many actions, its entry in that
 // type's list followed by "Choose". Returns false when no such choice is
 // shown.
-export async function chooseAction(page, text, { timeout = 30000 } = {}) {
+export async function chooseAction(page, text, { timeout = WAIT } = {}) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const button = page.locator('.other-actions button.action-btn', { hasText: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first();

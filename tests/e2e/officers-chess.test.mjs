@@ -8,9 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, DESKTOP, PHONE, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, DESKTOP, PHONE, sq, shot, watchErrors as watch, contextAs as contextIn, waitMyTurn, checkPage, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 
 before(async () => { env = await startAll(); });

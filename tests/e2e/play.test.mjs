@@ -11,9 +11,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, PHONE, sq, watchErrors, checkPage } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, PHONE, sq, watchErrors, checkPage, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 
 before(async () => { env = await startAll(); });

@@ -16,9 +16,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, stopAll, api, DESKTOP, PHONE, watchErrors, checkPage, contextAs } from './harness.mjs';
+import { startAll, stopAll, api, DESKTOP, PHONE, watchErrors, checkPage, contextAs, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 let rulesets = [];
 // Every option key and enum value that is a code (an underscore or a

@@ -19,9 +19,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAll, stopAll, api, PHONE, OUT, sq, shot, watchErrors, contextAs, waitMyTurn } from './harness.mjs';
+import { startAll, stopAll, api, PHONE, OUT, sq, shot, watchErrors, contextAs, waitMyTurn, WAIT } from './harness.mjs';
 
-const T = 30000;
+const T = WAIT;
 let env;
 const figures = {};
 
