@@ -224,17 +224,29 @@ pending_cast(struct cw_state *st, struct wr_rng *rng)
 }
 
 static void
-read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
+read_one(struct cw_state *st, json_object *p, struct wr_rng *rng)
 {
-	size_t n;
-	json_object *pd = wr_v_array(view, "pending", &n);
-	for (size_t k = 0; k < n; k++) {
-		json_object *p = json_object_array_get_idx(pd, k);
-		const char *kind = wr_v_str(p, "kind");
-		int seat = wr_v_int(p, "seat", 0);
-		if (!kind)
-			continue;
-		if (!strcmp(kind, "follow_up")) {
+	const char *kind = wr_v_str(p, "kind");
+	int seat = wr_v_int(p, "seat", 0);
+	if (!kind)
+		return;
+	{
+		if (!strcmp(kind, "counter_reaction")) {
+			/* the question the reaction answered, then its Counterspell */
+			static const char *const spells[] = {"protection", "dispel", "heal"};
+			static const int types[] = {CW_A_PROTECT, CW_A_DISPEL, CW_A_HEAL};
+			const char *sp = wr_v_str(p, "spell");
+			read_one(st, wr_v_get(p, "under"), rng);
+			memset(&st->rx, 0, sizeof(st->rx));
+			for (int i = 0; i < 3; i++)
+				if (sp && !strcmp(sp, spells[i]))
+					st->rx.type = types[i];
+			st->rx.unit = sq_of(st, p, "caster");
+			st->rx.to = sq_of(st, p, "target");
+			st->rx.army = st->rx.spell = st->rx.effect = st->rx.target2 = CW_NONE;
+			st->rx_seat = seat;
+			st->pending = CW_PEND_RCOUNTER;
+		} else if (!strcmp(kind, "follow_up")) {
 			st->pending = CW_PEND_FOLLOWUP;
 			st->pend_unit = unit_at(st, sq_of(st, p, "unit"));
 			st->pend_from = sq_of(st, p, "emptied");
@@ -261,7 +273,7 @@ read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
 				st->nhitq = 1;
 				st->hitq[0] = t;
 				st->hit_weapon = cw_def(st, a)->weapon;
-				continue;
+				return;
 			}
 			st->held.type = CW_A_ATTACK;
 			st->held.unit = sq_of(st, p, "attacker");
@@ -280,6 +292,15 @@ read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
 			st->pending = CW_PEND_SACRIFICE;
 		}
 	}
+}
+
+static void
+read_pending(struct cw_state *st, json_object *view, struct wr_rng *rng)
+{
+	size_t n;
+	json_object *pd = wr_v_array(view, "pending", &n);
+	for (size_t k = 0; k < n; k++)
+		read_one(st, json_object_array_get_idx(pd, k), rng);
 }
 
 void *

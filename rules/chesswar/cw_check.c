@@ -115,7 +115,7 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 		 * by the same action): its units stay as they were */
 		if (st->u[i].dying && (st->u[i].status != CW_U_DEAD ||
 		                       (st->pending != CW_PEND_HEAL && st->pending != CW_PEND_PROTECT &&
-		                        st->phase != CW_PH_OVER)))
+		                        st->pending != CW_PEND_RCOUNTER && st->phase != CW_PH_OVER)))
 			return wr_fail(err, "bad-snapshot", "units", "bad dying unit");
 		if (st->u[i].was_link >> CW_UNITS)
 			return wr_fail(err, "bad-snapshot", "units", "bad link");
@@ -124,9 +124,12 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	    (st->heal_seat < 0 || st->heal_seat >= st->nseats || !cw_heal_possible(st, st->heal_seat) ||
 	     (st->pending_next != CW_PEND_NONE && st->pending_next != CW_PEND_FOLLOWUP)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad heal");
-	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE)
+	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE &&
+	    !(st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_HEAL))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
-	if (st->nhitq < 0 || st->nhitq > CW_UNITS || (st->nhitq > 0 && st->pending != CW_PEND_PROTECT))
+	if (st->nhitq < 0 || st->nhitq > CW_UNITS ||
+	    (st->nhitq > 0 && st->pending != CW_PEND_PROTECT &&
+	     !(st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_PROTECT)))
 		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
 	for (int i = 0; i < st->nhitq; i++)
 		if (st->hitq[i] < 0 || st->hitq[i] >= CW_UNITS)
@@ -152,7 +155,23 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	     st->dispel_fx >= st->nfx || cw_seat_of(st->fx[st->dispel_fx].caster) != st->turn_seat ||
 	     st->react_seat == st->turn_seat || cw_dispeller(st, st->react_seat) == CW_NONE))
 		return wr_fail(err, "bad-snapshot", "pending", "bad dispel");
-	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_DISPEL ||
+	if (st->pending == CW_PEND_RCOUNTER) {
+		int w = cw_unit_at(st, st->rx.unit), t = cw_unit_at(st, st->rx.to), dying = 0;
+		if (st->rx.type == CW_A_HEAL)
+			for (int k = 0; w != CW_NONE && k < CW_UPS; k++)
+				dying |= st->u[cw_seat_of(w) * CW_UPS + k].dying &&
+				         st->u[cw_seat_of(w) * CW_UPS + k].sq == st->rx.to;
+		if (w == CW_NONE || !st->u[w].cast || st->rx_seat < 0 || st->rx_seat >= st->nseats ||
+		    st->rx_seat == cw_seat_of(w) || cw_counterer(st, st->rx_seat) == CW_NONE ||
+		    (st->rx.type == CW_A_PROTECT &&
+		     (t == CW_NONE || (st->nhitq > 0 && st->hitq[0] != t))) ||
+		    (st->rx.type == CW_A_DISPEL && (st->dispel_fx < 0 || st->dispel_fx >= st->nfx)) ||
+		    (st->rx.type == CW_A_HEAL && (st->heal_seat != cw_seat_of(w) || !dying)) ||
+		    (st->rx.type != CW_A_PROTECT && st->rx.type != CW_A_DISPEL &&
+		     st->rx.type != CW_A_HEAL))
+			return wr_fail(err, "bad-snapshot", "rx", "bad reaction");
+	}
+	if (st->pending < CW_PEND_NONE || st->pending > CW_PEND_RCOUNTER ||
 	    (st->pending != CW_PEND_NONE && (st->phase < CW_PH_MOVE || st->phase > CW_PH_MELEE)))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
 	if (st->nfx < 0 || st->nfx > CW_MAX_FX)

@@ -267,6 +267,69 @@ pending_json(const char *kind, int seat)
 	return p;
 }
 
+/* The decision `pending` waits for, as the match page reads it: {seat,
+ * kind, prompt, ...}, or NULL. A Counterspell against a reaction carries
+ * the question that reaction answered ("under"). */
+static json_object *
+pending_view(const struct cw_state *st, int pending)
+{
+	json_object *p = NULL;
+	char prompt[160];
+	if (pending == CW_PEND_FOLLOWUP) {
+		p = pending_json("follow_up", st->turn_seat);
+		put(p, "unit", jsq(st, st->u[st->pend_unit].sq));
+		put(p, "emptied", jsq(st, st->pend_from));
+		snprintf(prompt, sizeof(prompt),
+		         "the unit that won may advance, charge again or hold");
+	} else if (pending == CW_PEND_COUNTER) {
+		p = pending_json("counterspell", st->react_seat);
+		put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
+		put(p, "caster", jsq(st, st->cast.unit));
+		snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
+		         cw_spells[st->cast.spell].name);
+	} else if (pending == CW_PEND_PROTECT) {
+		int t = cw_protect_target(st);
+		p = pending_json("protection", cw_seat_of(t));
+		put(p, "attacker", jsq(st, st->nhitq > 0 ? st->shot_from : st->held.unit));
+		put(p, "target", jsq(st, st->u[t].sq));
+		snprintf(prompt, sizeof(prompt), "%s",
+		         st->nhitq > 0 ? "cast Protection (+1 saves) on the unit hit, before its save, or not"
+		                       : "cast Protection (+1 saves) on the unit attacked, or not");
+	} else if (pending == CW_PEND_DISPEL) {
+		const struct cw_effect *fx = &st->fx[st->dispel_fx];
+		p = pending_json("dispel", st->react_seat);
+		put(p, "spell", jstr(cw_spells[fx->spell].slug));
+		put(p, "caster", jsq(st, st->u[fx->caster].sq));
+		snprintf(prompt, sizeof(prompt), "dispel %s, just cast, or not",
+		         cw_spells[fx->spell].name);
+	} else if (pending == CW_PEND_HEAL) {
+		p = pending_json("heal", st->heal_seat);
+		snprintf(prompt, sizeof(prompt),
+		         "Heal (4+) a unit just destroyed, or let it fall");
+	} else if (pending == CW_PEND_SACRIFICE) {
+		p = pending_json("sacrifice", st->turn_seat);
+		snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
+	} else if (pending == CW_PEND_RCOUNTER) {
+		int w = cw_unit_at(st, st->rx.unit);
+		const char *sp = st->rx.type == CW_A_PROTECT ? "protection"
+		                 : st->rx.type == CW_A_DISPEL ? "dispel" : "heal";
+		p = pending_json("counter_reaction", st->rx_seat);
+		put(p, "spell", jstr(sp));
+		put(p, "caster", jsq(st, st->rx.unit));
+		put(p, "target", st->rx.to >= 0 ? jsq(st, st->rx.to) : NULL);
+		put(p, "under", pending_view(st, st->rx.type == CW_A_PROTECT ? CW_PEND_PROTECT
+		                                 : st->rx.type == CW_A_DISPEL ? CW_PEND_DISPEL
+		                                                              : CW_PEND_HEAL));
+		snprintf(prompt, sizeof(prompt), "counter the %s just cast by %s (4+) or allow it",
+		         st->rx.type == CW_A_PROTECT ? "Protection"
+		         : st->rx.type == CW_A_DISPEL ? "Dispel" : "Heal",
+		         w != CW_NONE ? cw_def(st, w)->name : "the other side");
+	}
+	if (p)
+		put(p, "prompt", jstr(prompt));
+	return p;
+}
+
 static json_object *
 cw_view(const void *state, int viewer)
 {
@@ -297,47 +360,9 @@ cw_view(const void *state, int viewer)
 	    st->phase == CW_PH_FIRST ? jint(st->rolloff_winner) : NULL);
 	{
 		/* pending decisions, as the match page reads them: [{seat, kind, prompt}] */
-		json_object *arr2 = json_object_new_array(), *p = NULL;
-		char prompt[160];
-		if (st->pending == CW_PEND_FOLLOWUP) {
-			p = pending_json("follow_up", st->turn_seat);
-			put(p, "unit", jsq(st, st->u[st->pend_unit].sq));
-			put(p, "emptied", jsq(st, st->pend_from));
-			snprintf(prompt, sizeof(prompt),
-			         "the unit that won may advance, charge again or hold");
-		} else if (st->pending == CW_PEND_COUNTER) {
-			p = pending_json("counterspell", st->react_seat);
-			put(p, "spell", jstr(cw_spells[st->cast.spell].slug));
-			put(p, "caster", jsq(st, st->cast.unit));
-			snprintf(prompt, sizeof(prompt), "counter %s (4+) or allow it",
-			         cw_spells[st->cast.spell].name);
-		} else if (st->pending == CW_PEND_PROTECT) {
-			int t = cw_protect_target(st);
-			p = pending_json("protection", cw_seat_of(t));
-			put(p, "attacker", jsq(st, st->nhitq > 0 ? st->shot_from : st->held.unit));
-			put(p, "target", jsq(st, st->u[t].sq));
-			snprintf(prompt, sizeof(prompt), "%s",
-			         st->nhitq > 0 ? "cast Protection (+1 saves) on the unit hit, before its save, or not"
-			                       : "cast Protection (+1 saves) on the unit attacked, or not");
-		} else if (st->pending == CW_PEND_DISPEL) {
-			const struct cw_effect *fx = &st->fx[st->dispel_fx];
-			p = pending_json("dispel", st->react_seat);
-			put(p, "spell", jstr(cw_spells[fx->spell].slug));
-			put(p, "caster", jsq(st, st->u[fx->caster].sq));
-			snprintf(prompt, sizeof(prompt), "dispel %s, just cast, or not",
-			         cw_spells[fx->spell].name);
-		} else if (st->pending == CW_PEND_HEAL) {
-			p = pending_json("heal", st->heal_seat);
-			snprintf(prompt, sizeof(prompt),
-			         "Heal (4+) a unit just destroyed, or let it fall");
-		} else if (st->pending == CW_PEND_SACRIFICE) {
-			p = pending_json("sacrifice", st->turn_seat);
-			snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
-		}
-		if (p) {
-			put(p, "prompt", jstr(prompt));
+		json_object *arr2 = json_object_new_array(), *p = pending_view(st, st->pending);
+		if (p)
 			json_object_array_add(arr2, p);
-		}
 		put(o, "pending", arr2);
 	}
 	put(o, "last_moved",

@@ -154,7 +154,6 @@ cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev)
 	}
 	st->u[w].cast = 1;
 	st->u[w].instant = 1;
-	st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, target};
 }
 
 /* One unit hit by a ranged attack (weapon CW_W_NONE: a spell, Zap!). */
@@ -223,8 +222,15 @@ cw_hits_go(struct cw_state *st, int asked, struct wr_rng *rng, struct wr_list *e
 				st->pending = CW_PEND_PROTECT;
 				return;
 			}
-			if (st->side[seat].protect_order == 1)
-				cw_cast_protection(st, w, id, ev);
+			if (st->side[seat].protect_order == 1) {
+				/* as if asked and answered: it may be countered (C9),
+				 * then this save and the queue go on (cw_rules.c) */
+				cw_react(st,
+				         &(struct cw_action){.type = CW_A_PROTECT, .unit = st->u[w].sq,
+				                             .to = st->u[id].sq},
+				         rng, ev);
+				return;
+			}
 		}
 		asked = 0;
 		memmove(st->hitq, st->hitq + 1, (size_t)(st->nhitq - 1) * sizeof(st->hitq[0]));

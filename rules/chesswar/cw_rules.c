@@ -96,6 +96,8 @@ cw_to_act(const void *state)
 			return 1u << cw_seat_of(cw_protect_target(st));
 		if (st->pending == CW_PEND_DISPEL)
 			return 1u << st->react_seat;
+		if (st->pending == CW_PEND_RCOUNTER)
+			return 1u << st->rx_seat;
 		return 1u << st->turn_seat;
 	default:
 		return 0;
@@ -158,7 +160,7 @@ cw_candidates(const void *state, int seat, struct wr_list *out)
 			a->first = 0;
 		return;
 	}
-	if (st->pending == CW_PEND_COUNTER) {
+	if (st->pending == CW_PEND_COUNTER || st->pending == CW_PEND_RCOUNTER) {
 		for (int k = 0; k < CW_UPS; k++)
 			if (cw_on(st, seat * CW_UPS + k) && (a = cw_cand(out, CW_A_COUNTER)))
 				a->unit = st->u[seat * CW_UPS + k].sq;
@@ -335,7 +337,7 @@ cw_legal(const void *state, int seat, const void *action, struct wr_error *err)
 			               "choose to go first or second (C3)");
 		return 0;
 	}
-	if (st->pending == CW_PEND_COUNTER)
+	if (st->pending == CW_PEND_COUNTER || st->pending == CW_PEND_RCOUNTER)
 		return reaction_caster(st, seat, a, CW_A_COUNTER, CW_A_ALLOW, CW_SPELL_COUNTERSPELL,
 		                       "counter the spell (counterspell) or let it be (allow)", &id,
 		                       err) < 0 ? -1 : 0;
@@ -754,6 +756,26 @@ followup_possible(const struct cw_state *st)
 	return any;
 }
 
+/* The spell a reaction casts. */
+static int
+react_spell(int type)
+{
+	return type == CW_A_PROTECT ? CW_SPELL_PROTECTION
+	       : type == CW_A_DISPEL ? CW_SPELL_DISPEL
+	                             : CW_SPELL_HEAL;
+}
+
+/* Some seat other than `seat` might counter its `spell` now (a wizard able
+ * to, and no standing order "never" for that spell). */
+static int
+counter_possible(const struct cw_state *st, int seat, int spell)
+{
+	for (int s = 0; s < st->nseats; s++)
+		if (s != seat && cw_counterer(st, s) != CW_NONE && cw_counter_order(st, s, spell) != 0)
+			return 1;
+	return 0;
+}
+
 static void
 heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
@@ -770,8 +792,24 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 		if (order == 1) {
 			for (int k = 0; k < CW_UPS; k++) {
 				int d = s * CW_UPS + k, w;
-				if (st->u[d].dying && (w = cw_healer_for(st, d)) != CW_NONE)
+				if (!st->u[d].dying || (w = cw_healer_for(st, d)) == CW_NONE)
+					continue;
+				if (!counter_possible(st, s, CW_SPELL_HEAL)) {
 					cw_do_heal(st, w, d, rng, ev);
+					continue;
+				}
+				/* another seat may counter it (C9): asked, the Heal
+				 * waits as if this seat had been asked */
+				if (st->pending != CW_PEND_HEAL) {
+					st->pending_next = st->pending;
+					st->pending = CW_PEND_HEAL;
+				}
+				st->heal_seat = s;
+				cw_react(st, &(struct cw_action){.type = CW_A_HEAL, .unit = st->u[w].sq,
+				                                 .to = st->u[d].sq},
+				         rng, ev);
+				if (st->pending == CW_PEND_RCOUNTER)
+					return;
 			}
 			cw_heal_done(st, s);
 			continue;
@@ -823,15 +861,125 @@ shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct 
 		return;
 	}
 	order = st->side[cw_seat_of(t)].protect_order;
-	if (order == 1)
-		cw_cast_protection(st, w, t, ev);
-	if (order != 0) {
+	if (order == 2) {
 		resolve_strike(st, seat, a, rng, ev);
 		return;
 	}
 	st->held = *a;
-	st->pending = CW_PEND_PROTECT;
 	st->u[cw_unit_at(st, a->unit)].attacked = 1;
+	if (order == 1) {
+		/* as if asked and answered: the Protection may be countered
+		 * (C9), then the attack is rolled */
+		cw_react(st, &(struct cw_action){.type = CW_A_PROTECT, .unit = st->u[w].sq, .to = a->to},
+		         rng, ev);
+		return;
+	}
+	st->pending = CW_PEND_PROTECT;
+}
+
+/* After the Protection asked about (cast, countered or declined): the
+ * save of the unit hit, and the queue after it, or the attack held. */
+static void
+protect_go_on(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	struct cw_action held = st->held;
+	st->pending = CW_PEND_NONE;
+	if (st->nhitq > 0) {
+		cw_hits_go(st, 1, rng, ev);
+		return;
+	}
+	memset(&st->held, 0, sizeof(st->held));
+	resolve_strike(st, st->turn_seat, &held, rng, ev);
+}
+
+/* The reaction st->rx takes effect (not countered) or not, and what it
+ * answered goes on as after the answer: the hit's save or the attack
+ * (Protection), the next seat's Dispel (a countered one), the seat's
+ * other Heals. */
+static void
+react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_list *ev)
+{
+	struct cw_action rx = st->rx;
+	int w = cw_unit_at(st, rx.unit);
+
+	memset(&st->rx, 0, sizeof(st->rx));
+	st->rx_seat = 0;
+	switch (rx.type) {
+	case CW_A_PROTECT:
+		if (!countered && w != CW_NONE && cw_unit_at(st, rx.to) != CW_NONE)
+			st->fx[st->nfx++] =
+			    (struct cw_effect){CW_SPELL_PROTECTION, w, cw_unit_at(st, rx.to)};
+		protect_go_on(st, rng, ev);
+		break;
+	case CW_A_DISPEL:
+		st->pending = CW_PEND_NONE;
+		if (!countered)
+			cw_remove_fx(st, st->dispel_fx, ev);
+		else /* the same seat's next wizard able to, then the next seats */
+			cw_dispel_ask(st, st->react_seat, rng, ev);
+		break;
+	case CW_A_HEAL: {
+		int s = st->heal_seat, d = CW_NONE;
+		for (int k = 0; k < CW_UPS; k++)
+			if (st->u[s * CW_UPS + k].dying && st->u[s * CW_UPS + k].sq == rx.to)
+				d = s * CW_UPS + k;
+		st->pending = CW_PEND_HEAL;
+		if (!countered && w != CW_NONE && d != CW_NONE)
+			cw_do_heal(st, w, d, rng, ev);
+		if (!cw_heal_possible(st, s))
+			cw_heal_done(st, s);
+		break;
+	}
+	default:
+		st->pending = CW_PEND_NONE;
+		break;
+	}
+}
+
+/* The seats from `from` on, but the caster's, with a wizard able to
+ * counter st->rx: by standing order (a failed roll lets the same seat's
+ * next wizard try) or asked (CW_PEND_RCOUNTER); none countered, the
+ * spell takes effect. */
+static void
+react_go(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
+{
+	int caster = cw_unit_at(st, st->rx.unit), asked = 0, r;
+
+	r = caster == CW_NONE ? 0
+	                      : cw_counter_seek(st, from, cw_seat_of(caster),
+	                                        react_spell(st->rx.type), rng, ev, &asked);
+	if (r < 0) {
+		st->pending = CW_PEND_RCOUNTER;
+		st->rx_seat = asked;
+		return;
+	}
+	react_done(st, r, rng, ev);
+}
+
+void
+cw_react(struct cw_state *st, const struct cw_action *rx, struct wr_rng *rng, struct wr_list *ev)
+{
+	int w = cw_unit_at(st, rx->unit);
+	struct cw_event *e;
+
+	st->rx = *rx;
+	if (w == CW_NONE) {
+		react_done(st, 1, rng, ev);
+		return;
+	}
+	st->u[w].cast = 1;
+	if (cw_seat_of(w) != st->turn_seat)
+		st->u[w].instant = 1;
+	/* announced before any Counterspell; a Heal's roll names it */
+	if (rx->type == CW_A_PROTECT) {
+		cw_cast_protection(st, w, cw_unit_at(st, rx->to), ev);
+	} else if (rx->type == CW_A_DISPEL && (e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC))) {
+		cw_ev_unit(st, e, w);
+		e->spell = CW_SPELL_DISPEL;
+		e->value = st->fx[st->dispel_fx].spell;
+		e->other = st->fx[st->dispel_fx].caster;
+	}
+	react_go(st, 0, rng, ev);
 }
 
 void
@@ -907,40 +1055,39 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		shot_or_attack(st, seat, a, rng, ev);
 		break;
 	case CW_A_PROTECT:
-	case CW_A_NO_PROTECT: {
-		struct cw_action held = st->held;
-		if (st->nhitq > 0) {
-			if (a->type == CW_A_PROTECT)
-				cw_cast_protection(st, id, st->hitq[0], ev);
-			st->pending = CW_PEND_NONE;
-			cw_hits_go(st, 1, rng, ev);
-			break;
-		}
-		if (a->type == CW_A_PROTECT)
-			cw_cast_protection(st, id, cw_unit_at(st, held.to), ev);
-		st->pending = CW_PEND_NONE;
-		memset(&st->held, 0, sizeof(st->held));
-		resolve_strike(st, st->turn_seat, &held, rng, ev);
+		cw_react(st, a, rng, ev);
 		break;
-	}
+	case CW_A_NO_PROTECT:
+		protect_go_on(st, rng, ev);
+		break;
 	case CW_A_CAST:
 		cw_apply_cast(st, seat, id, a, rng, ev);
 		break;
 	case CW_A_COUNTER:
 		/* Each wizard has its own spell (C9): the same seat is asked again
 		 * while it has another wizard able to counter. */
+		if (st->pending == CW_PEND_RCOUNTER) {
+			if (cw_counter_roll(st, id, react_spell(st->rx.type), rng, ev))
+				react_done(st, 1, rng, ev);
+			else
+				react_go(st, st->rx_seat, rng, ev);
+			break;
+		}
 		if (!cw_do_counter(st, id, rng, ev))
 			cw_counter_ask(st, st->react_seat, rng, ev);
 		break;
 	case CW_A_DISPEL:
-		st->pending = CW_PEND_NONE;
-		cw_do_dispel(st, id, ev);
+		cw_react(st, a, rng, ev);
 		break;
 	case CW_A_NO_DISPEL:
 		st->pending = CW_PEND_NONE;
-		cw_dispel_ask(st, st->react_seat + 1, ev);
+		cw_dispel_ask(st, st->react_seat + 1, rng, ev);
 		break;
 	case CW_A_ALLOW:
+		if (st->pending == CW_PEND_RCOUNTER) {
+			react_go(st, st->rx_seat + 1, rng, ev);
+			break;
+		}
 		st->pending = CW_PEND_NONE;
 		cw_counter_ask(st, st->react_seat + 1, rng, ev);
 		break;
@@ -951,16 +1098,9 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		cw_destroy(st, id, "lost (no Liche)", ev);
 		st->u[id].dying = 0;   /* a chosen loss, not a destruction to Heal */
 		break;
-	case CW_A_HEAL: {
-		int d = CW_NONE;
-		for (int k = 0; k < CW_UPS; k++)
-			if (st->u[seat * CW_UPS + k].dying && st->u[seat * CW_UPS + k].sq == a->to)
-				d = seat * CW_UPS + k;
-		cw_do_heal(st, id, d, rng, ev);
-		if (!cw_heal_possible(st, seat))
-			cw_heal_done(st, seat);
+	case CW_A_HEAL:
+		cw_react(st, a, rng, ev);
 		break;
-	}
 	case CW_A_NO_HEAL:
 		cw_heal_done(st, seat);
 		break;
@@ -970,7 +1110,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	if (st->pending != CW_PEND_COUNTER)
 		memset(&st->cast, 0, sizeof(st->cast));
 	if (st->pending != CW_PEND_COUNTER && st->pending != CW_PEND_PROTECT &&
-	    st->pending != CW_PEND_DISPEL)
+	    st->pending != CW_PEND_DISPEL && st->pending != CW_PEND_RCOUNTER)
 		heal_check(st, rng, ev);
 	cw_check_end(st, ev);
 	/* an army wiped out on its own turn: the next army's turn (3-4 armies) */
@@ -997,6 +1137,7 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 	static const int decline[] = {
 		[CW_PEND_COUNTER] = CW_A_ALLOW, [CW_PEND_HEAL] = CW_A_NO_HEAL,
 		[CW_PEND_PROTECT] = CW_A_NO_PROTECT, [CW_PEND_DISPEL] = CW_A_NO_DISPEL,
+		[CW_PEND_RCOUNTER] = CW_A_ALLOW,
 	};
 	if (st->phase == CW_PH_SETUP) {
 		struct cw_side *sd = &st->side[seat];
@@ -1014,6 +1155,10 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 		finish_setup(st, rng, ev);
 		return;
 	}
+	/* its spell waiting for another seat's Counterspell fails with it */
+	if (st->pending == CW_PEND_RCOUNTER && cw_unit_at(st, st->rx.unit) != CW_NONE &&
+	    cw_seat_of(cw_unit_at(st, st->rx.unit)) == seat)
+		react_done(st, 1, rng, ev);
 	while (st->phase != CW_PH_OVER && st->pending != CW_PEND_NONE && st->turn_seat != seat &&
 	       (cw_to_act(st) & (1u << seat)) && st->pending < (int)(sizeof(decline) / sizeof(decline[0])) &&
 	       decline[st->pending]) {
@@ -1036,6 +1181,7 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 		st->nhitq = 0;
 		memset(&st->held, 0, sizeof(st->held));
 		memset(&st->cast, 0, sizeof(st->cast));
+		memset(&st->rx, 0, sizeof(st->rx));
 	}
 	cw_check_end(st, ev);
 	if (st->phase != CW_PH_OVER && st->turn_seat == seat)

@@ -172,6 +172,9 @@ enum cw_pending {
 	CW_PEND_PROTECT,          /* the target's seat may cast Protection before `held` is rolled
 	                             or, with hits queued, before the save of hitq[0] */
 	CW_PEND_DISPEL,           /* `react_seat` may Dispel the temporal spell fx[dispel_fx] */
+	CW_PEND_RCOUNTER,         /* `rx_seat` may counter `rx`, a Protection, Dispel or Heal
+	                             just cast by another seat; what it answers (PROTECT,
+	                             DISPEL, HEAL: their fields) waits under it */
 };
 
 struct cw_effect {
@@ -244,6 +247,10 @@ struct cw_state {
 	int nhitq;
 	int hit_weapon;           /* what hit them (enum cw_weapon_id; CW_W_NONE: Zap!) */
 	int react_seat;           /* CW_PEND_DISPEL: the seat asked */
+	struct cw_action rx;      /* rcounter: the spell cast in answer (type CW_A_PROTECT,
+	                           * CW_A_DISPEL or CW_A_HEAL, unit: the wizard, to: its
+	                           * target's square) */
+	int rx_seat;              /* rcounter: the seat asked */
 	int dispel_fx;            /* CW_PEND_DISPEL: the effect just cast */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
@@ -387,8 +394,28 @@ void cw_do_heal(struct cw_state *st, int w, int d, struct wr_rng *rng, struct wr
 /* Dispel as a reaction (C9, amended): the seats after `from` (in order,
  * not the caster's) with a wizard that may Dispel fx[st->dispel_fx] answer
  * by standing order or are asked (CW_PEND_DISPEL). */
-void cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev);
-void cw_do_dispel(struct cw_state *st, int w, struct wr_list *ev);
+void cw_dispel_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev);
+/* C9: "Most spells are always successful, unless the other side tries to
+ * counterspell them": a Protection, Dispel or Heal about to be cast (rx,
+ * see struct cw_state) is announced, its wizard's spell used, and the
+ * other seats with a wizard able to Counterspell answer in seat order, by
+ * standing order or asked (CW_PEND_RCOUNTER); then it takes effect, or
+ * not, and what it answered goes on (cw_rules.c). */
+void cw_react(struct cw_state *st, const struct cw_action *rx, struct wr_rng *rng,
+              struct wr_list *ev);
+/* The seat's first wizard able to Counterspell now, or CW_NONE; its
+ * standing order about `spell`: 1 counter, 0 not, -1 ask. */
+int cw_counterer(const struct cw_state *st, int seat);
+int cw_counter_order(const struct cw_state *st, int seat, int spell);
+/* The seats from `from` on, but `caster_seat`, with a wizard able to
+ * Counterspell `spell`, in seat order: by standing order (a failed roll
+ * lets the same seat's next wizard try) or asked. 1 countered, 0 none
+ * did, -1 *asked must be asked. */
+int cw_counter_seek(struct cw_state *st, int from, int caster_seat, int spell,
+                    struct wr_rng *rng, struct wr_list *ev, int *asked);
+/* Counterspell's d6 by wizard `wiz` against `spell`: 1 countered (4+). */
+int cw_counter_roll(struct cw_state *st, int wiz, int spell, struct wr_rng *rng,
+                    struct wr_list *ev);
 int cw_dispeller(const struct cw_state *st, int seat);
 /* RULINGS.md G7: a cast, or an answer about one, that met another seat's
  * possible reaction (its private standing order) cannot be taken back;
@@ -418,6 +445,8 @@ void cw_ranged_hit(struct cw_state *st, int id, int weapon, struct wr_rng *rng,
 void cw_hits_go(struct cw_state *st, int asked, struct wr_rng *rng, struct wr_list *ev);
 /* The unit whose Protection is asked now (CW_PEND_PROTECT). */
 int cw_protect_target(const struct cw_state *st);
+/* Announces a Protection on `target` and uses wizard w's spell; it takes
+ * effect once no seat counters it (cw_react). */
 void cw_cast_protection(struct cw_state *st, int w, int target, struct wr_list *ev);
 void cw_do_shoot(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
                  struct wr_list *ev);

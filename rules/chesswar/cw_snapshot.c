@@ -105,6 +105,12 @@ cw_snapshot(const void *state)
 	wr_json_put_fields(o, st, state_pending, WR_JF_COUNT(state_pending), &st->board);
 	put(o, "cast", action_fields(st, &st->cast));
 	put(o, "held", action_fields(st, &st->held));
+	/* only while a reaction waits for a Counterspell: older snapshots and
+	 * every other state are as before */
+	if (st->pending == CW_PEND_RCOUNTER) {
+		put(o, "rx", action_fields(st, &st->rx));
+		put(o, "rx_seat", jint(st->rx_seat));
+	}
 	wr_json_put_fields(o, st, state_react, WR_JF_COUNT(state_react), &st->board);
 	arr = json_object_new_array();
 	json_object_array_add(arr, jint(st->hit_weapon));
@@ -269,7 +275,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_new(o, "out", 0, (1 << st->nseats) - 1, 0, &v, err) ||
 	    get_int(o, "rolloff_winner", -1, 1, &st->rolloff_winner, err) ||
 	    get_int(o, "last_moved", -1, CW_UNITS - 1, &st->last_moved, err) ||
-	    get_int(o, "pending", 0, CW_PEND_DISPEL, &st->pending, err) ||
+	    get_int(o, "pending", 0, CW_PEND_RCOUNTER, &st->pending, err) ||
 	    get_new(o, "react_seat", 0, st->nseats - 1, 1 - st->turn_seat, &st->react_seat, err) ||
 	    get_new(o, "dispel_fx", 0, CW_MAX_FX - 1, 0, &st->dispel_fx, err) ||
 	    get_int(o, "heal_seat", 0, st->nseats - 1, &st->heal_seat, err) ||
@@ -313,6 +319,10 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 		return wr_fail(err, "bad-snapshot", "cast", "bad cast");
 	if (!json_object_object_get_ex(o, "held", &t) || load_action(st, t, &st->held, err))
 		return wr_fail(err, "bad-snapshot", "held", "bad held action");
+	if (st->pending == CW_PEND_RCOUNTER &&
+	    (!json_object_object_get_ex(o, "rx", &t) || load_action(st, t, &st->rx, err) ||
+	     get_int(o, "rx_seat", 0, st->nseats - 1, &st->rx_seat, err)))
+		return wr_fail(err, "bad-snapshot", "rx", "bad reaction");
 	if (!json_object_object_get_ex(o, "hits", &t))
 		t = NULL;   /* stored before C9 (amended): nothing queued */
 	else if (!json_object_is_type(t, json_type_array) || json_object_array_length(t) < 1 ||

@@ -270,7 +270,7 @@ cw_resolve_cast(struct cw_state *st, const struct cw_action *a, int id, struct w
 	case CW_SPELL_PROTECTION:
 		st->fx[st->nfx++] = (struct cw_effect){a->spell, id, t};
 		st->dispel_fx = st->nfx - 1;
-		cw_dispel_ask(st, 0, ev);
+		cw_dispel_ask(st, 0, rng, ev);
 		break;
 	case CW_SPELL_ZAP:
 		st->shot_from = st->u[id].sq;
@@ -346,25 +346,10 @@ cw_dispeller(const struct cw_state *st, int seat)
 	return wizard_with(st, seat, CW_SPELL_DISPEL);
 }
 
-void
-cw_do_dispel(struct cw_state *st, int w, struct wr_list *ev)
-{
-	struct cw_event *e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC);
-	cw_ev_unit(st, e, w);
-	if (e) {
-		e->spell = CW_SPELL_DISPEL;
-		e->value = st->fx[st->dispel_fx].spell;
-		e->other = st->fx[st->dispel_fx].caster;
-	}
-	st->u[w].cast = 1;
-	st->u[w].instant = 1;
-	cw_remove_fx(st, st->dispel_fx, ev);
-}
-
 /* "Instant spells can be cast anytime, even on enemy's turn!" (C9,
  * amended): Dispel is asked as soon as an enemy temporal spell is cast. */
 void
-cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
+cw_dispel_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
 {
 	const struct cw_effect *f = &st->fx[st->dispel_fx];
 	for (int s = from; s < st->nseats; s++) {
@@ -375,7 +360,9 @@ cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
 		if (order == 0)
 			continue;
 		if (order == 1) {
-			cw_do_dispel(st, w, ev);
+			struct cw_action rx = {.type = CW_A_DISPEL, .unit = st->u[w].sq, .to = CW_NONE};
+			st->react_seat = s;
+			cw_react(st, &rx, rng, ev);
 			return;
 		}
 		st->pending = CW_PEND_DISPEL;
@@ -385,44 +372,77 @@ cw_dispel_ask(struct cw_state *st, int from, struct wr_list *ev)
 }
 
 int
-cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
+cw_counter_roll(struct cw_state *st, int wiz, int spell, struct wr_rng *rng, struct wr_list *ev)
 {
 	int face = (int)wr_die(rng, 6);
 	struct cw_event *e = cw_ev_roll(st, ev, CW_E_COUNTER, wiz, CW_NONE, face);
 	st->u[wiz].cast = 1;
-	st->u[wiz].instant = 1;
-	st->pending = CW_PEND_NONE;
+	/* on the enemy's turn it uses up its next turn's spell (C9) */
+	if (cw_seat_of(wiz) != st->turn_seat)
+		st->u[wiz].instant = 1;
 	if (e) {
-		e->spell = st->cast.spell;
+		e->spell = spell;
 		e->need = 4;
 		e->ok = face >= 4;
 	}
 	return face >= 4;
 }
 
-void
-cw_counter_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
+int
+cw_do_counter(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev)
 {
-	int caster = cw_unit_at(st, st->cast.unit);
+	st->pending = CW_PEND_NONE;
+	return cw_counter_roll(st, wiz, st->cast.spell, rng, ev);
+}
+
+int
+cw_counterer(const struct cw_state *st, int seat)
+{
+	return wizard_with(st, seat, CW_SPELL_COUNTERSPELL);
+}
+
+int
+cw_counter_order(const struct cw_state *st, int seat, int spell)
+{
+	return spell_order(st->side[seat].counter_order, st->side[seat].counter_mask, spell);
+}
+
+int
+cw_counter_seek(struct cw_state *st, int from, int caster_seat, int spell, struct wr_rng *rng,
+                struct wr_list *ev, int *asked)
+{
 	for (int s = from; s < st->nseats; s++) {
 		int wiz = wizard_with(st, s, CW_SPELL_COUNTERSPELL), order;
-		if (s == cw_seat_of(caster) || wiz == CW_NONE)
+		if (s == caster_seat || wiz == CW_NONE)
 			continue;
-		order = spell_order(st->side[s].counter_order, st->side[s].counter_mask,
-		                    st->cast.spell);
+		order = spell_order(st->side[s].counter_order, st->side[s].counter_mask, spell);
 		if (order == 0)
 			continue;
 		if (order == 1) {
-			if (cw_do_counter(st, wiz, rng, ev))
-				return;
+			if (cw_counter_roll(st, wiz, spell, rng, ev))
+				return 1;
 			s--; /* its next unused wizard tries too (this one has cast) */
 			continue;
 		}
-		st->pending = CW_PEND_COUNTER;
-		st->react_seat = s;
-		return;
+		*asked = s;
+		return -1;
 	}
-	cw_resolve_cast(st, &st->cast, caster, rng, ev);
+	return 0;
+}
+
+void
+cw_counter_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
+{
+	int caster = cw_unit_at(st, st->cast.unit), asked;
+	int r = cw_counter_seek(st, from, cw_seat_of(caster), st->cast.spell, rng, ev, &asked);
+
+	st->pending = CW_PEND_NONE;
+	if (r < 0) {
+		st->pending = CW_PEND_COUNTER;
+		st->react_seat = asked;
+	} else if (r == 0) {
+		cw_resolve_cast(st, &st->cast, caster, rng, ev);
+	}
 }
 
 void
@@ -515,31 +535,33 @@ reaction_possible(const struct cw_state *st, int seat)
 	return 0;
 }
 
-/* RULINGS.md G7: a post that cast a spell, or answered a question about
- * one, where another seat could react, showed the poster that seat's
- * standing order: the spell took effect, stood or was countered without
- * a question (an order), or the match waits for that seat (none). Even
+/* RULINGS.md G7: a post that cast a spell (on its turn or in answer), or
+ * answered a question about one, where another seat could react, showed
+ * the poster that seat's standing order: the spell took effect, stood or
+ * was countered without a question (an order), or the match waits for
+ * that seat (none). Even
  * with no die drawn, the post cannot be taken back. Decided from what the
  * poster saw, so a refused undo tells nothing either. */
 int
 cw_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
 {
 	const struct cw_state *a = before, *b = after;
-	int acted = a->pending == CW_PEND_COUNTER || a->pending == CW_PEND_DISPEL;
+	int acted = a->pending == CW_PEND_COUNTER || a->pending == CW_PEND_DISPEL ||
+	            a->pending == CW_PEND_RCOUNTER;
 
 	(void)ev;
 	if (seat < 0 || seat >= a->nseats || a->phase < CW_PH_MOVE || a->phase > CW_PH_MELEE)
 		return 0;
-	/* its own spell (a reaction, Protection or Heal, is never countered:
-	 * README decisions 18, 19) */
-	for (int k = 0; k < CW_UPS && !acted && a->pending == CW_PEND_NONE; k++)
+	/* a spell of its own, on its turn or in answer (C9: any spell may be
+	 * countered) */
+	for (int k = 0; k < CW_UPS && !acted; k++)
 		acted = !a->u[seat * CW_UPS + k].cast && b->u[seat * CW_UPS + k].cast;
 	return acted && reaction_possible(a, seat);
 }
 
-/* The same for a draft's dry run (POST .../preview): a cast, or an
- * answer to a question about a spell, may meet another seat's order, so
- * the draft ends there whatever that order is. */
+/* The same for a draft's dry run (POST .../preview): a cast, a spell cast
+ * in answer, or an answer to a question about a spell, may meet another
+ * seat's order, so the draft ends there whatever that order is. */
 int
 cw_may_reveal(const void *state, int seat, json_object *action)
 {
@@ -552,8 +574,9 @@ cw_may_reveal(const void *state, int seat, json_object *action)
 	if (!json_object_object_get_ex(action, "type", &t) || !json_object_is_type(t, json_type_string))
 		return 0;
 	type = json_object_get_string(t);
-	if (strcmp(type, "cast") != 0 && st->pending != CW_PEND_COUNTER &&
-	    st->pending != CW_PEND_DISPEL)
+	if (strcmp(type, "cast") != 0 && strcmp(type, "protect") != 0 && strcmp(type, "heal") != 0 &&
+	    strcmp(type, "dispel") != 0 && strcmp(type, "counterspell") != 0 &&
+	    strcmp(type, "allow") != 0 && strcmp(type, "no_dispel") != 0)
 		return 0;
 	return reaction_possible(st, seat);
 }

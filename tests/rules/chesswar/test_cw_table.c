@@ -1276,6 +1276,20 @@ g7_post(struct cw_state *st, const char *json)
 	return r;
 }
 
+/* Humans against Humans, seat 1 shooting at seat 0's infantry d4 from d7
+ * (and e7, so that its phase goes on), its wizard f7 able to counter the
+ * Protection seat 0's wizard c3 casts by standing order. */
+static struct cw_state *
+protected_shot(void)
+{
+	struct cw_state *st = wizards(CW_PH_SHOOT);
+	add(st, 1, "archers", "d7");
+	add(st, 1, "archers", "e7");
+	add(st, 1, "wizard", "f7");
+	orders(st, 0, "{\"protection\":\"always\"}");
+	return st;
+}
+
 /* RULINGS.md C9 (amended): every instant spell on the enemy's turn. */
 static void
 c9_amended(void)
@@ -1318,6 +1332,119 @@ c9_amended(void)
 	CHECK(st->pending == CW_PEND_PROTECT && cw_to_act(st) == 1u, row_name);
 	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(3));
 	CHECK(!dead(st, inf) && st->u[cw_unit_at(st, sq(st, "c3"))].instant, row_name);
+	free(st);
+
+	st = wizards(CW_PH_SHOOT);
+	inf = cw_unit_at(st, sq(st, "d4"));
+	add(st, 1, "archers", "d7");
+	add(st, 1, "archers", "e7");   /* the shooting phase goes on after the first shot */
+	int cw1 = add(st, 1, "wizard", "f7");
+	orders(st, 1, "{\"counterspell\":\"always\"}");
+	row(T "Spells, \"Most spells are always successful, unless the other side tries to "
+	      "counterspell them\"; Counterspell \"counter just cast spell on 4+\": a Protection "
+	      "cast in answer is countered by the other side's standing order, and the save has "
+	      "no +1");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	CHECK(st->pending == CW_PEND_PROTECT, "asked about Protection first");
+	ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(5, 4));
+	CHECK(has_event("counterspell") && ev_int("save", "need") == 4 && st->nfx == 0 &&
+	      !dead(st, inf) && st->u[cw_unit_at(st, sq(st, "c3"))].cast && st->u[cw1].cast &&
+	      !st->u[cw1].instant, row_name);
+	free(st);
+
+	st = protected_shot();
+	inf = cw_unit_at(st, sq(st, "d4"));
+	row(T "Spells, \"unless the other side tries to counterspell them\"; RULINGS.md, ChessWar "
+	      "C9 \"Counterspell is a reaction: a standing order ... or the server asks\": a "
+	      "Protection cast by standing order waits for the other side's answer");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	CHECK(st->pending == CW_PEND_RCOUNTER && cw_to_act(st) == 2u && has_event("cast") &&
+	      !has_event("save") && listed(st, 1, "{\"type\":\"counterspell\",\"from\":\"f7\"}") &&
+	      listed(st, 1, "{\"type\":\"allow\"}") && !listed(st, 0, "{\"type\":\"allow\"}"),
+	      row_name);
+	{
+		json_object *v = cw_ruleset.view(st, 0), *pd, *p0, *x;
+		const char *kind = NULL;
+		if (json_object_object_get_ex(v, "pending", &pd) && json_object_array_length(pd) == 1 &&
+		    (p0 = json_object_array_get_idx(pd, 0)) &&
+		    json_object_object_get_ex(p0, "kind", &x))
+			kind = json_object_get_string(x);
+		CHECK(kind && !strcmp(kind, "counter_reaction"), "the view names the question");
+		json_object_put(v);
+		/* the computer player rebuilds this question from the seat's view */
+		struct wr_rng brng;
+		uint64_t bs;
+		struct wr_error derr;
+		wr_rng_seeded(&brng, &bs, 5);
+		v = cw_ruleset.view(st, 1);
+		void *d = cw_ruleset.determinize(v, 1, &brng, &derr);
+		json_object *ra = cw_ruleset.actions(st, 1), *da = d ? cw_ruleset.actions(d, 1) : NULL;
+		CHECK(d && da && json_object_equal(ra, da),
+		      "cw_bot.c: a determinization of the asked seat's view offers the same answers");
+		if (!d)
+			fprintf(stderr, "  determinize: %s %s\n", derr.field, derr.message);
+		json_object_put(ra);
+		json_object_put(da);
+		if (d)
+			cw_ruleset.free(d);
+		json_object_put(v);
+		json_object *snap = cw_ruleset.save(st);
+		void *back = NULL;
+		struct wr_error err;
+		CHECK(cw_ruleset.load(snap, &back, &err) == 0 &&
+		      ((struct cw_state *)back)->pending == CW_PEND_RCOUNTER,
+		      "cw_snapshot.c: a reaction waiting for a Counterspell is saved and loads");
+		if (back)
+			cw_ruleset.free(back);
+		json_object_put(snap);
+	}
+	row(T "Counterspell \"counter just cast spell on 4+\": a 2 fails, the Protection stands "
+	      "and the unit saves on 3 (+1)");
+	ok(st, 1, "{\"type\":\"counterspell\",\"unit\":\"f7\"}", D(2, 3));
+	CHECK(has_event("counterspell") && st->nfx == 1 && !dead(st, inf) &&
+	      st->pending == CW_PEND_NONE && cw_to_act(st) == 2u, row_name);
+	free(st);
+
+	st = protected_shot();
+	inf = cw_unit_at(st, sq(st, "d4"));
+	row(T "Spells, \"unless the other side tries to counterspell them\": the side asked may "
+	      "let the Protection be (allow)");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	ok(st, 1, "{\"type\":\"allow\"}", D(3));
+	CHECK(st->nfx == 1 && !dead(st, inf) && st->pending == CW_PEND_NONE, row_name);
+	free(st);
+
+	st = wizards(CW_PH_MOVE);
+	st->turn_seat = 0;
+	add(st, 0, "wizard", "b3");
+	add(st, 1, "wizard", "d7");
+	orders(st, 0, "{\"counterspell\":\"always\"}");
+	orders(st, 1, "{\"counterspell\":\"never\"}");
+	row(T "Spells, \"unless the other side tries to counterspell them\": a Dispel cast in "
+	      "answer to a Storm is countered (4+) by the caster's other wizard, and the Storm "
+	      "stands");
+	ok(st, 0, "{\"type\":\"cast\",\"from\":\"c3\",\"spell\":\"storm\"}", NODICE);
+	CHECK(st->pending == CW_PEND_DISPEL, "asked about Dispel");
+	ok(st, 1, "{\"type\":\"dispel\",\"from\":\"d7\"}", D(4));
+	CHECK(has_event("counterspell") && st->nfx == 1 && st->pending == CW_PEND_NONE &&
+	      cw_to_act(st) == 1u && st->u[cw_unit_at(st, sq(st, "b3"))].cast, row_name);
+	free(st);
+
+	st = wizards(CW_PH_SHOOT);
+	add(st, 1, "archers", "d7");
+	add(st, 1, "wizard", "f7");
+	orders(st, 1, "{\"counterspell\":\"never\"}");
+	row("RULINGS.md, G7 Undo: a Protection cast in answer where the other side could "
+	    "counter it showed that side's orders: a barrier");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	{
+		struct cw_state *before = malloc(sizeof(*st));
+		memcpy(before, st, sizeof(*st));
+		ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(3));
+		CHECK(st->nfx == 1 && wr_undo_reveals(&cw_ruleset, before, st, 0, &last_ev) == 1,
+		      row_name);
+		free(before);
+	}
 	free(st);
 
 	st = wizards(CW_PH_MOVE);
