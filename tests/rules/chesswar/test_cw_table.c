@@ -1759,6 +1759,26 @@ spells(void)
 	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
 	add(st, 0, "general", "a1");
 	add(st, 1, "warlord", "h8");
+	add(st, 0, "wizard", "c3");
+	hinf = add(st, 0, "infantry", "d4");
+	orc = add(st, 1, "orcs", "d5");
+	int sham = add(st, 1, "shaman", "f7");
+	cw_link(st, hinf, orc);
+	st->turn_seat = 1;
+	st->phase = CW_PH_MELEE;
+	orders(st, 0, "{\"heal\":\"always\",\"protection\":\"never\"}");
+	orders(st, 1, "{\"counterspell\":\"always\"}");
+	row(T "Spells, \"unless the other side tries to counterspell them\": a Heal by standing "
+	      "order is countered on 4+ by the side whose turn it is: no Heal roll, the unit stays "
+	      "destroyed, and the follow-up comes");
+	ok(st, 1, "{\"type\":\"attack\",\"from\":\"d5\",\"target\":\"d4\"}", D(6, 5));
+	CHECK(dead(st, hinf) && has_event("counterspell") && !has_event("heal") &&
+	      st->pending == CW_PEND_FOLLOWUP && st->u[sham].cast && !st->u[sham].instant, row_name);
+	free(st);
+
+	st = pos(CW_ARMY_HUMANS, CW_ARMY_ORCS, 8, 8);
+	add(st, 0, "general", "a1");
+	add(st, 1, "warlord", "h8");
 	hw = add(st, 0, "wizard", "c3");
 	hinf = add(st, 0, "infantry", "d4");
 	orc = add(st, 1, "orcs", "d5");
