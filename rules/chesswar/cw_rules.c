@@ -756,26 +756,6 @@ followup_possible(const struct cw_state *st)
 	return any;
 }
 
-/* The spell a reaction casts. */
-static int
-react_spell(int type)
-{
-	return type == CW_A_PROTECT ? CW_SPELL_PROTECTION
-	       : type == CW_A_DISPEL ? CW_SPELL_DISPEL
-	                             : CW_SPELL_HEAL;
-}
-
-/* Some seat other than `seat` might counter its `spell` now (a wizard able
- * to, and no standing order "never" for that spell). */
-static int
-counter_possible(const struct cw_state *st, int seat, int spell)
-{
-	for (int s = 0; s < st->nseats; s++)
-		if (s != seat && cw_counterer(st, s) != CW_NONE && cw_counter_order(st, s, spell) != 0)
-			return 1;
-	return 0;
-}
-
 static void
 heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 {
@@ -794,7 +774,7 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 				int d = s * CW_UPS + k, w;
 				if (!st->u[d].dying || (w = cw_healer_for(st, d)) == CW_NONE)
 					continue;
-				if (!counter_possible(st, s, CW_SPELL_HEAL)) {
+				if (!cw_counter_possible(st, s, CW_SPELL_HEAL)) {
 					cw_do_heal(st, w, d, rng, ev);
 					continue;
 				}
@@ -833,9 +813,9 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	}
 }
 
-static void
-resolve_strike(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
-               struct wr_list *ev)
+void
+cw_resolve_strike(struct cw_state *st, int seat, const struct cw_action *a, struct wr_rng *rng,
+                  struct wr_list *ev)
 {
 	if (a->type == CW_A_SHOOT) {
 		cw_do_shoot(st, seat, a, rng, ev);
@@ -857,12 +837,12 @@ shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct 
 	if (a->type == CW_A_ATTACK && t != CW_NONE && cw_seat_of(t) != seat)
 		w = cw_protector_for(st, t);
 	if (w == CW_NONE) {
-		resolve_strike(st, seat, a, rng, ev);
+		cw_resolve_strike(st, seat, a, rng, ev);
 		return;
 	}
 	order = st->side[cw_seat_of(t)].protect_order;
 	if (order == 2) {
-		resolve_strike(st, seat, a, rng, ev);
+		cw_resolve_strike(st, seat, a, rng, ev);
 		return;
 	}
 	st->held = *a;
@@ -875,111 +855,6 @@ shot_or_attack(struct cw_state *st, int seat, const struct cw_action *a, struct 
 		return;
 	}
 	st->pending = CW_PEND_PROTECT;
-}
-
-/* After the Protection asked about (cast, countered or declined): the
- * save of the unit hit, and the queue after it, or the attack held. */
-static void
-protect_go_on(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
-{
-	struct cw_action held = st->held;
-	st->pending = CW_PEND_NONE;
-	if (st->nhitq > 0) {
-		cw_hits_go(st, 1, rng, ev);
-		return;
-	}
-	memset(&st->held, 0, sizeof(st->held));
-	resolve_strike(st, st->turn_seat, &held, rng, ev);
-}
-
-/* The reaction st->rx takes effect (not countered) or not, and what it
- * answered goes on as after the answer: the hit's save or the attack
- * (Protection), the next seat's Dispel (a countered one), the seat's
- * other Heals. */
-static void
-react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_list *ev)
-{
-	struct cw_action rx = st->rx;
-	int w = cw_unit_at(st, rx.unit);
-
-	memset(&st->rx, 0, sizeof(st->rx));
-	st->rx_seat = 0;
-	switch (rx.type) {
-	case CW_A_PROTECT:
-		if (!countered && w != CW_NONE && cw_unit_at(st, rx.to) != CW_NONE)
-			st->fx[st->nfx++] =
-			    (struct cw_effect){CW_SPELL_PROTECTION, w, cw_unit_at(st, rx.to)};
-		protect_go_on(st, rng, ev);
-		break;
-	case CW_A_DISPEL:
-		st->pending = CW_PEND_NONE;
-		if (!countered)
-			cw_remove_fx(st, st->dispel_fx, ev);
-		else /* the same seat's next wizard able to, then the next seats */
-			cw_dispel_ask(st, st->react_seat, rng, ev);
-		break;
-	case CW_A_HEAL: {
-		int s = st->heal_seat, d = CW_NONE;
-		for (int k = 0; k < CW_UPS; k++)
-			if (st->u[s * CW_UPS + k].dying && st->u[s * CW_UPS + k].sq == rx.to)
-				d = s * CW_UPS + k;
-		st->pending = CW_PEND_HEAL;
-		if (!countered && w != CW_NONE && d != CW_NONE)
-			cw_do_heal(st, w, d, rng, ev);
-		if (!cw_heal_possible(st, s))
-			cw_heal_done(st, s);
-		break;
-	}
-	default:
-		st->pending = CW_PEND_NONE;
-		break;
-	}
-}
-
-/* The seats from `from` on, but the caster's, with a wizard able to
- * counter st->rx: by standing order (a failed roll lets the same seat's
- * next wizard try) or asked (CW_PEND_RCOUNTER); none countered, the
- * spell takes effect. */
-static void
-react_go(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
-{
-	int caster = cw_unit_at(st, st->rx.unit), asked = 0, r;
-
-	r = caster == CW_NONE ? 0
-	                      : cw_counter_seek(st, from, cw_seat_of(caster),
-	                                        react_spell(st->rx.type), rng, ev, &asked);
-	if (r < 0) {
-		st->pending = CW_PEND_RCOUNTER;
-		st->rx_seat = asked;
-		return;
-	}
-	react_done(st, r, rng, ev);
-}
-
-void
-cw_react(struct cw_state *st, const struct cw_action *rx, struct wr_rng *rng, struct wr_list *ev)
-{
-	int w = cw_unit_at(st, rx->unit);
-	struct cw_event *e;
-
-	st->rx = *rx;
-	if (w == CW_NONE) {
-		react_done(st, 1, rng, ev);
-		return;
-	}
-	st->u[w].cast = 1;
-	if (cw_seat_of(w) != st->turn_seat)
-		st->u[w].instant = 1;
-	/* announced before any Counterspell; a Heal's roll names it */
-	if (rx->type == CW_A_PROTECT) {
-		cw_cast_protection(st, w, cw_unit_at(st, rx->to), ev);
-	} else if (rx->type == CW_A_DISPEL && (e = cw_ev_push(ev, CW_E_CAST, WR_VIS_PUBLIC))) {
-		cw_ev_unit(st, e, w);
-		e->spell = CW_SPELL_DISPEL;
-		e->value = st->fx[st->dispel_fx].spell;
-		e->other = st->fx[st->dispel_fx].caster;
-	}
-	react_go(st, 0, rng, ev);
 }
 
 void
@@ -1058,7 +933,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		cw_react(st, a, rng, ev);
 		break;
 	case CW_A_NO_PROTECT:
-		protect_go_on(st, rng, ev);
+		cw_protect_go_on(st, rng, ev);
 		break;
 	case CW_A_CAST:
 		cw_apply_cast(st, seat, id, a, rng, ev);
@@ -1067,10 +942,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		/* Each wizard has its own spell (C9): the same seat is asked again
 		 * while it has another wizard able to counter. */
 		if (st->pending == CW_PEND_RCOUNTER) {
-			if (cw_counter_roll(st, id, react_spell(st->rx.type), rng, ev))
-				react_done(st, 1, rng, ev);
-			else
-				react_go(st, st->rx_seat, rng, ev);
+			cw_react_answer(st, id, rng, ev);
 			break;
 		}
 		if (!cw_do_counter(st, id, rng, ev))
@@ -1085,7 +957,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 		break;
 	case CW_A_ALLOW:
 		if (st->pending == CW_PEND_RCOUNTER) {
-			react_go(st, st->rx_seat + 1, rng, ev);
+			cw_react_answer(st, CW_NONE, rng, ev);
 			break;
 		}
 		st->pending = CW_PEND_NONE;
@@ -1158,7 +1030,7 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 	/* its spell waiting for another seat's Counterspell fails with it */
 	if (st->pending == CW_PEND_RCOUNTER && cw_unit_at(st, st->rx.unit) != CW_NONE &&
 	    cw_seat_of(cw_unit_at(st, st->rx.unit)) == seat)
-		react_done(st, 1, rng, ev);
+		cw_react_done(st, 1, rng, ev);
 	while (st->phase != CW_PH_OVER && st->pending != CW_PEND_NONE && st->turn_seat != seat &&
 	       (cw_to_act(st) & (1u << seat)) && st->pending < (int)(sizeof(decline) / sizeof(decline[0])) &&
 	       decline[st->pending]) {

@@ -76,38 +76,6 @@ compare_result(json_object *list, json_object *said, json_object *replayed)
 	}
 }
 
-/* A match ended without the rules deciding (a draw agreed, an abort), as
- * the service records it: api/posts.c and every replay. */
-json_object *
-wp_result_by(const char *reason, int draw)
-{
-	json_object *r = json_object_new_object();
-
-	json_object_object_add(r, "winners", json_object_new_array());
-	json_object_object_add(r, "draw", json_object_new_boolean(draw));
-	json_object_object_add(r, "reason", json_object_new_string(reason));
-	return r;
-}
-
-json_object *
-wp_result_adjudicated(json_object *content, int nseats)
-{
-	json_object *w;
-
-	if (!json_object_object_get_ex(content, "winner", &w))
-		return NULL;
-	if (!w)
-		return wp_result_by("adjudication", 1);
-	int seat = json_object_get_int(w);
-	if (!json_object_is_type(w, json_type_int) || seat < 0 || seat >= nseats)
-		return NULL;
-	json_object *r = wp_result_by("adjudication", 0);
-	json_object *winners;
-	json_object_object_get_ex(r, "winners", &winners);
-	json_object_array_add(winners, json_object_new_int(seat));
-	return r;
-}
-
 static const char *
 str(json_object *o, const char *k)
 {
@@ -313,47 +281,6 @@ canonical(const struct wr_ruleset *rs, const void *state)
 	return s;
 }
 
-/* Where two saved states first differ, as a path ("units[4][14]"), into
- * `path`; "" when they do not. Only the place is named, never the values:
- * an auditor learns which part of the state to look at. */
-static void
-first_difference(json_object *a, json_object *b, char *path, size_t size)
-{
-	size_t len = strlen(path);
-
-	if (json_object_get_type(a) != json_object_get_type(b))
-		return;
-	if (json_object_is_type(a, json_type_object)) {
-		json_object_object_foreach(a, key, va) {
-			json_object *vb = NULL;
-			if (!json_object_object_get_ex(b, key, &vb) || !json_object_equal(va, vb)) {
-				snprintf(path + len, size - len, "%s%.64s", len ? "." : "", key);
-				if (vb)
-					first_difference(va, vb, path, size);
-				return;
-			}
-		}
-		json_object_object_foreach(b, kb, vb2) {
-			(void)vb2;
-			if (!json_object_object_get_ex(a, kb, NULL)) {
-				snprintf(path + len, size - len, "%s%.64s", len ? "." : "", kb);
-				return;
-			}
-		}
-	} else if (json_object_is_type(a, json_type_array)) {
-		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
-		for (size_t i = 0; i < na && i < nb; i++) {
-			json_object *va = json_object_array_get_idx(a, i),
-			            *vb = json_object_array_get_idx(b, i);
-			if (!json_object_equal(va, vb)) {
-				snprintf(path + len, size - len, "[%zu]", i);
-				first_difference(va, vb, path, size);
-				return;
-			}
-		}
-	}
-}
-
 /* The replay against the export, post by post, in one pass: numbering,
  * draws, undo marks, rolls. The state before each post taken back is kept
  * in before[seq] until its undo. */
@@ -472,7 +399,7 @@ wp_verify(json_object *doc)
 			state_ok = strcmp(a, b) == 0;
 			if (!state_ok) {
 				json_object *ja = rs->save(end.state), *jb = rs->save(stored);
-				first_difference(ja, jb, where, sizeof(where));
+				wp_json_first_difference(ja, jb, where, sizeof(where));
 				json_object_put(ja);
 				json_object_put(jb);
 			}

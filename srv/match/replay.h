@@ -74,6 +74,9 @@ json_object *wp_result_by(const char *reason, int draw);
 /* The result an adjudication post's content gives, {"winner": seat or
  * null (a draw), ...}: reason "adjudication"; NULL when malformed. */
 json_object *wp_result_adjudicated(json_object *content, int nseats);
+/* Where two saved states first differ, as a path ("units[4][14]"), into
+ * `path` (statediff.c); left as it was when they do not. */
+void wp_json_first_difference(json_object *a, json_object *b, char *path, size_t size);
 
 /* An undo post's content, [{"type": "undo", "posts": [seq, ...]}]: the
  * seqs it takes back, ascending (issue 14).
