@@ -10,11 +10,20 @@
 #include "rules.h"
 
 /* Matches of each ruleset played to their end (random play runs long:
- * the sanitizer build plays fewer). */
+ * the sanitizer build, where each ruleset's own play test loads states
+ * already, plays none; clang names its sanitizers by __has_feature). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define WR_SANITIZED 1
+#endif
+#endif
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ENDED_MATCHES 3
+#define WR_SANITIZED 1
+#endif
+#ifdef WR_SANITIZED
+#define ENDED_MATCHES 0
 #else
-#define ENDED_MATCHES 12
+#define ENDED_MATCHES 10
 #endif
 
 static int
@@ -169,7 +178,8 @@ main(void)
 		}
 		snprintf(what, sizeof(what), "%s: the last state of a match played to its end saves "
 		         "and loads back (%d of %d ended)", rs->id, ended, ENDED_MATCHES);
-		CHECK(end_bad == 0, what);
+		if (ENDED_MATCHES > 0)
+			CHECK(end_bad == 0, what);
 	}
 	return check_done("every ruleset");
 }
