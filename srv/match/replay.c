@@ -411,7 +411,9 @@ wp_verify(json_object *doc)
 			char what[320];
 			snprintf(what, sizeof(what),
 			         "the replayed final state differs from the stored one at %s", where);
-			mismatch_field(mism, 0, where, what);
+			char field[280];
+			snprintf(field, sizeof(field), "final_state.%s", where);
+			mismatch_field(mism, 0, field, what);
 		} else if (!state_ok) {
 			mismatch(mism, 0, "the replayed final state differs from the stored one");
 		}

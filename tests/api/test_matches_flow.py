@@ -261,7 +261,7 @@ class MatchFlowTest(wp.ServerTestCase):
             bad = subprocess.run([ml.WARPOST_CLI, "verify", path], capture_output=True)
             self.assertEqual(bad.returncode, 1, "an edited final state is caught")
             rep = json.loads(bad.stdout)
-            self.assertIn({"seq": 0, "field": "turn",
+            self.assertIn({"seq": 0, "field": "final_state.turn",
                            "what": "the replayed final state differs from the stored one "
                                    "at turn"}, rep["mismatches"], rep)
 
