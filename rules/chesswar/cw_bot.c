@@ -230,67 +230,64 @@ read_one(struct cw_state *st, json_object *p, struct wr_rng *rng)
 	int seat = wr_v_int(p, "seat", 0);
 	if (!kind)
 		return;
-	{
-		if (!strcmp(kind, "counter_reaction")) {
-			/* the question the reaction answered, then its Counterspell */
-			static const char *const spells[] = {"protection", "dispel", "heal"};
-			static const int types[] = {CW_A_PROTECT, CW_A_DISPEL, CW_A_HEAL};
-			const char *sp = wr_v_str(p, "spell");
-			read_one(st, wr_v_get(p, "under"), rng);
-			memset(&st->rx, 0, sizeof(st->rx));
-			for (int i = 0; i < 3; i++)
-				if (sp && !strcmp(sp, spells[i]))
-					st->rx.type = types[i];
-			st->rx.unit = sq_of(st, p, "caster");
-			st->rx.to = sq_of(st, p, "target");
-			st->rx.army = st->rx.spell = st->rx.effect = st->rx.target2 = CW_NONE;
-			st->rx_seat = seat;
-			st->pending = CW_PEND_RCOUNTER;
-		} else if (!strcmp(kind, "follow_up")) {
-			st->pending = CW_PEND_FOLLOWUP;
-			st->pend_unit = unit_at(st, sq_of(st, p, "unit"));
-			st->pend_from = sq_of(st, p, "emptied");
-		} else if (!strcmp(kind, "counterspell")) {
-			st->pending = CW_PEND_COUNTER;
-			st->react_seat = seat;
-			st->cast.type = CW_A_CAST;
-			st->cast.spell = spell_of(wr_v_str(p, "spell"));
-			st->cast.unit = sq_of(st, p, "caster");
-			st->cast.to = -1;
-			st->cast.target2 = -1;
-			st->cast.effect = -1;
-			pending_cast(st, rng);
-		} else if (!strcmp(kind, "protection")) {
-			int a = unit_at(st, sq_of(st, p, "attacker")), t = unit_at(st, sq_of(st, p, "target"));
-			st->pending = CW_PEND_PROTECT;
-			if (st->phase == CW_PH_SHOOT && a >= 0 && t >= 0) {
-				/* a ranged hit awaiting its save (C9): the view names
-				 * the shooter and the unit hit, not the rest of the
-				 * queue (taken as empty) nor the weapon (the
-				 * shooter's). Read as a melee attack, the state was
-				 * refused ("bad held action") and the bot had no
-				 * answer: level 1 drew 3 of 40 matches that way. */
-				st->nhitq = 1;
-				st->hitq[0] = t;
-				st->hit_weapon = cw_def(st, a)->weapon;
-				return;
-			}
-			st->held.type = CW_A_ATTACK;
-			st->held.unit = sq_of(st, p, "attacker");
-			st->held.to = sq_of(st, p, "target");
-		} else if (!strcmp(kind, "dispel")) {
-			int sp = spell_of(wr_v_str(p, "spell")), c = unit_at(st, sq_of(st, p, "caster"));
-			st->pending = CW_PEND_DISPEL;
-			st->react_seat = seat;
-			for (int i = 0; i < st->nfx; i++)
-				if (st->fx[i].spell == sp && st->fx[i].caster == c)
-					st->dispel_fx = i;
-		} else if (!strcmp(kind, "heal")) {
-			st->pending = CW_PEND_HEAL;
-			st->heal_seat = seat;
-		} else if (!strcmp(kind, "sacrifice")) {
-			st->pending = CW_PEND_SACRIFICE;
+	if (!strcmp(kind, "counter_reaction")) {
+		/* the question the reaction answered, then its Counterspell */
+		static const int types[] = {CW_A_PROTECT, CW_A_DISPEL, CW_A_HEAL};
+		int sp = spell_of(wr_v_str(p, "spell"));
+		read_one(st, wr_v_get(p, "under"), rng);
+		memset(&st->rx, 0, sizeof(st->rx));
+		for (int i = 0; i < 3; i++)
+			if (cw_react_spell(types[i]) == sp)
+				st->rx.type = types[i];
+		st->rx.unit = sq_of(st, p, "caster");
+		st->rx.to = sq_of(st, p, "target");
+		st->rx.army = st->rx.spell = st->rx.effect = st->rx.target2 = CW_NONE;
+		st->rx_seat = seat;
+		st->pending = CW_PEND_RCOUNTER;
+	} else if (!strcmp(kind, "follow_up")) {
+		st->pending = CW_PEND_FOLLOWUP;
+		st->pend_unit = unit_at(st, sq_of(st, p, "unit"));
+		st->pend_from = sq_of(st, p, "emptied");
+	} else if (!strcmp(kind, "counterspell")) {
+		st->pending = CW_PEND_COUNTER;
+		st->react_seat = seat;
+		st->cast.type = CW_A_CAST;
+		st->cast.spell = spell_of(wr_v_str(p, "spell"));
+		st->cast.unit = sq_of(st, p, "caster");
+		st->cast.to = -1;
+		st->cast.target2 = -1;
+		st->cast.effect = -1;
+		pending_cast(st, rng);
+	} else if (!strcmp(kind, "protection")) {
+		int a = unit_at(st, sq_of(st, p, "attacker")), t = unit_at(st, sq_of(st, p, "target"));
+		st->pending = CW_PEND_PROTECT;
+		if (st->phase == CW_PH_SHOOT && a >= 0 && t >= 0) {
+			/* a ranged hit awaiting its save (C9): the view names
+			 * the shooter and the unit hit, not the rest of the
+			 * queue (taken as empty) nor the weapon (the
+			 * shooter's). Read as a melee attack, the state was
+			 * refused ("bad held action") and the bot had no
+			 * answer: level 1 drew 3 of 40 matches that way. */
+			st->nhitq = 1;
+			st->hitq[0] = t;
+			st->hit_weapon = cw_def(st, a)->weapon;
+			return;
 		}
+		st->held.type = CW_A_ATTACK;
+		st->held.unit = sq_of(st, p, "attacker");
+		st->held.to = sq_of(st, p, "target");
+	} else if (!strcmp(kind, "dispel")) {
+		int sp = spell_of(wr_v_str(p, "spell")), c = unit_at(st, sq_of(st, p, "caster"));
+		st->pending = CW_PEND_DISPEL;
+		st->react_seat = seat;
+		for (int i = 0; i < st->nfx; i++)
+			if (st->fx[i].spell == sp && st->fx[i].caster == c)
+				st->dispel_fx = i;
+	} else if (!strcmp(kind, "heal")) {
+		st->pending = CW_PEND_HEAL;
+		st->heal_seat = seat;
+	} else if (!strcmp(kind, "sacrifice")) {
+		st->pending = CW_PEND_SACRIFICE;
 	}
 }
 

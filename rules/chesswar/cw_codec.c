@@ -310,20 +310,16 @@ pending_view(const struct cw_state *st, int pending)
 		p = pending_json("sacrifice", st->turn_seat);
 		snprintf(prompt, sizeof(prompt), "choose the undead unit that is lost");
 	} else if (pending == CW_PEND_RCOUNTER) {
-		int w = cw_unit_at(st, st->rx.unit);
-		const char *sp = st->rx.type == CW_A_PROTECT ? "protection"
-		                 : st->rx.type == CW_A_DISPEL ? "dispel" : "heal";
+		int w = cw_unit_at(st, st->rx.unit), sp = cw_react_spell(st->rx.type);
 		p = pending_json("counter_reaction", st->rx_seat);
-		put(p, "spell", jstr(sp));
+		put(p, "spell", jstr(cw_spells[sp].slug));
 		put(p, "caster", jsq(st, st->rx.unit));
 		put(p, "target", st->rx.to >= 0 ? jsq(st, st->rx.to) : NULL);
 		put(p, "under", pending_view(st, st->rx.type == CW_A_PROTECT ? CW_PEND_PROTECT
 		                                 : st->rx.type == CW_A_DISPEL ? CW_PEND_DISPEL
 		                                                              : CW_PEND_HEAL));
 		snprintf(prompt, sizeof(prompt), "counter the %s just cast by %s (4+) or allow it",
-		         st->rx.type == CW_A_PROTECT ? "Protection"
-		         : st->rx.type == CW_A_DISPEL ? "Dispel" : "Heal",
-		         w != CW_NONE ? cw_def(st, w)->name : "the other side");
+		         cw_spells[sp].name, w != CW_NONE ? cw_def(st, w)->name : "the other side");
 	}
 	if (p)
 		put(p, "prompt", jstr(prompt));

@@ -10,24 +10,12 @@
 
 #include "cw_rules.h"
 
-/* The spell a reaction casts. */
-static int
-react_spell(int type)
+int
+cw_react_spell(int type)
 {
 	return type == CW_A_PROTECT ? CW_SPELL_PROTECTION
 	       : type == CW_A_DISPEL ? CW_SPELL_DISPEL
 	                             : CW_SPELL_HEAL;
-}
-
-/* Some seat other than `seat` might counter its `spell` now (a wizard able
- * to, and no standing order "never" for that spell). */
-int
-cw_counter_possible(const struct cw_state *st, int seat, int spell)
-{
-	for (int s = 0; s < st->nseats; s++)
-		if (s != seat && cw_counterer(st, s) != CW_NONE && cw_counter_order(st, s, spell) != 0)
-			return 1;
-	return 0;
 }
 
 /* After the Protection asked about (cast, countered or declined): the
@@ -100,7 +88,7 @@ react_go(struct cw_state *st, int from, struct wr_rng *rng, struct wr_list *ev)
 
 	r = caster == CW_NONE ? 0
 	                      : cw_counter_seek(st, from, cw_seat_of(caster),
-	                                        react_spell(st->rx.type), rng, ev, &asked);
+	                                        cw_react_spell(st->rx.type), rng, ev, &asked);
 	if (r < 0) {
 		st->pending = CW_PEND_RCOUNTER;
 		st->rx_seat = asked;
@@ -142,7 +130,7 @@ cw_react_answer(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list
 	 * seat is asked again while another of its wizards can counter. */
 	if (wiz == CW_NONE)
 		react_go(st, st->rx_seat + 1, rng, ev);
-	else if (cw_counter_roll(st, wiz, react_spell(st->rx.type), rng, ev))
+	else if (cw_counter_roll(st, wiz, cw_react_spell(st->rx.type), rng, ev))
 		cw_react_done(st, 1, rng, ev);
 	else
 		react_go(st, st->rx_seat, rng, ev);

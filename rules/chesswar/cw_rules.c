@@ -774,12 +774,8 @@ heal_check(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 				int d = s * CW_UPS + k, w;
 				if (!st->u[d].dying || (w = cw_healer_for(st, d)) == CW_NONE)
 					continue;
-				if (!cw_counter_possible(st, s, CW_SPELL_HEAL)) {
-					cw_do_heal(st, w, d, rng, ev);
-					continue;
-				}
-				/* another seat may counter it (C9): asked, the Heal
-				 * waits as if this seat had been asked */
+				/* as if this seat had been asked and answered: another
+				 * seat may counter it (C9), and the Heal then waits */
 				if (st->pending != CW_PEND_HEAL) {
 					st->pending_next = st->pending;
 					st->pending = CW_PEND_HEAL;

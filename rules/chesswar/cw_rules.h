@@ -403,22 +403,19 @@ void cw_dispel_ask(struct cw_state *st, int from, struct wr_rng *rng, struct wr_
  * not, and what it answered goes on (cw_rules.c). */
 void cw_react(struct cw_state *st, const struct cw_action *rx, struct wr_rng *rng,
               struct wr_list *ev);
-/* cw_react.c: some seat other than `seat` might counter its `spell` now
- * (a wizard able to, and no standing order "never" for it); the answer to
- * CW_PEND_RCOUNTER (wiz: the countering wizard, CW_NONE: allow); the
+/* cw_react.c: the spell a reaction (CW_A_PROTECT, CW_A_DISPEL, CW_A_HEAL)
+ * casts; the answer to CW_PEND_RCOUNTER (wiz: the countering wizard, CW_NONE: allow); the
  * reaction st->rx takes effect (countered: not) and what it answered goes
  * on; after the Protection asked about, the save or the attack held. */
-int cw_counter_possible(const struct cw_state *st, int seat, int spell);
+int cw_react_spell(int type);
 void cw_react_answer(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev);
 void cw_react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_list *ev);
 void cw_protect_go_on(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev);
 /* An attack or a shot, once any Protection is decided (cw_rules.c). */
 void cw_resolve_strike(struct cw_state *st, int seat, const struct cw_action *a,
                        struct wr_rng *rng, struct wr_list *ev);
-/* The seat's first wizard able to Counterspell now, or CW_NONE; its
- * standing order about `spell`: 1 counter, 0 not, -1 ask. */
+/* The seat's first wizard able to Counterspell now, or CW_NONE. */
 int cw_counterer(const struct cw_state *st, int seat);
-int cw_counter_order(const struct cw_state *st, int seat, int spell);
 /* The seats from `from` on, but `caster_seat`, with a wizard able to
  * Counterspell `spell`, in seat order: by standing order (a failed roll
  * lets the same seat's next wizard try) or asked. 1 countered, 0 none

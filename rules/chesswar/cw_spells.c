@@ -402,17 +402,11 @@ cw_counterer(const struct cw_state *st, int seat)
 }
 
 int
-cw_counter_order(const struct cw_state *st, int seat, int spell)
-{
-	return spell_order(st->side[seat].counter_order, st->side[seat].counter_mask, spell);
-}
-
-int
 cw_counter_seek(struct cw_state *st, int from, int caster_seat, int spell, struct wr_rng *rng,
                 struct wr_list *ev, int *asked)
 {
 	for (int s = from; s < st->nseats; s++) {
-		int wiz = wizard_with(st, s, CW_SPELL_COUNTERSPELL), order;
+		int wiz = cw_counterer(st, s), order;
 		if (s == caster_seat || wiz == CW_NONE)
 			continue;
 		order = spell_order(st->side[s].counter_order, st->side[s].counter_mask, spell);
@@ -529,8 +523,7 @@ static int
 reaction_possible(const struct cw_state *st, int seat)
 {
 	for (int s = 0; s < st->nseats; s++)
-		if (s != seat && (wizard_with(st, s, CW_SPELL_COUNTERSPELL) != CW_NONE ||
-		                  cw_dispeller(st, s) != CW_NONE))
+		if (s != seat && (cw_counterer(st, s) != CW_NONE || cw_dispeller(st, s) != CW_NONE))
 			return 1;
 	return 0;
 }
@@ -539,9 +532,9 @@ reaction_possible(const struct cw_state *st, int seat)
  * answered a question about one, where another seat could react, showed
  * the poster that seat's standing order: the spell took effect, stood or
  * was countered without a question (an order), or the match waits for
- * that seat (none). Even
- * with no die drawn, the post cannot be taken back. Decided from what the
- * poster saw, so a refused undo tells nothing either. */
+ * that seat (none). Even with no die drawn, the post cannot be taken back.
+ * Decided from what the poster saw, so a refused undo tells nothing
+ * either. */
 int
 cw_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
 {
@@ -565,6 +558,8 @@ cw_undo_barrier(const void *before, const void *after, int seat, const struct wr
 int
 cw_may_reveal(const void *state, int seat, json_object *action)
 {
+	static const char *const spell_acts[] = {"cast",         "protect", "heal", "dispel",
+	                                         "counterspell", "allow",   "no_dispel"};
 	const struct cw_state *st = state;
 	json_object *t;
 	const char *type;
@@ -574,9 +569,8 @@ cw_may_reveal(const void *state, int seat, json_object *action)
 	if (!json_object_object_get_ex(action, "type", &t) || !json_object_is_type(t, json_type_string))
 		return 0;
 	type = json_object_get_string(t);
-	if (strcmp(type, "cast") != 0 && strcmp(type, "protect") != 0 && strcmp(type, "heal") != 0 &&
-	    strcmp(type, "dispel") != 0 && strcmp(type, "counterspell") != 0 &&
-	    strcmp(type, "allow") != 0 && strcmp(type, "no_dispel") != 0)
-		return 0;
-	return reaction_possible(st, seat);
+	for (size_t i = 0; i < sizeof(spell_acts) / sizeof(spell_acts[0]); i++)
+		if (strcmp(type, spell_acts[i]) == 0)
+			return reaction_possible(st, seat);
+	return 0;
 }

@@ -390,11 +390,10 @@ wp_verify(json_object *doc)
 		void *stored = NULL;
 		struct wr_error e = {0};
 		char where[256] = "";
-		int loads = rs->load(v, &stored, &e) == 0;
-		if (!loads)
+		if (rs->load(v, &stored, &e) != 0) {
 			snprintf(where, sizeof(where), "%.64s (the stored state does not load: %.120s)",
 			         e.field[0] ? e.field : "state", e.message);
-		if (loads) {
+		} else {
 			char *a = canonical(rs, end.state), *b = canonical(rs, stored);
 			state_ok = strcmp(a, b) == 0;
 			if (!state_ok) {
