@@ -31,6 +31,7 @@ text_of(json_object *o)
 struct wp_write {
 	int fast;
 	struct wp_post_guard guard;
+	json_object *answered;   /* the answer whose text guard.answer is */
 	int tried;               /* a write was sent */
 	int committed;           /* written: the answer stands */
 	int unavailable;         /* the database went away: outcome unknown */
@@ -172,6 +173,7 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	if (wr && wr->fast) {
 		/* The answer kept for the key is written with the post. */
 		wr->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
+		wr->answered = *out;
 		wr->tried = 1;
 		err = wp_db_post_commit(c, &w, &wr->guard);
 		wr->committed = err == WP_OK;
@@ -386,10 +388,13 @@ mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err 
 	wp_game_free(&g);
 	if (stands)
 		return 1;
-	/* Written (or perhaps written): never written again. */
+	/* Written (or perhaps written): never written again. The answer is
+	 * the text kept for the key, made once (json-c keeps it with the
+	 * object). */
 	if (f.committed || f.unavailable) {
 		if (*err == WP_OK)
-			m->text = json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
+			m->text = f.answered == m->out ? f.guard.answer
+			                               : json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
 		return 1;
 	}
 	json_object_put(m->out);
