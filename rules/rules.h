@@ -337,6 +337,11 @@ const struct wr_ruleset *wr_ruleset_at(size_t i);
 int wr_undo_reveals(const struct wr_ruleset *rs, const void *before, const void *after, int seat,
                     const struct wr_events *ev);
 
+/* 1 when seat's view of state is the whole of it (the view at the end of
+ * a match): a seat such as Blood Chess's referee (B11) "sees all", and
+ * learns nothing from a copy of a move (G7 amended). */
+int wr_sees_all(const struct wr_ruleset *rs, const void *state, int seat);
+
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);
 

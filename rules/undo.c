@@ -23,11 +23,8 @@ same_phase(const struct wr_ruleset *rs, const void *before, const void *after)
 	return same;
 }
 
-/* 1 when the seat's view of the state is the whole of it (the view at
- * the end of a match, WR_EVERYONE): a seat such as Blood Chess's referee
- * (B11), which "sees all". */
-static int
-sees_all(const struct wr_ruleset *rs, const void *state, int seat)
+int
+wr_sees_all(const struct wr_ruleset *rs, const void *state, int seat)
 {
 	json_object *mine = rs->view(state, seat), *all = rs->view(state, WR_EVERYONE);
 	int same = json_object_equal(mine, all);
@@ -52,7 +49,7 @@ wr_undo_reveals(const struct wr_ruleset *rs, const void *before, const void *aft
 	/* G7 (amended): a seat that saw everything before the post and sees
 	 * everything after it learns nothing from its copy. */
 	for (int s = 0; s < WR_MAX_SEATS && told; s++)
-		if ((told & (1u << s)) && sees_all(rs, before, s) && sees_all(rs, after, s))
+		if ((told & (1u << s)) && wr_sees_all(rs, before, s) && wr_sees_all(rs, after, s))
 			told &= ~(1u << s);
 	if (told)
 		return 1;

@@ -70,7 +70,7 @@ do_request(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat, j
 		return refuse(ctx, "your-turn", "it is still your turn: undo it yourself");
 	if (t[0].rolled)
 		return refuse(ctx, "dice-rolled", "a die was rolled: that post stands");
-	if (t[0].told)
+	if (wp_told_unknown(g, t[0].told))
 		return refuse(ctx, "information-revealed",
 		              "something hidden was revealed: that post stands");
 	return side_post(ctx, c, g, seat, WP_POST_TAKEBACK, seat, t[0].seq, out);

@@ -296,10 +296,24 @@ wp_api_games_undo(struct wp_ctx *ctx)
 	return wp_mutate(ctx, do_undo);
 }
 
+unsigned
+wp_told_unknown(const struct wp_game *g, unsigned told)
+{
+	void *st;
+
+	if (!told || !(st = wp_game_state_current(g)))
+		return told;
+	for (int s = 0; s < g->nseats; s++)
+		if ((told & (1u << s)) && wr_sees_all(g->rs, st, s))
+			told &= ~(1u << s);
+	wp_game_state_done(g, st);
+	return told;
+}
+
 /* From the last posts of the log alone, without a replay (GET actions
  * is asked at every turn): the seat's last post of its turn is among the
- * last 8, it drew no die, and none of its events was told to another
- * seat alone. A change of phase or the ruleset's own barrier is found by
+ * last 8, it drew no die, and none of its events told another seat
+ * something it did not know (wp_told_unknown). A change of phase or the ruleset's own barrier is found by
  * the undo itself. */
 int
 wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat)
@@ -314,7 +328,7 @@ wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat)
 		if (tail[i].undone || (tail[i].kind == WP_POST_UNDO && tail[i].seat == seat))
 			continue;
 		return tail[i].kind == WP_POST_TURN && tail[i].seat == seat && !tail[i].rolled &&
-		       !tail[i].told;
+		       !wp_told_unknown(g, tail[i].told);
 	}
 	return 0;
 }

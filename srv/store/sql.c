@@ -184,12 +184,13 @@ const struct wp_sql wp_sql[WP_STMT_MAX] = {
 		" AND seq = ANY ($2::integer[]) AND undone_by IS NULL RETURNING 1)"
 		" SELECT count(*) FROM u"},
 	/* The last posts, newest first, as much as GET actions' can_undo needs:
-	 * taken back, dice drawn, an event told to another seat ($2) alone. */
+	 * taken back, dice drawn, the seats but $2 its private events went to
+	 * (0: public; a bit a seat). */
 	[WP_STMT_UNDO_TAIL] = {"undo_tail",
 		"SELECT seq, coalesce(seat, -1), kind, undone_by IS NOT NULL,"
 		" jsonb_array_length(rolls) > 0,"
-		" EXISTS (SELECT 1 FROM jsonb_array_elements(events) e WHERE (e->>'to')::int <> 0"
-		" AND ((e->>'to')::int & ~(1 << $2::int)) <> 0)"
+		" coalesce((SELECT bit_or((e->>'to')::int) FROM jsonb_array_elements(events) e),"
+		" 0) & ~(1 << $2::int)"
 		" FROM posts WHERE game_id = $1 ORDER BY seq DESC LIMIT $3"},
 	/* The nearest snapshot at or before post $2 (sql/014_snapshots.sql)
 	 * from which a replay to post $3 meets no undo of a post before it. */

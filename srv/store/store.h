@@ -299,7 +299,7 @@ struct wp_undo_tail {
 	enum wp_post_kind kind;
 	int undone;              /* taken back */
 	int rolled;              /* it drew dice */
-	int told;                /* an event went to a seat other than `seat` alone */
+	unsigned told;           /* the seats but `seat` a private event went to */
 };
 /* Up to `cap` of them; *n is how many. `seat` is the one asking. */
 enum wp_err wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *out,

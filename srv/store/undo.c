@@ -22,7 +22,7 @@ wp_db_undo_tail(struct wp_conn *c, int64_t game, int seat, struct wp_undo_tail *
 		out[i] = (struct wp_undo_tail){
 			.seq = (int)wp_col_int(r, i, 0), .seat = (int)wp_col_int(r, i, 1),
 			.kind = wp_post_kind_parse(PQgetvalue(r, i, 2)), .undone = wp_col_bool(r, i, 3),
-			.rolled = wp_col_bool(r, i, 4), .told = wp_col_bool(r, i, 5)};
+			.rolled = wp_col_bool(r, i, 4), .told = (unsigned)wp_col_int(r, i, 5)};
 		*n = i + 1;
 	}
 	PQclear(r);

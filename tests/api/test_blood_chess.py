@@ -126,10 +126,42 @@ class BloodChessTest(wp.ServerTestCase):
         self.post(ps[0], game, knight[0])
         v = ps[0].view(game).json()
         self.assertEqual(v["awaiting"], [0], "seat 0's King acts next")
+        self.assertTrue(ps[0].actions(game)["can_undo"], "G7 (amended): GET actions agrees")
         r = ps[0].req("POST", "/api/games/%d/undo" % game, {"seq": v["seq"]})
         self.assertEqual(r.status, 200, "G7 (amended): %s" % (r.body,))
         after = self.server.request("GET", "/api/games/%d" % game).json()["state"]
         self.assertEqual(after["pieces"], before["pieces"], "the move is taken back")
+
+    def test_takeback_past_the_referee_copy(self):
+        """RULINGS.md, G7 (amended): the same for a takeback request, once the
+        turn has passed to seat 1: a Rook's, Bishop's or Knight's plain move
+        of seat 0 (its copy to the owner and the referee alone, no die) may
+        be asked back. Seat 0's Rook, Bishop and Knight move whenever they
+        can, every other piece dodges, until such a move hands the turn to
+        seat 1 (its King, DEX 20, acts after seat 0's Bishop, DEX 21)."""
+        ps = self.players(["Ann", "Ben", "Ref"])
+        game = self.start(ps, {"referee": True, "sheets": CUSTOM})
+        self.setup(ps, game, picks=PICKS)
+        for _ in range(150):
+            st = ps[0].view(game).json()["state"]
+            acting = st["acting"]
+            moves = [a for a in ps[acting["seat"]].actions(game)["actions"]
+                     if a["type"] == "move" and "attack" not in a]
+            if acting["seat"] == 0 and acting["role"] in ("rook", "bishop", "knight") and moves:
+                self.post(ps[0], game, moves[0])
+                v = ps[0].view(game).json()
+                if v["awaiting"] == [1]:
+                    break
+                continue
+            self.post(ps[acting["seat"]], game, {"type": "dodge"})
+        else:
+            self.fail("no plain move of seat 0 handed the turn to seat 1")
+        seq = ps[0].view(game).json()["seq"]
+        r = ps[0].req("POST", "/api/games/%d/takeback" % game)
+        self.assertEqual(r.status, 200, "G7 (amended): %s" % (r.body,))
+        a = ps[1].req("POST", "/api/games/%d/takeback/accept" % game)
+        self.assertEqual(a.status, 200, a)
+        self.assertEqual(a.json()["undone"], [seq])
 
     # ------------------------------------------------------- hidden info
 
