@@ -278,6 +278,11 @@ read_one(struct cw_state *st, json_object *p, struct wr_rng *rng)
 		st->held.to = sq_of(st, p, "target");
 	} else if (!strcmp(kind, "dispel")) {
 		int sp = spell_of(wr_v_str(p, "spell")), c = unit_at(st, sq_of(st, p, "caster"));
+		/* a Protection cast in answer: the question it answered first */
+		if (wr_v_get(p, "after")) {
+			read_one(st, wr_v_get(p, "after"), rng);
+			st->protect_after = 1;
+		}
 		st->pending = CW_PEND_DISPEL;
 		st->react_seat = seat;
 		for (int i = 0; i < st->nfx; i++)

@@ -127,8 +127,19 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	if (st->pending != CW_PEND_HEAL && st->pending_next != CW_PEND_NONE &&
 	    !(st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_HEAL))
 		return wr_fail(err, "bad-snapshot", "pending", "bad pending");
+	/* A Protection cast in answer waits for the other seats' Dispel
+	 * (and its Counterspell) before the save or attack it answered. */
+	int dispelling = st->pending == CW_PEND_DISPEL ||
+	                 (st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_DISPEL);
+	if ((unsigned)st->protect_after > 1 ||
+	    (st->protect_after &&
+	     (!dispelling || st->dispel_fx < 0 || st->dispel_fx >= st->nfx ||
+	      st->fx[st->dispel_fx].spell != CW_SPELL_PROTECTION ||
+	      cw_seat_of(st->fx[st->dispel_fx].caster) == st->turn_seat ||
+	      (st->nhitq == 0 && st->held.type != CW_A_SHOOT && st->held.type != CW_A_ATTACK))))
+		return wr_fail(err, "bad-snapshot", "protect_after", "bad Protection waiting");
 	if (st->nhitq < 0 || st->nhitq > CW_UNITS ||
-	    (st->nhitq > 0 && st->pending != CW_PEND_PROTECT &&
+	    (st->nhitq > 0 && st->pending != CW_PEND_PROTECT && !st->protect_after &&
 	     !(st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_PROTECT)))
 		return wr_fail(err, "bad-snapshot", "hits", "bad hits");
 	for (int i = 0; i < st->nhitq; i++)
@@ -152,8 +163,10 @@ cw_check_state(const struct cw_state *st, struct wr_error *err)
 	}
 	if (st->pending == CW_PEND_DISPEL &&
 	    (st->react_seat < 0 || st->react_seat >= st->nseats || st->dispel_fx < 0 ||
-	     st->dispel_fx >= st->nfx || cw_seat_of(st->fx[st->dispel_fx].caster) != st->turn_seat ||
-	     st->react_seat == st->turn_seat || cw_dispeller(st, st->react_seat) == CW_NONE))
+	     st->dispel_fx >= st->nfx ||
+	     (cw_seat_of(st->fx[st->dispel_fx].caster) != st->turn_seat && !st->protect_after) ||
+	     st->react_seat == cw_seat_of(st->fx[st->dispel_fx].caster) ||
+	     cw_dispeller(st, st->react_seat) == CW_NONE))
 		return wr_fail(err, "bad-snapshot", "pending", "bad dispel");
 	if (st->pending == CW_PEND_RCOUNTER) {
 		int w = cw_unit_at(st, st->rx.unit), t = cw_unit_at(st, st->rx.to), dying = 0;

@@ -302,6 +302,9 @@ pending_view(const struct cw_state *st, int pending)
 		put(p, "caster", jsq(st, st->u[fx->caster].sq));
 		snprintf(prompt, sizeof(prompt), "dispel %s, just cast, or not",
 		         cw_spells[fx->spell].name);
+		/* a Protection cast in answer: the save or attack it answered */
+		if (st->protect_after)
+			put(p, "after", pending_view(st, CW_PEND_PROTECT));
 	} else if (pending == CW_PEND_HEAL) {
 		p = pending_json("heal", st->heal_seat);
 		snprintf(prompt, sizeof(prompt),

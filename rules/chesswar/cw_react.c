@@ -33,6 +33,15 @@ cw_protect_go_on(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
 	cw_resolve_strike(st, st->turn_seat, &held, rng, ev);
 }
 
+void
+cw_dispel_over(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev)
+{
+	if (st->protect_after && st->pending == CW_PEND_NONE) {
+		st->protect_after = 0;
+		cw_protect_go_on(st, rng, ev);
+	}
+}
+
 /* The reaction st->rx takes effect (not countered) or not, and what it
  * answered goes on as after the answer: the hit's save or the attack
  * (Protection), the next seat's Dispel (a countered one), the seat's
@@ -47,10 +56,18 @@ cw_react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_
 	st->rx_seat = 0;
 	switch (rx.type) {
 	case CW_A_PROTECT:
-		if (!countered && w != CW_NONE && cw_unit_at(st, rx.to) != CW_NONE)
-			st->fx[st->nfx++] =
-			    (struct cw_effect){CW_SPELL_PROTECTION, w, cw_unit_at(st, rx.to)};
-		cw_protect_go_on(st, rng, ev);
+		if (countered || w == CW_NONE || cw_unit_at(st, rx.to) == CW_NONE) {
+			cw_protect_go_on(st, rng, ev);
+			break;
+		}
+		/* A temporal spell (C9): the other seats may Dispel it before
+		 * the save, as any enemy temporal spell as soon as it is cast. */
+		st->fx[st->nfx++] = (struct cw_effect){CW_SPELL_PROTECTION, w, cw_unit_at(st, rx.to)};
+		st->dispel_fx = st->nfx - 1;
+		st->protect_after = 1;
+		st->pending = CW_PEND_NONE;
+		cw_dispel_ask(st, 0, rng, ev);
+		cw_dispel_over(st, rng, ev);
 		break;
 	case CW_A_DISPEL:
 		st->pending = CW_PEND_NONE;
@@ -58,6 +75,7 @@ cw_react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_
 			cw_remove_fx(st, st->dispel_fx, ev);
 		else /* the same seat's next wizard able to, then the next seats */
 			cw_dispel_ask(st, st->react_seat, rng, ev);
+		cw_dispel_over(st, rng, ev);
 		break;
 	case CW_A_HEAL: {
 		int s = st->heal_seat, d = CW_NONE;

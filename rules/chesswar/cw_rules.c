@@ -950,6 +950,7 @@ cw_apply(void *state, int seat, const void *action, struct wr_rng *rng, struct w
 	case CW_A_NO_DISPEL:
 		st->pending = CW_PEND_NONE;
 		cw_dispel_ask(st, st->react_seat + 1, rng, ev);
+		cw_dispel_over(st, rng, ev);
 		break;
 	case CW_A_ALLOW:
 		if (st->pending == CW_PEND_RCOUNTER) {
@@ -1027,6 +1028,16 @@ resign_one_of_many(struct cw_state *st, int seat, struct wr_rng *rng, struct wr_
 	if (st->pending == CW_PEND_RCOUNTER && cw_unit_at(st, st->rx.unit) != CW_NONE &&
 	    cw_seat_of(cw_unit_at(st, st->rx.unit)) == seat)
 		cw_react_done(st, 1, rng, ev);
+	/* a Dispel asked of its spell lapses (the spell ends with its army),
+	 * and what that spell answered goes on */
+	if ((st->pending == CW_PEND_DISPEL ||
+	     (st->pending == CW_PEND_RCOUNTER && st->rx.type == CW_A_DISPEL)) &&
+	    cw_seat_of(st->fx[st->dispel_fx].caster) == seat) {
+		st->pending = CW_PEND_NONE;
+		memset(&st->rx, 0, sizeof(st->rx));
+		st->rx_seat = 0;
+		cw_dispel_over(st, rng, ev);
+	}
 	while (st->phase != CW_PH_OVER && st->pending != CW_PEND_NONE && st->turn_seat != seat &&
 	       (cw_to_act(st) & (1u << seat)) && st->pending < (int)(sizeof(decline) / sizeof(decline[0])) &&
 	       decline[st->pending]) {

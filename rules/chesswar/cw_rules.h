@@ -252,6 +252,8 @@ struct cw_state {
 	                           * target's square) */
 	int rx_seat;              /* rcounter: the seat asked */
 	int dispel_fx;            /* CW_PEND_DISPEL: the effect just cast */
+	int protect_after;        /* the Dispel asked is of a Protection cast in answer:
+	                           * the save or attack it answered waits for it */
 	int nfx;
 	struct cw_effect fx[CW_MAX_FX];
 	int shot_from, shot_aim, shot_land;   /* this turn's last shot, for the board */
@@ -411,6 +413,10 @@ int cw_react_spell(int type);
 void cw_react_answer(struct cw_state *st, int wiz, struct wr_rng *rng, struct wr_list *ev);
 void cw_react_done(struct cw_state *st, int countered, struct wr_rng *rng, struct wr_list *ev);
 void cw_protect_go_on(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev);
+/* Once no Dispel question is open: the save or attack a Protection cast in
+ * answer waited on goes on (C9 amended: Dispel is asked as soon as an
+ * enemy temporal spell is cast, a Protection in answer too). */
+void cw_dispel_over(struct cw_state *st, struct wr_rng *rng, struct wr_list *ev);
 /* An attack or a shot, once any Protection is decided (cw_rules.c). */
 void cw_resolve_strike(struct cw_state *st, int seat, const struct cw_action *a,
                        struct wr_rng *rng, struct wr_list *ev);

@@ -26,8 +26,8 @@ static const struct wr_json_field state_pending[] = {
 	SAVED(cw_state, rolloff_winner), SAVED(cw_state, last_moved), SAVED(cw_state, pending),
 	SAVED(cw_state, pend_unit),      SAVED(cw_state, pend_from),  SAVED(cw_state, heal_seat),
 	SAVED(cw_state, pending_next)};
-static const struct wr_json_field state_react[] = {SAVED(cw_state, react_seat),
-                                                   SAVED(cw_state, dispel_fx)};
+static const struct wr_json_field state_react[] = {
+	SAVED(cw_state, react_seat), SAVED(cw_state, dispel_fx), SAVED(cw_state, protect_after)};
 
 static json_object *
 action_fields(const struct cw_state *st, const struct cw_action *a)
@@ -278,6 +278,7 @@ load_into(json_object *o, struct cw_state *st, struct wr_error *err)
 	    get_int(o, "pending", 0, CW_PEND_RCOUNTER, &st->pending, err) ||
 	    get_new(o, "react_seat", 0, st->nseats - 1, 1 - st->turn_seat, &st->react_seat, err) ||
 	    get_new(o, "dispel_fx", 0, CW_MAX_FX - 1, 0, &st->dispel_fx, err) ||
+	    get_new(o, "protect_after", 0, 1, 0, &st->protect_after, err) ||
 	    get_int(o, "heal_seat", 0, st->nseats - 1, &st->heal_seat, err) ||
 	    get_int(o, "pending_next", 0, CW_PEND_HEAL, &st->pending_next, err) ||
 	    get_int(o, "pend_unit", -1, CW_UNITS - 1, &st->pend_unit, err) ||

@@ -1276,6 +1276,43 @@ g7_post(struct cw_state *st, const char *json)
 	return r;
 }
 
+/* The question st asks of `seat`, rebuilt: by the computer player from
+ * the seat's view (cw_bot.c: the same answers offered, the same question
+ * pending) and from a snapshot (cw_snapshot.c: saved, it loads asking the
+ * same). */
+static void
+rebuilt(struct cw_state *st, int seat)
+{
+	struct wr_rng brng;
+	uint64_t bs;
+	struct wr_error derr, err;
+	json_object *v = cw_ruleset.view(st, seat), *snap = cw_ruleset.save(st);
+	void *back = NULL, *d;
+	struct cw_state *x;
+
+	wr_rng_seeded(&brng, &bs, 5);
+	d = cw_ruleset.determinize(v, seat, &brng, &derr);
+	x = d;
+	json_object *ra = cw_ruleset.actions(st, seat), *da = d ? cw_ruleset.actions(d, seat) : NULL;
+	CHECK(d && da && json_object_equal(ra, da) && x->pending == st->pending &&
+	      x->protect_after == st->protect_after,
+	      "cw_bot.c: a determinization of the asked seat's view asks the same");
+	if (!d)
+		fprintf(stderr, "  determinize: %s %s\n", derr.field, derr.message);
+	x = NULL;
+	CHECK(cw_ruleset.load(snap, &back, &err) == 0 && (x = back) && x->pending == st->pending &&
+	      x->protect_after == st->protect_after,
+	      "cw_snapshot.c: the question is saved and loads");
+	json_object_put(ra);
+	json_object_put(da);
+	if (d)
+		cw_ruleset.free(d);
+	if (back)
+		cw_ruleset.free(back);
+	json_object_put(snap);
+	json_object_put(v);
+}
+
 /* Humans against Humans, seat 1 shooting at seat 0's infantry d4 from d7
  * (and e7, so that its phase goes on), its wizard f7 able to counter the
  * Protection seat 0's wizard c3 casts by standing order. */
@@ -1371,33 +1408,8 @@ c9_amended(void)
 			kind = json_object_get_string(x);
 		CHECK(kind && !strcmp(kind, "counter_reaction"), "the view names the question");
 		json_object_put(v);
-		/* the computer player rebuilds this question from the seat's view */
-		struct wr_rng brng;
-		uint64_t bs;
-		struct wr_error derr;
-		wr_rng_seeded(&brng, &bs, 5);
-		v = cw_ruleset.view(st, 1);
-		void *d = cw_ruleset.determinize(v, 1, &brng, &derr);
-		json_object *ra = cw_ruleset.actions(st, 1), *da = d ? cw_ruleset.actions(d, 1) : NULL;
-		CHECK(d && da && json_object_equal(ra, da),
-		      "cw_bot.c: a determinization of the asked seat's view offers the same answers");
-		if (!d)
-			fprintf(stderr, "  determinize: %s %s\n", derr.field, derr.message);
-		json_object_put(ra);
-		json_object_put(da);
-		if (d)
-			cw_ruleset.free(d);
-		json_object_put(v);
-		json_object *snap = cw_ruleset.save(st);
-		void *back = NULL;
-		struct wr_error err;
-		CHECK(cw_ruleset.load(snap, &back, &err) == 0 &&
-		      ((struct cw_state *)back)->pending == CW_PEND_RCOUNTER,
-		      "cw_snapshot.c: a reaction waiting for a Counterspell is saved and loads");
-		if (back)
-			cw_ruleset.free(back);
-		json_object_put(snap);
 	}
+	rebuilt(st, 1);
 	row(T "Counterspell \"counter just cast spell on 4+\": a 2 fails, the Protection stands "
 	      "and the unit saves on 3 (+1)");
 	ok(st, 1, "{\"type\":\"counterspell\",\"unit\":\"f7\"}", D(2, 3));
@@ -1410,8 +1422,30 @@ c9_amended(void)
 	row(T "Spells, \"unless the other side tries to counterspell them\": the side asked may "
 	      "let the Protection be (allow)");
 	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
-	ok(st, 1, "{\"type\":\"allow\"}", D(3));
-	CHECK(st->nfx == 1 && !dead(st, inf) && st->pending == CW_PEND_NONE, row_name);
+	ok(st, 1, "{\"type\":\"allow\"}", NODICE);
+	CHECK(st->nfx == 1 && !has_event("save"), row_name);
+	row(R "C9 (amended): \"Dispel is asked as soon as an enemy temporal spell is cast\": a "
+	      "Protection (temporal) cast in answer too, before the save it answers");
+	CHECK(st->pending == CW_PEND_DISPEL && cw_to_act(st) == 2u && st->protect_after &&
+	      listed(st, 1, "{\"type\":\"dispel\",\"from\":\"f7\"}") &&
+	      listed(st, 1, "{\"type\":\"no_dispel\"}"), row_name);
+	rebuilt(st, 1);
+	row(R "C9 (amended): the Dispel declined, the unit saves on 3 (+1)");
+	ok(st, 1, "{\"type\":\"no_dispel\"}", D(3));
+	CHECK(st->nfx == 1 && !dead(st, inf) && ev_int("save", "need") == 3 &&
+	      st->pending == CW_PEND_NONE && !st->protect_after, row_name);
+	free(st);
+
+	st = protected_shot();
+	inf = cw_unit_at(st, sq(st, "d4"));
+	row(R "C9 (amended): a Protection cast in answer dispelled by the seat whose turn it is: "
+	      "the save has no +1 (a 3 fails on 4+)");
+	ok(st, 1, "{\"type\":\"shoot\",\"from\":\"d7\",\"target\":\"d4\"}", D(4));
+	ok(st, 1, "{\"type\":\"allow\"}", NODICE);
+	ok(st, 1, "{\"type\":\"dispel\",\"from\":\"f7\"}", D(3));
+	CHECK(st->nfx == 0 && has_event("spell_end") && ev_int("save", "need") == 4 &&
+	      dead(st, inf) && st->pending == CW_PEND_NONE && !st->protect_after &&
+	      st->u[cw_unit_at(st, sq(st, "f7"))].cast, row_name);
 	free(st);
 
 	st = wizards(CW_PH_MOVE);
@@ -1440,9 +1474,9 @@ c9_amended(void)
 	{
 		struct cw_state *before = malloc(sizeof(*st));
 		memcpy(before, st, sizeof(*st));
-		ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", D(3));
-		CHECK(st->nfx == 1 && wr_undo_reveals(&cw_ruleset, before, st, 0, &last_ev) == 1,
-		      row_name);
+		ok(st, 0, "{\"type\":\"protect\",\"from\":\"c3\",\"target\":\"d4\"}", NODICE);
+		CHECK(st->nfx == 1 && st->pending == CW_PEND_DISPEL &&
+		      wr_undo_reveals(&cw_ruleset, before, st, 0, &last_ev) == 1, row_name);
 		free(before);
 	}
 	free(st);
