@@ -27,8 +27,10 @@
 /* Turns of the Speed Chart before the match ends on points (option
  * turn_limit; 0 = until a King falls, as the text) */
 #define BC_DEFAULT_TURN_LIMIT 0
-#define BC_MAX_OUT_STUN 80      /* referee outcomes (B11) */
-#define BC_MAX_OUT_BODY 30
+/* Referee outcomes (B11): at most what the server's own dice deal, STUN
+ * of a 6d6 killing attack at x5 (180) and BODY of a 20d6 normal one (40) */
+#define BC_MAX_OUT_STUN 180
+#define BC_MAX_OUT_BODY 40
 
 enum bc_kind { BC_KING, BC_QUEEN, BC_ROOK, BC_BISHOP, BC_KNIGHT, BC_PAWN, BC_KIND_MAX };
 extern const char *const bc_kind_names[BC_KIND_MAX];
