@@ -336,9 +336,12 @@ legal_act(const struct wc_state *st, const struct wc_action *a, struct wr_error 
 			               "the piece has no Advantage token to spend");
 		return 0;
 	case WC_A_STAY:
-		if (nm || na)
+		/* Text, Move: "If a piece is not able to Move ... it is
+		 * permitted to travel fewer than 1 square": a legal Attack
+		 * does not take that away (W3 names one case, not the only). */
+		if (nm)
 			return wr_fail(err, "must-move", "",
-			               "a piece that can Move or Attack cannot stay (W3)");
+			               "a piece that can Move cannot stay (W3)");
 		return 0;
 	case WC_A_PROMOTE:
 		if (!wc_promotion_open(st, p) || !wc_can_promote_into(st, p, a->piece))

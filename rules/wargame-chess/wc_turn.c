@@ -26,7 +26,9 @@ wc_points(const struct wc_state *st, int seat)
 	const struct wc_faction *f = wc_fac(st, seat);
 
 	for (int i = 0; i < st->npieces; i++)
-		if (st->pieces[i].seat == seat && st->pieces[i].where == WC_ON)
+		/* A piece lifted for its owner to redeploy (W9) is in play. */
+		if (st->pieces[i].seat == seat && (st->pieces[i].where == WC_ON ||
+		                                   st->pieces[i].where == WC_REDEPLOY))
 			pts += wc_type_cost[st->pieces[i].type];
 	for (int u = 0; u < f->nupgrades; u++)
 		if (st->seat[seat].upgrades & (1u << u))
@@ -188,10 +190,11 @@ end_turn(struct wc_ctx *c)
 	wc_emit(c, WC_EV_TURN_END)->u.turn.turn = st->turn;
 	call_turn_hooks(c, first, 1);
 	/* Fool's Endeavour: "At the end of the turn, remove any/all
-	 * Dis/Advantage tokens from this piece." */
+	 * Dis/Advantage tokens from this piece." A lifted piece (W9) too. */
 	for (int i = 0; i < st->npieces && !st->over; i++) {
 		struct wc_piece *p = &st->pieces[i];
-		if (p->where == WC_ON && (wc_rules_of(st, i) & WC_R_FOOL) && (p->adv || p->dis)) {
+		if ((p->where == WC_ON || p->where == WC_REDEPLOY) &&
+		    (wc_rules_of(st, i) & WC_R_FOOL) && (p->adv || p->dis)) {
 			struct wc_event *e = wc_emit(c, WC_EV_TOKENS_CLEARED);
 			e->u.cleared.piece = i;
 			e->u.cleared.advantage = p->adv;

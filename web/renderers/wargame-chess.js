@@ -184,7 +184,7 @@ const R = {
         ? `push the attacker to ${a.square} (it takes a Disadvantage token)`
         : `retreat to ${a.square} (you take an Advantage token)`;
       case 'end': return 'end the activation';
-      case 'stay': return 'stay: no Move or Attack is possible';
+      case 'stay': return 'stay where it is (it cannot Move)';
       case 'redeploy': return `redeploy the piece that cannot be slain on ${a.square}`;
       case 'trees': return `my Trees: ${TREES[a.choice] || words(a.choice)}`;
       default: return null;

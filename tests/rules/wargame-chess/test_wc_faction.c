@@ -10,7 +10,7 @@
 /* ------------------------------------------------ the Testers faction */
 
 static char trace[8192];
-static int mode_prevent_adv, mode_prevent_dis, mode_bonus, mode_dis_effect;
+static int mode_prevent_adv, mode_prevent_dis, mode_bonus, mode_dis_effect, mode_jester_kept;
 
 #define tr(...)                                                               \
 	do {                                                                  \
@@ -68,8 +68,10 @@ static int
 t_on_slain(struct wc_ctx *c, int piece, int by)
 {
 	tr("os%d/%d ", piece, by);
-	/* Wardens cannot be slain (no instruction given: the text's default). */
-	return strcmp(wc_opt(c->st, piece)->id, "warden") == 0;
+	/* Wardens cannot be slain (no instruction given: the text's default);
+	 * Jesters neither when a test asks (a lifted Joker, W9). */
+	return strcmp(wc_opt(c->st, piece)->id, "warden") == 0 ||
+	       (mode_jester_kept && strcmp(wc_opt(c->st, piece)->id, "jester") == 0);
 }
 
 static void
@@ -263,6 +265,40 @@ test_hooks(void)
 	      "RULINGS.md, Wargame Chess W9: the owner chooses the square (e8, not the first free)");
 	CHECK(wc_ruleset.to_act(&st) == 2u && st.stage == WC_ST_PICK && st.active == 1,
 	      "W9: then play goes on where the resolution left it (seat 1 activates)");
+	wr_events_free(&test_ev);
+
+	/* The last Activation of Turn 10 lifts the Warden: the match ends on
+	 * points before its owner redeploys it, and it counts (5 against 7;
+	 * without it 5 each, a draw). */
+	wc_pos(&st, "turn:10 0Nc7 0Pd1:x 1Ra8:o3:x 1Pa7:x 1Pb7:x 1Pb8:x 1Kh8:x 0Kh1:x");
+	{
+		static const unsigned d4[] = {6, 6, 1, 1};
+		static struct wr_script s4 = {d4, 4, 0, 0};
+		wr_rng_script(&rng, &s4);
+	}
+	CHECK(applyq(&st, 0, "{'type':'activate','square':'c7'}", &rng, &err) == 0 &&
+	          applyq(&st, 0, "{'type':'attack','to':'a8'}", &rng, &err) == 0 &&
+	          st.pieces[2].where == WC_REDEPLOY && st.over && st.winners == 2u &&
+	          ev_has("\"points\":[5,7]"),
+	      "RULINGS.md, Wargame Chess W9 and W7: a piece lifted at the end of Turn 10 counts "
+	      "in the final points (in play, W9)");
+	wr_events_free(&test_ev);
+
+	/* A lifted Joker loses its tokens at the end of the turn too. */
+	mode_jester_kept = 1;
+	wc_pos(&st, "0Nc7 0Pd1:x 1Ja8:o6:x:D2 1Pa7:x 1Pb7:x 1Pb8:x 1Kh8:x 0Kh1:x");
+	{
+		static const unsigned d5[] = {6, 6, 1};
+		static struct wr_script s5 = {d5, 3, 0, 0};
+		wr_rng_script(&rng, &s5);
+	}
+	CHECK(applyq(&st, 0, "{'type':'activate','square':'c7'}", &rng, &err) == 0 &&
+	          applyq(&st, 0, "{'type':'attack','to':'a8'}", &rng, &err) == 0 &&
+	          st.pieces[2].where == WC_REDEPLOY && st.turn == 2 && st.pieces[2].dis == 0 &&
+	          ev_has("\"type\":\"tokens_cleared\",\"piece\":2"),
+	      "Fool's Endeavour: \"At the end of the turn, remove any/all Dis/Advantage tokens\" "
+	      "from a Joker lifted for its owner to redeploy (RULINGS.md, Wargame Chess W9)");
+	mode_jester_kept = 0;
 	wr_events_free(&test_ev);
 
 	/* A rule preventing Advantage: the token is still spent. */

@@ -82,9 +82,14 @@ static const struct row rows[] = {
 	 "ev='type':'stay' ev='type':'activate','seat':1 active=1 stage=act n=3 toact=2"},
 	{W "W3: a piece with a legal Move cannot stay", "0Kd4 0Pa1:e" FILL1,
 	 ACT("d4") "0:{'type':'stay'}", "", "err=must-move"},
-	{W "W3: no legal Move but a legal Attack: no stay (the only action is taken, G3)",
-	 "0Pa1:e 0Pa2:e 0Pb1:e 1Pb2:e" FILL0 FILL1, ACT("a1"), "1 1 4 4",
-	 "stage=combat_move ev='type':'attack' !ev='type':'stay'"},
+	{T "Move: not able to Move, fewer than 1 square though it could Attack (stay and "
+	 "attack offered; nothing taken by the server, G3)",
+	 "0Pa1:e 0Pa2:e 0Pb1:e 1Pb2:e" FILL0 FILL1, ACT("a1"), "",
+	 "stage=act toact=1 n=2 has={'type':'stay'} has={'type':'attack','to':'b2'} "
+	 "!ev='type':'attack' !ev='type':'stay'"},
+	{T "Move: not able to Move, it stays though it could Attack",
+	 "0Pa1:e 0Pa2:e 0Pb1:e 1Pb2:e" FILL0 FILL1, ACT("a1") "0:{'type':'stay'};", "",
+	 "ev='type':'stay' P@a1=0P P@b2=1P active=1 stage=activate"},
 	{W "W3: boxed-in Rook stays", "0Ra1 0Pa2:e 0Pb1:e" FILL0 FILL1, ACT("a1"), "",
 	 "ev='type':'stay' active=1"},
 	{T "Move: cannot end in a square occupied by other pieces", "0Kd4 0Pd5:e 0Pa1:e" FILL1,
