@@ -155,10 +155,16 @@ oc_may_reveal(const void *state, int seat, json_object *action)
 	return ((const struct oc_state *)state)->fog;
 }
 
+/* G7 (amended), O13: under fog a post stands once some seat sees a unit
+ * of another seat it did not see before, or a tile it did not see before:
+ * an empty tile scouted tells the seat that no enemy stands there, and
+ * taking the move back would let it scout for free. In deployment the
+ * enemy is hidden on every tile (oc_visible), so only battle counts. */
 int
 oc_undo_barrier(const void *before, const void *after, int seat, const struct wr_events *ev)
 {
 	const struct oc_state *a = before, *b = after;
+	unsigned char sa[OC_MAX_TILES], sb[OC_MAX_TILES];
 
 	(void)seat;
 	(void)ev;
@@ -166,6 +172,15 @@ oc_undo_barrier(const void *before, const void *after, int seat, const struct wr
 		for (int i = 0; i < b->nu && i < a->nu; i++)
 			if (b->u[i].seat != s && !oc_visible(a, s, i) && oc_visible(b, s, i))
 				return 1;
+	if (!a->fog || a->phase != OC_PH_BATTLE || b->phase != OC_PH_BATTLE)
+		return 0;
+	for (int s = 0; s < b->seats; s++) {
+		oc_sight(a, s, sa);
+		oc_sight(b, s, sb);
+		for (int t = 0; t < oc_ntiles(b); t++)
+			if (sb[t] && !sa[t])
+				return 1;
+	}
 	return 0;
 }
 

@@ -569,12 +569,19 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 			json_object *x = json_object_new_object();
 			wr_json_put_str(x, "by", s->by_attacker ? "attacker" : "defender");
 			wr_json_put_int(x, "roll", s->roll);
-			wr_json_put_int(x, "need", s->need);
-			wr_json_put_int(x, "crit_need", s->crit_need);
-			json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
-			json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
-			wr_json_put_int(x, "damage", s->dmg);
-			if (s->hp >= 0)   /* not the HP of a Qi Adept the seat does not see */
+			/* -1: not told to this seat (an attacker or a Qi Adept it
+			 * does not see, oc_rules.c resolve_attack) */
+			if (s->need >= 0)
+				wr_json_put_int(x, "need", s->need);
+			if (s->crit_need >= 0)
+				wr_json_put_int(x, "crit_need", s->crit_need);
+			if (s->hit >= 0) {
+				json_object_object_add(x, "hit", json_object_new_boolean(s->hit));
+				json_object_object_add(x, "crit", json_object_new_boolean(s->crit));
+			}
+			if (s->dmg >= 0)
+				wr_json_put_int(x, "damage", s->dmg);
+			if (s->hp >= 0)
 				wr_json_put_int(x, "hp", s->hp);
 			if (s->broke)
 				json_object_object_add(x, "broken", json_object_new_boolean(1));

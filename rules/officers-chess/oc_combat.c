@@ -105,8 +105,10 @@ oc_triangle(const struct oc_item *a, const struct oc_item *d)
 	return r;
 }
 
-/* Terrain DR and Avo for unit t attacked by s: none for Flying, ignored by
- * a Mystical attacker, positive bonuses doubled for Covert (O9, O10). */
+/* Terrain DR and Avo for unit t attacked by s: none for Flying, positive
+ * bonuses doubled for Covert (O9, O10). A Mystical attacker ignores terrain
+ * "bonuses" (Class Tags): the positive values only, so Water's -5 Avo still
+ * counts against its target (README, decision 3). */
 static void
 terrain_bonus(const struct oc_state *st, const struct oc_unit *s, const struct oc_unit *t,
               int *dr, int *avo)
@@ -117,8 +119,6 @@ terrain_bonus(const struct oc_state *st, const struct oc_unit *s, const struct o
 	*dr = *avo = 0;
 	if (tt & OC_T_FLYING)
 		return;
-	if (s && oc_classes[s->cls].tags & OC_T_MYSTICAL)
-		return;
 	*dr = tl->dr;
 	*avo = tl->avo;
 	if (tt & OC_T_COVERT) {
@@ -126,6 +126,12 @@ terrain_bonus(const struct oc_state *st, const struct oc_unit *s, const struct o
 			*dr *= 2;
 		if (*avo > 0)
 			*avo *= 2;
+	}
+	if (s && oc_classes[s->cls].tags & OC_T_MYSTICAL) {
+		if (*dr > 0)
+			*dr = 0;
+		if (*avo > 0)
+			*avo = 0;
 	}
 }
 
@@ -196,6 +202,11 @@ oc_can_counter(const struct oc_state *st, int att, int def)
 	if (d->where != OC_W_MAP || d->broken || !w || w->wtype == OC_STAFF)
 		return 0;
 	if (d->silenced && w->wtype == OC_TOME)
+		return 0;
+	/* Under fog an attacker the defender's seat does not see cannot be
+	 * targeted (O13), by a counter either: no counter, and nothing of it
+	 * comes back to that seat (G5). */
+	if (st->fog && !oc_seat_sees(st, d->seat, st->u[att].sq))
 		return 0;
 	return oc_in_range(w, oc_dist(st, st->u[att].sq, d->sq));
 }

@@ -501,6 +501,23 @@ destroy_tile(struct oc_state *st, int sq)
 	st->tile_dmg[sq] = 0;
 }
 
+/* A strike in the copy of a seat that does not see the attacker (G5, O13):
+ * what befell the seat's own or seen unit stays; nothing tells of the
+ * attacker: not its Hit and crit targets (its Dex, weapon, Lucky), nor what
+ * it drained, nor, for a counter it took (seen when the combat began, out
+ * of sight after), whether it was hit, its damage, HP, status or square. */
+static void
+hide_attacker(struct oc_strike *sk)
+{
+	sk->need = sk->crit_need = -1;
+	sk->drained = 0;
+	if (sk->by_attacker)
+		return;
+	sk->hit = sk->crit = sk->dmg = sk->hp = -1;
+	sk->broke = sk->status = 0;
+	sk->pushed_to = -1;
+}
+
 /* The combat of the active unit against t, its events and routs. */
 static void
 resolve_attack(struct oc_state *st, int t, int guard, struct wr_rng *rng, struct wr_list *ev)
@@ -519,11 +536,15 @@ resolve_attack(struct oc_state *st, int t, int guard, struct wr_rng *rng, struct
 	oc_combat(st, st->active, t, guard, rng, &e);
 	emit_units(st, ev, &e);
 	/* A seat's copy does not name a Qi Adept it does not see, nor its HP
-	 * (O19: under fog an unseen adept may take the strike; G5). */
+	 * (O19: under fog an unseen adept may take the strike; G5), and
+	 * tells nothing of an attacker it does not see (emit_units took
+	 * out its name and square). */
 	for (size_t k = first; st->fog && k < ev->len; k++) {
 		struct oc_event *c = wr_list_at(ev, k);
 		for (int j = 0; j < c->nstrikes; j++) {
 			struct oc_strike *sk = &c->strikes[j];
+			if (c->unit < 0)
+				hide_attacker(sk);
 			if (sk->guard >= 0 && c->vis != 1u << st->u[sk->guard].seat &&
 			    !(c->vis & oc_seen_mask(st, before[sk->guard]))) {
 				sk->guard = OC_GUARD_HIDDEN;

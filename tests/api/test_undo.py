@@ -8,8 +8,9 @@ Confrontation and Wargame Chess: a move taken back; the other seat's and a
 spectator's view afterwards is byte for byte the view before the move; the
 log shows the undo post and the marked move; verify of the finished match
 passes. Skirmish (the test ruleset): a post that rolled dice stands.
-Officers Chess under fog (O13): a move that brings an enemy into sight
-stands; one that does not is taken back."""
+Officers Chess under fog (O13, RULINGS.md G7): a move that brings an enemy
+or a tile not seen before into sight stands; one that shows nothing new is
+taken back."""
 import json
 import os
 import subprocess
@@ -231,22 +232,36 @@ class UndoTest(ml.TwoSeatsTestCase):
         self.refused(self.undo(0), "not-your-turn")
 
     def test_officers_chess_fog_a_sighting_stands(self):
-        """Officers Chess O13 (fog): a move that shows an enemy is a reveal;
-        a move in the fog that shows nothing is taken back unseen."""
-        self.match("officers-chess", {"units": 1, "fog": True, "activations": "1"})
-        self.post(0, {"type": "recruit", "name": "Ana", "class": "Sword Fighter",
-                      "items": ["Steel Sword"]})
-        self.post(1, {"type": "recruit", "name": "Zed", "class": "Thief",
-                      "items": ["Steel Dagger"]})
-        self.post(1, {"type": "deploy", "unit": "Zed", "to": "d8"})
-        self.post(0, {"type": "deploy", "unit": "Ana", "to": "d1"})  # G3: Ana is activated
+        """Officers Chess O13 (fog), RULINGS.md G7 (amended): a fog reveal is
+        a barrier: a move that lights tiles the seat did not see stands,
+        even with no enemy on them, as does one that shows an enemy; a move
+        that shows the seat no new tile is taken back unseen."""
+        self.match("officers-chess", {"units": 2, "fog": True, "activations": "1"})
+        armies = {0: (("Ana", "d1"), ("Bea", "c2")), 1: (("Zed", "d8"), ("Yul", "e8"))}
+        for seat, cls, item in ((0, "Sword Fighter", "Steel Sword"), (1, "Thief", "Steel Dagger")):
+            for name, _ in armies[seat]:
+                self.post(seat, {"type": "recruit", "name": name, "class": cls, "items": [item]})
+        for seat in (1, 0):
+            for name, sq in armies[seat]:
+                self.post(seat, {"type": "deploy", "unit": name, "to": sq})
+        self.post(0, {"type": "activate", "at": "d1"})
         before = [self.seen(self.b), self.seen(None)]
-        self.post(0, {"type": "move", "from": "d1", "to": "d2"})
+        # c1: c2 and d1 already saw every tile c1 sees.
+        self.post(0, {"type": "move", "from": "d1", "to": "c1"})
         self.assertTrue(self.a.actions(self.game)["can_undo"])
         self.assertEqual(self.undo(0).status, 200)
         self.assertEqual([self.seen(self.b), self.seen(None)], before)
-        self.post(0, {"type": "move", "from": "d1", "to": "d5"})
-        self.assertIn("Zed", json.dumps(self.view(self.a)["state"]), "d8 is 3 tiles away")
+        # d2 lights d5, c4, e4 ...: empty, but scouted.
+        self.post(0, {"type": "move", "from": "d1", "to": "d2"})
+        self.assertNotIn("Zed", json.dumps(self.view(self.a)["state"]))
+        self.refused(self.undo(0), "information-revealed")
+        self.assertEqual([self.seen(self.b), self.seen(None)], before, "seat 1 learnt nothing")
+        self.post(0, {"type": "end", "from": "d2"})
+        self.post(1, {"type": "activate", "at": "d8"})
+        self.post(1, {"type": "end", "from": "d8"})
+        # G3: Bea is seat 0's last unit to activate: activated at once.
+        self.post(0, {"type": "move", "from": "c2", "to": "c6"})
+        self.assertIn("Zed", json.dumps(self.view(self.a)["state"]), "d8 is 3 tiles from c6")
         self.assertFalse(self.a.actions(self.game)["can_undo"], "the move was told to seat 1")
         self.refused(self.undo(0), "information-revealed")
         self.assertIn("Zed", json.dumps(self.view(self.a)["state"]))

@@ -252,7 +252,9 @@ const R = {
       case 'moved': return `${U(e.unit)} moves${e.from ? ` from ${e.from}` : ''}${e.to ? ` to ${e.to}` : ' out of sight'}`;
       case 'ambushed': return `${U(e.unit)} runs into an unseen enemy and stops on ${e.to}`;
       case 'combat': {
-        const s = (e.strikes || []).map((k) => `${k.by === 'attacker' ? 'attack' : 'counter'}: roll ${k.roll} vs ${k.need} ${k.hit ? (k.crit ? `CRIT ${k.damage}` : `hit ${k.damage}`) : 'miss'}${k.hp === undefined || k.hp === null ? '' : ` (HP ${k.hp})`}${k.broken ? ', Broken' : ''}${k.pushed_to ? `, pushed to ${k.pushed_to}` : ''}`);
+        // A strike by or on an attacker the seat cannot see (O13) comes
+        // without what would tell of it: no target number, no outcome.
+        const s = (e.strikes || []).map((k) => `${k.by === 'attacker' ? 'attack' : 'counter'}:${k.roll === undefined ? '' : ` roll ${k.roll}`}${k.need === undefined ? '' : ` vs ${k.need}`} ${k.hit === undefined ? 'unseen' : k.hit ? (k.crit ? `CRIT ${k.damage}` : `hit ${k.damage}`) : 'miss'}${k.hp === undefined || k.hp === null ? '' : ` (HP ${k.hp})`}${k.broken ? ', Broken' : ''}${k.pushed_to ? `, pushed to ${k.pushed_to}` : ''}`);
         return `${U(e.unit)} attacks ${U(e.defender)}${e.weapon ? ` with ${e.weapon}` : ''}: ${s.join('; ')}`;
       }
       case 'tile_attacked': return `${U(e.unit)} strikes the ${e.tile} on ${e.to} for ${e.damage}${e.destroyed ? ': destroyed' : ''}`;

@@ -914,19 +914,125 @@ fog_rows(void)
 	}
 
 	ROW("Issue 14 (undo) / O13: a move that brings an enemy into sight stands");
-	static const char *const to[2] = {"d2", "d5"};
+	struct wr_events none = {0};
+	st = make("{\"fog\":true}");
+	put_unit(st, 0, "Sword Fighter", "d1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "d8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d1"));
+	struct oc_state before = *st;
+	OK(run(st, 0, move("d1", "d5")) == 0 && oc_visible(st, 0, 1) &&
+	   wr_undo_reveals(&oc_ruleset, &before, st, 0, &none) == 1,
+	   "d5 is 3 from d8: the Mage is seen, an undo barrier");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, G7 (amended: a fog reveal is an undo barrier, empty tiles too; "
+	    "a move that shows no new tile is taken back)");
 	for (int k = 0; k < 2; k++) {
-		struct wr_events none = {0};
 		st = make("{\"fog\":true}");
 		put_unit(st, 0, "Sword Fighter", "d1", "Steel Sword", NULL, NULL);
+		put_unit(st, 0, "Sword Fighter", "c2", "Steel Sword", NULL, NULL);
 		put_unit(st, 1, "Mage", "d8", "Elfire", NULL, NULL);
 		battle(st, 0);
 		run(st, 0, activate("d1"));
-		struct oc_state before = *st;
-		OK(run(st, 0, move("d1", to[k])) == 0 &&
+		before = *st;
+		OK(run(st, 0, move("d1", k ? "d2" : "c1")) == 0 && !oc_visible(st, 0, 2) &&
 		   wr_undo_reveals(&oc_ruleset, &before, st, 0, &none) == k,
-		   "%s", k ? "d5 is 3 from d8: the Mage is seen, an undo barrier"
-		           : "d2 shows nothing: undoable");
+		   "%s", k ? "d2 lights d5 (no unit there): the seat scouted it, a barrier"
+		           : "c1: c2 and d1 saw all it sees, nothing new: undoable");
+		oc_ruleset.free(st);
+	}
+	st = make(NULL);
+	put_unit(st, 0, "Sword Fighter", "d1", "Steel Sword", NULL, NULL);
+	put_unit(st, 1, "Mage", "d8", "Elfire", NULL, NULL);
+	battle(st, 0);
+	run(st, 0, activate("d1"));
+	before = *st;
+	OK(run(st, 0, move("d1", "d2")) == 0 &&
+	   wr_undo_reveals(&oc_ruleset, &before, st, 0, &none) == 0,
+	   "without fog nothing is hidden: undoable");
+	oc_ruleset.free(st);
+
+	ROW("RULINGS.md, Officers Chess O13 (an unseen attacker cannot be targeted: "
+	    "no counter against it); " TEXT "Counter Attack and Follow Up");
+	for (int k = 0; k < 3; k++) {
+		/* k 0: fog, seat 1 does not see a1; 1: fog, c2 sees a1; 2: no fog */
+		st = make(k < 2 ? "{\"fog\":true,\"promoted\":true}" : "{\"promoted\":true}");
+		put_unit(st, 0, "Sage", "a1", "Meteor", NULL, NULL);
+		put_unit(st, 0, "Sword Fighter", "d6", "Steel Sword", NULL, NULL);
+		put_unit(st, 1, "Sage", "a6", "Meteor", NULL, NULL);
+		put_unit(st, 1, "Mage", k == 1 ? "c2" : "h8", "Elfire", NULL, NULL);
+		battle(st, 0);
+		run(st, 0, activate("a1"));
+		struct oc_forecast f;
+		oc_forecast(st, 0, 2, -1, &f);
+		OK(f.def.can_strike == (k > 0), "%s: the forecast says counter %d",
+		   k == 0 ? "a1 unseen by seat 1" : k == 1 ? "a1 seen from c2" : "no fog",
+		   f.def.can_strike);
+		dice(4, 50, 50, 50, 50);
+		int counters = 0, copies = 0;
+		OK(run(st, 0, attack("a1", "a6", 0)) == 0, "Meteor (3~7) on a6, 5 away");
+		for (size_t i = 0; i < ev.len; i++) {
+			const struct oc_event *x = wr_list_at(&ev, i);
+			if (x->type != OC_E_COMBAT)
+				continue;
+			copies++;
+			for (int j = 0; j < x->nstrikes; j++)
+				counters += !x->strikes[j].by_attacker;
+		}
+		OK(copies > 0 && (k ? counters == copies : counters == 0),
+		   "%s (%d counters in %d copies)", k ? "the Sage on a6 counters (Meteor reaches 5)"
+		                                     : "the Sage on a6 does not counter what it cannot see",
+		   counters, copies);
+		oc_ruleset.free(st);
+	}
+
+	ROW("RULINGS.md G5 / O13 (the copy of a seat that does not see the attacker tells "
+	    "nothing of it: no HP, damage or Hit of a strike on it, no need of its strikes)");
+	for (int k = 0; k < 2; k++) {
+		/* k 0: struck from the fog (no counter); 1: countered, then the
+		 * defender is routed and its seat sees the attacker no more */
+		st = make("{\"fog\":true,\"promoted\":true}");
+		if (k == 0) {
+			put_unit(st, 0, "Sage", "a1", "Meteor", NULL, NULL);
+			put_unit(st, 0, "Sword Fighter", "d6", "Steel Sword", NULL, NULL);
+			put_unit(st, 1, "Sage", "a6", "Meteor", NULL, NULL);
+		} else {
+			put_unit(st, 0, "Swordmaster", "d4", "Silver Blade", NULL, NULL);
+			put_unit(st, 0, "Sword Fighter", "a1", "Steel Sword", NULL, NULL);
+			put_unit(st, 1, "Sword Fighter", "d5", "Steel Sword", NULL, NULL);
+		}
+		put_unit(st, 1, "Mage", "h8", "Elfire", NULL, NULL);
+		battle(st, 0);
+		if (k)
+			st->u[2].hp = 1;
+		run(st, 0, activate(k ? "d4" : "a1"));
+		dice(4, 50, 50, 50, 50);   /* hits, no crit */
+		OK(run(st, 0, attack(k ? "d4" : "a1", k ? "d5" : "a6", 0)) == 0 &&
+		   (k == 0 || (st->u[2].where == OC_W_ROUTED && st->u[0].hp < oc_max_hp(&st->u[0]))),
+		   "%s", k ? "the counter hits first (Heavy), then d5 is routed" : "a6 struck from a1");
+		int copies = 0, leaks = 0, hidden = 0;
+		for (size_t i = 0; i < ev.len; i++) {
+			const struct oc_event *x = wr_list_at(&ev, i);
+			if (x->type != OC_E_COMBAT || !(x->vis & 2u))
+				continue;
+			copies++;
+			unsigned vis;
+			json_object *j = oc_template.event_json(st, x, &vis);
+			const char *txt = json_object_to_json_string(j);
+			leaks += x->unit >= 0 || strstr(txt, "\"need\"") || strstr(txt, "crit_need") ||
+			         strstr(txt, "\"forecast\"");
+			for (int n = 0; n < x->nstrikes; n++) {
+				const struct oc_strike *sk = &x->strikes[n];
+				if (sk->by_attacker)
+					continue;
+				hidden++;
+				leaks += sk->hp >= 0 || sk->dmg >= 0 || sk->hit >= 0;
+			}
+			json_object_put(j);
+		}
+		OK(copies == 1 && leaks == 0 && hidden == k, "seat 1's copy: nothing of the attacker "
+		   "(%d copies, %d leaks, %d counters hidden)", copies, leaks, hidden);
 		oc_ruleset.free(st);
 	}
 }
@@ -1244,6 +1350,23 @@ ruling_rows(void)
 		set_tile(st, "d5", OC_TR_WOODS);
 		oc_forecast(st, 0, 1, -1, &f);
 		OK(f.att.hit == avo[k].need, "%s (%d)", avo[k].why, f.att.hit);
+		oc_ruleset.free(st);
+	}
+
+	ROW(TEXT "Class Tags, Mystical (\"ignore terrain bonuses\": a penalty still counts, "
+	    "Water's -5 Avo); RULINGS.md, Officers Chess O9");
+	static const struct { const char *dcls, *dw; int tile, need; const char *why; } myst[] = {
+		{"Sword Fighter", "Steel Sword", OC_TR_WATER, 80 + 5, "Sword Fighter on Water: 85"},
+		{"Archer", "Steel Bow", OC_TR_WATER, 75 + 5,
+		 "Archer (Covert) on Water: -5 not doubled, counted: 80"},
+		{"Archer", "Steel Bow", OC_TR_WOODS, 75, "Archer (Covert) in Woods: +10 ignored: 75"},
+	};
+	for (size_t k = 0; k < sizeof(myst) / sizeof(myst[0]); k++) {
+		st = duel("Mage", "Elfire", "d4", myst[k].dcls, myst[k].dw, "d5");
+		set_tile(st, "d5", myst[k].tile);
+		oc_forecast(st, 0, 1, -1, &f);
+		OK(f.att.hit == myst[k].need, "Mage (Elfire, magic) attacks: %s (%d)", myst[k].why,
+		   f.att.hit);
 		oc_ruleset.free(st);
 	}
 
