@@ -102,11 +102,22 @@ luck_possible(const struct cf_state *st, const struct cf_battle *b, int att)
 	int sq = att ? (b->spell >= 0 ? cf_cp(st, b->a_seat, b->a_id)->sq : -1) : b->at;
 	if (!cf_racial_ok(st, seat, CF_HUMANS, sq))
 		return 0;
-	int cur = cf_battle_outcome(st, b, b->htl, b->a_die, b->d_die, &s);
-	for (int f = 1; f <= 6; f++) {
-		int ad = att && f > b->a_die ? f : b->a_die, dd = !att && f > b->d_die ? f : b->d_die;
-		if (cf_battle_outcome(st, b, b->htl, ad, dd, &s) != cur)
-			return 1;
+	/* The defender's Luck comes after the mover's (README 13): while it
+	 * may still be used, the mover's bigger margin can keep it from
+	 * catching up (G3), so every die the defender may end with counts.
+	 * A defender's `never` counts only when no question to the mover
+	 * leaves it time to change that order. */
+	int dmax = b->d_die;
+	if (att && cf_racial_ok(st, b->d_seat, CF_HUMANS, b->at) &&
+	    (st->s[b->d_seat].o_luck != CF_LUCK_NEVER || st->s[seat].o_luck == CF_LUCK_ASK))
+		dmax = 6;
+	for (int d = b->d_die; d <= dmax; d++) {
+		int cur = cf_battle_outcome(st, b, b->htl, b->a_die, d, &s);
+		for (int f = 1; f <= 6; f++) {
+			int ad = att && f > b->a_die ? f : b->a_die, dd = !att && f > d ? f : d;
+			if (cf_battle_outcome(st, b, b->htl, ad, dd, &s) != cur)
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -136,6 +147,16 @@ cf_live_squares(const struct cf_state *st, int seat, int id, int *out)
 	return n;
 }
 
+/* The Live Again order that answers the question: the one it was asked
+ * under; an order changed while it is open applies from the next
+ * question on (README: "a question already asked is answered by the
+ * action"). */
+static int
+live_order(const struct cf_state *st, const struct cf_battle *b)
+{
+	return b->live_asked ? b->live_asked - 1 : st->s[b->loser_seat].o_live;
+}
+
 static int
 live_possible(const struct cf_state *st, const struct cf_battle *b)
 {
@@ -146,7 +167,7 @@ live_possible(const struct cf_state *st, const struct cf_battle *b)
 		return 0;
 	if (!cf_racial_ok(st, seat, CF_UNDEAD, attacker_moving ? -1 : p->sq))
 		return 0;
-	return cf_live_squares(st, seat, id, tmp) > 0 && st->s[seat].o_live != CF_NEVER;
+	return cf_live_squares(st, seat, id, tmp) > 0 && live_order(st, b) != CF_NEVER;
 }
 
 /* ------------------------------------------------------------ battles */
@@ -344,8 +365,12 @@ battle_step(struct cf_state *st, struct wr_rng *rng, struct wr_list *ev)
 		case CF_ST_LIVE:
 			/* A single square under the order `always` is the seat's
 			 * only legal action: the server takes it (G3, amended). */
-			if (live_possible(st, b))
+			if (live_possible(st, b)) {
+				/* Kept: a later order must not answer this question. */
+				if (!b->live_asked)
+					b->live_asked = st->s[b->loser_seat].o_live + 1;
 				return WAIT;
+			}
 			battle_finish_loser(st, -1, ev);
 			return 0;
 		default:
@@ -532,7 +557,7 @@ cf_legal_decision(const struct cf_state *st, int seat, const struct cf_action *a
 	switch (a->type) {
 	case CF_A_LIVE:
 		if (!a->use)
-			return st->s[seat].o_live == CF_ALWAYS
+			return live_order(st, b) == CF_ALWAYS
 			               ? wr_fail(err, "live-again-ordered", "use",
 			                         "the standing order says always: choose a square")
 			               : 0;

@@ -172,6 +172,7 @@ struct cf_battle {
 	int a_die, d_die;
 	int a_luck, d_luck;      /* Luck used (0/1) */
 	int loser_seat, loser_id;/* awaiting Live Again */
+	int live_asked;          /* Live Again order when asked, + 1; 0: not yet */
 	int outcome;             /* 1 attacker wins, 0 draw, -1 defender wins */
 };
 

@@ -98,6 +98,9 @@ cf_snapshot(const void *vst)
 			g[s] = (int)st->fury_fought[s];
 		json_object_object_add(o, "fury_fought", wr_json_ints(g, WR_MAX_SEATS));
 	}
+	/* The order an open Live Again question was asked under (G3); older
+	 * snapshots without the key answer it with the current order. */
+	wr_json_put_int(o, "live_asked", st->r.b.live_asked);
 	wr_json_put_str(o, "reason", st->reason);
 	return o;
 }
@@ -252,6 +255,8 @@ cf_load(json_object *snap, void **out, struct wr_error *err)
 		for (int k = 0; k < WR_MAX_SEATS; k++)
 			st->fury_fought[k] = (unsigned)g[k];
 	}
+	if (wr_json_int(snap, "live_asked", 0, CF_YESNO_MAX, 0, 0, &st->r.b.live_asked, err) != 0)
+		goto bad;
 	if (wr_json_string(snap, "reason", 1, &s, err) != 0)
 		goto fail;
 	snprintf(st->reason, sizeof(st->reason), "%s", s);

@@ -616,6 +616,18 @@ static const struct row rows[] = {
 	R(RU "G3: no question whose answer cannot matter (Luck when even a 6 cannot change it)",
 	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=humans",
 	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}", "6 1", "ok d4=0Q tok1=3"),
+	R(T "IX. Races, Humans: two Human seats: a winning mover's re-roll counts, the defender's Luck comes next (G3)",
+	  "0K@e1 0P@d2 1K@h8 1P@d4 1P@h7 race0=humans race1=humans luck0=always luck1=always",
+	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", "3 2 5 4", "ok d4=0P d2=. rm1=1 tok0=2 tok1=2"),
+	R(T "IX. Races, Humans: two Human seats: a winning mover is asked, the defender may still re-roll (RULINGS.md, G3)",
+	  "0K@e1 0P@d2 1K@h8 1P@d4 1P@h7 race0=humans race1=humans luck1=always",
+	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", "3 2", "ok await=1 n0=2"),
+	R(T "IX. Races, Humans: two Human seats: a mover that wins against a defender's 6 is not asked (RULINGS.md, G3)",
+	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race0=humans race1=humans",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}", "6 1", "ok d4=0Q tok0=3 tok1=3"),
+	R(T "IX. Races, Humans: two Human seats: a defender ordered never cannot catch up, the mover's order spends nothing (RULINGS.md, G3)",
+	  "0K@e1 0P@d2 1K@h8 1P@d4 1P@h7 race0=humans race1=humans luck0=always luck1=never",
+	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", "3 2", "ok d4=0P rm1=1 tok0=3 tok1=3"),
 	R(T "IX. Races, Orcs: Battle Fury, after a win two other Orc pieces move into enemies",
 	  "0K@e1 0Q@d1 0R@a1 0N@h1 1K@h8 1P@d4 1P@a5 1P@h4 1P@g7 race0=orcs",
 	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};"
@@ -771,6 +783,26 @@ static const struct row rows[] = {
 	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=undead",
 	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};1 {\"type\":\"live_again\",\"use\":false}",
 	  "6 1", "ok d4=0Q rm1=1 tok1=3"),
+	R(RU "G3 (amended): an order changed while its question is open applies from the next question on "
+	  "(README: \"a question already asked is answered by the action\"): Live Again asked under ask, declined",
+	  "0K@e1 0Q@d1 1K@h8 1P@a8 1P@b8 1P@c8 1P@d8 1P@e8 1P@f8 1P@d4 1P@h7 race1=undead",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};orders 1 {\"live_again\":\"always\"};"
+	  "1 {\"type\":\"live_again\",\"use\":false}",
+	  "6 1", "ok d4=0Q g8=. rm1=1 tok1=3"),
+	R(RU "G3 (amended): an order changed to always while Live Again is open leaves both answers (one square)",
+	  "0K@e1 0Q@d1 1K@h8 1P@a8 1P@b8 1P@c8 1P@d8 1P@e8 1P@f8 1P@d4 1P@h7 race1=undead",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};orders 1 {\"live_again\":\"always\"}",
+	  "6 1", "ok await=2 n1=2"),
+	R(RU "G3 (amended): an order changed to never while Live Again is open: the question still takes the square",
+	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=undead",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};orders 1 {\"live_again\":\"never\"};"
+	  "1 {\"type\":\"live_again\",\"use\":true,\"square\":\"a8\"}",
+	  "6 1", "ok d4=0Q a8=1P tok1=2"),
+	R(RU "Confrontation R8: Live Again asked under always (several squares): use:false stays refused",
+	  "0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=undead live1=always",
+	  "0 {\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"};orders 1 {\"live_again\":\"ask\"};"
+	  "1 {\"type\":\"live_again\",\"use\":false}",
+	  "6 1", "err=live-again-ordered await=2"),
 	R(T "IX. Races, Undead: an Undead mover that loses lives again too",
 	  "0K@e1 0P@d2 1K@h8 1Q@d4 1P@h7 race0=undead live0=always 0P@b1 0P@c1 0P@d1 0P@f1 0P@g1 0P@h1",
 	  "0 {\"type\":\"move\",\"from\":\"d2\",\"to\":\"d4\"}", "1 6", "ok a1=0P d2=. d4=1Q tok0=2"),
@@ -1640,6 +1672,45 @@ fury_snapshot(void)
 	free(st);
 }
 
+/* G3 (amended), README "a question already asked is answered by the
+ * action": the order a Live Again question was asked under is kept by
+ * save and load; a snapshot without it takes the current order. */
+static void
+live_snapshot(void)
+{
+	unsigned faces[] = {6, 1};
+	struct wr_script sc = {faces, 2, 0, 0};
+	struct wr_rng rng;
+	struct wr_events ev = {0};
+	struct wr_error err;
+	char why[64] = "";
+	struct cf_state *st = position("0K@e1 0Q@d1 1K@h8 1P@d4 1P@h7 race1=undead live1=always",
+	                               why);
+	void *back = NULL;
+	wr_rng_script(&rng, &sc);
+	do_json(st, 0, "{\"type\":\"move\",\"from\":\"d1\",\"to\":\"d4\"}", &rng, &ev, &err);
+	st->s[1].o_live = CF_ASK;
+	json_object *snap = cf_ruleset.save(st);
+	json_object *no = json_tokener_parse("{\"type\":\"live_again\",\"use\":false}");
+	CHECK(!why[0] && cf_ruleset.load(snap, &back, &err) == 0 &&
+	          cf_ruleset.apply(back, 1, no, &rng, &ev, &err) != 0 && !strcmp(err.code, "live-again-ordered"),
+	      "RULINGS.md, G3 (amended): a Live Again asked under always is kept by save and load "
+	      "(use:false refused though the order is now ask)");
+	if (back)
+		cf_ruleset.free(back);
+	back = NULL;
+	json_object_object_del(snap, "live_asked");
+	CHECK(cf_ruleset.load(snap, &back, &err) == 0 && cf_ruleset.apply(back, 1, no, &rng, &ev, &err) == 0,
+	      "a snapshot without the live_asked key loads (the question answered under the "
+	      "current order)");
+	if (back)
+		cf_ruleset.free(back);
+	json_object_put(no);
+	json_object_put(snap);
+	wr_events_free(&ev);
+	free(st);
+}
+
 /* G3: standing orders are set at any time and stand until changed: an
  * army's reset during the build keeps all four (Battle Fury's with them). */
 static void
@@ -1708,6 +1779,7 @@ main(void)
 	undo_barrier();
 	deadlock_counter();
 	fury_snapshot();
+	live_snapshot();
 	orders_survive_reset();
 	roll_off_ends();
 	printf("%zu rule cases\n", n);
