@@ -68,11 +68,11 @@ enum wp_err wp_api_tournaments_start(struct wp_ctx *ctx);
 enum wp_err wp_api_tournaments_adjudicate(struct wp_ctx *ctx); /* tournament_play.c */
 enum wp_err wp_api_tournaments_challenge(struct wp_ctx *ctx);  /* tournament_ladder.c */
 enum wp_err wp_api_tournaments_challenge_accept(struct wp_ctx *ctx);
-/* 1 when the seat may take back its last post now (GET actions). */
 /* Of the seats a post's private events went to (a mask), those that did
  * not see everything already: a seat that sees the whole match (Blood
  * Chess's referee) learns nothing from a copy (RULINGS.md G7 amended). */
 unsigned wp_told_unknown(const struct wp_game *g, unsigned told);
+/* 1 when the seat may take back its last post now (GET actions). */
 int wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat);
 enum wp_err wp_undo_last(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, int seat,
                          int count, json_object **out);

@@ -313,8 +313,8 @@ wp_told_unknown(const struct wp_game *g, unsigned told)
 /* From the last posts of the log alone, without a replay (GET actions
  * is asked at every turn): the seat's last post of its turn is among the
  * last 8, it drew no die, and none of its events told another seat
- * something it did not know (wp_told_unknown). A change of phase or the ruleset's own barrier is found by
- * the undo itself. */
+ * something it did not know (wp_told_unknown). A change of phase or the
+ * ruleset's own barrier is found by the undo itself. */
 int
 wp_undo_possible(struct wp_conn *c, struct wp_game *g, int seat)
 {
