@@ -1,44 +1,54 @@
 #!/usr/bin/env bash
 # Build Warpost and run its whole test suite; CI runs exactly this.
 #
-# Usage: ./scripts/test.sh [--quick | --image]
-#   --quick   skip the ASan+UBSan build and its test run (developers only;
-#             CI always runs everything)
-#   --image   the slow, rarely-changing checks instead (CI runs them after
-#             the default run, .ci/run): the container image built with
-#             podman and run from its own file system (label image), and
-#             beside it a ThreadSanitizer build (build-tsan/) running the
-#             api tests. A cold image build is minutes of apt and compile.
+# Usage: ./scripts/test.sh [--slow]
+#   (none)    every test but the slow ones, on the optimised build/: unit,
+#             api, browser (e2e), fuzz (the corpus and seeded mutations),
+#             operations and strength; within 6 minutes on 2 idle cores
+#   --slow    the slow checks instead (CI runs them after the default run,
+#             .ci/run): the unit, api and fuzz tests again on build-asan/
+#             (clang, ASan+UBSan, libFuzzer), the container image built
+#             with podman and run from its own file system (label image)
+#             and pg_auto_failover's failover beside them, then the api
+#             tests on build-tsan/ (clang, ThreadSanitizer). A cold image
+#             build is minutes of apt and compile. --image is the same.
 #
-# Stages:
+# Stages of the default run:
 #   1. Debian packages (scripts/deps.sh build test e2e), then the npm
-#      packages of tests/e2e (npm ci when node_modules is stale)
+#      packages of the test tools (npm ci when node_modules is stale)
 #   2. build/      RelWithDebInfo, warnings are errors, then every ctest
-#                  test but the api ones (all of them with --quick)
-#   3. build-asan/ clang with ASan+UBSan and libFuzzer, warnings are errors,
-#                  then the unit, api and fuzz tests: in the background,
-#                  beside stage 2 from its build on (output in test-output/)
-# With --image: 1 (with the image and ha packages), then build/ and the
-# image-labelled tests (the image; pg_auto_failover's failover), beside build-tsan/ (clang, ThreadSanitizer) and its api tests
-# (output in test-output/tsan.log).
-# Stage 2's ctest output is also kept in test-output/ctest-build.log, stage
-# 3's (build and tests) in test-output/sanitizers.log.
+#                  test but the image ones
+# Stages of --slow:
+#   1. Debian packages (deps.sh build test image ha), npm packages
+#   2. build-asan/ Debug at -O1 with ASan+UBSan and libFuzzer, warnings are
+#                  errors, then its unit, api and fuzz tests: in the
+#                  background (output in test-output/sanitizers.log),
+#                  beside build/ and the image-labelled tests
+#   3. build-tsan/ RelWithDebInfo with ThreadSanitizer, then its api tests
+#                  (output in test-output/tsan.log)
+# The sanitizer runs were in the default run until its browser tests grew:
+# the two builds and the api tests under ASan were half of its CPU, and
+# the run took 12 minutes on 2 cores (README, "Tests").
+# Stage 2's ctest output is also kept in test-output/ctest-build.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
 # Environment:
 #   WP_JOBS        parallel build jobs (default 2, the CI machine's cores)
 #   WP_TEST_JOBS   parallel ctest jobs (default 2 * WP_JOBS + 1)
-#   WP_SAN_JOBS    parallel ctest jobs of the sanitizer stage, beside them
-#                  (default WP_JOBS + 2)
+#   WP_SAN_JOBS    parallel ctest jobs of the sanitizer runs (default
+#                  WP_JOBS + 2)
 #   WP_SKIP_DEPS   set to 1 to skip the Debian package check
 #   WP_FUZZ_SECONDS  libFuzzer time per fuzz target in the sanitizer run (2;
 #                  scripts/fuzz.sh runs long campaigns)
+#   WP_E2E_SHOTS   1: the browser tests keep a screenshot of every page
+#                  they check in test-output/e2e/ (otherwise only of a
+#                  failed test's pages)
 #   WR_PLAYOUTS    seeded random playouts per ruleset configuration (the
 #                  rulesets' tests default to 1000; here 400, and 50 in the
-#                  sanitizer run, to keep the whole run within 6 minutes on
-#                  2 cores)
+#                  sanitizer runs, to keep the default run within 6 minutes
+#                  on 2 cores)
 #   WR_STAT_SCALE  the share of their samples the dice statistics tests
-#                  draw (default 1; 0.1 in the sanitizer run, where their
+#                  draw (default 1; 0.1 in the sanitizer runs, where their
 #                  dice cost ten times as much: bounds in standard errors
 #                  follow the count, exact enumerations are never scaled)
 set -euo pipefail
@@ -49,10 +59,9 @@ JOBS=${WP_JOBS:-2}
 # they compute: measured, three tests at a time on 2 cores kept them busy
 # about half the time (254 s of CPU in 250 s), so twice the cores plus one.
 TEST_JOBS=${WP_TEST_JOBS:-$((JOBS * 2 + 1))}
-# The sanitizer tests run beside them (see sanitizer_stage).
+# The sanitizer tests of --slow (see sanitizer_stage).
 SAN_JOBS=${WP_SAN_JOBS:-$((JOBS + 2))}
-QUICK=0
-IMAGE=0
+SLOW=0
 
 # One line per finished stage, repeated at the end as a summary.
 SUMMARY=()
@@ -66,23 +75,18 @@ log() {
 }
 
 usage() {
-    echo "usage: $0 [--quick | --image]" >&2
+    echo "usage: $0 [--slow]" >&2
 }
 
 parse_args() {
     local arg
     for arg in "$@"; do
         case "$arg" in
-            --quick) QUICK=1 ;;
-            --image) IMAGE=1 ;;
+            --slow|--image) SLOW=1 ;;
             -h|--help) usage; exit 0 ;;
             *) echo "$0: unknown argument '$arg'" >&2; usage; exit 2 ;;
         esac
     done
-    if (( QUICK && IMAGE )); then
-        usage
-        exit 2
-    fi
 }
 
 # Run one stage, print how long it took, and stop the script if it failed.
@@ -124,30 +128,21 @@ print_summary() {
 install_deps() {
     if [[ "${WP_SKIP_DEPS:-0}" == "1" ]]; then
         log "WP_SKIP_DEPS=1: not checking Debian packages"
+    elif (( SLOW )); then
+        bash "$ROOT/scripts/deps.sh" build test image ha || return
     else
-        if (( IMAGE )); then
-            bash "$ROOT/scripts/deps.sh" build test image ha || return
-        else
-            bash "$ROOT/scripts/deps.sh" build test e2e || return
-        fi
+        bash "$ROOT/scripts/deps.sh" build test e2e || return
     fi
-    install_npm_packages "${NPM_DIRS[@]}" || return
-    # Without the sanitizer stage, its packages are needed here.
-    if (( QUICK )); then
-        install_npm_packages "${NPM_API_DIRS[@]}"
-    fi
+    install_npm_packages "${NPM_DIRS[@]}"
 }
 
 # The npm packages of the test tools, each directory from its committed
 # package-lock.json: `npm ci` when node_modules is missing or older than
 # the lock file. Directories with a package.json of their own join the list.
-# tests/openapi: Redocly's CLI for the openapi_lint test, which is labelled
-# api and so runs in the sanitizer stage: its npm ci (half a minute from a
-# cold npm cache) goes on there beside the builds, not before them.
+# tests/openapi: Redocly's CLI for the openapi_lint test (label api).
 # scripts/webbuild: esbuild, for the board's bundle the e2e tests run
 # against (the CMake target web, fixture e2e_web_build).
-NPM_DIRS=(tests/e2e scripts/webbuild)
-NPM_API_DIRS=(tests/openapi)
+NPM_DIRS=(tests/e2e scripts/webbuild tests/openapi)
 
 # Usage: install_npm_packages DIR...
 install_npm_packages() {
@@ -218,9 +213,9 @@ count_tests() {
     TESTS_FAILED=$((TESTS_FAILED + failed))
 }
 
-# The sanitizer stage runs in the background, beside stage 2's tests
-# (measured, those keep the 2 cores busy only about two thirds of the
-# time): the ASan+UBSan build, then its unit, api and fuzz tests. Debug
+# The sanitizer stage of --slow runs in the background, beside the image
+# test (which mostly waits on apt and podman): the ASan+UBSan build, then
+# its unit, api and fuzz tests. Debug
 # keeps the sanitizer stack traces exact (the optimised build already
 # covers the warnings that only appear with -O2); clang, so that the same
 # build also links the fuzz targets with libFuzzer (short runs here;
@@ -229,8 +224,9 @@ count_tests() {
 SAN_PID=
 SAN_LOG=$LOG_DIR/sanitizers.log
 
-# A sanitizer build is 3 to 15 times slower, and a busy machine slower
-# still: the servers' database deadlines are generous, so that a late
+# A sanitizer build is 3 to 15 times slower, and a busy machine (the
+# browsers beside the api tests) slower still: in every run the servers'
+# database deadlines are generous, so that a late
 # health check or a slow connect (a fresh backend after a restart) is
 # never taken for an outage (the tests about those deadlines set their
 # own). Under ASan on a busy machine one connect after a restart took
@@ -253,15 +249,12 @@ sanitizer_stage() {
     generous_db_deadlines
     export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
     export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
-    install_npm_packages "${NPM_API_DIRS[@]}" &
-    local npm_pid=$!
     # -O1, as the sanitizers' own documentation advises: at -O0 the
     # computer player's tests took 29 s alone (18 s at -O1) and 200 to
     # 280 s beside the other stage's browsers. Debug keeps the asserts.
     with_cc clang configure_and_build "$ROOT/build-asan" \
         -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DWP_SANITIZE=ON -DWP_FUZZ=ON \
         -DWP_FUZZ_SECONDS="${WP_FUZZ_SECONDS:-2}" || exit 90
-    wait "$npm_pid" || exit 91
     ctest --test-dir "$ROOT/build-asan" --output-on-failure --no-tests=error \
         -j "$SAN_JOBS" -L 'unit|api|fuzz'
 }
@@ -269,8 +262,7 @@ sanitizer_stage() {
 # Usage: start_background VAR LOG FUNCTION: FUNCTION in a subshell in the
 # background, in a process group of its own (job control for this one
 # fork), which stop_sanitizers ends whole; its output to LOG, its pid to
-# the variable VAR. FUNCTION exits 90 when its build fails, 91 when its
-# npm packages do not install.
+# the variable VAR. FUNCTION exits 90 when its build fails.
 start_background() {
     mkdir -p "$LOG_DIR"
     set -m
@@ -313,16 +305,12 @@ finish_background() {
         log "the $3 build failed"
         return 1
     fi
-    if (( status == 91 )); then
-        log "npm ci of ${NPM_API_DIRS[*]} failed"
-        return 1
-    fi
     count_tests "$2"
     return "$status"
 }
 
-# --image: the api tests again, under ThreadSanitizer, beside the image
-# test (which mostly waits on apt and podman). A report fails the test that
+# --slow: the api tests again, under ThreadSanitizer, after the ASan+UBSan
+# run (the two side by side on 2 cores slowed both). A report fails the test that
 # triggers it: warpostd then exits non-zero, which every api test checks.
 # setarch -R: TSan's shadow memory needs the usual address layout on
 # kernels with more mmap randomisation than clang 14's runtime expects.
@@ -333,7 +321,6 @@ tsan_stage() {
     generous_db_deadlines
     export WR_PLAYOUTS=${WR_PLAYOUTS:-50}
     export WR_STAT_SCALE=${WR_STAT_SCALE:-0.1}
-    install_npm_packages "${NPM_API_DIRS[@]}" || exit 91
     with_cc clang configure_and_build "$ROOT/build-tsan" \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_TSAN=ON || exit 90
     local run=()
@@ -350,27 +337,19 @@ main() {
     local total_start=$SECONDS
 
     stage "deps" install_deps
-    if (( IMAGE )); then
-        start_background TSAN_PID "$TSAN_LOG" tsan_stage
-        stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        stage "ctest (image)" run_ctest "$ROOT/build" -L '^image$'
-        stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer
-    elif (( QUICK )); then
-        log "--quick: skipping the ASan+UBSan build and its tests"
-        stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build" -LE '^image$'
-    else
-        # Both builds compile side by side, then both test runs go on side
-        # by side: measured, one after the other left the cores idle a
-        # third of the time. The API tests run once, against the sanitizer
-        # build: the same tests twice did not fit in 6 minutes on 2 cores.
-        # Everything else (unit, browser, fuzz, operations) runs here on
-        # the optimised build.
+    if (( SLOW )); then
+        # The image test mostly waits on apt and podman: the ASan+UBSan
+        # build and tests go on beside it; ThreadSanitizer's after them.
         start_background SAN_PID "$SAN_LOG" sanitizer_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all but api)" run_ctest "$ROOT/build" \
-            -LE '^(api|image)$'
+        stage "ctest (image)" run_ctest "$ROOT/build" -L '^image$'
         stage "asan+ubsan (unit|api|fuzz)" finish_background "$SAN_PID" "$SAN_LOG" ASan+UBSan
+        start_background TSAN_PID "$TSAN_LOG" tsan_stage
+        stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer
+    else
+        generous_db_deadlines
+        stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build" -LE '^image$'
     fi
 
     SUMMARY+=("$(printf '%-22s ok      %4ds' "total" $((SECONDS - total_start)))")

@@ -10,8 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, sq, watchErrors as watch, contextAs as contextIn, checkPage, WAIT } from './harness.mjs';
+import { startAll, stopAll, api, DESKTOP, sq, shot, watchErrors as watch, contextAs as contextIn, checkPage, WAIT } from './harness.mjs';
 
 const T = WAIT;
 let env;
@@ -91,7 +90,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
   await page.selectOption('#ruleset', 'blood-chess');
   assert.equal(await page.inputValue('#opt-turn_limit'), '0', 'the options show their defaults (no turn limit, as the text)');
   assert.match(await page.textContent('.lobby:not(#play-computer)'), /secretly chooses which Rook, Bishop and Knight are Mirrors/);
-  await page.screenshot({ path: join(OUT, 'blood-chess-lobby.png') });
+  await shot(page, 'blood-chess-lobby');
   await page.click('text=Create the match');
   await page.waitForSelector('#invite-1', { timeout: T });
   const [, id, code] = (await page.inputValue('#invite-1')).match(/join\/(\d+)\/([0-9a-f]+)$/);
@@ -133,7 +132,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     let v = await view(g, ann);
     assert.equal(v.state.stage, 'play', 'both sides are set up');
     assert.equal(v.state.segment, 12, 'play starts in Segment 12');
-    await page.screenshot({ path: join(OUT, 'blood-chess-setup-done.png') });
+    await shot(page, 'blood-chess-setup-done');
 
     // Ben sees two Knights, neither revealed.
     await benPage.goto(`${env.base}/#/match/${g.id}`);
@@ -158,7 +157,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     const thread = await page.textContent('.thread');
     assert.match(thread, /no, it is real; both are real: combat!/);
     assert.match(thread, /Hand-to-hand combat on c8/);
-    await page.screenshot({ path: join(OUT, 'blood-chess-combat.png') });
+    await shot(page, 'blood-chess-combat');
     // The Speed Chart and the characters are in the side panel.
     const panel = await page.textContent('.bc-panel');
     assert.match(panel, /Turn \d+, Segment \d+/);
@@ -169,7 +168,7 @@ test('blood-chess: templates and secret Mirrors on the board, a decoy, a combat,
     await page.waitForSelector('.result-text', { timeout: T });
     assert.match(await page.textContent('.result-text'), /White \(you\) wins/);
     await page.waitForFunction(() => /Scores: .*[1-9]/.test(document.querySelector('.result').textContent), null, { timeout: T });
-    await page.screenshot({ path: join(OUT, 'blood-chess-end.png'), fullPage: true });
+    await shot(page, 'blood-chess-end');
     await benPage.reload();
     await waitPiece(benPage, 'g1', 'Mirror');
     assert.deepEqual(errors, []);

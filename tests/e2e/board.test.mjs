@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, stopAll, api, OUT, DESKTOP, PHONE, WAIT } from './harness.mjs';
+import { startAll, stopAll, api, OUT, DESKTOP, PHONE, shot, WAIT } from './harness.mjs';
 
 const T = WAIT;   // longest wait for anything the page should show
 let env;
@@ -16,14 +16,6 @@ before(async () => { env = await startAll(); });
 after(async () => { await stopAll(env); });
 
 const sq = (s) => `svg.board [data-square="${s}"]`;
-// A screenshot of what the screen shows, and of the whole page when it is longer.
-async function shot(page, name) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(OUT, `${name}.png`) });
-  const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 40);
-  if (tall) await page.screenshot({ path: join(OUT, `${name}-full.png`), fullPage: true });
-}
-
 // Fail on any uncaught error in the page.
 function watch(page, name) {
   const errors = [];

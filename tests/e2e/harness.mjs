@@ -7,6 +7,9 @@
 //   WARPOSTD_TEST   the test server binary (build/tests/testrules/warpostd-test)
 //   CHROMIUM        the browser (/usr/bin/chromium)
 //   WP_E2E_OUT      where screenshots and the server log go (test-output/e2e)
+//   WP_E2E_SHOTS    1: keep a screenshot of every page the tests check
+//                   (shot()); otherwise only of a failed test's pages.
+//                   Encoding them was a third of the browser tests' CPU.
 //   WP_E2E_BASE_URL use a server already running instead (development)
 
 import { spawn, execFileSync } from 'node:child_process';
@@ -166,8 +169,11 @@ export const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, ha
 export const sq = (s) => `svg.board [data-square="${s}"]`;
 
 // A screenshot of what the screen shows, and of the whole page when it is
-// longer. Names end with the size (-desktop, -phone) by convention.
+// longer, with WP_E2E_SHOTS=1. Names end with the size (-desktop, -phone)
+// by convention.
+export const SHOTS = process.env.WP_E2E_SHOTS === '1';
 export async function shot(page, name) {
+  if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(OUT, `${name}.png`) });
   const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 40);
