@@ -153,12 +153,22 @@ known_as(int64_t game)
 	return what;
 }
 
-/* The LISTEN thread: a match changed somewhere. */
+/* The LISTEN thread: a match changed somewhere; 0: its connection was
+ * (re)made, and what changed while it was not listening was not heard,
+ * so a scan (a turn posted just after the server started, before LISTEN
+ * was in place, waited for the next scan: an hour with BOT_SCAN_MS at
+ * its most). */
 static void
 heard(int64_t game)
 {
-	if (known_as(game) != KNOWN_NONE)
+	if (game == 0) {
+		pthread_mutex_lock(&mu);
+		scan_due = 1;
+		pthread_cond_signal(&cv);
+		pthread_mutex_unlock(&mu);
+	} else if (known_as(game) != KNOWN_NONE) {
 		push(game);
+	}
 }
 
 /* The next match to look at (0: a scan is due); -1 when stopping. */
@@ -483,10 +493,14 @@ wp_bot_start(struct wp_store *st, const char *info, const struct wp_bot_cfg *c)
 	scan_due = 1;    /* a turn left pending before this start */
 	memset(known, 0, sizeof(known));   /* perhaps another database's */
 	nknown = 0;
+	/* Heard from now on: what changes between the scan at start and the
+	 * first worker is on the queue. */
+	wp_listen_game_hook(heard);
 	for (nthreads = 0; nthreads < cfg.threads; nthreads++)
 		if (pthread_create(&threads[nthreads], NULL, worker_main, NULL) != 0)
 			break;
-	wp_listen_game_hook(heard);
+	if (!nthreads)
+		wp_listen_game_hook(NULL);
 	return nthreads ? 0 : -1;
 }
 

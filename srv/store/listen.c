@@ -194,6 +194,9 @@ listen_main(void *arg)
 			tell_fd = wp_tell_listener(1);
 			wp_wait_all();
 			outbox_wake();
+			void (*hook)(int64_t) = __atomic_load_n(&game_hook, __ATOMIC_ACQUIRE);
+			if (hook)
+				hook(0);   /* the bot worker looks at every match */
 		}
 		struct pollfd pfd[2] = {{PQsocket(c), POLLIN, 0}, {tell_fd, POLLIN, 0}};
 		int rc = poll(pfd, 2, wait_ms);

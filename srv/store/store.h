@@ -451,7 +451,8 @@ int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
 int wp_listen_start(const char *conninfo);
 void wp_listen_stop(void);
 /* fn hears the id of every match whose NOTIFY comes (the bot worker,
- * issue 27); it runs on the LISTEN thread and must not wait. */
+ * issue 27), and 0 each time the LISTEN connection is made (what changed
+ * before was not heard); it runs on the LISTEN thread and must not wait. */
 void wp_listen_game_hook(void (*fn)(int64_t game));
 
 #endif
