@@ -14,7 +14,10 @@
 #   PG_BINDIR   directory holding initdb/pg_ctl/psql (default: the highest
 #               /usr/lib/postgresql/*/bin)
 #   PG_FAST=1   durability off (fsync, synchronous_commit, full_page_writes):
-#               for throw-away test clusters only
+#               for throw-away test clusters only. Such a cluster is a copy
+#               of one initdb made once per PostgreSQL version, locale and
+#               user (under PG_INITDB_CACHE, default /tmp): a test run
+#               starts dozens, and initdb is 2 s of CPU each
 #
 # initdb and postgres refuse to run as root: when run as root, the cluster
 # belongs to the `postgres` system user and its commands run through runuser.
@@ -189,6 +192,31 @@ psql_admin() {
     as_pg "$BIN/psql" -X -q -v ON_ERROR_STOP=1 -At -h "$DIR" -p "$1" -U postgres -d postgres -c "$2"
 }
 
+# Usage: init_from_cache LOCALE: DIR becomes a copy of a fresh initdb
+# (--no-sync) kept under PG_INITDB_CACHE, made there first when missing
+# (in a directory of its own, renamed into place when whole, under a lock:
+# tests start clusters side by side).
+init_from_cache() {
+    local locale=$1 key cache tmp
+    key=$({ "$BIN/postgres" --version; echo "$locale $EUID"; } | md5sum | cut -c1-16)
+    cache=${PG_INITDB_CACHE:-/tmp}/warpost-initdb-$key
+    if [[ ! -f $cache/PG_VERSION ]]; then
+        mkdir -p "${cache%/*}"
+        (
+            flock -w 300 8 || die "timed out waiting for the lock on $cache.lock"
+            if [[ ! -f $cache/PG_VERSION ]]; then
+                tmp=$(mktemp -d "$cache.XXXXXX")
+                chmod 0700 "$tmp"
+                if [[ $EUID -eq 0 ]]; then chown postgres: "$tmp"; fi
+                run_quiet as_pg "$BIN/initdb" -D "$tmp" -U postgres --auth=trust -E UTF8 \
+                    --locale="$locale" --no-sync 8<&- || { rm -rf "$tmp"; die "initdb failed for $tmp"; }
+                mv "$tmp" "$cache"
+            fi
+        ) 8>"$cache.lock"
+    fi
+    cp -a "$cache/." "$DIR/" || die "cannot copy $cache into $DIR"
+}
+
 cmd_start() {
     local port=${1:-} listen='127.0.0.1'
     if [[ -n $port ]]; then
@@ -232,10 +260,12 @@ cmd_start() {
     if ! has_cluster; then
         local locale=C
         if locale -a 2>/dev/null | grep -qiE '^c\.utf-?8$'; then locale=C.UTF-8; fi
-        local extra=()
-        [[ ${PG_FAST:-} == 1 ]] && extra+=(--no-sync)
-        run_quiet as_pg "$BIN/initdb" -D "$DIR" -U postgres --auth=trust -E UTF8 \
-            --locale="$locale" "${extra[@]}" || die "initdb failed for $DIR"
+        if [[ ${PG_FAST:-} == 1 ]]; then
+            init_from_cache "$locale"
+        else
+            run_quiet as_pg "$BIN/initdb" -D "$DIR" -U postgres --auth=trust -E UTF8 \
+                --locale="$locale" || die "initdb failed for $DIR"
+        fi
     fi
 
     write_config "$port" "$listen"

@@ -7,28 +7,30 @@
 #             operations and strength; within 6 minutes on 2 idle cores
 #   --slow    the slow checks instead (CI runs them after the default run,
 #             .ci/run): the unit, api and fuzz tests again on build-asan/
-#             (clang, ASan+UBSan, libFuzzer), the container image built
-#             with podman and run from its own file system (label image)
-#             and pg_auto_failover's failover beside them, then the api
-#             tests on build-tsan/ (clang, ThreadSanitizer). A cold image
-#             build is minutes of apt and compile. --image is the same.
+#             (clang, ASan+UBSan, libFuzzer); on build/ the tests labelled
+#             image (the container image built with podman and run from
+#             its own file system, pg_auto_failover's failover) and slow
+#             (the browser sweep of every page with axe, e2e_polish, and
+#             the board test on web/ unbundled); then the api tests on
+#             build-tsan/ (clang, ThreadSanitizer). A cold image build is
+#             minutes of apt and compile. --image is the same.
 #
 # Stages of the default run:
-#   1. Debian packages (scripts/deps.sh build test e2e), then the npm
-#      packages of the test tools (npm ci when node_modules is stale)
-#   2. build/      RelWithDebInfo, warnings are errors, then every ctest
-#                  test but the image ones
+#   1. Debian packages (scripts/deps.sh build test e2e)
+#   2. build/      RelWithDebInfo, warnings are errors, with the npm
+#                  packages of the test tools beside it (npm ci when
+#                  node_modules is stale), then every ctest test but those
+#                  labelled image or slow
 # Stages of --slow:
-#   1. Debian packages (deps.sh build test image ha), npm packages
+#   1. Debian packages (deps.sh build test image ha e2e), npm packages
 #   2. build-asan/ Debug at -O1 with ASan+UBSan and libFuzzer, warnings are
 #                  errors, then its unit, api and fuzz tests: in the
 #                  background (output in test-output/sanitizers.log),
-#                  beside build/ and the image-labelled tests
+#                  beside build/ and its image and slow tests
 #   3. build-tsan/ RelWithDebInfo with ThreadSanitizer, then its api tests
 #                  (output in test-output/tsan.log)
 # The sanitizer runs were in the default run until its browser tests grew:
-# the two builds and the api tests under ASan were half of its CPU, and
-# the run took 12 minutes on 2 cores (README, "Tests").
+# with them it took 12 minutes on 2 cores (README, "Tests").
 # Stage 2's ctest output is also kept in test-output/ctest-build.log.
 # The last line printed is "test.sh: N passed, N failed" over all ctest runs.
 #
@@ -129,11 +131,26 @@ install_deps() {
     if [[ "${WP_SKIP_DEPS:-0}" == "1" ]]; then
         log "WP_SKIP_DEPS=1: not checking Debian packages"
     elif (( SLOW )); then
-        bash "$ROOT/scripts/deps.sh" build test image ha || return
+        bash "$ROOT/scripts/deps.sh" build test image ha e2e || return
     else
         bash "$ROOT/scripts/deps.sh" build test e2e || return
     fi
-    install_npm_packages "${NPM_DIRS[@]}"
+}
+
+# Usage: build_and_npm: build/ (RelWithDebInfo) with the npm packages of
+# the test tools installed beside it (npm ci in a fresh clone is mostly
+# waiting on the registry: 20 s before the build, measured).
+build_and_npm() {
+    install_npm_packages "${NPM_DIRS[@]}" > "$LOG_DIR/npm.log" 2>&1 &
+    local npm_pid=$! status=0
+    configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=$?
+    if ! wait "$npm_pid"; then
+        cat "$LOG_DIR/npm.log" >&2
+        log "npm ci of ${NPM_DIRS[*]} failed"
+        return 1
+    fi
+    cat "$LOG_DIR/npm.log" >&2
+    return "$status"
 }
 
 # The npm packages of the test tools, each directory from its committed
@@ -340,16 +357,19 @@ main() {
     if (( SLOW )); then
         # The image test mostly waits on apt and podman: the ASan+UBSan
         # build and tests go on beside it; ThreadSanitizer's after them.
+        mkdir -p "$LOG_DIR"
+        stage "npm" install_npm_packages "${NPM_DIRS[@]}"
         start_background SAN_PID "$SAN_LOG" sanitizer_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        stage "ctest (image)" run_ctest "$ROOT/build" -L '^image$'
+        stage "ctest (image|slow)" run_ctest "$ROOT/build" -L '^(image|slow)$'
         stage "asan+ubsan (unit|api|fuzz)" finish_background "$SAN_PID" "$SAN_LOG" ASan+UBSan
         start_background TSAN_PID "$TSAN_LOG" tsan_stage
         stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer
     else
         generous_db_deadlines
-        stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build" -LE '^image$'
+        mkdir -p "$LOG_DIR"
+        stage "build" build_and_npm
+        WR_PLAYOUTS=${WR_PLAYOUTS:-400} stage "ctest (all)" run_ctest "$ROOT/build" -LE '^(image|slow)$'
     fi
 
     SUMMARY+=("$(printf '%-22s ok      %4ds' "total" $((SECONDS - total_start)))")
