@@ -102,6 +102,20 @@ function choose(list, board, state) {
   return list.find((a) => ENDING.test(a.type)) || null;
 }
 
+// A typical turn moves a piece: of the pieces that may be Activated, the
+// first one that may then Move (the dry run says), rather than the first
+// one, which may be boxed in (Wargame Chess: it may only stay where it is,
+// and its Activation ends at once), else the one chosen.
+async function activatingAMover(g, seq, me, drafted, list, board, chosen) {
+  const at = (x) => board.squares[list.indexOf(x)];
+  const unique = (x) => list.filter((y) => `${at(y).from}>${at(y).to}` === `${at(x).from}>${at(x).to}`).length === 1;
+  for (const x of list.filter((y) => y.type === 'activate' && unique(y))) {
+    const p = await api(env, 'POST', `/api/games/${g.id}/preview`, { seq, actions: [...drafted, x] }, me.token);
+    if ((p.actions || []).some((y) => y.type === 'move')) return x;
+  }
+  return chosen;
+}
+
 async function clickFor(page, a, squares, counter) {
   const { from, to } = squares;
   // A choice of the piece that just acted, shown beside the board.
@@ -189,7 +203,8 @@ for (const [ruleset, spec] of Object.entries(RULESETS).filter(([r]) => !process.
           view = { ...v, state: p.state };
         } else list = (await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, me.token)).actions;
         const board = await boardOf(page, view, list);
-        const a = choose(list, board, state);
+        let a = choose(list, board, state);
+        if (a && a.type === 'activate') a = await activatingAMover(g, v.seq, me, drafted, list, board, a);
         if (!a) {
           console.log(`${ruleset}: no choice among ${[...new Set(list.map((x) => x.type))].join(', ')}`);
           break;
