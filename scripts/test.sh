@@ -11,7 +11,8 @@
 #             image (the container image built with podman and run from
 #             its own file system, pg_auto_failover's failover) and slow
 #             (the browser sweep of every page with axe, e2e_polish, and
-#             the board test on web/ unbundled); then the api tests on
+#             the board test on web/ unbundled; the api load test
+#             api_stress runs under the sanitizers); then the api tests on
 #             build-tsan/ (clang, ThreadSanitizer). A cold image build is
 #             minutes of apt and compile. --image is the same.
 #
@@ -361,7 +362,7 @@ main() {
         stage "npm" install_npm_packages "${NPM_DIRS[@]}"
         start_background SAN_PID "$SAN_LOG" sanitizer_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        stage "ctest (image|slow)" run_ctest "$ROOT/build" -L '^(image|slow)$'
+        stage "ctest (image|slow)" run_ctest "$ROOT/build" -L '^(image|slow)$' -LE '^api$'
         stage "asan+ubsan (unit|api|fuzz)" finish_background "$SAN_PID" "$SAN_LOG" ASan+UBSan
         start_background TSAN_PID "$TSAN_LOG" tsan_stage
         stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer
