@@ -328,7 +328,7 @@ finish_background() {
 }
 
 # --slow: the api tests again, under ThreadSanitizer, after the ASan+UBSan
-# run (the two side by side on 2 cores slowed both). A report fails the test that
+# run, not beside it (fewer servers at once on 2 cores). A report fails the test that
 # triggers it: warpostd then exits non-zero, which every api test checks.
 # setarch -R: TSan's shadow memory needs the usual address layout on
 # kernels with more mmap randomisation than clang 14's runtime expects.
