@@ -15,9 +15,9 @@
 #          (prometheus), Node.js and npm for the Compose schema check
 #   image  building and inspecting the container image without a Docker
 #          engine: podman, buildah, debootstrap (scripts/container-base.sh;
-#          scripts/test.sh --image installs it)
+#          scripts/test.sh --slow installs it)
 #   ha     pg_auto_failover (pg_autoctl) for the failover test and
-#          scripts/hacluster.sh (label image: scripts/test.sh --image
+#          scripts/hacluster.sh (label image: scripts/test.sh --slow
 #          installs it; docs/operations.md "High availability")
 #   all    every group above (the default)
 #

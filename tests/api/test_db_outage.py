@@ -38,8 +38,8 @@ def send_all(pids, sig):
 class HungDatabaseTest(wp.ServerTestCase):
 
     private_cluster = True
-    # The deadlines this test is about, named: scripts/test.sh --image
-    # gives the ThreadSanitizer run generous ones by default.
+    # The deadlines this test is about, named: scripts/test.sh gives every
+    # run generous ones by default.
     server_env = {"DB_CHECK_TIMEOUT_MS": "2000", "DB_CONNECT_TIMEOUT_MS": "2000",
                   "DB_POOL_WAIT_MS": "500"}
 

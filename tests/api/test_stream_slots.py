@@ -106,7 +106,7 @@ class StreamSlotsTest(wp.NginxTestCase):
                 socks.append(s)
                 s.sendall(reqs[i % len(reqs)])
             # 90 s: under ThreadSanitizer, with both cores kept busy, the
-            # 32 through nginx once took over 30 s to start (CI's --image).
+            # 32 through nginx once took over 30 s to start (CI's --image, now --slow).
             self.assertTrue(wp.wait_until(
                 lambda: self.longpolls_started(front) >= before + SLOTS, 90),
                 "the requests did not all start waiting")

@@ -21,7 +21,7 @@ acknowledged one.
 The unavailability windows are printed, not asserted: the machine may be
 busy. Needs pg_autoctl (Debian: postgresql-15-auto-failover, installed by
 scripts/deps.sh ha); exits 77 (skipped) without it. Slow (label image:
-scripts/test.sh --image). Runs the test server (warpostd-test)."""
+scripts/test.sh --slow). Runs the test server (warpostd-test)."""
 import os
 import re
 import shutil
