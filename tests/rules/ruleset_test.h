@@ -93,6 +93,17 @@ wrt_log_free(struct wrt_log *log)
 	*log = (struct wrt_log){0};
 }
 
+/* How many actions the seat's list holds. */
+static inline int
+wrt_nactions(const struct wr_ruleset *rs, const void *st, int seat)
+{
+	json_object *l = rs->actions(st, seat);
+	int n = (int)json_object_array_length(l);
+
+	json_object_put(l);
+	return n;
+}
+
 /* Plays the log again from create(options, seats) with `rng` (seeded as
  * the first time) and returns how many entries failed; *final gets the
  * state's save() string (the caller frees it), NULL when create fails. */

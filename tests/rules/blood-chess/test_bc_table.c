@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdio.h>
 
+#include "../ruleset_test.h"
 #include "bc_test.h"
 
 #define T "003_3d0ab55e00bc1e43.txt, "
@@ -654,17 +655,6 @@ end_and_setup(void)
 	}
 }
 
-/* How many actions the seat's list holds. */
-static int
-nactions(const struct bc_state *st, int seat)
-{
-	json_object *l = bc_ruleset.actions(st, seat);
-	int n = (int)json_object_array_length(l);
-
-	json_object_put(l);
-	return n;
-}
-
 static void
 referee(void)
 {
@@ -691,16 +681,16 @@ referee(void)
 	st->queue[0] = BC_QUEEN;
 	bc_do(st, 0, "{\"type\":\"move\",\"from\":\"d4\",\"to\":\"d5\",\"attack\":1}", &rng, &ev, NULL);
 	CHECK(st->stage == BC_REFEREE && bc_to_act(st) == 4u, R "B11 (the referee is awaited)");
-	a = nactions(st, 2);
+	a = wrt_nactions(&bc_ruleset, st, 2);
 	CHECK(a == 2, R "B11 (hit or miss)");
 	wr_events_free(&ev);
 	bc_do(st, 2, "{\"type\":\"ref_hit\",\"hit\":true}", &rng, &ev, NULL);
 	/* as much as the server's own dice may deal: a 6d6 killing attack
 	 * (B2's most) at x5 (B8), STUN 180; a 20d6 normal one, BODY 40 */
-	a = nactions(st, 2);
+	a = wrt_nactions(&bc_ruleset, st, 2);
 	CHECK(a == 181, R "B11 (the referee may post STUN 0 to 180)");
 	bc_do(st, 2, "{\"type\":\"ref_stun\",\"value\":11}", &rng, &ev, NULL);
-	a = nactions(st, 2);
+	a = wrt_nactions(&bc_ruleset, st, 2);
 	CHECK(a == 41, R "B11 (the referee may post BODY 0 to 40)");
 	bc_do(st, 2, "{\"type\":\"ref_body\",\"value\":3}", &rng, &ev, NULL);
 	CHECK(st->ch[1][BC_QUEEN].stun == 29 && st->ch[1][BC_QUEEN].body == 7,

@@ -1142,15 +1142,6 @@ removed(const struct cf_state *st, int s)
 	return n;
 }
 
-static int
-nlegal(const struct cf_state *st, int s)
-{
-	json_object *a = cf_ruleset.actions(st, s);
-	int n = (int)json_object_array_length(a);
-	json_object_put(a);
-	return n;
-}
-
 /* One expectation; returns 1 when it holds. */
 static int
 expect1(const struct cf_state *st, const char *e, const char *last_err, int all_ok,
@@ -1179,8 +1170,8 @@ expect1(const struct cf_state *st, const char *e, const char *last_err, int all_
 		return p && s == b[0] - '0' && p->type == type_of(b[1]);
 	}
 	if (sscanf(e, "n%d=%d", &s, &v) == 2) {
-		sprintf(detail, "%d legal actions", nlegal(st, s));
-		return nlegal(st, s) == v;
+		sprintf(detail, "%d legal actions", wrt_nactions(&cf_ruleset, st, s));
+		return wrt_nactions(&cf_ruleset, st, s) == v;
 	}
 	if (sscanf(e, "await=%d", &v) == 1) {
 		sprintf(detail, "awaited %u", cf_ruleset.to_act(st));
