@@ -7,7 +7,8 @@
  * a server that accepts TCP but never answers (stopped, hung) must not
  * hold a worker thread. Every connection is non-blocking and every
  * exchange polls its socket until a deadline; one that passes marks the
- * connection broken (closed when given back, never reused). A breaker
+ * connection broken (closed when given back, never reused; one the
+ * server closed is stale, and dropped the same way). A breaker
  * keeps requests from piling onto a database that does not answer: once
  * it is known down (a deadline passed, a connection failed, the
  * monitor's check failed) requests are refused at once with 503, except
@@ -94,14 +95,23 @@ until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
 	return 0;
 }
 
+/* A connection the server closed (it ended the session, or is going
+ * away) is stale: the pool makes its others again and asks the monitor
+ * (pool.c). One that missed its deadline is broken: the database does
+ * not answer, and that trips the breaker. */
 static void
 dropped(struct wp_conn *c)
 {
+	int closed = PQstatus(c->pg) != CONNECTION_OK;
+
 	wp_log("database: %s; the connection is dropped",
-	       PQstatus(c->pg) != CONNECTION_OK ? PQerrorMessage(c->pg)
-	       : overtaken(c)                   ? "the database was found down"
-	                                        : "no answer in time");
-	c->broken = 1;
+	       closed        ? PQerrorMessage(c->pg)
+	       : overtaken(c) ? "the database was found down"
+	                      : "no answer in time");
+	if (closed)
+		c->stale = 1;
+	else
+		c->broken = 1;
 }
 
 PGresult *
@@ -139,7 +149,7 @@ wp_exec_simple(struct wp_conn *c, const char *sql, int64_t deadline)
 	if (c->broken)
 		return NULL;
 	if (!PQsendQuery(c->pg, sql)) {
-		c->broken = PQstatus(c->pg) != CONNECTION_OK;
+		c->stale |= PQstatus(c->pg) != CONNECTION_OK;
 		return NULL;
 	}
 	return wp_await_result(c, deadline);
@@ -277,7 +287,7 @@ wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
 	if (!pg)
 		return NULL;
 	c->pg = pg;
-	c->broken = 0;
+	c->broken = c->stale = 0;
 	if (PQsetnonblocking(pg, 1) != 0 || setup_session(c, deadline) != 0) {
 		PQfinish(pg);
 		c->pg = NULL;
@@ -336,28 +346,36 @@ wp_breaker_tried(struct wp_store *st, int probe, int connected)
 /* One check on a connection of its own: (re)connect if needed, then ask
  * whether it may write, both within check_ms. A server that answers but
  * is read-only (a primary demoted in a failover, issue 31) is down for
- * warpostd: the connection is made again, to the primary. */
+ * warpostd: the connection is made again, to the primary. A kept
+ * connection the server ended while it sat idle (an administrator's
+ * pg_terminate_backend) says nothing about the database: the check is
+ * made again at once on a new one, within the same deadline. */
 static int
 check_once(struct wp_conn *mc)
 {
 	int64_t deadline = wp_deadline_in(mc->st->lim.check_ms);
-	PGresult *r;
-	int ok;
+	int ok = 0;
 
-	if (mc->pg && PQstatus(mc->pg) != CONNECTION_OK) {
-		PQfinish(mc->pg);
-		mc->pg = NULL;
-	}
-	if (!mc->pg && !wp_connect_db(mc, "warpostd-health", deadline))
-		return 0;
-	r = wp_exec_simple(mc, "SHOW transaction_read_only", deadline);
-	ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	     strcmp(PQgetvalue(r, 0, 0), "off") == 0;
-	PQclear(r);
-	if (!ok) {
-		PQfinish(mc->pg);
-		mc->pg = NULL;
-		mc->broken = 0;
+	for (int tries = 0; tries < 2 && !ok; tries++) {
+		if (mc->pg && PQstatus(mc->pg) != CONNECTION_OK) {
+			PQfinish(mc->pg);
+			mc->pg = NULL;
+		}
+		int kept = mc->pg != NULL;
+		if (!mc->pg && !wp_connect_db(mc, "warpostd-health", deadline))
+			return 0;
+		PGresult *r = wp_exec_simple(mc, "SHOW transaction_read_only", deadline);
+		ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+		     strcmp(PQgetvalue(r, 0, 0), "off") == 0;
+		int answered = r != NULL && PQresultStatus(r) == PGRES_TUPLES_OK;
+		PQclear(r);
+		if (!ok) {
+			PQfinish(mc->pg);
+			mc->pg = NULL;
+			mc->broken = mc->stale = 0;
+		}
+		if (!kept || answered || wp_now_ns() >= deadline)
+			break;
 	}
 	return ok;
 }
@@ -437,6 +455,15 @@ wp_monitor_stop(struct wp_store *st)
 /* A daemon answers from the monitor: down, at once; up, once the next
  * check has finished (a fresh answer), or down if it does not finish
  * within check_ms. */
+void
+wp_monitor_poke(struct wp_store *st)
+{
+	if (!st->monitoring)
+		return;
+	st->check_now = 1;
+	pthread_cond_signal(&st->wake);
+}
+
 int
 wp_monitor_answer(struct wp_store *st, int *up)
 {
@@ -449,15 +476,13 @@ wp_monitor_answer(struct wp_store *st, int *up)
 	if (!st->down) {
 		unsigned long want = st->checks + 1;
 		struct timespec until = wp_abs_deadline(wp_deadline_in(st->lim.check_ms));
-		st->check_now = 1;
-		pthread_cond_signal(&st->wake);
+		wp_monitor_poke(st);
 		while (st->checks < want && !st->down &&
 		       pthread_cond_timedwait(&st->checked, &st->lock, &until) != ETIMEDOUT)
 			;
 		*up = st->checks >= want && !st->down;
 	} else {
-		st->check_now = 1;
-		pthread_cond_signal(&st->wake);
+		wp_monitor_poke(st);
 	}
 	pthread_mutex_unlock(&st->lock);
 	return 1;

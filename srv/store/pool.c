@@ -172,12 +172,13 @@ wp_store_get(struct wp_store *st)
 	struct wp_conn *c = &st->conns[slot];
 	st->busy[slot] = 1;
 	c->taken = st->epoch;
+	unsigned renew = st->renew;
 	pthread_mutex_unlock(&st->lock);
 
 	/* Connecting happens outside the lock: it may take up to its
 	 * deadline. A connection from before the database was last found
-	 * down is not trusted. */
-	if (c->pg && (c->made != c->taken || !idle_alive(c->pg))) {
+	 * down, or before one was found stale, is not trusted. */
+	if (c->pg && (c->made != c->taken || c->renewed != renew || !idle_alive(c->pg))) {
 		PQfinish(c->pg);
 		c->pg = NULL;
 	}
@@ -189,6 +190,7 @@ wp_store_get(struct wp_store *st)
 			ms = WP_PROBE_MS;
 		int64_t by = wp_deadline_in(ms);
 		c->made = c->taken;
+		c->renewed = renew;
 		if (wp_connect_db(c, "warpostd", by) && prepare_all(c, by) != 0) {
 			PQfinish(c->pg);
 			c->pg = NULL;
@@ -261,11 +263,18 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	unsigned i = (unsigned)(conn - st->conns);
 	/* A connection that missed a deadline, broke, or was left inside a
 	 * transaction is not handed to the next request. A missed deadline
-	 * means the database does not answer. */
+	 * means the database does not answer. A stale one (its server is
+	 * read-only or ended it) may be the start of a failover, or only an
+	 * administrator ending one session: the others are made again before
+	 * they are lent, and the monitor is asked now (wp_monitor_poke). */
 	if (conn->broken && conn->taken == st->epoch)
 		wp_breaker_down(st, "a statement got no answer in time");
-	else if (conn->stale && conn->taken == st->epoch)
-		wp_breaker_down(st, "the server is read-only or going away (a failover?)");
+	else if (conn->stale && conn->taken == st->epoch && conn->renewed == st->renew) {
+		wp_log("database: a connection's server is read-only or ended it"
+		       " (a failover?): the pool's connections are made again");
+		st->renew++;
+		wp_monitor_poke(st);
+	}
 	if (conn->broken || conn->stale || PQstatus(conn->pg) != CONNECTION_OK ||
 	    PQtransactionStatus(conn->pg) != PQTRANS_IDLE) {
 		PQfinish(conn->pg);

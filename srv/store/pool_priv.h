@@ -21,6 +21,12 @@ struct wp_store {
 	int down;
 	int probing;             /* one request is trying to connect */
 	unsigned epoch;
+	/* renew grows each time a connection was found on a server going
+	 * away or read-only while the database was up: the pool's idle
+	 * connections are made again before they are lent, but the requests
+	 * under way are left alone, and whether the database is down is the
+	 * monitor's to say (asked at once). */
+	unsigned renew;
 	/* The monitor (daemons only; CGI checks on its one connection). */
 	int monitoring, stopping, check_now;
 	pthread_t monitor;
@@ -56,6 +62,8 @@ void wp_breaker_tried(struct wp_store *st, int probe, int connected);
 /* --- health.c: the monitor --- */
 /* Without the lock: the monitor thread, if any, stops and is joined. */
 void wp_monitor_stop(struct wp_store *st);
+/* Asks the monitor, if one runs, for a check now. Under st->lock. */
+void wp_monitor_poke(struct wp_store *st);
 /* 1 when a monitor runs and *up is its answer (wp_store_ping); 0 when
  * none runs, and the caller checks on a pooled connection. */
 int wp_monitor_answer(struct wp_store *st, int *up);

@@ -18,8 +18,9 @@ struct wp_conn {
 	PGconn *pg;
 	struct wp_store *st;
 	unsigned made, taken;    /* the breaker's epoch when connected, when borrowed */
+	unsigned renewed;        /* the pool's renew when connected (pool_priv.h) */
 	int broken;              /* a deadline passed: never reused */
-	int stale;               /* on a server read-only or going away: never reused */
+	int stale;               /* its server is read-only, going away or closed it: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
 	/* Matches this connection changed in its current transaction, at
 	 * their new versions: forgotten by the cache again when it ends

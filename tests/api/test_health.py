@@ -1,5 +1,6 @@
 """GET /api/health: shape, methods, and behaviour while the database is down."""
 import os
+import subprocess
 import sys
 import time
 import threading
@@ -60,7 +61,7 @@ class DatabaseDownTest(wp.ServerTestCase):
     # as in DatabaseRestartTest.
     server_env = {"DB_CHECK_TIMEOUT_MS": "15000", "DB_CONNECT_TIMEOUT_MS": "15000",
                   "DB_STATEMENT_TIMEOUT_MS": "15000", "DB_POOL_WAIT_MS": "15000",
-                  "NOTIFY_POLL_MS": "600000"}
+                  "DB_LOCK_TIMEOUT_MS": "60000", "NOTIFY_POLL_MS": "600000"}
 
     def test_down_then_up(self):
         s = self.server
@@ -123,7 +124,7 @@ class DatabaseRestartTest(wp.ServerTestCase):
     # what is tested.
     server_env = {"DB_CHECK_TIMEOUT_MS": "15000", "DB_CONNECT_TIMEOUT_MS": "15000",
                   "DB_STATEMENT_TIMEOUT_MS": "15000", "DB_POOL_WAIT_MS": "15000",
-                  "NOTIFY_POLL_MS": "600000"}
+                  "DB_LOCK_TIMEOUT_MS": "60000", "NOTIFY_POLL_MS": "600000"}
 
     def test_first_requests_after_a_restart_succeed(self):
         s = self.server
@@ -178,6 +179,50 @@ class DatabaseRestartTest(wp.ServerTestCase):
         mark = len(s.log_lines())
         for i in range(8):
             r = s.request("POST", "/api/players", {"name": "Later%d" % i}, timeout=30)
+            self.assertEqual(r.status, 201, (r, s.log_lines()[mark:]))
+        self.assertNotIn("database: down", "\n".join(s.log_lines()[mark:]))
+
+    def test_a_statement_ended_mid_way_costs_that_request_only(self):
+        """A pooled connection ended by the server while a request's
+        statement runs on it (pg_terminate_backend, SQLSTATE 57P01) fails
+        that request with a 503, and no other: the database answers, so the
+        breaker stays closed (once it opened for every request until the
+        next health check, srv/store/pool.c wp_store_put). The connection
+        is held mid-statement by a lock taken from psql."""
+        s = self.server
+        self.assertEqual(s.request("POST", "/api/players", {"name": "Warm"}).status, 201)
+        holder = subprocess.Popen(
+            [os.path.join(wp.pg_bindir(), "psql"), "-X", "-q", "-d", self.db.url,
+             "-v", "ON_ERROR_STOP=1", "-c",
+             "BEGIN; LOCK TABLE players IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120);"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PGAPPNAME="lock-holder"))
+        self.addCleanup(holder.wait, 30)
+        self.addCleanup(lambda: self.db.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'lock-holder'"))
+        self.assertTrue(wp.wait_until(lambda: self.db.psql(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+            " WHERE a.application_name = 'lock-holder' AND l.granted"
+            " AND l.relation = 'players'::regclass").strip() == "1", 30))
+        mark = len(s.log_lines())
+        blocked = []
+        t = threading.Thread(target=lambda: blocked.append(
+            s.request("POST", "/api/players", {"name": "Blocked"}, timeout=120)))
+        t.start()
+        waiting = "FROM pg_stat_activity WHERE application_name = 'warpostd' AND wait_event_type = 'Lock'"
+        self.assertTrue(wp.wait_until(
+            lambda: self.db.psql("SELECT count(*) " + waiting).strip() == "1", 30),
+            "the request never waited on the lock")
+        self.db.psql("SELECT pg_terminate_backend(pid) " + waiting)
+        t.join(60)
+        self.assertFalse(t.is_alive(), "the request ended under it did not answer")
+        self.assertEqual(blocked[0].status, 503, blocked[0])
+        self.db.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE application_name = 'lock-holder'")
+        holder.wait(30)
+        for i in range(8):
+            r = s.request("POST", "/api/players", {"name": "Next%d" % i}, timeout=30)
             self.assertEqual(r.status, 201, (r, s.log_lines()[mark:]))
         self.assertNotIn("database: down", "\n".join(s.log_lines()[mark:]))
 
