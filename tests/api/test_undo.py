@@ -137,12 +137,19 @@ class UndoTest(ml.TwoSeatsTestCase):
                 posts=[1])), 1, "an undo of what may not be taken back is caught")
 
     def deploy_pawns_forward(self):
-        """Every deployment puts a Pawn on its seat's front rank when it can."""
+        """Every deployment puts a Pawn on its seat's front rank when it
+        can, first where no tree stands just ahead of it (the trees are
+        placed at random: once every Pawn stood behind one, and none could
+        step forward)."""
         while self.view()["state"]["phase"] != "play":
-            s = self.view()["awaiting"][0]
+            v = self.view()
+            s = v["awaiting"][0]
+            trees = set((v["state"].get("trees") or {}).get("squares") or [])
             acts = self.who[s].actions(self.game)["actions"]
             front = 2 if s == 0 else 7
+            ahead = 3 if s == 0 else 6
             pawns = [x for x in acts if x.get("piece") == "pawn" and rank(x["square"]) == front]
+            pawns.sort(key=lambda x: "%s%d" % (x["square"][0], ahead) in trees)
             back = [x for x in acts if x.get("piece") not in (None, "pawn")
                     and rank(x["square"]) != front]
             self.post(s, (pawns or back or acts)[0])

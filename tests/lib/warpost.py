@@ -306,7 +306,7 @@ class PgCluster:
 
     def create_database(self):
         name = "t_" + random_suffix()
-        self.psql("CREATE DATABASE %s" % name)
+        self.psql("CREATE DATABASE %s STRATEGY FILE_COPY" % name)
         return Database(self, name)
 
     def drop_database(self, name):
