@@ -282,7 +282,14 @@ cmd_start() {
     exists=$(psql_admin "$port" "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'") \
         || die "cannot connect to the cluster in $DIR"
     if [[ $exists != 1 ]]; then
-        psql_admin "$port" "CREATE DATABASE $DB_NAME" >/dev/null || die "cannot create database $DB_NAME"
+        # From PostgreSQL 15 on, a new database is WAL-logged block by
+        # block unless asked otherwise; copying the template's files (what
+        # 14 and before always did) costs a fifth of the CPU here.
+        local strategy=''
+        if (($(as_pg "$BIN/postgres" --version | sed -E 's/[^0-9]*([0-9]+).*/\1/') >= 15)); then
+            strategy=' STRATEGY FILE_COPY'
+        fi
+        psql_admin "$port" "CREATE DATABASE $DB_NAME$strategy" >/dev/null || die "cannot create database $DB_NAME"
     fi
     print_url "$port"
 }

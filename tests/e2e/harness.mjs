@@ -1,4 +1,4 @@
-// The e2e harness: a private PostgreSQL cluster, the test server
+// The e2e harness: a PostgreSQL database of its own, the test server
 // (warpostd-test, which offers the skirmish-test ruleset) and Debian's
 // Chromium driven by playwright-core. Nothing is downloaded.
 //
@@ -11,9 +11,15 @@
 //                   (shot()); otherwise only of a failed test's pages.
 //                   Encoding them was a third of the browser tests' CPU.
 //   WP_E2E_BASE_URL use a server already running instead (development)
+//   WP_TEST_PG_URL_FILE  the admin URL of the ctest run's shared cluster
+//                   (the fixture "pg", tests/api/CMakeLists.txt): a
+//                   database of this file's own is made in it. Without it,
+//                   a private cluster of this file's own (PG_FAST=1).
+//                   A cluster started and stopped was about 2 of the 6
+//                   core-seconds each file spent outside its tests.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +59,44 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// psql of the highest PostgreSQL installed (or PG_BINDIR's).
+function psqlPath() {
+  if (process.env.PG_BINDIR) return join(process.env.PG_BINDIR, 'psql');
+  const root = '/usr/lib/postgresql';
+  const vers = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'psql'))) : [];
+  vers.sort((a, b) => Number(b) - Number(a));
+  return vers.length ? join(root, vers[0], 'bin', 'psql') : 'psql';
+}
+
+function psql(url, sql) {
+  return execFileSync(psqlPath(), ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+// The same libpq URL with another database name.
+function urlWithDb(url, name) {
+  const m = url.match(/^(postgres(?:ql)?:\/\/[^/?]*)(\/[^?]*)?(\?.*)?$/);
+  if (!m) throw new Error(`not a libpq URI: ${url}`);
+  return `${m[1]}/${name}${m[3] || ''}`;
+}
+
+// A database of this process's own: in the shared cluster when ctest
+// runs one, else in a private cluster started here.
+async function startDatabase(env) {
+  const shared = process.env.WP_TEST_PG_URL_FILE;
+  if (shared && existsSync(shared)) {
+    env.adminUrl = readFileSync(shared, 'utf8').trim();
+    env.dbName = `e2e_${process.pid}_${Date.now().toString(36)}`;
+    psql(env.adminUrl, `CREATE DATABASE ${env.dbName} STRATEGY FILE_COPY`);
+    return urlWithDb(env.adminUrl, env.dbName);
+  }
+  env.pgDir = join(env.tmp, 'pg');
+  watchCluster(env.pgDir);
+  const pgPort = await freePort();
+  return execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'start', env.pgDir, String(pgPort)],
+    { env: { ...process.env, PG_FAST: '1' }, encoding: 'utf8' }).trim();
+}
+
 // Starts everything; when any step fails, what was started is stopped
 // before the error goes on, so a failed run leaves no cluster behind.
 export async function startAll() {
@@ -85,11 +129,7 @@ async function startInto(env) {
     if (!existsSync(join(WEB_ROOT, 'index.html'))) {
       throw new Error(`no ${WEB_ROOT}/index.html: build the board first (npm ci --prefix scripts/webbuild; cmake --build build --target web)`);
     }
-    env.pgDir = join(env.tmp, 'pg');
-    watchCluster(env.pgDir);
-    const pgPort = await freePort();
-    env.dbUrl = execFileSync('bash', [join(REPO, 'scripts', 'pgcluster.sh'), 'start', env.pgDir, String(pgPort)],
-      { env: { ...process.env, PG_FAST: '1' }, encoding: 'utf8' }).trim();
+    env.dbUrl = await startDatabase(env);
     const port = await freePort();
     const log = openSync(join(OUT, `server-${process.pid}.log`), 'w');
     env.server = spawn(SERVER, [], {
@@ -142,6 +182,11 @@ export async function stopAll(env) {
     env.server.kill('SIGTERM');
     await Promise.race([done, sleep(5000)]);
     if (env.server.exitCode === null) env.server.kill('SIGKILL');
+  }
+  if (env.dbName) {
+    try {
+      psql(env.adminUrl, `DROP DATABASE IF EXISTS ${env.dbName} WITH (FORCE)`);
+    } catch (err) { console.error('dropping the database failed', err.message); }
   }
   if (env.pgDir) {
     try {
