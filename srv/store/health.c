@@ -70,45 +70,67 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 	}
 }
 
-/* Everything sent on pg is flushed: 0, or -1 (deadline, breaker, error).
+/* What ended an exchange early. */
+enum { WAIT_LATE = -1, WAIT_FAILED = -2 };
+
+/* One wait for the socket, then what arrived read: 0, WAIT_LATE (the
+ * deadline passed or the breaker tripped) or WAIT_FAILED (the socket or
+ * libpq failed: the connection, not the database's answer). */
+static int
+wait_and_read(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
+{
+	int rc = wait_socket(c, pg, events, deadline);
+
+	if (rc == 0)
+		return WAIT_LATE;
+	if (rc < 0 || !PQconsumeInput(pg))
+		return WAIT_FAILED;
+	return 0;
+}
+
+/* Everything sent on pg is flushed: 0, or WAIT_LATE or WAIT_FAILED.
  * c: the pooled connection whose breaker counts, or NULL. */
 static int
 flush_out(const struct wp_conn *c, PGconn *pg, int64_t deadline)
 {
-	int f;
+	int f, rc;
 
 	while ((f = PQflush(pg)) == 1) {
-		if (wait_socket(c, pg, POLLIN | POLLOUT, deadline) <= 0 || !PQconsumeInput(pg))
-			return -1;
+		if ((rc = wait_and_read(c, pg, POLLIN | POLLOUT, deadline)) != 0)
+			return rc;
 	}
-	return f < 0 ? -1 : 0;
+	return f < 0 ? WAIT_FAILED : 0;
 }
 
-/* The next PQgetResult on pg will not block: 0, or -1 as flush_out. */
+/* The next PQgetResult on pg will not block: 0, or as flush_out. */
 static int
 until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
 {
+	int rc;
+
 	while (PQisBusy(pg)) {
-		if (wait_socket(c, pg, POLLIN, deadline) <= 0 || !PQconsumeInput(pg))
-			return -1;
+		if ((rc = wait_and_read(c, pg, POLLIN, deadline)) != 0)
+			return rc;
 	}
 	return 0;
 }
 
-/* A connection the server closed (it ended the session, or is going
- * away) is stale: the pool makes its others again and asks the monitor
- * (pool.c). One that missed its deadline is broken: the database does
- * not answer, and that trips the breaker. */
+/* A connection that failed (the server closed it: it ended the session,
+ * or is going away; or its socket failed) is stale: the pool makes its
+ * others again and asks the monitor (pool.c). One that missed its
+ * deadline is broken: the database does not answer, and that trips the
+ * breaker. */
 static void
-dropped(struct wp_conn *c)
+dropped(struct wp_conn *c, int why)
 {
-	int closed = PQstatus(c->pg) != CONNECTION_OK;
+	int failed = why == WAIT_FAILED || PQstatus(c->pg) != CONNECTION_OK;
+	const char *msg = PQerrorMessage(c->pg);
 
 	wp_log("database: %s; the connection is dropped",
-	       closed        ? PQerrorMessage(c->pg)
+	       failed        ? (msg && *msg ? msg : "the connection failed")
 	       : overtaken(c) ? "the database was found down"
 	                      : "no answer in time");
-	if (closed)
+	if (failed)
 		c->stale = 1;
 	else
 		c->broken = 1;
@@ -118,11 +140,12 @@ PGresult *
 wp_await_result(struct wp_conn *c, int64_t deadline)
 {
 	PGresult *keep = NULL, *r;
+	int why;
 
-	if (flush_out(c, c->pg, deadline) != 0)
+	if ((why = flush_out(c, c->pg, deadline)) != 0)
 		goto broke;
 	for (;;) {
-		if (until_ready(c, c->pg, deadline) != 0)
+		if ((why = until_ready(c, c->pg, deadline)) != 0)
 			goto broke;
 		if (!(r = PQgetResult(c->pg)))
 			break;
@@ -139,7 +162,7 @@ wp_await_result(struct wp_conn *c, int64_t deadline)
 	return keep;
 broke:
 	PQclear(keep);
-	dropped(c);
+	dropped(c, why);
 	return NULL;
 }
 

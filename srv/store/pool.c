@@ -191,9 +191,17 @@ wp_store_get(struct wp_store *st)
 		int64_t by = wp_deadline_in(ms);
 		c->made = c->taken;
 		c->renewed = renew;
-		if (wp_connect_db(c, "warpostd", by) && prepare_all(c, by) != 0) {
-			PQfinish(c->pg);
-			c->pg = NULL;
+		/* A connection that failed just after it was made (its server
+		 * ended it, a socket error: stale, not a missed deadline) is
+		 * made once more before the database is called down. */
+		for (int tries = 0; tries < 2 && !c->pg; tries++) {
+			c->stale = 0;
+			if (wp_connect_db(c, "warpostd", by) && prepare_all(c, by) != 0) {
+				PQfinish(c->pg);
+				c->pg = NULL;
+			}
+			if (!c->stale || wp_now_ns() >= by)
+				break;
 		}
 	}
 	c->broken = c->stale = 0;
