@@ -187,14 +187,18 @@ class DatabaseRestartTest(wp.ServerTestCase):
         statement runs on it (pg_terminate_backend, SQLSTATE 57P01) fails
         that request with a 503, and no other: the database answers, so the
         breaker stays closed (once it opened for every request until the
-        next health check, srv/store/pool.c wp_store_put). The connection
-        is held mid-statement by a lock taken from psql."""
+        next health check, srv/store/pool.c wp_store_put). The statement is
+        held mid-way by a row lock taken from psql on the player that
+        PATCH /api/me updates (a row, not the table: a new connection's
+        statements, prepared before the request's, must not wait on it)."""
         s = self.server
-        self.assertEqual(s.request("POST", "/api/players", {"name": "Warm"}).status, 201)
+        r = s.request("POST", "/api/players", {"name": "Holder"})
+        self.assertEqual(r.status, 201, r)
+        me, token = r.json()["id"], r.json()["token"]
         holder = subprocess.Popen(
             [os.path.join(wp.pg_bindir(), "psql"), "-X", "-q", "-d", self.db.url,
              "-v", "ON_ERROR_STOP=1", "-c",
-             "BEGIN; LOCK TABLE players IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120);"],
+             "BEGIN; SELECT 1 FROM players WHERE id = %d FOR UPDATE; SELECT pg_sleep(120);" % me],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=dict(os.environ, PGAPPNAME="lock-holder"))
         self.addCleanup(holder.wait, 30)
@@ -202,13 +206,13 @@ class DatabaseRestartTest(wp.ServerTestCase):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE application_name = 'lock-holder'"))
         self.assertTrue(wp.wait_until(lambda: self.db.psql(
-            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
-            " WHERE a.application_name = 'lock-holder' AND l.granted"
-            " AND l.relation = 'players'::regclass").strip() == "1", 30))
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'lock-holder'"
+            " AND wait_event = 'PgSleep'").strip() == "1", 30))
         mark = len(s.log_lines())
         blocked = []
-        t = threading.Thread(target=lambda: blocked.append(
-            s.request("POST", "/api/players", {"name": "Blocked"}, timeout=120)))
+        t = threading.Thread(target=lambda: blocked.append(s.request(
+            "PATCH", "/api/me", {"bot": True}, headers={"Authorization": "Bearer " + token},
+            timeout=120)))
         t.start()
         waiting = "FROM pg_stat_activity WHERE application_name = 'warpostd' AND wait_event_type = 'Lock'"
         self.assertTrue(wp.wait_until(
@@ -225,7 +229,6 @@ class DatabaseRestartTest(wp.ServerTestCase):
             r = s.request("POST", "/api/players", {"name": "Next%d" % i}, timeout=30)
             self.assertEqual(r.status, 201, (r, s.log_lines()[mark:]))
         self.assertNotIn("database: down", "\n".join(s.log_lines()[mark:]))
-
 
 if __name__ == "__main__":
     wp.main()
