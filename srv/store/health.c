@@ -7,8 +7,9 @@
  * a server that accepts TCP but never answers (stopped, hung) must not
  * hold a worker thread. Every connection is non-blocking and every
  * exchange polls its socket until a deadline; one that passes marks the
- * connection broken (closed when given back, never reused; one the
- * server closed is stale, and dropped the same way). A breaker
+ * connection broken (closed when given back, never reused; one that
+ * failed, its server having closed it, is stale, and dropped the same
+ * way without tripping the breaker, pool.c). A breaker
  * keeps requests from piling onto a database that does not answer: once
  * it is known down (a deadline passed, a connection failed, the
  * monitor's check failed) requests are refused at once with 503, except
@@ -475,9 +476,6 @@ wp_monitor_stop(struct wp_store *st)
 		pthread_join(st->monitor, NULL);
 }
 
-/* A daemon answers from the monitor: down, at once; up, once the next
- * check has finished (a fresh answer), or down if it does not finish
- * within check_ms. */
 void
 wp_monitor_poke(struct wp_store *st)
 {
@@ -487,6 +485,9 @@ wp_monitor_poke(struct wp_store *st)
 	pthread_cond_signal(&st->wake);
 }
 
+/* A daemon answers from the monitor: down, at once; up, once the next
+ * check has finished (a fresh answer), or down if it does not finish
+ * within check_ms. */
 int
 wp_monitor_answer(struct wp_store *st, int *up)
 {

@@ -271,14 +271,14 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	unsigned i = (unsigned)(conn - st->conns);
 	/* A connection that missed a deadline, broke, or was left inside a
 	 * transaction is not handed to the next request. A missed deadline
-	 * means the database does not answer. A stale one (its server is
-	 * read-only or ended it) may be the start of a failover, or only an
-	 * administrator ending one session: the others are made again before
-	 * they are lent, and the monitor is asked now (wp_monitor_poke). */
+	 * means the database does not answer. A stale one (it failed, or its
+	 * server is read-only or ended it) may be the start of a failover, or
+	 * only an administrator ending one session: the others are made again
+	 * before they are lent, and the monitor is asked now. */
 	if (conn->broken && conn->taken == st->epoch)
 		wp_breaker_down(st, "a statement got no answer in time");
 	else if (conn->stale && conn->taken == st->epoch && conn->renewed == st->renew) {
-		wp_log("database: a connection's server is read-only or ended it"
+		wp_log("database: a connection failed, or its server is read-only"
 		       " (a failover?): the pool's connections are made again");
 		st->renew++;
 		wp_monitor_poke(st);
