@@ -122,15 +122,19 @@ until_ready(const struct wp_conn *c, PGconn *pg, int64_t deadline)
  * deadline is broken: the database does not answer, and that trips the
  * breaker. */
 static void
-dropped(struct wp_conn *c, int why)
+dropped(struct wp_conn *c, int why, int64_t deadline)
 {
 	int failed = why == WAIT_FAILED || PQstatus(c->pg) != CONNECTION_OK;
 	const char *msg = PQerrorMessage(c->pg);
 
-	wp_log("database: %s; the connection is dropped",
-	       failed        ? (msg && *msg ? msg : "the connection failed")
-	       : overtaken(c) ? "the database was found down"
-	                      : "no answer in time");
+	if (!failed && !overtaken(c))
+		wp_log("database: no answer in time (%lld ms past the deadline%s); the connection"
+		       " is dropped", (long long)((wp_now_ns() - deadline) / 1000000),
+		       c->watched ? "" : ", a connection of its own");
+	else
+		wp_log("database: %s; the connection is dropped",
+		       failed ? (msg && *msg ? msg : "the connection failed")
+		              : "the database was found down");
 	if (failed)
 		c->stale = 1;
 	else
@@ -163,7 +167,7 @@ wp_await_result(struct wp_conn *c, int64_t deadline)
 	return keep;
 broke:
 	PQclear(keep);
-	dropped(c, why);
+	dropped(c, why, deadline);
 	return NULL;
 }
 
