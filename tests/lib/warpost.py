@@ -321,7 +321,10 @@ class PgCluster:
         cluster. Its name carries a digest of sql/, so a changed migration
         makes another. A server started on a copy has nothing to apply:
         the migrations were a fifth of a core-second of each start, and a
-        run starts over a hundred servers on new databases."""
+        run starts over a hundred servers on new databases. Looked for
+        once per cluster object: a test module makes several classes."""
+        if getattr(self, "_template", None):
+            return self._template
         digest = hashlib.sha256()
         for path in sorted(glob.glob(os.path.join(SQL_DIR, "*.sql"))):
             digest.update(os.path.basename(path).encode() + b"\0")
@@ -337,6 +340,7 @@ class PgCluster:
                 self.psql("CREATE DATABASE %s STRATEGY FILE_COPY" % build)
                 Server(url_with_db(self.admin_url, build)).start().stop()
                 self.psql("ALTER DATABASE %s RENAME TO %s" % (build, name))
+        self._template = name
         return name
 
     def drop_database(self, name):
