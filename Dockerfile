@@ -75,6 +75,7 @@ RUN apt-get update \
         libcurl4 \
         ca-certificates \
         zlib1g \
+        libjemalloc2 \
         librsvg2-2 \
         fonts-dejavu-core \
         nginx \

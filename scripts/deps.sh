@@ -38,6 +38,7 @@ BUILD_PKGS=(
     libsodium-dev
     libcurl4-openssl-dev
     zlib1g-dev
+    libjemalloc-dev
     librsvg2-dev
     fonts-dejavu-core
 )

@@ -21,6 +21,12 @@
 #include "fronts.h"
 #include "wait.h"
 
+/* jemalloc's own entry point: set when the program was linked against
+ * it (WP_JEMALLOC, CMakeLists.txt), so the start's log line can say which
+ * malloc serves. */
+extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+	__attribute__((weak));
+
 /* How long a stopping server lets requests in flight finish. */
 #define WP_DRAIN_SEC 10
 
@@ -163,7 +169,7 @@ wp_main(int argc, char **argv)
 	 * another instance. */
 	if (wp_bot_start(store, cfg.database_url, &bots) != 0)
 		wp_log("bot: the worker did not start; bot turns wait for another instance");
-	wp_log("warpostd %s ready", WP_VERSION);
+	wp_log("warpostd %s ready (malloc: %s)", WP_VERSION, mallctl ? "jemalloc" : "the C library's");
 	sigwait(&set, &sig);
 	wp_log("signal %d: stopping", sig);
 	/* Long-polls are answered first (their connections resumed), so that
