@@ -101,13 +101,33 @@ wp_store_close(struct wp_store *st)
 }
 
 /* Every statement, on each new pooled connection (the monitor's has
- * none). */
+ * none). With libpq 14 or later they go as one pipeline, their answers
+ * read back in order: one round trip instead of one a statement (there
+ * are over 300), which a new connection pays after a start, a failover
+ * or the pool being made again. A Parse's answer is a few bytes, so the
+ * server never waits on this end while the pipeline is sent. On a
+ * failure the caller drops the connection, pipeline and all. */
 static int
 prepare_all(struct wp_conn *c, int64_t deadline)
 {
+	int piped = 0;
+
+#ifdef LIBPQ_HAS_PIPELINING
+	piped = PQenterPipelineMode(c->pg);
+	for (int i = 0; piped && i < WP_STMT_MAX; i++)
+		if (!PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL)) {
+			wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
+			       PQerrorMessage(c->pg));
+			return -1;
+		}
+	if (piped && !PQpipelineSync(c->pg)) {
+		wp_log("database: cannot end the prepares: %s", PQerrorMessage(c->pg));
+		return -1;
+	}
+#endif
 	for (int i = 0; i < WP_STMT_MAX; i++) {
 		PGresult *r = NULL;
-		if (PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
+		if (piped || PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
 			r = wp_await_result(c, deadline);
 		else
 			wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
@@ -120,6 +140,17 @@ prepare_all(struct wp_conn *c, int64_t deadline)
 		if (!ok)
 			return -1;
 	}
+#ifdef LIBPQ_HAS_PIPELINING
+	if (piped) {
+		PGresult *r = wp_await_result(c, deadline);
+		int ok = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+		PQclear(r);
+		if (!ok || !PQexitPipelineMode(c->pg)) {
+			wp_log("database: the prepares did not end: %s", PQerrorMessage(c->pg));
+			return -1;
+		}
+	}
+#endif
 	return 0;
 }
 
