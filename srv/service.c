@@ -84,7 +84,9 @@ wp_main(int argc, char **argv)
 	/* No fast bins: libpq's results are "large" requests (over 1 KiB),
 	 * and each made glibc consolidate every small chunk freed since the
 	 * last (malloc_consolidate was 2.4% of a turn's CPU, issue 17);
-	 * small chunks are still served from the per-thread cache. */
+	 * small chunks are still served from the per-thread cache. With
+	 * jemalloc linked in (CMakeLists.txt), which serves instead, this
+	 * changes nothing. */
 #ifdef M_MXFAST
 	mallopt(M_MXFAST, 0);
 #endif

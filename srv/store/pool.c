@@ -100,12 +100,23 @@ wp_store_close(struct wp_store *st)
 	free(st);
 }
 
+/* Sends the i-th statement's prepare; 0 (logged) when it cannot. */
+static int
+send_prepare(struct wp_conn *c, int i)
+{
+	if (PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
+		return 1;
+	wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
+	       PQerrorMessage(c->pg));
+	return 0;
+}
+
 /* Every statement, on each new pooled connection (the monitor's has
  * none). With libpq 14 or later they go as one pipeline, their answers
  * read back in order: one round trip instead of one a statement (there
- * are over 300), which a new connection pays after a start, a failover
- * or the pool being made again. A Parse's answer is a few bytes, so the
- * server never waits on this end while the pipeline is sent. On a
+ * are about a hundred), which a new connection pays after a start, a
+ * failover or the pool being made again. A Parse's answer is a few bytes,
+ * so the server never waits on this end while the pipeline is sent. On a
  * failure the caller drops the connection, pipeline and all. */
 static int
 prepare_all(struct wp_conn *c, int64_t deadline)
@@ -115,23 +126,15 @@ prepare_all(struct wp_conn *c, int64_t deadline)
 #ifdef LIBPQ_HAS_PIPELINING
 	piped = PQenterPipelineMode(c->pg);
 	for (int i = 0; piped && i < WP_STMT_MAX; i++)
-		if (!PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL)) {
-			wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
-			       PQerrorMessage(c->pg));
+		if (!send_prepare(c, i))
 			return -1;
-		}
 	if (piped && !PQpipelineSync(c->pg)) {
 		wp_log("database: cannot end the prepares: %s", PQerrorMessage(c->pg));
 		return -1;
 	}
 #endif
 	for (int i = 0; i < WP_STMT_MAX; i++) {
-		PGresult *r = NULL;
-		if (piped || PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
-			r = wp_await_result(c, deadline);
-		else
-			wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
-			       PQerrorMessage(c->pg));
+		PGresult *r = piped || send_prepare(c, i) ? wp_await_result(c, deadline) : NULL;
 		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 		if (!ok && r)
 			wp_log("database: cannot prepare %s: %s", wp_sql[i].name,
