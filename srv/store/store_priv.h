@@ -224,7 +224,7 @@ enum wp_err wp_idem_put_by(struct wp_conn *c, enum wp_stmt st, int64_t owner, in
                            const char *key, const unsigned char request_hash[32], int status,
                            const char *body);
 
-/* Reading columns of a result. */
+/* Reading columns of a result (columns.c). */
 int64_t wp_col_int(const PGresult *r, int row, int col);
 int wp_col_null(const PGresult *r, int row, int col);
 int wp_col_bool(const PGresult *r, int row, int col);
