@@ -257,9 +257,30 @@ class Match {
     this.renderActions(myTurn);
     this.renderControls();
     this.renderResult();
-    this.renderThread();
+    this.renderThreadSoon();
     this.renderShare();
     if (document.visibilityState === 'visible') localStorage.setItem(this.seenKey, String(v.seq));
+  }
+
+  // The thread (every post in words) is the longest part of the page:
+  // the first time, it is drawn after the first paint, so that the board
+  // and what awaits the player are laid out and painted without it (on a
+  // slowed phone its layout was a third of the time from the view's
+  // arrival to that paint; issue 32, "the board on a phone"). It sits
+  // below the board on a phone and beside it on a wide screen, in a box
+  // whose height does not depend on it, so nothing shown shifts.
+  renderThreadSoon() {
+    if (this.threadDrawn) {
+      this.renderThread();
+      return;
+    }
+    if (this.threadSoon) return;
+    this.threadSoon = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.threadSoon = false;
+      this.threadDrawn = true;
+      if (this.view) this.renderThread();
+    }, 0));
   }
 
   statusWords() {
