@@ -99,15 +99,13 @@ export class ApiError extends Error {
 
 // request(method, path, {body, auth, headers, signal}) -> {status, body, headers}
 // Throws ApiError for network failures and every status >= 400.
-// A read that early.js began before the page's script arrived, taken
-// once and only for the same player key. It stands until the page first
-// asks for it, however slowly the script arrived (a page that reads its
-// match again reads it anew); once the page leaves the match it was
-// loaded on, the early reads are dropped unused.
-// early.js is loaded async: on a slow machine it can run after the page
-// has made its first reads itself, and then it reads nothing.
+// A read that index.html's inline script began as the page was parsed,
+// before this script arrived, taken once and only for the same player
+// key. It stands until the page first asks for it, however slowly the
+// script arrived (a page that reads its match again reads it anew); once
+// the page leaves the match it was loaded on, the early reads are dropped
+// unused.
 function takeEarly(path, tok) {
-  window.__wpAsked = true;
   const all = window.__wpEarly;
   const e = all && all[path];
   if (!e) return null;

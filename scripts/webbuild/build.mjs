@@ -1,10 +1,10 @@
 // Bundles and minifies web/ (issue 32, "the board on a phone"): the ~40 ES
 // modules become one script (dynamic imports of pages and renderers are
-// inlined: no chunk to fetch after the first), style.css one minified
-// stylesheet, early.js (a classic script) minified, each named by a hash
-// of its content; index.html is copied
-// with its references rewritten, and the other files (favicon.svg) as they
-// are. web/ itself is untouched and still served as it is for development
+// inlined: no chunk to fetch after the first) and style.css one minified
+// stylesheet, each named by a hash of its content; index.html is copied
+// with its references rewritten (its inline script byte for byte: the
+// Content-Security-Policy allows it by the hash of its text), and the
+// other files (favicon.svg) as they are. web/ itself is untouched and still served as it is for development
 // (WEB_ROOT=web).
 //
 // Usage: node scripts/webbuild/build.mjs OUTDIR   (npm ci --prefix
@@ -44,11 +44,8 @@ async function bundle(entry, opts) {
 
 const js = await bundle('app.js', { format: 'esm', target: ['es2020'] });
 const css = await bundle('style.css', {});
-// early.js stays a classic script of its own (see its comment).
-const early = await bundle('early.js', { bundle: false, target: ['es2015'] });
-
 let html = readFileSync(join(WEB, 'index.html'), 'utf8');
-const named = [['/app.js', js], ['/style.css', css], ['/early.js', early]];
+const named = [['/app.js', js], ['/style.css', css]];
 for (const [from, o] of named) {
   const to = `/${o.name}`;
   if (!html.includes(`"${from}"`)) throw new Error(`index.html does not name ${from}`);

@@ -20,8 +20,14 @@
 #define WP_STATIC_MAX (16u * 1024 * 1024)
 
 #define WP_STATIC_IMMUTABLE "public, max-age=31536000, immutable"
+/* Scripts from the server, and the one inline script of web/index.html
+ * (the match page's first reads, started as the page is parsed) by the
+ * SHA-256 of its text: a change to that script must change this hash, and
+ * nginx/warpost.conf.in's (tests/api/test_static.py checks both). */
+#define WP_STATIC_SCRIPT_HASH "'sha256-ICY4we9ntUcVXV26+3BO9WbJRBB+g60DHOkgCJ0cByU='"
 #define WP_STATIC_CSP                                                                   \
-	"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "    \
+	"default-src 'self'; script-src 'self' " WP_STATIC_SCRIPT_HASH "; "                \
+	"img-src 'self' data:; style-src 'self' 'unsafe-inline'; "                         \
 	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 static char root[PATH_MAX];

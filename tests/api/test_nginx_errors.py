@@ -14,8 +14,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import warpost as wp  # noqa: E402
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+CSP = ("default-src 'self'; script-src 'self' "
+       "'sha256-ICY4we9ntUcVXV26+3BO9WbJRBB+g60DHOkgCJ0cByU='; img-src 'self' data:; "
+       "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",

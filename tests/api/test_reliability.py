@@ -1,7 +1,10 @@
 """Issue 16, "Reliability and security": each item's reproduction, named
 after the item (the CGI edges of item 9 are in test_cgi_edges.py)."""
+import base64
+import hashlib
 import json
 import os
+import re
 import random
 import subprocess
 import tempfile
@@ -82,6 +85,26 @@ class ReliabilityTest(wp.ServerTestCase):
                 r = self.unchecked("GET", path, {"If-None-Match": etag})
                 self.assertEqual(r.status, 304, r)
                 self.assertIn("default-src 'self'", r.headers.get("content-security-policy", ""))
+
+    def test_item5_the_pages_inline_script_is_allowed_by_its_hash_alone(self):
+        """web/index.html's one inline script (the match page's first
+        reads) runs only because the policy names the SHA-256 of its text:
+        a change to the script without the hash would leave the page
+        without it (the browser refuses it), and no other inline script is
+        allowed (no 'unsafe-inline' for scripts)."""
+        r = self.unchecked("GET", "/")
+        self.assertEqual(r.status, 200, r)
+        csp = r.headers.get("content-security-policy", "")
+        scripts = re.findall(r"<script>(.*?)</script>", r.body.decode(), re.S)
+        self.assertEqual(len(scripts), 1, "inline scripts in web/index.html")
+        digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+        script_src = [d.strip() for d in csp.split(";") if d.strip().startswith("script-src ")]
+        self.assertEqual(script_src, ["script-src 'self' 'sha256-%s'" % digest],
+                         "the CSP's script-src (srv/core/static.c WP_STATIC_SCRIPT_HASH) "
+                         "names the inline script's hash")
+        with open(os.path.join(wp.REPO, "nginx", "warpost.conf.in")) as f:
+            self.assertIn("script-src 'self' 'sha256-%s';" % digest, f.read(),
+                          "nginx's policy for the board names the same hash")
 
     def test_item5_api_nosniff(self):
         for r in (self.req("GET", "/api/health"), self.a.req("GET", "/api/me"),

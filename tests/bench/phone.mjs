@@ -12,7 +12,10 @@
 // Usage: node tests/bench/phone.mjs   (needs npm ci --prefix tests/e2e and
 // a build with the board's bundle, cmake --build build --target web, which
 // it serves unless WP_WEB_ROOT names another folder; writes
-// test-output/phone.md)
+// test-output/phone.md). WP_PHONE_ONLY=RULESET measures that ruleset
+// alone; WP_PHONE_TIMELINE=1 also prints each load's timeline (when each
+// request began and ended, DOMContentLoaded, the LCP candidates), in ms
+// from the navigation.
 
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,8 +27,14 @@ const GOOD = { lcp: 2500, inp: 200, cls: 0.1, kb: 150 };
 
 // Observers registered before the page's own scripts run.
 function observe() {
-  window.__wp = { lcp: 0, cls: 0, events: [] };
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__wp.lcp = e.startTime; })
+  window.__wp = { lcp: 0, cls: 0, events: [], lcps: [] };
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      window.__wp.lcp = e.startTime;
+      const el = e.element;
+      window.__wp.lcps.push([Math.round(e.startTime), el ? `${el.tagName}.${String(el.className.baseVal ?? el.className)}` : '?']);
+    }
+  })
     .observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((l) => {
     for (const e of l.getEntries()) if (!e.hadRecentInput) window.__wp.cls += e.value;
@@ -92,6 +101,17 @@ async function measure(env, set) {
     await page.click(sq(set.from));
     await page.waitForTimeout(2000);
     const m = await page.evaluate(() => window.__wp);
+    if (process.env.WP_PHONE_TIMELINE === '1') {
+      const tl = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        return {
+          page: [0, Math.round(nav.responseEnd)],
+          domContentLoaded: Math.round(nav.domContentLoadedEventEnd),
+          requests: performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)]),
+        };
+      });
+      console.log(set.g.ruleset || '', JSON.stringify({ ...tl, lcp: m.lcps }));
+    }
     const inp = m.events.reduce((a, e) => Math.max(a, e.duration), 0);
     return { lcp: m.lcp, cls: m.cls, inp, kb: loadBytes / 1024, requests: loadRequests };
   } finally {
@@ -103,7 +123,7 @@ const env = await startAll();
 const rows = [];
 try {
   const { rulesets } = await api(env, 'GET', '/api/rulesets');
-  for (const r of rulesets) {
+  for (const r of rulesets.filter((x) => !process.env.WP_PHONE_ONLY || x.id === process.env.WP_PHONE_ONLY)) {
     const set = await midGame(env, r.id);
     if (!set) { rows.push({ id: r.id, skipped: 'no move reached through the API' }); continue; }
     const m = await measure(env, set);
