@@ -337,8 +337,8 @@ wp_breaker_down(struct wp_store *st, const char *why)
 	pthread_cond_broadcast(&st->freed);
 }
 
-static void
-mark_up(struct wp_store *st)
+void
+wp_breaker_up(struct wp_store *st)
 {
 	if (st->down)
 		wp_log("database: answers again");
@@ -361,11 +361,21 @@ wp_breaker_admit(struct wp_store *st, int *probe)
 void
 wp_breaker_tried(struct wp_store *st, int probe, int connected)
 {
-	if (probe)
+	if (probe) {
 		st->probing = 0;
-	if (connected > 0 && probe)
-		mark_up(st);
-	else if (connected == 0 && !st->down)
+		if (connected > 0)
+			wp_breaker_up(st);
+		/* A probe that failed tells nothing new: it was let in while
+		 * the database was down, and if the breaker closed meanwhile,
+		 * the monitor found the database answering since. Calling it
+		 * down again then failed the requests begun after the recovery
+		 * (api_health, DatabaseRestartTest: a background probe, whose
+		 * connection a database just restarted was slow to set up,
+		 * missed its 250 ms a moment after the monitor saw the database
+		 * back, and the next request got 503). */
+		return;
+	}
+	if (connected == 0 && !st->down)
 		wp_breaker_down(st, "cannot connect");
 }
 
@@ -442,7 +452,7 @@ monitor_main(void *arg)
 		}
 		pthread_mutex_lock(&st->lock);
 		if (ok)
-			mark_up(st);
+			wp_breaker_up(st);
 		else if (!st->down)
 			wp_breaker_down(st, "the health check got no answer");
 		st->checks++;

@@ -56,8 +56,11 @@ void wp_breaker_down(struct wp_store *st, const char *why);
  * 1, with *probe set when this request is the one finding out. */
 int wp_breaker_admit(struct wp_store *st, int *probe);
 /* The request is done: connected (1), could not connect (0), or got no
- * slot in time (-1). */
+ * slot in time (-1). A probe that connected closes the breaker; one that
+ * did not changes nothing. */
 void wp_breaker_tried(struct wp_store *st, int probe, int connected);
+/* The database answers again (the monitor's check, or a probe). */
+void wp_breaker_up(struct wp_store *st);
 
 /* --- health.c: the monitor --- */
 /* Without the lock: the monitor thread, if any, stops and is joined. */
