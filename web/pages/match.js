@@ -266,9 +266,9 @@ class Match {
   // the first time, it is drawn after the first paint, so that the board
   // and what awaits the player are laid out and painted without it (on a
   // slowed phone its layout was a third of the time from the view's
-  // arrival to that paint; issue 32, "the board on a phone"). It sits
-  // below the board on a phone and beside it on a wide screen, in a box
-  // whose height does not depend on it, so nothing shown shifts.
+  // arrival to that paint; issue 32, "the board on a phone"). It comes
+  // last on a phone and in the side column on a wide screen: what is
+  // above it does not move when it fills.
   renderThreadSoon() {
     if (this.threadDrawn) {
       this.renderThread();
