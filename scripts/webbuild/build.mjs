@@ -4,8 +4,8 @@
 // stylesheet, each named by a hash of its content; index.html is copied
 // with its references rewritten (its inline script byte for byte: the
 // Content-Security-Policy allows it by the hash of its text), and the
-// other files (favicon.svg) as they are. web/ itself is untouched and still served as it is for development
-// (WEB_ROOT=web).
+// other files (favicon.svg) as they are. web/ itself is untouched and
+// still served as it is for development (WEB_ROOT=web).
 //
 // Usage: node scripts/webbuild/build.mjs OUTDIR   (npm ci --prefix
 // scripts/webbuild first; CMake's target "web" runs it into build/web)

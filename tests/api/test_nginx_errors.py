@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import warpost as wp  # noqa: E402
 
 CSP = ("default-src 'self'; script-src 'self' "
-       "'sha256-ICY4we9ntUcVXV26+3BO9WbJRBB+g60DHOkgCJ0cByU='; img-src 'self' data:; "
+       "'sha256-B4vAsQoq7k0aYJZ9gwrPGHYoeIafGxrtg9VvSTULt+8='; img-src 'self' data:; "
        "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {
