@@ -212,7 +212,6 @@ const SELF = {
       case 'ready': return 'ready';
       case 'order': return `play ${a.choice}`;
       case 'place': return `place the ${pieceWord(a.piece)} on ${a.square}`;
-      case 'add_spell': return `give ${words(a.spell)} to the ${pieceWord(a.piece)} (#${a.piece})`;
       case 'move': return `move ${a.from}→${a.to}`;
       case 'cast': return `cast ${words(a.spell)} from ${a.from}${a.target ? ` at ${a.target}` : ''}${a.revive ? `, reviving a ${words(a.revive)} on ${a.square}` : ''}`;
       case 'rise': return `rise from Hell ${a.from}→${a.to}`;
