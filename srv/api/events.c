@@ -105,7 +105,7 @@ reply_stream(struct wp_ctx *ctx, const struct wp_post_row *rows, int n, int view
 		json_object *p = wp_post_json(&rows[i], viewer, upto);
 		snprintf(line, sizeof(line), "id: %d\nevent: post\ndata: ", rows[i].seq);
 		bad = put(&buf, &len, &cap, line) ||
-		      put(&buf, &len, &cap, json_object_to_json_string_ext(
+		      put(&buf, &len, &cap, wp_json_text(
 		              p, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
 		      put(&buf, &len, &cap, "\n\n");
 		json_object_put(p);
@@ -234,8 +234,7 @@ wp_api_me_events(struct wp_ctx *ctx)
 	}
 	snprintf(head, sizeof(head), "retry: " WP_EVENTS_RETRY_MS "\nid: %lld\nevent: games\ndata: ",
 	         (long long)changes);
-	const char *data = json_object_to_json_string_ext(
-		doc, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *data = wp_json_text(doc, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t len = strlen(head) + strlen(data) + 2;
 	char *body = malloc(len + 1);
 	if (body)

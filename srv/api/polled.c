@@ -14,7 +14,8 @@ enum wp_err
 wp_reply_polled(struct wp_ctx *ctx, json_object *take_o, char kind, int64_t key, uint64_t gen,
                 int64_t wait, int64_t until_cap_ns)
 {
-	const char *text = json_object_to_json_string_ext(take_o, JSON_C_TO_STRING_PLAIN);
+	/* One text for the tag and the body (issue 32: it was written twice). */
+	const char *text = wp_json_text(take_o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	unsigned char h[32];
 	char hex[33], etag[40];
 
@@ -25,8 +26,11 @@ wp_reply_polled(struct wp_ctx *ctx, json_object *take_o, char kind, int64_t key,
 	wp_response_header(ctx->res, "Cache-Control", "private, no-cache");
 	wp_response_header(ctx->res, "Vary", "Authorization");
 	const char *inm = wp_request_header(ctx->req, "If-None-Match");
-	if (!inm || !strstr(inm, etag))
-		return wp_reply_json(ctx, 200, take_o);
+	if (!inm || !strstr(inm, etag)) {
+		int rc = wp_response_json(ctx->res, 200, text);
+		json_object_put(take_o);
+		return rc == 0 ? WP_OK : WP_ERR_INTERNAL;
+	}
 	json_object_put(take_o);
 	int64_t now = wp_now_ns();
 	int64_t until = ctx->req->wait_until_ns ? ctx->req->wait_until_ns : now + wait * 1000000000;

@@ -85,7 +85,7 @@ keep_past(const struct wp_game *g, int at, const struct wp_past *past, const cha
 	json_object *snap = past->state ? g->rs->save(past->state) : NULL;
 	const char *result = past->result ? json_object_to_json_string(past->result) : NULL;
 
-	t.state = snap ? (char *)json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN) : NULL;
+	t.state = snap ? (char *)wp_json_text(snap, JSON_C_TO_STRING_PLAIN) : NULL;
 	t.result = (char *)result;
 	snprintf(t.at_time, sizeof(t.at_time), "%s", at_time);
 	wp_cache_past_put(g->id, &t);

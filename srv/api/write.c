@@ -13,7 +13,7 @@
 static const char *
 text_of(json_object *o)
 {
-	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	return wp_json_text(o, JSON_C_TO_STRING_PLAIN);
 }
 
 #define ANSWER_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -172,7 +172,7 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	struct wp_write *wr = ctx->write;
 	if (wr && wr->fast) {
 		/* The answer kept for the key is written with the post. */
-		wr->guard.answer = json_object_to_json_string_ext(*out, ANSWER_FLAGS);
+		wr->guard.answer = wp_json_text(*out, ANSWER_FLAGS);
 		wr->answered = *out;
 		wr->tried = 1;
 		err = wp_db_post_commit(c, &w, &wr->guard);
@@ -335,7 +335,7 @@ mutate_tx(struct wp_conn *c, void *arg)
 	}
 	if ((err = m->fn(m->ctx, c, &g, seat, &m->out)))
 		goto out;
-	m->text = json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
+	m->text = wp_json_text(m->out, ANSWER_FLAGS);
 	if (m->key && (err = wp_db_idem_put(c, m->id, m->who.id, m->key, m->reqhash, 200, m->text)))
 		err = wp_fail_store(m->ctx, err);
 out:
@@ -394,7 +394,7 @@ mutate_fast(struct mutation *m, const unsigned char token_hash[32], enum wp_err 
 	if (f.committed || f.unavailable) {
 		if (*err == WP_OK)
 			m->text = f.answered == m->out ? f.guard.answer
-			                               : json_object_to_json_string_ext(m->out, ANSWER_FLAGS);
+			                               : wp_json_text(m->out, ANSWER_FLAGS);
 		return 1;
 	}
 	json_object_put(m->out);

@@ -59,8 +59,7 @@ metrics_allowed(const struct wp_request *req)
 enum wp_err
 wp_reply_json(struct wp_ctx *ctx, int status, json_object *take_obj)
 {
-	const char *text = json_object_to_json_string_ext(
-		take_obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = wp_json_text(take_obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = wp_response_json(ctx->res, status, text);
 
 	json_object_put(take_obj);

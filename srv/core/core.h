@@ -74,6 +74,12 @@ int wp_json_parse(const char *buf, size_t len, json_object **out, char *why, siz
 /* 1 when a string value holds a NUL, and the key of the nearest member
  * ("" when none), else 0. */
 int wp_json_find_nul(json_object *o, const char **key);
+/* json_object_to_json_string_ext(o, flags), the same text, written faster
+ * for JSON_C_TO_STRING_PLAIN with or without NOSLASHESCAPE: kept with o
+ * until o is freed or written again (as o's user data: json-c's
+ * json_object_deep_copy() refuses to copy o after it). NULL when out of
+ * memory. */
+const char *wp_json_text(json_object *o, int flags);
 
 /* --- static.c --- */
 int wp_static_init(const char *web_root);

@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "core.h"
 #include "match.h"
 #include "replay.h"
 
@@ -276,7 +277,7 @@ static char *
 canonical(const struct wr_ruleset *rs, const void *state)
 {
 	json_object *snap = rs->save(state);
-	char *s = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	char *s = strdup(wp_json_text(snap, JSON_C_TO_STRING_PLAIN));
 	json_object_put(snap);
 	return s;
 }

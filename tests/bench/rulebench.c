@@ -3,13 +3,20 @@
  * list). Every product ruleset from the registry, so a new one is measured
  * without a line here. A seeded random playout reaches the position: at
  * most POSTS posts or half of a whole playout, whichever comes first.
+ * The same position's snapshot is then built (the ruleset's save, the
+ * tree made and freed) and written as text by json-c and by wp_json_text
+ * (srv/core/json.c, issue 32), which must agree byte for byte: json-c is
+ * the baseline of that ratio.
  * Usage: rulebench [POSTS] [REPEATS]; prints one line per ruleset:
  *   <id> posts <n> actions <count> list_us <mean> apply_us <mean>
+ *     snapshot_bytes <n> save_us <mean> jsonc_us <mean> text_us <mean>
  * Figures are reported, never asserted. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "core.h"
 #include "rules.h"
 
 static double
@@ -109,8 +116,29 @@ main(int argc, char **argv)
 			rs->free(probe);
 		}
 		apply_us /= reps / 10 + 1;
-		printf("%s posts %d actions %zu list_us %.1f apply_us %.1f\n", rs->id, reached, nacts,
-		       list_us, apply_us);
+		t0 = now_us();
+		for (int r = 0; r < reps; r++)
+			json_object_put(rs->save(st));
+		double save_us = (now_us() - t0) / reps;
+		json_object *snap = rs->save(st);
+		size_t bytes = strlen(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+		t0 = now_us();
+		for (int r = 0; r < reps; r++)
+			(void)json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN);
+		double jsonc_us = (now_us() - t0) / reps;
+		t0 = now_us();
+		for (int r = 0; r < reps; r++)
+			(void)wp_json_text(snap, JSON_C_TO_STRING_PLAIN);
+		double text_us = (now_us() - t0) / reps;
+		const char *ours = wp_json_text(snap, JSON_C_TO_STRING_PLAIN);
+		if (!ours || strcmp(ours, json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN)) != 0) {
+			printf("%s snapshot text differs from json-c's\n", rs->id);
+			return 1;
+		}
+		json_object_put(snap);
+		printf("%s posts %d actions %zu list_us %.1f apply_us %.1f snapshot_bytes %zu save_us %.2f"
+		       " jsonc_us %.2f text_us %.2f\n", rs->id, reached, nacts, list_us, apply_us, bytes, save_us,
+		       jsonc_us, text_us);
 		json_object_put(acts);
 		rs->free(st);
 	}

@@ -32,7 +32,9 @@
    wrk, each beside a bare libmicrohttpd server (tests/bench/baremhd.c)
    answering the same shape from memory, alternating for ROUNDS rounds.
 3. Per ruleset (tests/bench/rulebench.c): listing a seat's legal actions in
-   a mid-game position and applying one post, in microseconds.
+   a mid-game position and applying one post, in microseconds; building
+   that position's snapshot and writing it as text (wp_json_text), beside
+   json-c's writer of the same tree.
 
 Prints a Markdown table and writes it to test-output/bench.md. Nothing here
 asserts a time: figures are reported, not tested.
@@ -642,10 +644,14 @@ def main():
                             capture_output=True, text=True, check=True).stdout
         for line in rb.splitlines():
             f = line.split()
-            if len(f) == 9:
+            if len(f) == 17:
                 rows.append((f"Ruleset {f[0]}: list legal actions ({f[4]} of them) after {f[2]} posts",
                              f"{f[6]} us", "", "goal < 50 us"))
                 rows.append((f"Ruleset {f[0]}: apply one post", f"{f[8]} us", "", ""))
+                rows.append((f"Ruleset {f[0]}: its snapshot ({f[10]} bytes) built as a tree, "
+                             "then written as text", f"{f[12]} + {f[16]} us", "",
+                             f"json-c's writer {f[14]} us: ratio "
+                             f"{float(f[14]) / max(float(f[16]), 0.01):.1f}x"))
 
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     table = [f"Benchmark: {args.matches} matches, {args.threads} clients, {args.seconds} s, "

@@ -39,6 +39,126 @@ json_fails(const char *text, size_t len)
 	return rc != 0;
 }
 
+/* wp_json_text (issue 32) against json-c's own writer, on trees drawn
+ * from a fixed seed: every type, strings with every byte below 0x80 that
+ * is escaped, '/', NUL and UTF-8, empty and nested containers, NULL
+ * members, integers at both ends and a uint64 past INT64_MAX, doubles
+ * made and parsed. */
+static unsigned long long text_seed = 0x9e3779b97f4a7c15ULL;
+
+static unsigned
+text_draw(unsigned n)
+{
+	text_seed ^= text_seed << 13;
+	text_seed ^= text_seed >> 7;
+	text_seed ^= text_seed << 17;
+	return (unsigned)(text_seed % n);
+}
+
+static void
+text_chars(char *buf, size_t *len)
+{
+	static const char pool[] = "ab/\\\"\b\f\n\r\t\x01\x1f\x7f \xc3\xa9\xe2\x82\xac";
+	size_t n = text_draw(12);
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = text_draw(20) == 0 ? '\0' : pool[text_draw(sizeof(pool) - 1)];
+	*len = n;
+}
+
+static json_object *
+text_tree(int depth)
+{
+	char s[16];
+	size_t len;
+
+	switch (text_draw(depth > 4 ? 7 : 9)) {
+	case 0: return NULL;
+	case 1: return json_object_new_boolean(text_draw(2));
+	case 2: {
+		static const int64_t ends[] = {0, -1, 7, INT64_MIN, INT64_MAX - 1, 2147483648LL};
+		return text_draw(3) ? json_object_new_int64((int64_t)text_draw(100000) - 50000)
+		                    : json_object_new_int64(ends[text_draw(6)]);
+	}
+	case 3: return text_draw(4) ? json_object_new_double((double)text_draw(1000) / 8 - 60)
+	                            : json_object_new_uint64(UINT64_MAX - text_draw(3));
+	case 4: {
+		json_object *o = NULL;
+		char why[64];
+		static const char *const nums[] = {"1.50", "-0.0", "1e300", "3", "2.5e-7"};
+		const char *t = nums[text_draw(5)];
+		wp_json_parse(t, strlen(t), &o, why, sizeof(why));
+		return o;
+	}
+	case 5:
+	case 6:
+		text_chars(s, &len);
+		return json_object_new_string_len(s, (int)len);
+	case 7: {
+		json_object *a = json_object_new_array();
+		for (unsigned i = text_draw(5); i > 0; i--)
+			json_object_array_add(a, text_tree(depth + 1));
+		return a;
+	}
+	default: {
+		json_object *o = json_object_new_object();
+		for (unsigned i = text_draw(5); i > 0; i--) {
+			text_chars(s, &len);
+			for (size_t j = 0; j < len; j++)
+				if (!s[j])
+					s[j] = '0';   /* keys are C strings */
+			s[len] = '\0';
+			json_object_object_add(o, s, text_tree(depth + 1));
+		}
+		return o;
+	}
+	}
+}
+
+static void
+check_json_text(void)
+{
+	static const int flags[] = {JSON_C_TO_STRING_PLAIN,
+	                            JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+	                            JSON_C_TO_STRING_SPACED};
+	int same = 1, tries = 0;
+
+	for (int i = 0; i < 3000 && same; i++) {
+		json_object *root = text_draw(2) ? json_object_new_array() : json_object_new_object();
+		json_object *t = text_tree(0);
+		if (json_object_is_type(root, json_type_array))
+			json_object_array_add(root, t);
+		else
+			json_object_object_add(root, "t", t);
+		for (int f = 0; f < 3; f++) {
+			char *want = strdup(json_object_to_json_string_ext(root, flags[f]));
+			const char *got = wp_json_text(root, flags[f]);
+			if (!got || strcmp(got, want) != 0) {
+				fprintf(stderr, "json_text: flags %d: got %s\n  want %s\n", flags[f],
+				        got ? got : "(null)", want);
+				same = 0;
+			}
+			free(want);
+			tries++;
+		}
+		json_object_put(root);
+	}
+	CHECK(same && tries == 9000, "json_text: the same text as json-c's, 9000 trees and flags");
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "a/b", json_object_new_string("</script>"));
+	CHECK_STR(wp_json_text(o, JSON_C_TO_STRING_PLAIN), "{\"a\\/b\":\"<\\/script>\"}",
+	          "json_text: '/' escaped without NOSLASHESCAPE");
+	CHECK_STR(wp_json_text(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	          "{\"a/b\":\"</script>\"}", "json_text: written again after a change of flags");
+	json_object_object_add(o, "n", json_object_new_int(-12));
+	CHECK_STR(wp_json_text(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	          "{\"a/b\":\"</script>\",\"n\":-12}", "json_text: written again after a change");
+	json_object_put(o);
+	json_object *s = json_object_new_string("x/y");
+	CHECK_STR(wp_json_text(s, JSON_C_TO_STRING_PLAIN), "\"x\\/y\"", "json_text: a bare string");
+	json_object_put(s);
+}
+
 int
 main(void)
 {
@@ -138,5 +258,6 @@ main(void)
 	memset(deep, '[', 10);
 	memset(deep + 10, ']', 10);
 	CHECK(!json_fails(deep, 20), "modest nesting is fine");
+	check_json_text();
 	return check_done("parse");
 }
