@@ -261,22 +261,8 @@ void
 wr_json_put_fields(json_object *o, const void *s, const struct wr_json_field *f, int n,
                    const struct wr_board *b)
 {
-	for (int i = 0; i < n; i++) {
-		int v;
-		memcpy(&v, (const char *)s + f[i].offset, sizeof(v));
-		switch (f[i].kind) {
-		case WR_JF_BOOL:
-			wr_json_put_bool(o, f[i].key, v);
-			break;
-		case WR_JF_SQ:
-			wr_json_put_sq(o, f[i].key, b, v);
-			break;
-		case WR_JF_NAME:
-			wr_json_put_str(o, f[i].key, v >= 0 ? f[i].names[v] : NULL);
-			break;
-		default:
-			wr_json_put_int(o, f[i].key, v);
-			break;
-		}
-	}
+	/* out.c's writer, its tree open at o. */
+	struct wr_out w = {.open = {o}, .is_obj = {1}, .depth = 1};
+
+	wr_out_fields(&w, s, f, n, b);
 }

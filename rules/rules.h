@@ -228,6 +228,44 @@ json_object *wr_json_ints(const int *v, int n);
 int wr_json_read_ints(json_object *obj, const char *key, int *out, int min_n, int max_n, int lo,
                       int hi, struct wr_error *err);
 
+/* A snapshot written once for two results (out.c, issue 32): the save
+ * code calls these, and they build a json-c tree, or write the text
+ * json-c would write of that tree (JSON_C_TO_STRING_PLAIN; '/' escaped
+ * unless noslash) without building it. Keys are static strings (as
+ * wr_json_put's), ignored inside arrays and at the top. */
+#define WR_OUT_DEPTH 16
+struct wr_out {
+	int text, noslash, failed;
+	char *p;                            /* text */
+	size_t n, cap;
+	json_object *root;                  /* tree */
+	json_object *open[WR_OUT_DEPTH];
+	int depth;
+	unsigned char is_obj[WR_OUT_DEPTH], more[WR_OUT_DEPTH];
+};
+typedef void (*wr_save_fn)(const void *state, struct wr_out *w);
+void wr_out_obj(struct wr_out *w, const char *key);   /* opens an object ... */
+void wr_out_arr(struct wr_out *w, const char *key);   /* ... or an array */
+void wr_out_end(struct wr_out *w);                    /* closes the last opened */
+void wr_out_int(struct wr_out *w, const char *key, int64_t v);
+void wr_out_bool(struct wr_out *w, const char *key, int v);
+void wr_out_str(struct wr_out *w, const char *key, const char *s);   /* NULL: null */
+void wr_out_sq(struct wr_out *w, const char *key, const struct wr_board *b, int sq);
+void wr_out_ints(struct wr_out *w, const char *key, const int *v, int n);
+/* A tree made elsewhere (NULL: null), taken. */
+void wr_out_json(struct wr_out *w, const char *key, json_object *take);
+/* As wr_json_put_fields. */
+void wr_out_fields(struct wr_out *w, const void *s, const struct wr_json_field *f, int n,
+                   const struct wr_board *b);
+/* The text of any tree, appended, or as a malloc'd string (NULL when out
+ * of memory): the server's wp_json_text. */
+void wr_out_value(struct wr_out *w, json_object *o);
+char *wr_out_text_of(json_object *o, int noslash);
+/* What save writes: the tree, or the text (malloc'd); NULL when out of
+ * memory. */
+json_object *wr_out_tree(wr_save_fn save, const void *state);
+char *wr_out_text(wr_save_fn save, const void *state, int noslash);
+
 /* ----------------------------------------------------------- results */
 
 struct wr_result {
@@ -256,6 +294,10 @@ struct wr_ruleset {
 	int (*load)(json_object *snapshot, void **state, struct wr_error *err);
 	json_object *(*save)(const void *state);
 	void (*free)(void *state);
+	/* Optional: save's snapshot written through wr_out, so that its text
+	 * is made without the tree (wr_save_text). save is then
+	 * wr_out_tree of it. */
+	wr_save_fn save_out;
 
 	/* Seats whose decision the match waits for (a mask). Not always one:
 	 * reactions and simultaneous set-up are pending decisions too. */
@@ -342,6 +384,10 @@ int wr_undo_reveals(const struct wr_ruleset *rs, const void *before, const void 
  * learns nothing from a copy of a move (G7 amended). */
 int wr_sees_all(const struct wr_ruleset *rs, const void *state, int seat);
 
+/* The snapshot's text as save's tree would be written
+ * (JSON_C_TO_STRING_PLAIN), malloc'd: by save_out, without the tree, where
+ * the ruleset has it. NULL when out of memory. */
+char *wr_save_text(const struct wr_ruleset *rs, const void *state);
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);
 

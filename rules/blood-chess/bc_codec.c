@@ -448,4 +448,4 @@ bc_turn_of(const void *state)
 WR_TPL_RULESET(bc, "blood-chess", "Blood Chess", "003_3d0ab55e00bc1e43.txt", 2, 3,
                .turn_of = bc_turn_of, .seats_in = bc_seats_in, .undo_barrier = bc_undo_barrier,
                .determinize = bc_determinize, .evaluate = bc_evaluate,
-               .may_reveal = bc_may_reveal);
+               .may_reveal = bc_may_reveal, .save_out = bc_save_out);

@@ -215,6 +215,7 @@ int bc_sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname,
 const char *bc_tmpl_id(const struct bc_state *st, int t);
 int bc_copy_name(char *dst, const char *src, const char *field, struct wr_error *err);
 json_object *bc_snapshot(const void *state);
+void bc_save_out(const void *state, struct wr_out *w);
 int bc_load(json_object *snap, void **state, struct wr_error *err);
 json_object *bc_view(const void *state, int viewer);
 

@@ -17,37 +17,50 @@
 
 /* -------------------------------------------------------------- sheets */
 
+/* A character sheet, in the snapshot and in views. */
+static void
+sheet_out(struct wr_out *w, const char *key, const struct bc_sheet *sh)
+{
+	wr_out_obj(w, key);
+	wr_out_str(w, "name", sh->name);
+	wr_out_int(w, "dex", sh->dex);
+	wr_out_int(w, "spd", sh->spd);
+	wr_out_int(w, "ocv", sh->ocv);
+	wr_out_int(w, "dcv", sh->dcv);
+	wr_out_int(w, "con", sh->con);
+	wr_out_int(w, "body", sh->body);
+	wr_out_int(w, "stun", sh->stun);
+	wr_out_int(w, "rec", sh->rec);
+	wr_out_int(w, "pd", sh->pd);
+	wr_out_int(w, "ed", sh->ed);
+	wr_out_int(w, "rpd", sh->rpd);
+	wr_out_int(w, "red", sh->red);
+	wr_out_arr(w, "attacks");
+	for (int k = 0; k < sh->nattacks; k++) {
+		const struct bc_attack *a = &sh->att[k];
+		wr_out_obj(w, NULL);
+		wr_out_str(w, "name", a->name);
+		wr_out_int(w, "dice", a->dice);
+		wr_out_bool(w, "killing", a->killing);
+		wr_out_bool(w, "ranged", a->ranged);
+		wr_out_str(w, "vs", a->vs_ed ? "ED" : "PD");
+		wr_out_bool(w, "area", a->area);
+		wr_out_end(w);
+	}
+	wr_out_end(w);
+	wr_out_end(w);
+}
+
+static void
+sheet_save(const void *sh, struct wr_out *w)
+{
+	sheet_out(w, NULL, sh);
+}
+
 json_object *
 bc_sheet_json(const struct bc_sheet *sh)
 {
-	json_object *o = json_object_new_object(), *arr = json_object_new_array();
-
-	wr_json_put_str(o, "name", sh->name);
-	wr_json_put_int(o, "dex", sh->dex);
-	wr_json_put_int(o, "spd", sh->spd);
-	wr_json_put_int(o, "ocv", sh->ocv);
-	wr_json_put_int(o, "dcv", sh->dcv);
-	wr_json_put_int(o, "con", sh->con);
-	wr_json_put_int(o, "body", sh->body);
-	wr_json_put_int(o, "stun", sh->stun);
-	wr_json_put_int(o, "rec", sh->rec);
-	wr_json_put_int(o, "pd", sh->pd);
-	wr_json_put_int(o, "ed", sh->ed);
-	wr_json_put_int(o, "rpd", sh->rpd);
-	wr_json_put_int(o, "red", sh->red);
-	for (int k = 0; k < sh->nattacks; k++) {
-		const struct bc_attack *a = &sh->att[k];
-		json_object *x = json_object_new_object();
-		wr_json_put_str(x, "name", a->name);
-		wr_json_put_int(x, "dice", a->dice);
-		wr_json_put_bool(x, "killing", a->killing);
-		wr_json_put_bool(x, "ranged", a->ranged);
-		wr_json_put_str(x, "vs", a->vs_ed ? "ED" : "PD");
-		wr_json_put_bool(x, "area", a->area);
-		json_object_array_add(arr, x);
-	}
-	json_object_object_add(o, "attacks", arr);
-	return o;
+	return wr_out_tree(sheet_save, sh);
 }
 
 int
@@ -128,54 +141,66 @@ bc_sheet_parse(json_object *o, struct bc_sheet *sh, const char *defname, struct 
 
 /* ---------------------------------------------------------------- save */
 
-json_object *
-bc_snapshot(const void *state)
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+void
+bc_save_out(const void *state, struct wr_out *w)
 {
 	const struct bc_state *st = state;
-	json_object *o = json_object_new_object(), *pc = json_object_new_array(),
-	            *ch = json_object_new_array(), *cu = json_object_new_array(),
-	            *ms = json_object_new_array();
 	int pend[6] = {st->pend.attacker, st->pend.attack, st->pend.target_sq, st->pend.step,
 	               st->pend.hit, st->pend.stun};
 
-	wr_json_put_int(o, "version", 1);
-	wr_json_put_int(o, "seats", st->seats);
-	wr_json_put_int(o, "referee", st->referee);
-	wr_json_put_int(o, "mirrors_random", st->mirrors_random);
-	wr_json_put_int(o, "turn_limit", st->turn_limit);
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "version", 1);
+	wr_out_int(w, "seats", st->seats);
+	wr_out_int(w, "referee", st->referee);
+	wr_out_int(w, "mirrors_random", st->mirrors_random);
+	wr_out_int(w, "turn_limit", st->turn_limit);
+	wr_out_arr(w, "custom");
 	for (int k = 0; k < st->ncustom; k++)
-		json_object_array_add(cu, bc_sheet_json(&st->custom[k]));
-	json_object_object_add(o, "custom", cu);
-	wr_json_put_int(o, "stage", st->stage);
+		sheet_out(w, NULL, &st->custom[k]);
+	wr_out_end(w);
+	wr_out_int(w, "stage", st->stage);
+	wr_out_arr(w, "pieces");
 	for (int i = 0; i < BC_PIECES; i++) {
 		const struct bc_piece *p = &st->p[i];
 		int v[5] = {p->sq, p->decoy, p->moved, p->revealed, p->engaged};
-		json_object_array_add(pc, wr_json_ints(v, 5));
+		wr_out_ints(w, NULL, v, 5);
 	}
-	json_object_object_add(o, "pieces", pc);
-	for (int s = 0; s < BC_SEATS; s++) {
-		json_object_array_add(ms, wr_json_ints(st->mirror_set[s], 3));
+	wr_out_end(w);
+	wr_out_arr(w, "mirror_set");
+	for (int s = 0; s < BC_SEATS; s++)
+		wr_out_ints(w, NULL, st->mirror_set[s], 3);
+	wr_out_end(w);
+	wr_out_arr(w, "chars");
+	for (int s = 0; s < BC_SEATS; s++)
 		for (int r = 0; r < BC_ROLES; r++) {
 			const struct bc_char *c = &st->ch[s][r];
-			json_object *x = json_object_new_object();
 			int v[7] = {c->chosen, c->stun, c->body, c->stunned, c->unconscious, c->dodging,
 			            c->removed};
-			json_object_object_add(x, "state", wr_json_ints(v, 7));
-			json_object_object_add(x, "sheet", c->chosen ? bc_sheet_json(&c->sh) : NULL);
-			json_object_array_add(ch, x);
+			wr_out_obj(w, NULL);
+			wr_out_ints(w, "state", v, 7);
+			if (c->chosen)
+				sheet_out(w, "sheet", &c->sh);
+			else
+				wr_out_json(w, "sheet", NULL);
+			wr_out_end(w);
 		}
-	}
-	json_object_object_add(o, "mirror_set", ms);
-	json_object_object_add(o, "chars", ch);
-	wr_json_put_int(o, "turn", st->turn);
-	wr_json_put_int(o, "segment", st->segment);
-	json_object_object_add(o, "queue", wr_json_ints(st->queue, st->nqueue));
-	wr_json_put_int(o, "qpos", st->qpos);
-	json_object_object_add(o, "pending", wr_json_ints(pend, 6));
-	json_object_object_add(o, "scores", wr_json_ints(st->scores, 2));
-	wr_json_put_int(o, "winners", (int)st->winners);
-	wr_json_put_str(o, "reason", st->reason);
-	return o;
+	wr_out_end(w);
+	wr_out_int(w, "turn", st->turn);
+	wr_out_int(w, "segment", st->segment);
+	wr_out_ints(w, "queue", st->queue, st->nqueue);
+	wr_out_int(w, "qpos", st->qpos);
+	wr_out_ints(w, "pending", pend, 6);
+	wr_out_ints(w, "scores", st->scores, 2);
+	wr_out_int(w, "winners", (int)st->winners);
+	wr_out_str(w, "reason", st->reason);
+	wr_out_end(w);
+}
+
+json_object *
+bc_snapshot(const void *state)
+{
+	return wr_out_tree(bc_save_out, state);
 }
 
 /* ---------------------------------------------------------------- load */

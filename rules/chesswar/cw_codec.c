@@ -973,4 +973,4 @@ WR_TPL_RULESET(cw, "chesswar", "ChessWar", "002_0478434554df57bb.txt", 2, CW_SEA
                .turn_of = cw_turn_of, .set_orders = cw_set_orders, .seats_in = cw_seats_in,
                .determinize = cw_determinize, .evaluate = cw_evaluate,
                .bot_skips = cw_bot_skips, .undo_barrier = cw_undo_barrier,
-               .may_reveal = cw_may_reveal);
+               .may_reveal = cw_may_reveal, .save_out = cw_save_out);

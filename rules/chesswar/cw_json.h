@@ -34,6 +34,7 @@ jsq(const struct cw_state *st, int sq)
 }
 
 json_object *cw_snapshot(const void *state);
+void cw_save_out(const void *state, struct wr_out *w);
 int cw_load(json_object *snap, void **state, struct wr_error *err);
 
 #endif

@@ -29,34 +29,33 @@ static const struct wr_json_field state_pending[] = {
 static const struct wr_json_field state_react[] = {
 	SAVED(cw_state, react_seat), SAVED(cw_state, dispel_fx), SAVED(cw_state, protect_after)};
 
-static json_object *
-action_fields(const struct cw_state *st, const struct cw_action *a)
+static void
+action_out(struct wr_out *w, const char *key, const struct cw_state *st,
+           const struct cw_action *a)
 {
-	json_object *o = json_object_new_object();
-	json_object *p = json_object_new_array();
-	wr_json_put_fields(o, a, action_head, WR_JF_COUNT(action_head), &st->board);
-	put(o, "utype", jstr(a->utype));
-	wr_json_put_fields(o, a, action_target, WR_JF_COUNT(action_target), &st->board);
-	for (int i = 0; i < a->npath; i++)
-		json_object_array_add(p, jint(a->path[i]));
-	put(o, "path", p);
-	wr_json_put_fields(o, a, action_tail, WR_JF_COUNT(action_tail), &st->board);
-	return o;
+	wr_out_obj(w, key);
+	wr_out_fields(w, a, action_head, WR_JF_COUNT(action_head), &st->board);
+	wr_out_str(w, "utype", a->utype);
+	wr_out_fields(w, a, action_target, WR_JF_COUNT(action_target), &st->board);
+	wr_out_ints(w, "path", a->path, a->npath);
+	wr_out_fields(w, a, action_tail, WR_JF_COUNT(action_tail), &st->board);
+	wr_out_end(w);
 }
 
 /* A set of unit ids: a number (the bits) while it fits in 63 bits, as every
  * set of two seats does, else the list of ids. */
-static json_object *
-links_json(cw_links l)
+static void
+links_out(struct wr_out *w, cw_links l)
 {
-	json_object *a;
-	if (!(l >> 63))
-		return json_object_new_int64((int64_t)l);
-	a = json_object_new_array();
+	if (!(l >> 63)) {
+		wr_out_int(w, NULL, (int64_t)l);
+		return;
+	}
+	wr_out_arr(w, NULL);
 	for (int j = 0; j < CW_UNITS; j++)
 		if ((l >> j) & 1)
-			json_object_array_add(a, json_object_new_int(j));
-	return a;
+			wr_out_int(w, NULL, j);
+	wr_out_end(w);
 }
 
 static int
@@ -81,92 +80,92 @@ links_load(json_object *v, cw_links *out)
 	return 0;
 }
 
-json_object *
-cw_snapshot(const void *state)
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+void
+cw_save_out(const void *state, struct wr_out *w)
 {
 	const struct cw_state *st = state;
-	json_object *o = json_object_new_object(), *arr;
 	char terr[CW_MAX_SQ + 1];
 	int nsq = st->o.files * st->o.ranks;
 
-	put(o, "seats", jint(st->nseats));
-	put(o, "files", jint(st->o.files));
-	put(o, "ranks", jint(st->o.ranks));
-	put(o, "total_massacre", jint(st->o.total_massacre));
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "seats", st->nseats);
+	wr_out_int(w, "files", st->o.files);
+	wr_out_int(w, "ranks", st->o.ranks);
+	wr_out_int(w, "total_massacre", st->o.total_massacre);
 	for (int i = 0; i < nsq; i++)
 		terr[i] = "ofh"[st->o.terrain[i]];
 	terr[nsq] = 0;
-	put(o, "terrain", jstr(terr));
-	wr_json_put_fields(o, st, state_turn, WR_JF_COUNT(state_turn), &st->board);
-	arr = json_object_new_array();
+	wr_out_str(w, "terrain", terr);
+	wr_out_fields(w, st, state_turn, WR_JF_COUNT(state_turn), &st->board);
+	wr_out_arr(w, "order");
 	for (int s = 0; s < st->nseats; s++)
-		json_object_array_add(arr, jint(st->order[s]));
-	put(o, "order", arr);
-	wr_json_put_fields(o, st, state_pending, WR_JF_COUNT(state_pending), &st->board);
-	put(o, "cast", action_fields(st, &st->cast));
-	put(o, "held", action_fields(st, &st->held));
+		wr_out_int(w, NULL, st->order[s]);
+	wr_out_end(w);
+	wr_out_fields(w, st, state_pending, WR_JF_COUNT(state_pending), &st->board);
+	action_out(w, "cast", st, &st->cast);
+	action_out(w, "held", st, &st->held);
 	/* only while a reaction waits for a Counterspell: older snapshots and
 	 * every other state are as before */
 	if (st->pending == CW_PEND_RCOUNTER) {
-		put(o, "rx", action_fields(st, &st->rx));
-		put(o, "rx_seat", jint(st->rx_seat));
+		action_out(w, "rx", st, &st->rx);
+		wr_out_int(w, "rx_seat", st->rx_seat);
 	}
-	wr_json_put_fields(o, st, state_react, WR_JF_COUNT(state_react), &st->board);
-	arr = json_object_new_array();
-	json_object_array_add(arr, jint(st->hit_weapon));
+	wr_out_fields(w, st, state_react, WR_JF_COUNT(state_react), &st->board);
+	wr_out_arr(w, "hits");
+	wr_out_int(w, NULL, st->hit_weapon);
 	for (int i = 0; i < st->nhitq; i++)
-		json_object_array_add(arr, jint(st->hitq[i]));
-	put(o, "hits", arr);
-	arr = json_object_new_array();
+		wr_out_int(w, NULL, st->hitq[i]);
+	wr_out_end(w);
+	wr_out_arr(w, "fx");
 	for (int i = 0; i < st->nfx; i++) {
-		json_object *f = json_object_new_array();
-		json_object_array_add(f, jint(st->fx[i].spell));
-		json_object_array_add(f, jint(st->fx[i].caster));
-		json_object_array_add(f, jint(st->fx[i].target));
-		json_object_array_add(arr, f);
+		int f[] = {st->fx[i].spell, st->fx[i].caster, st->fx[i].target};
+		wr_out_ints(w, NULL, f, 3);
 	}
-	put(o, "fx", arr);
-	put(o, "winner", jint(st->winner));
-	put(o, "shot", json_object_new_array());
-	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_from));
-	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_aim));
-	json_object_array_add(json_object_object_get(o, "shot"), jint(st->shot_land));
-	put(o, "reason", jstr(st->reason));
-	arr = json_object_new_array();
+	wr_out_end(w);
+	wr_out_int(w, "winner", st->winner);
+	int shot[] = {st->shot_from, st->shot_aim, st->shot_land};
+	wr_out_ints(w, "shot", shot, 3);
+	wr_out_str(w, "reason", st->reason);
+	wr_out_arr(w, "sides");
 	for (int s = 0; s < st->nseats; s++) {
 		const struct cw_side *sd = &st->side[s];
-		json_object *so = json_object_new_object(), *c = json_object_new_array();
-		put(so, "army", jint(sd->army));
-		put(so, "stage", jint(sd->stage));
-		put(so, "spent", jint(sd->spent));
-		for (int t = 0; t < CW_TYPES; t++)
-			json_object_array_add(c, jint(sd->counts[t]));
-		put(so, "counts", c);
-		put(so, "counter_order", jint(sd->counter_order));
-		put(so, "counter_mask", jint((int)sd->counter_mask));
-		put(so, "heal_order", jint(sd->heal_order));
-		put(so, "protect_order", jint(sd->protect_order));
-		put(so, "dispel_order", jint(sd->dispel_order));
-		put(so, "dispel_mask", jint((int)sd->dispel_mask));
-		json_object_array_add(arr, so);
+		wr_out_obj(w, NULL);
+		wr_out_int(w, "army", sd->army);
+		wr_out_int(w, "stage", sd->stage);
+		wr_out_int(w, "spent", sd->spent);
+		wr_out_ints(w, "counts", sd->counts, CW_TYPES);
+		wr_out_int(w, "counter_order", sd->counter_order);
+		wr_out_int(w, "counter_mask", (int)sd->counter_mask);
+		wr_out_int(w, "heal_order", sd->heal_order);
+		wr_out_int(w, "protect_order", sd->protect_order);
+		wr_out_int(w, "dispel_order", sd->dispel_order);
+		wr_out_int(w, "dispel_mask", (int)sd->dispel_mask);
+		wr_out_end(w);
 	}
-	put(o, "sides", arr);
-	arr = json_object_new_array();
+	wr_out_end(w);
+	wr_out_arr(w, "units");
 	for (int i = 0; i < st->nseats * CW_UPS; i++) {
 		const struct cw_unit *u = &st->u[i];
-		json_object *a = json_object_new_array();
 		int v[] = {u->status,   u->type, u->sq,      u->moved, u->charged, u->shot,
 		           u->attacked, u->cast, u->instant, u->regen, u->strike,  u->dying};
+		wr_out_arr(w, NULL);
 		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-			json_object_array_add(a, jint(v[k]));
-		json_object_array_add(a, links_json(u->link));
-		json_object_array_add(a, links_json(u->was_link));
+			wr_out_int(w, NULL, v[k]);
+		links_out(w, u->link);
+		links_out(w, u->was_link);
 		/* after the links, so that snapshots without it still load */
-		json_object_array_add(a, jint(u->done_moving));
-		json_object_array_add(arr, a);
+		wr_out_int(w, NULL, u->done_moving);
+		wr_out_end(w);
 	}
-	put(o, "units", arr);
-	return o;
+	wr_out_end(w);
+	wr_out_end(w);
+}
+
+json_object *
+cw_snapshot(const void *state)
+{
+	return wr_out_tree(cw_save_out, state);
 }
 
 static int

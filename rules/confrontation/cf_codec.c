@@ -655,4 +655,4 @@ WR_TPL_RULESET(cf, "confrontation", "Confrontation", "004_13fa4739ee387ac7.txt",
                .turn_of = cf_turn_of, .set_orders = cf_orders, .seats_in = cf_seats_in,
                .undo_barrier = cf_undo_barrier,
                .determinize = cf_determinize, .evaluate = cf_evaluate,
-               .bot_skips = cf_bot_skips);
+               .bot_skips = cf_bot_skips, .save_out = cf_save_out);

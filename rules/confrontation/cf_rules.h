@@ -357,6 +357,7 @@ int cf_parse(const void *st, json_object *j, void *action, struct wr_error *err)
 json_object *cf_action_json(const void *st, const void *action);
 json_object *cf_event_json(const void *st, const void *event, unsigned *visible_to);
 json_object *cf_snapshot(const void *st);
+void cf_save_out(const void *st, struct wr_out *w);
 int cf_load(json_object *snap, void **out, struct wr_error *err);
 json_object *cf_view(const void *st, int viewer);
 json_object *cf_piece_ref(const struct cf_state *st, int seat, int id);

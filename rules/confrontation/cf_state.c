@@ -30,47 +30,50 @@ cf_piece_ref(const struct cf_state *st, int seat, int id)
 
 /* ------------------------------------------------------- snapshot */
 
-json_object *
-cf_snapshot(const void *vst)
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+void
+cf_save_out(const void *vst, struct wr_out *w)
 {
 	const struct cf_state *st = vst;
-	json_object *o = json_object_new_object(), *seats = json_object_new_array();
 	char terrain[CF_NSQ + 1];
 	int opts[6] = {st->o.points, st->o.races, st->o.treasure, st->o.kings_magic,
 	               st->o.terrain_mode, st->o.random_areas};
 	for (int i = 0; i < CF_NSQ; i++)
 		terrain[i] = cf_terrain_letter[st->terrain[i]];
 	terrain[CF_NSQ] = '\0';
-	wr_json_put_int(o, "v", 1);
-	json_object_object_add(o, "options", wr_json_ints(opts, 6));
-	wr_json_put_int(o, "seats", st->nseats);
-	wr_json_put_str(o, "phase", cf_phase_name[st->phase]);
-	wr_json_put_str(o, "terrain", terrain);
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "v", 1);
+	wr_out_ints(w, "options", opts, 6);
+	wr_out_int(w, "seats", st->nseats);
+	wr_out_str(w, "phase", cf_phase_name[st->phase]);
+	wr_out_str(w, "terrain", terrain);
+	wr_out_arr(w, "armies");
 	for (int s = 0; s < st->nseats; s++) {
 		const struct cf_seat *x = &st->s[s];
-		json_object *a = json_object_new_object(), *ps = json_object_new_array();
 		int f[11] = {x->points, x->race, x->racial, x->racial_bought, x->ready, x->out,
 		             x->o_htl, x->o_luck, x->o_live, x->nrolls, x->n};
-		json_object_object_add(a, "f", wr_json_ints(f, 11));
-		json_object_object_add(a, "rolls", wr_json_ints(x->rolls, x->nrolls));
+		wr_out_obj(w, NULL);
+		wr_out_ints(w, "f", f, 11);
+		wr_out_ints(w, "rolls", x->rolls, x->nrolls);
+		wr_out_arr(w, "pieces");
 		for (int i = 0; i < x->n; i++) {
 			const struct cf_piece *p = &x->p[i];
 			int v[10] = {p->type, p->sq, p->status, p->strength, p->treasure};
 			memcpy(v + 5, p->spells, sizeof(p->spells));
-			json_object_array_add(ps, wr_json_ints(v, 10));
+			wr_out_ints(w, NULL, v, 10);
 		}
-		json_object_object_add(a, "pieces", ps);
-		json_object_array_add(seats, a);
+		wr_out_end(w);
+		wr_out_end(w);
 	}
-	json_object_object_add(o, "armies", seats);
-	json_object_object_add(o, "order", wr_json_ints(st->order, st->norder));
+	wr_out_end(w);
+	wr_out_ints(w, "order", st->order, st->norder);
 	{
 		/* t[6] holds Leadership used (bit 0) and a rise this turn (bit 1,
 		 * R8), so that snapshots keep their shape. */
 		int t[13] = {st->chooser, st->placer, st->turn, st->active, st->nacts, (int)st->used,
 		             (st->leadership_used ? 1 : 0) | (st->rose ? 2 : 0), st->risen, st->swift, st->fury,
 		             (int)st->fury_excl, st->idle, (int)st->winners};
-		json_object_object_add(o, "t", wr_json_ints(t, 13));
+		wr_out_ints(w, "t", t, 13);
 	}
 	{
 		const struct cf_res *r = &st->r;
@@ -81,7 +84,7 @@ cf_snapshot(const void *vst)
 		             b->d_die, b->a_luck, b->d_luck, b->loser_seat, b->loser_id, b->outcome};
 		for (int i = 0; i < 8; i++)
 			v[28 + i] = r->tseat[i], v[36 + i] = r->tid[i];
-		json_object_object_add(o, "res", wr_json_ints(v, 44));
+		wr_out_ints(w, "res", v, 44);
 	}
 	{
 		/* Battle Fury (R8, amended): its seat, the Furies owed, each
@@ -90,19 +93,25 @@ cf_snapshot(const void *vst)
 		int f[1 + 2 * WR_MAX_SEATS] = {st->fury_seat};
 		for (int s = 0; s < WR_MAX_SEATS; s++)
 			f[1 + s] = (int)st->fury_won[s], f[1 + WR_MAX_SEATS + s] = st->s[s].o_fury;
-		json_object_object_add(o, "fury", wr_json_ints(f, 1 + 2 * WR_MAX_SEATS));
+		wr_out_ints(w, "fury", f, 1 + 2 * WR_MAX_SEATS);
 		/* The Orc pieces that fought in those battles (R8); older
 		 * snapshots without the key take the winners alone. */
 		int g[WR_MAX_SEATS];
 		for (int s = 0; s < WR_MAX_SEATS; s++)
 			g[s] = (int)st->fury_fought[s];
-		json_object_object_add(o, "fury_fought", wr_json_ints(g, WR_MAX_SEATS));
+		wr_out_ints(w, "fury_fought", g, WR_MAX_SEATS);
 	}
 	/* The order an open Live Again question was asked under (G3); older
 	 * snapshots without the key answer it with the current order. */
-	wr_json_put_int(o, "live_asked", st->r.b.live_asked);
-	wr_json_put_str(o, "reason", st->reason);
-	return o;
+	wr_out_int(w, "live_asked", st->r.b.live_asked);
+	wr_out_str(w, "reason", st->reason);
+	wr_out_end(w);
+}
+
+json_object *
+cf_snapshot(const void *vst)
+{
+	return wr_out_tree(cf_save_out, vst);
 }
 
 static int

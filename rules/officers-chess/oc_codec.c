@@ -723,4 +723,4 @@ WR_TPL_RULESET(oc, "officers-chess", "Officers Chess", "001_acae27716807a788.txt
                .turn_of = oc_turn_of, .set_orders = oc_set_orders,
                .undo_barrier = oc_undo_barrier,
                .determinize = oc_determinize, .evaluate = oc_evaluate,
-               .may_reveal = oc_may_reveal);
+               .may_reveal = oc_may_reveal, .save_out = oc_save_out);

@@ -267,6 +267,7 @@ int oc_check(const struct oc_state *st, struct wr_error *err);   /* load() valid
 int oc_parse_grid(const char *g, unsigned char *terrain, struct wr_error *err);
 void oc_grid_string(const unsigned char *terrain, char *out);
 json_object *oc_snapshot(const void *state);
+void oc_save_out(const void *state, struct wr_out *w);
 json_object *oc_view(const void *state, int viewer);
 int oc_load(json_object *j, void **state, struct wr_error *err);
 

@@ -56,59 +56,67 @@ oc_grid_string(const unsigned char *terrain, char *out)
 	out[k] = 0;
 }
 
-json_object *
-oc_snapshot(const void *state)
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+void
+oc_save_out(const void *state, struct wr_out *w)
 {
 	const struct oc_state *st = state;
-	json_object *o = json_object_new_object(), *us = json_object_new_array(),
-	            *tq = json_object_new_array();
 	char g[80];
 	int v[OC_MAX_TILES];
 
-	wr_json_put_int(o, "seats", st->seats);
-	wr_json_put_int(o, "units", st->nunits);
-	wr_json_put_int(o, "promoted", st->promoted);
-	wr_json_put_int(o, "fog", st->fog);
-	wr_json_put_int(o, "first_random", st->first_random);
-	json_object_object_add(o, "act", wr_json_ints(st->act, 2));
-	wr_json_put_int(o, "round_limit", st->round_limit);
-	wr_json_put_int(o, "scenario", st->scenario);
-	wr_json_put_int(o, "scenario_seat", st->scen_seat);
-	wr_json_put_str(o, "map", st->map);
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "seats", st->seats);
+	wr_out_int(w, "units", st->nunits);
+	wr_out_int(w, "promoted", st->promoted);
+	wr_out_int(w, "fog", st->fog);
+	wr_out_int(w, "first_random", st->first_random);
+	wr_out_ints(w, "act", st->act, 2);
+	wr_out_int(w, "round_limit", st->round_limit);
+	wr_out_int(w, "scenario", st->scenario);
+	wr_out_int(w, "scenario_seat", st->scen_seat);
+	wr_out_str(w, "map", st->map);
 	oc_grid_string(st->terrain, g);
-	wr_json_put_str(o, "terrain", g);
+	wr_out_str(w, "terrain", g);
 	oc_grid_string(st->base, g);
-	wr_json_put_str(o, "base", g);
+	wr_out_str(w, "base", g);
 	for (int t = 0; t < 64; t++)
 		v[t] = st->vein[t];
-	json_object_object_add(o, "vein", wr_json_ints(v, 64));
+	wr_out_ints(w, "vein", v, 64);
 	for (int t = 0; t < 64; t++)
 		v[t] = st->mark[t];
-	json_object_object_add(o, "mark", wr_json_ints(v, 64));
-	json_object_object_add(o, "tile_dmg", wr_json_ints(st->tile_dmg, 64));
+	wr_out_ints(w, "mark", v, 64);
+	wr_out_ints(w, "tile_dmg", st->tile_dmg, 64);
 	int play[] = {st->phase, st->round, st->first, st->cur, st->left, st->active, st->moved,
 	              st->acted, st->canto, st->traded, st->ready[0], st->ready[1], st->routed[0],
 	              st->routed[1], st->escaped[0], st->escaped[1], st->razed, st->qi[0],
 	              st->qi[1], st->winners, st->reason, st->pend, st->pend_att, st->pend_def};
-	json_object_object_add(o, "play", wr_json_ints(play, (int)(sizeof(play) / sizeof(play[0]))));
+	wr_out_ints(w, "play", play, (int)(sizeof(play) / sizeof(play[0])));
+	wr_out_arr(w, "u");
 	for (int i = 0; i < st->nu; i++) {
 		const struct oc_unit *u = &st->u[i];
-		json_object *x = json_object_new_object();
 		int f[] = {u->seat, u->cls, u->hp, u->where, u->sq, u->item[0], u->item[1], u->item[2],
 		           u->uses[0], u->uses[1], u->uses[2], u->equip, u->acc, u->activated,
 		           u->danced, u->broken, u->poisoned, u->silenced, u->frozen, u->barrier,
 		           u->scen};
-		wr_json_put_str(x, "name", u->name);
-		json_object_object_add(x, "f", wr_json_ints(f, (int)(sizeof(f) / sizeof(f[0]))));
-		json_object_array_add(us, x);
+		wr_out_obj(w, NULL);
+		wr_out_str(w, "name", u->name);
+		wr_out_ints(w, "f", f, (int)(sizeof(f) / sizeof(f[0])));
+		wr_out_end(w);
 	}
-	json_object_object_add(o, "u", us);
+	wr_out_end(w);
+	wr_out_arr(w, "torch");
 	for (int k = 0; k < st->ntorch; k++) {
 		int t[] = {st->torch[k].seat, st->torch[k].sq, st->torch[k].radius};
-		json_object_array_add(tq, wr_json_ints(t, 3));
+		wr_out_ints(w, NULL, t, 3);
 	}
-	json_object_object_add(o, "torch", tq);
-	return o;
+	wr_out_end(w);
+	wr_out_end(w);
+}
+
+json_object *
+oc_snapshot(const void *state)
+{
+	return wr_out_tree(oc_save_out, state);
 }
 
 static int

@@ -527,6 +527,7 @@ WR_TPL_TEMPLATE(wc, wc_refuse)
 /* wc_snapshot.c */
 int wc_load(json_object *snap, void **state, struct wr_error *err);
 json_object *wc_snapshot(const void *state);
+void wc_save_out(const void *state, struct wr_out *w);
 json_object *wc_view(const void *state, int viewer);
 
 /* RULINGS.md G8 (amended): the activating seat holds its turn while the
@@ -543,4 +544,4 @@ wc_turn_of(const void *state)
 WR_TPL_RULESET(wc, "wargame-chess", "Wargame Chess", "000_fd193abe0e5c92ac.txt", 2, 2,
                .turn_of = wc_turn_of, .set_orders = wc_set_orders, .agreed_end = wc_agreed_end,
                .undo_barrier = wc_undo_barrier,
-               .determinize = wc_determinize, .evaluate = wc_evaluate);
+               .determinize = wc_determinize, .evaluate = wc_evaluate, .save_out = wc_save_out);

@@ -10,62 +10,71 @@
 #include "wc_rules.h"
 
 json_object *wc_snapshot(const void *state);
+void wc_save_out(const void *state, struct wr_out *w);
 int wc_load(json_object *snap, void **state, struct wr_error *err);
 json_object *wc_view(const void *state, int viewer);
 
 /* ---------------------------------------------------------------- save */
 
-json_object *
-wc_snapshot(const void *state)
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+void
+wc_save_out(const void *state, struct wr_out *w)
 {
 	const struct wc_state *st = state;
-	json_object *o = json_object_new_object(), *pc = json_object_new_array(),
-	            *se = json_object_new_array();
 	int atk[6] = {st->atk.att, st->atk.def, st->atk.from, st->atk.sq, st->atk.att_spent,
 	              st->atk.def_spent};
 
-	wr_json_put_int(o, "version", 1);
-	wr_json_put_int(o, "phase", st->phase);
-	wr_json_put_int(o, "stage", st->stage);
-	wr_json_put_int(o, "first_trees_random", st->first_trees_random);
-	wr_json_put_int(o, "tree_first", st->tree_first);
-	wr_json_put_int(o, "tree_choice", st->tree_choice);
-	json_object_object_add(o, "trees", wr_json_ints(st->trees, st->ntrees));
-	wr_json_put_int(o, "turn", st->turn);
-	wr_json_put_int(o, "active", st->active);
-	wr_json_put_int(o, "first_deployer", st->first_deployer);
-	wr_json_put_int(o, "first_this_turn", st->first_this_turn);
-	wr_json_put_int(o, "last_activator", st->last_activator);
-	wr_json_put_int(o, "any_activation", st->any_activation);
-	wr_json_put_int(o, "act_piece", st->act_piece);
-	wr_json_put_int(o, "act_reactivation", st->act_reactivation);
-	wr_json_put_int(o, "act_first", st->act_first);
-	json_object_object_add(o, "attack", wr_json_ints(atk, 6));
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "version", 1);
+	wr_out_int(w, "phase", st->phase);
+	wr_out_int(w, "stage", st->stage);
+	wr_out_int(w, "first_trees_random", st->first_trees_random);
+	wr_out_int(w, "tree_first", st->tree_first);
+	wr_out_int(w, "tree_choice", st->tree_choice);
+	wr_out_ints(w, "trees", st->trees, st->ntrees);
+	wr_out_int(w, "turn", st->turn);
+	wr_out_int(w, "active", st->active);
+	wr_out_int(w, "first_deployer", st->first_deployer);
+	wr_out_int(w, "first_this_turn", st->first_this_turn);
+	wr_out_int(w, "last_activator", st->last_activator);
+	wr_out_int(w, "any_activation", st->any_activation);
+	wr_out_int(w, "act_piece", st->act_piece);
+	wr_out_int(w, "act_reactivation", st->act_reactivation);
+	wr_out_int(w, "act_first", st->act_first);
+	wr_out_ints(w, "attack", atk, 6);
+	wr_out_arr(w, "pieces");
 	for (int i = 0; i < st->npieces; i++) {
 		const struct wc_piece *p = &st->pieces[i];
 		int v[13] = {p->seat, p->opt, (int)p->type, p->where, p->sq, p->adv, p->dis,
 		             p->blessing, p->curse, p->activated, p->reactivations,
 		             p->ever_activated, p->mark};
-		json_object_array_add(pc, wr_json_ints(v, 13));
+		wr_out_ints(w, NULL, v, 13);
 	}
-	json_object_object_add(o, "pieces", pc);
+	wr_out_end(w);
+	wr_out_arr(w, "seats");
 	for (int s = 0; s < WC_SEATS; s++) {
 		const struct wc_seat *ss = &st->seat[s];
 		const struct wc_faction *f = wc_faction_at(ss->faction);
-		json_object *x = json_object_new_object();
-		wr_json_put_int(x, "submitted", ss->submitted);
-		json_object_object_add(x, "faction", json_object_new_string(f ? f->id : "standard"));
-		json_object_object_add(x, "counts", wr_json_ints(ss->counts, WC_MAX_OPTS));
-		wr_json_put_int(x, "upgrades", (int)ss->upgrades);
-		wr_json_put_int(x, "order_defend", ss->order_defend);
-		json_object_object_add(x, "var", wr_json_ints(ss->var, 4));
-		json_object_array_add(se, x);
+		wr_out_obj(w, NULL);
+		wr_out_int(w, "submitted", ss->submitted);
+		wr_out_str(w, "faction", f ? f->id : "standard");
+		wr_out_ints(w, "counts", ss->counts, WC_MAX_OPTS);
+		wr_out_int(w, "upgrades", (int)ss->upgrades);
+		wr_out_int(w, "order_defend", ss->order_defend);
+		wr_out_ints(w, "var", ss->var, 4);
+		wr_out_end(w);
 	}
-	json_object_object_add(o, "seats", se);
-	wr_json_put_int(o, "over", st->over);
-	wr_json_put_int(o, "winners", (int)st->winners);
-	json_object_object_add(o, "reason", json_object_new_string(st->reason));
-	return o;
+	wr_out_end(w);
+	wr_out_int(w, "over", st->over);
+	wr_out_int(w, "winners", (int)st->winners);
+	wr_out_str(w, "reason", st->reason);
+	wr_out_end(w);
+}
+
+json_object *
+wc_snapshot(const void *state)
+{
+	return wr_out_tree(wc_save_out, state);
 }
 
 /* ---------------------------------------------------------------- load */

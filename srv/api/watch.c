@@ -82,14 +82,13 @@ keep_past(const struct wp_game *g, int at, const struct wp_past *past, const cha
 {
 	struct wp_past_text t = {.at = at, .status = past->status, .awaiting = past->awaiting,
 	                         .draw_offers = past->draw_offers};
-	json_object *snap = past->state ? g->rs->save(past->state) : NULL;
 	const char *result = past->result ? json_object_to_json_string(past->result) : NULL;
 
-	t.state = snap ? (char *)wp_json_text(snap, JSON_C_TO_STRING_PLAIN) : NULL;
+	t.state = past->state ? wr_save_text(g->rs, past->state) : NULL;
 	t.result = (char *)result;
 	snprintf(t.at_time, sizeof(t.at_time), "%s", at_time);
 	wp_cache_past_put(g->id, &t);
-	json_object_put(snap);
+	free(t.state);
 }
 
 static enum wp_err

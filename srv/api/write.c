@@ -123,9 +123,7 @@ wp_post_store(struct wp_ctx *ctx, struct wp_conn *c, struct wp_game *g, const vo
 	enum wp_err err;
 
 	if (state) {
-		json_object *snap = g->rs->save(state);
-		state_text = strdup(text_of(snap));
-		json_object_put(snap);
+		state_text = wr_save_text(g->rs, state);
 		if (!result) {
 			struct wr_result res;
 			g->rs->result(state, &res);

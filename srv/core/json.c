@@ -11,9 +11,11 @@
  * tree. */
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "rules.h"
 
 /* json-c switches to the "C" numeric locale around every parse:
  * duplocale(), newlocale() and freelocale() of the thread's locale.
@@ -360,158 +362,13 @@ wp_json_find_nul(json_object *o, const char **key)
 }
 
 /* Text of a tree, byte for byte what json_object_to_json_string_ext()
- * writes with JSON_C_TO_STRING_PLAIN (and NOSLASHESCAPE, when given), in
- * one buffer grown by doubling: json-c appends each token through its
- * printbuf and writes every integer with snprintf(), and its writing was
- * 6% of warpostd's CPU a turn (issue 32; tests/bench/jsontext.c has the
- * ratio). Doubles, integers past INT64_MAX (json-c's uint64) and any
- * other flag are json-c's own: their text is taken from json-c. */
-struct jtext {
-	char *p;
-	size_t n, cap;
-	int flags;
-	int failed;
-};
-
-static int
-jt_room(struct jtext *t, size_t need)
-{
-	if (t->failed)
-		return -1;
-	if (t->n + need < t->cap)
-		return 0;
-	size_t cap = t->cap ? t->cap : 256;
-	while (t->n + need >= cap)
-		cap *= 2;
-	char *p = realloc(t->p, cap);
-	if (!p) {
-		t->failed = 1;
-		return -1;
-	}
-	t->p = p;
-	t->cap = cap;
-	return 0;
-}
-
+ * writes with JSON_C_TO_STRING_PLAIN (and NOSLASHESCAPE, when given),
+ * written by rules/out.c's writer in one buffer: json-c appends each token
+ * through its printbuf and writes every integer with snprintf(), and its
+ * writing was 6% of warpostd's CPU a turn (issue 32; tests/bench/rulebench.c
+ * has the ratio). Any other flag is json-c's own. */
 static void
-jt_put(struct jtext *t, const char *s, size_t n)
-{
-	if (jt_room(t, n) == 0) {
-		memcpy(t->p + t->n, s, n);
-		t->n += n;
-	}
-}
-
-static void
-jt_string(struct jtext *t, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	if (jt_room(t, n * 6 + 2) != 0)
-		return;
-	char *o = t->p + t->n;
-	*o++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && (c != '/' || (t->flags & JSON_C_TO_STRING_NOSLASHESCAPE))) {
-			*o++ = (char)c;
-			continue;
-		}
-		*o++ = '\\';
-		switch (c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '/': *o++ = '/'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\t': *o++ = 't'; break;
-		default:
-			*o++ = 'u';
-			*o++ = '0';
-			*o++ = '0';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
-		}
-	}
-	*o++ = '"';
-	t->n = (size_t)(o - t->p);
-}
-
-static void
-jt_int(struct jtext *t, int64_t v)
-{
-	char d[24], *e = d + sizeof(d), *s = e;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-
-	do
-		*--s = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--s = '-';
-	jt_put(t, s, (size_t)(e - s));
-}
-
-static void
-jt_value(struct jtext *t, json_object *o)
-{
-	switch (json_object_get_type(o)) {
-	case json_type_null:
-		jt_put(t, "null", 4);
-		return;
-	case json_type_boolean:
-		if (json_object_get_boolean(o))
-			jt_put(t, "true", 4);
-		else
-			jt_put(t, "false", 5);
-		return;
-	case json_type_int: {
-		int64_t v = json_object_get_int64(o);
-		if (v != INT64_MAX) {
-			jt_int(t, v);
-			return;
-		}
-		break;   /* perhaps a uint64 past it: json-c's text */
-	}
-	case json_type_string:
-		jt_string(t, json_object_get_string(o), (size_t)json_object_get_string_len(o));
-		return;
-	case json_type_array: {
-		size_t n = json_object_array_length(o);
-		jt_put(t, "[", 1);
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				jt_put(t, ",", 1);
-			jt_value(t, json_object_array_get_idx(o, i));
-		}
-		jt_put(t, "]", 1);
-		return;
-	}
-	case json_type_object: {
-		int first = 1;
-		jt_put(t, "{", 1);
-		json_object_object_foreach(o, k, v) {
-			if (!first)
-				jt_put(t, ",", 1);
-			first = 0;
-			jt_string(t, k, strlen(k));
-			jt_put(t, ":", 1);
-			jt_value(t, v);
-		}
-		jt_put(t, "}", 1);
-		return;
-	}
-	default:
-		break;
-	}
-	size_t len;
-	const char *s = json_object_to_json_string_length(o, t->flags, &len);
-	jt_put(t, s, len);
-}
-
-static void
-jt_free(json_object *o, void *text)
+text_free(json_object *o, void *text)
 {
 	(void)o;
 	free(text);
@@ -520,7 +377,6 @@ jt_free(json_object *o, void *text)
 const char *
 wp_json_text(json_object *o, int flags)
 {
-	struct jtext t = {.flags = flags};
 	enum json_type type = json_object_get_type(o);
 
 	/* The text is kept with the tree (its user data), as json-c keeps its
@@ -528,12 +384,8 @@ wp_json_text(json_object *o, int flags)
 	if ((flags & ~JSON_C_TO_STRING_NOSLASHESCAPE) != JSON_C_TO_STRING_PLAIN ||
 	    (type != json_type_object && type != json_type_array))
 		return json_object_to_json_string_ext(o, flags);
-	jt_value(&t, o);
-	if (jt_room(&t, 1) != 0) {
-		free(t.p);
-		return NULL;   /* as json-c's, when out of memory */
-	}
-	t.p[t.n] = '\0';
-	json_object_set_userdata(o, t.p, jt_free);
-	return t.p;
+	char *text = wr_out_text_of(o, (flags & JSON_C_TO_STRING_NOSLASHESCAPE) != 0);
+	if (text)
+		json_object_set_userdata(o, text, text_free);
+	return text;   /* NULL as json-c's, when out of memory */
 }

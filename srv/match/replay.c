@@ -273,15 +273,6 @@ undo_to(struct wp_replay *r, json_object *posts, const int *undone, const int *f
 		}
 }
 
-static char *
-canonical(const struct wr_ruleset *rs, const void *state)
-{
-	json_object *snap = rs->save(state);
-	char *s = strdup(wp_json_text(snap, JSON_C_TO_STRING_PLAIN));
-	json_object_put(snap);
-	return s;
-}
-
 /* The replay against the export, post by post, in one pass: numbering,
  * draws, undo marks, rolls. The state before each post taken back is kept
  * in before[seq] until its undo. */
@@ -395,7 +386,7 @@ wp_verify(json_object *doc)
 			snprintf(where, sizeof(where), "%.64s (the stored state does not load: %.120s)",
 			         e.field[0] ? e.field : "state", e.message);
 		} else {
-			char *a = canonical(rs, end.state), *b = canonical(rs, stored);
+			char *a = wr_save_text(rs, end.state), *b = wr_save_text(rs, stored);
 			state_ok = strcmp(a, b) == 0;
 			if (!state_ok) {
 				json_object *ja = rs->save(end.state), *jb = rs->save(stored);

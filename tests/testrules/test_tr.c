@@ -40,6 +40,10 @@ play(int seats, uint64_t seed, json_object *take_log)
 	}
 	json_object *snap = R->save(s);
 	char *out = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	char *text = wr_save_text(R, s);
+	CHECK(R->save_out && text && out && strcmp(text, out) == 0,
+	      "the snapshot's text made without the tree is json-c's text of the tree (issue 32)");
+	free(text);
 	json_object_put(snap);
 	R->free(s);
 	return out;

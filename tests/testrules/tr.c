@@ -124,39 +124,39 @@ tr_free(void *state)
 	free(state);
 }
 
+/* The snapshot, written once for its tree and its text (rules/out.c). */
+static void
+tr_save_out(const void *state, struct wr_out *w)
+{
+	const struct tr_state *s = state;
+
+	wr_out_obj(w, NULL);
+	wr_out_int(w, "seats", s->seats);
+	wr_out_int(w, "turn", s->turn);
+	wr_out_int(w, "turn_limit", s->turn_limit);
+	wr_out_int(w, "active", s->active);
+	wr_out_int(w, "per_turn", s->per_turn);
+	wr_out_int(w, "done", s->done);
+	wr_out_int(w, "out", s->out);
+	wr_out_int(w, "pending", s->pending);
+	wr_out_int(w, "att", s->att);
+	wr_out_int(w, "def", s->def);
+	wr_out_int(w, "over", s->over);
+	wr_out_int(w, "winner", s->winner);
+	wr_out_ints(w, "orders", s->orders, 3);
+	wr_out_arr(w, "pieces");
+	for (int i = 0; i < s->seats * 3; i++) {
+		int p[] = {s->p[i].seat, s->p[i].kind, s->p[i].sq, s->p[i].decoy, s->p[i].alive};
+		wr_out_ints(w, NULL, p, 5);
+	}
+	wr_out_end(w);
+	wr_out_end(w);
+}
+
 static json_object *
 tr_save(const void *state)
 {
-	const struct tr_state *s = state;
-	json_object *o = json_object_new_object(), *ps = json_object_new_array();
-
-	json_object_object_add(o, "seats", json_object_new_int(s->seats));
-	json_object_object_add(o, "turn", json_object_new_int(s->turn));
-	json_object_object_add(o, "turn_limit", json_object_new_int(s->turn_limit));
-	json_object_object_add(o, "active", json_object_new_int(s->active));
-	json_object_object_add(o, "per_turn", json_object_new_int(s->per_turn));
-	json_object_object_add(o, "done", json_object_new_int(s->done));
-	json_object_object_add(o, "out", json_object_new_int(s->out));
-	json_object_object_add(o, "pending", json_object_new_int(s->pending));
-	json_object_object_add(o, "att", json_object_new_int(s->att));
-	json_object_object_add(o, "def", json_object_new_int(s->def));
-	json_object_object_add(o, "over", json_object_new_int(s->over));
-	json_object_object_add(o, "winner", json_object_new_int(s->winner));
-	json_object *ord = json_object_new_array();
-	for (int i = 0; i < 3; i++)
-		json_object_array_add(ord, json_object_new_int(s->orders[i]));
-	json_object_object_add(o, "orders", ord);
-	for (int i = 0; i < s->seats * 3; i++) {
-		json_object *p = json_object_new_array();
-		json_object_array_add(p, json_object_new_int(s->p[i].seat));
-		json_object_array_add(p, json_object_new_int(s->p[i].kind));
-		json_object_array_add(p, json_object_new_int(s->p[i].sq));
-		json_object_array_add(p, json_object_new_int(s->p[i].decoy));
-		json_object_array_add(p, json_object_new_int(s->p[i].alive));
-		json_object_array_add(ps, p);
-	}
-	json_object_object_add(o, "pieces", ps);
-	return o;
+	return wr_out_tree(tr_save_out, state);
 }
 
 static int
@@ -556,6 +556,7 @@ const struct wr_ruleset tr_ruleset = {
 	.create = tr_create,
 	.load = tr_load,
 	.save = tr_save,
+	.save_out = tr_save_out,
 	.free = tr_free,
 	.to_act = tr_to_act,
 	.turn_of = tr_turn_of,
