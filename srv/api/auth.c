@@ -44,12 +44,21 @@ bearer_token(const char *header, char out[65])
 enum wp_err
 wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present)
 {
-	const char *h = wp_request_header(ctx->req, "Authorization");
+	const char *h;
 	char token[65];
 
-	*present = 0;
-	if (!h)
+	if (ctx->token_known) {
+		*present = ctx->token_known == 2;
+		if (*present)
+			memcpy(hash, ctx->token_hash, 32);
 		return WP_OK;
+	}
+	h = wp_request_header(ctx->req, "Authorization");
+	*present = 0;
+	if (!h) {
+		ctx->token_known = 1;
+		return WP_OK;
+	}
 	if (bearer_token(h, token) != 0) {
 		/* RFC 6750, 3.1: credentials that are not a bearer token. */
 		wp_response_header(ctx->res, "WWW-Authenticate",
@@ -59,6 +68,8 @@ wp_auth_token(struct wp_ctx *ctx, unsigned char hash[32], int *present)
 	}
 	token_hash(token, hash);
 	*present = 1;
+	memcpy(ctx->token_hash, hash, 32);
+	ctx->token_known = 2;
 	return WP_OK;
 }
 

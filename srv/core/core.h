@@ -99,6 +99,11 @@ struct wp_ctx {
 	char detail[256];        /* detail for the problem when a handler fails */
 	json_object *extra;      /* extra problem members, owned, or NULL */
 	struct wp_write *write;  /* api/write.c: how a post is written, or NULL */
+	/* api/auth.c: the bearer token's hash, made once a request (issue
+	 * 32: the rate limit and the handler both read it). 0: not yet;
+	 * 1: no token; 2: token_hash holds it. */
+	int token_known;
+	unsigned char token_hash[32];
 };
 
 /* Replies with a JSON document; takes ownership of obj. */

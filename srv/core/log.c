@@ -52,6 +52,31 @@ wp_log_quiet(int on)
 	quiet = on;
 }
 
+/* Appends s (at most cap - 1 bytes in all), and a decimal number of at
+ * least `digits` digits: the access line is made without printf, which
+ * was half of the line's cost (issue 32). */
+static size_t
+put_str(char *line, size_t n, size_t cap, const char *s)
+{
+	while (*s && n + 1 < cap)
+		line[n++] = *s++;
+	return n;
+}
+
+static size_t
+put_num(char *line, size_t n, size_t cap, uint64_t v, int digits)
+{
+	char d[24];
+	int k = 0;
+
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0 || k < digits);
+	while (k > 0 && n + 1 < cap)
+		line[n++] = d[--k];
+	return n;
+}
+
 void
 wp_log_request(const struct wp_request *req, int status)
 {
@@ -70,11 +95,19 @@ wp_log_request(const struct wp_request *req, int status)
 	path[o] = '\0';
 	if (quiet)
 		return;
-	size_t n = stamp(line, sizeof(line));
-	n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %d %" PRIu64 ".%02ums %s",
-	                      req->method ? req->method : "-", path, status, cs / 100,
-	                      (unsigned)(cs % 100), req->peer[0] ? req->peer : "-");
-	emit(line, n, sizeof(line));
+	size_t n = stamp(line, sizeof(line)), cap = sizeof(line);
+	n = put_str(line, n, cap, req->method ? req->method : "-");
+	n = put_str(line, n, cap, " ");
+	n = put_str(line, n, cap, path);
+	n = put_str(line, n, cap, status < 0 ? " -" : " ");
+	n = put_num(line, n, cap, (uint64_t)(status < 0 ? -(int64_t)status : status), 1);
+	n = put_str(line, n, cap, " ");
+	n = put_num(line, n, cap, cs / 100, 1);
+	n = put_str(line, n, cap, ".");
+	n = put_num(line, n, cap, cs % 100, 2);
+	n = put_str(line, n, cap, "ms ");
+	n = put_str(line, n, cap, req->peer[0] ? req->peer : "-");
+	emit(line, n, cap);
 }
 
 void

@@ -245,11 +245,13 @@ static void
 keep(struct game_slot *s, const struct wp_game *g)
 {
 	size_t n = (g->state ? strlen(g->state) : 0) + sizeof(*g);
-	const char *o = g->options ? json_object_to_json_string(g->options) : NULL;
-	const char *r = g->result ? json_object_to_json_string(g->result) : NULL;
+	/* Kept as text, read back by json_tokener_parse (wr_out_text_of:
+	 * rules/out.c's writer, as a turn's other JSON). */
+	int o = g->options != NULL, r = g->result != NULL;
 	struct wp_game *copy = malloc(sizeof(*copy));
 	char *state = g->state ? strdup(g->state) : NULL;
-	char *options = o ? strdup(o) : NULL, *result = r ? strdup(r) : NULL;
+	char *options = o ? wr_out_text_of(g->options, 1) : NULL;
+	char *result = r ? wr_out_text_of(g->result, 1) : NULL;
 
 	/* The same version again: its clock input stays. */
 	struct wp_clock_input *clock = NULL;
