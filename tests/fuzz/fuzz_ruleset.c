@@ -15,7 +15,7 @@
  *          "R S"       seat S resigns
  * Checked: never a crash, leak or sanitizer report; a refused action
  * changes nothing; an offered action is always accepted; save(load(save))
- * is save. */
+ * is save, and its text made without the tree is json-c's text of it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +60,12 @@ same_after_roundtrip(const void *st)
 	b = rs->save(copy);
 	if (!json_object_equal(a, b))
 		__builtin_trap();
+	/* The text a turn stores, made without the tree, is json-c's text
+	 * of the tree (issue 32). */
+	char *text = wr_save_text(rs, st);
+	if (text && strcmp(text, json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN)) != 0)
+		__builtin_trap();
+	free(text);
 	json_object_put(a);
 	json_object_put(b);
 	rs->free(copy);
