@@ -10,7 +10,6 @@
 
 #include <sodium.h>
 
-#include "core.h"
 #include "match.h"
 #include "replay.h"
 
