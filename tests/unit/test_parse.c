@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "core.h"
+#include "rules.h"
 
 /* wp_json_thread_init (issue 32): the thread uses glibc's static "C"
  * locale, which duplocale, newlocale(LC_NUMERIC_MASK, "C", ...) and
@@ -44,15 +45,12 @@ json_fails(const char *text, size_t len)
  * is escaped, '/', NUL and UTF-8, empty and nested containers, NULL
  * members, integers at both ends and a uint64 past INT64_MAX, doubles
  * made and parsed. */
-static unsigned long long text_seed = 0x9e3779b97f4a7c15ULL;
+static struct wr_rng text_rng;   /* rules/dice.c's seeded stream */
 
 static unsigned
 text_draw(unsigned n)
 {
-	text_seed ^= text_seed << 13;
-	text_seed ^= text_seed >> 7;
-	text_seed ^= text_seed << 17;
-	return (unsigned)(text_seed % n);
+	return text_rng.next(&text_rng, n);
 }
 
 static void
@@ -122,6 +120,9 @@ check_json_text(void)
 	                            JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
 	                            JSON_C_TO_STRING_SPACED};
 	int same = 1, tries = 0;
+	uint64_t state;
+
+	wr_rng_seeded(&text_rng, &state, 32);
 
 	for (int i = 0; i < 3000 && same; i++) {
 		json_object *root = text_draw(2) ? json_object_new_array() : json_object_new_object();
