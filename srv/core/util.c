@@ -1,6 +1,8 @@
 /* Small parsers for what arrives from clients: percent-encoding
- * (RFC 3986, 2.1), query strings, media types (RFC 9110, 8.3.1). */
+ * (RFC 3986, 2.1), query strings, media types (RFC 9110, 8.3.1); and
+ * integers written in decimal for the database and the log. */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -108,4 +110,22 @@ wp_media_type_is(const char *content_type, const char *type)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	return *p == '\0' || *p == ';';
+}
+
+size_t
+wp_i64_text(char *out, int64_t v)
+{
+	char d[20];
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 0, k = 0;
+
+	do
+		d[k++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		out[n++] = '-';
+	while (k > 0)
+		out[n++] = d[--k];
+	out[n] = '\0';
+	return n;
 }

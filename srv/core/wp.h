@@ -264,6 +264,9 @@ const char *wp_status_text(int status);
 
 /* Monotonic clock in nanoseconds, for request durations. */
 int64_t wp_now_ns(void);
+/* v in decimal at out (21 bytes at most, NUL included), without printf
+ * (issue 32); its length. core/util.c */
+size_t wp_i64_text(char *out, int64_t v);
 
 /* One line per request to stderr; errors with context. */
 void wp_log_request(const struct wp_request *req, int status);

@@ -125,6 +125,25 @@ add_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 	return MHD_YES;
 }
 
+/* An IPv4 address in dotted decimal, as inet_ntop writes it, without its
+ * sprintf (issue 32: a seventieth of a static file's CPU). cap >= 16. */
+static void
+ipv4_text(const struct in_addr *a, char *out)
+{
+	const unsigned char *b = (const unsigned char *)&a->s_addr;
+	char *o = out;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned v = b[i];
+		if (v >= 100)
+			*o++ = (char)('0' + v / 100);
+		if (v >= 10)
+			*o++ = (char)('0' + v / 10 % 10);
+		*o++ = (char)('0' + v % 10);
+		*o++ = i < 3 ? '.' : '\0';
+	}
+}
+
 static void
 peer_of(struct MHD_Connection *c, char *out, size_t cap)
 {
@@ -133,9 +152,8 @@ peer_of(struct MHD_Connection *c, char *out, size_t cap)
 	out[0] = '\0';
 	if (!ci || !ci->client_addr)
 		return;
-	if (ci->client_addr->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, out,
-		          (socklen_t)cap);
+	if (ci->client_addr->sa_family == AF_INET && cap >= INET_ADDRSTRLEN)
+		ipv4_text(&((const struct sockaddr_in *)ci->client_addr)->sin_addr, out);
 	else if (ci->client_addr->sa_family == AF_INET6)
 		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr,
 		          out, (socklen_t)cap);

@@ -442,7 +442,7 @@ wp_p_int(struct wp_params *p, int64_t v)
 {
 	if (p->n == WP_SQL_MAX_PARAMS)
 		return;
-	snprintf(p->text[p->n], sizeof(p->text[0]), "%lld", (long long)v);
+	wp_i64_text(p->text[p->n], v);   /* 24 bytes each */
 	param(p, p->text[p->n], 0, 0);
 }
 

@@ -197,6 +197,27 @@ main(void)
 	CHECK(!wp_media_type_is("text/plain", "application/json"), "other type");
 	CHECK(!wp_media_type_is(NULL, "application/json"), "absent");
 
+	{
+		/* The database's integer parameters and the log's numbers
+		 * (core/util.c): snprintf's text, at both ends and between. */
+		static const int64_t v[] = {0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321,
+		                            INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
+		                            4294967296LL, -4294967296LL};
+		char got[24], want[24];
+		int same = 1;
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]) + 2000; i++) {
+			int64_t x = i < sizeof(v) / sizeof(v[0]) ? v[i]
+			            : (int64_t)(((uint64_t)i * 0x9e3779b97f4a7c15ull) >> (i % 64));
+			size_t n = wp_i64_text(got, x);
+			snprintf(want, sizeof(want), "%lld", (long long)x);
+			if (strcmp(got, want) != 0 || n != strlen(want)) {
+				fprintf(stderr, "i64_text: got %s, want %s\n", got, want);
+				same = 0;
+			}
+		}
+		CHECK(same, "i64_text: snprintf's %lld, its ends and 2000 more");
+	}
+
 	json_object *o = NULL;
 	CHECK(wp_json_parse("{\"a\":[1,2]} \n", 13, &o, why, sizeof(why)) == 0 &&
 	          json_object_is_type(o, json_type_object), "object with trailing space");
