@@ -199,6 +199,20 @@ class FailoverTest(unittest.TestCase):
                                                                 r.stderr.decode(errors="replace")))
         return r.stdout.decode()
 
+    @classmethod
+    def logs(cls):
+        """The state and the last lines of the monitor's and each node's
+        pg_autoctl log: why the formation did not do what was waited for."""
+        out = [cls.ha("state")]
+        for name in ("monitor", "node1", "node2"):
+            try:
+                with open(os.path.join(cls.dir, name + ".log"), errors="replace") as f:
+                    out.append("--- %s.log (last 40 lines)\n%s"
+                               % (name, "".join(f.readlines()[-40:])))
+            except OSError as e:
+                out.append("--- %s.log: %s" % (name, e))
+        return "\n".join(out)
+
     def run_load(self, tag, event):
         """Load through both instances; event() once some turns are
         acknowledged; stops once every stream has more acknowledged after
@@ -336,7 +350,7 @@ class FailoverTest(unittest.TestCase):
             # promoted: the other node writes (wait_primary, alone)
             ok = wp.wait_until(lambda: self.ha("primary").strip() not in ("", killed) or
                                "wait_primary" in self.ha("state"), DEADLINE, 0.5)
-            self.assertTrue(ok, self.ha("state"))
+            self.assertTrue(ok, self.logs())
             self.settled_at = time.monotonic()
             log("promotion seen by the monitor %.2f s after the kill" % (self.settled_at - t))
 
