@@ -1,6 +1,6 @@
 /* Small parsers for what arrives from clients: percent-encoding
  * (RFC 3986, 2.1), query strings, media types (RFC 9110, 8.3.1); and
- * integers written in decimal for the database and the log. */
+ * integers written in decimal for the database's parameters. */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>

@@ -198,8 +198,8 @@ main(void)
 	CHECK(!wp_media_type_is(NULL, "application/json"), "absent");
 
 	{
-		/* The database's integer parameters and the log's numbers
-		 * (core/util.c): snprintf's text, at both ends and between. */
+		/* The database's integer parameters (core/util.c, store/pool.c):
+		 * snprintf's text, at both ends and between. */
 		static const int64_t v[] = {0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321,
 		                            INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
 		                            4294967296LL, -4294967296LL};
