@@ -211,6 +211,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    wp_env_u("MAX_CONNECTIONS", 1024, 4, 100000, &cfg->max_connections, err, errlen) ||
 	    wp_env_u("CONNECTION_TIMEOUT", 30, 1, 3600, &cfg->connection_timeout, err, errlen) ||
 	    wp_env_u("THREADS", 32, 1, 256, &cfg->threads, err, errlen) ||
+	    wp_env_u("EVENT_LOOPS", 0, 0, 64, &cfg->event_loops, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
 	    wp_env_u("DB_POOL_SIZE", 32, 1, 256, &cfg->db_pool_size, err, errlen) ||
 	    wp_env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||

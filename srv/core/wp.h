@@ -188,6 +188,9 @@ struct wp_config {
 	unsigned max_connections;
 	unsigned connection_timeout;
 	unsigned threads;
+	/* EVENT_LOOPS: 0, the thread pool; N, the event-loop front
+	 * (front/http_loop.c, a prototype: issue 32). */
+	unsigned event_loops;
 	size_t connection_memory;
 	unsigned db_pool_size;
 	/* METRICS_TOKEN: when set, /metrics needs it as a bearer token. */
@@ -264,6 +267,10 @@ const char *wp_status_text(int status);
 
 /* Monotonic clock in nanoseconds, for request durations. */
 int64_t wp_now_ns(void);
+/* PROTOTYPE (issue 32): a wait on a database socket yields to the
+ * event loop running the request (front/http_loop.c); NULL otherwise.
+ * Returns 1 ready, 0 timed out, -1 failed, -2 not in a loop. */
+extern int (*wp_wait_fd_hook)(int fd, short events, int timeout_ms);
 /* v in decimal at out (21 bytes at most, NUL included), without printf
  * (issue 32); its length. core/util.c */
 size_t wp_i64_text(char *out, int64_t v);

@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "fronts.h"
 #include "http_conn.h"
+#include "http_loop.h"
 
 /* A body over the cap without a Content-Length (chunked) is read and
  * dropped up to this much more, then the connection is cut. */
@@ -31,6 +34,8 @@ keep_raw(void *cls, struct MHD_Connection *c, char *s)
 /* Called with the request target before libmicrohttpd parses it; its
  * result becomes the request's context. A NUL byte inside the target
  * would silently shorten the path, so its length is kept for a check. */
+static __thread int loop_wake_fd;
+
 static void *
 on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
@@ -44,6 +49,7 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 		cc->http = cls;
 		cc->raw_uri = uri;
 		cc->raw_uri_len = strlen(uri);
+		cc->wake_fd = loop_wake_fd;
 	}
 	return cc;
 }
@@ -261,6 +267,26 @@ fixed_clear(void)
 	pthread_mutex_unlock(&fixed.lock);
 }
 
+/* With event loops (EVENT_LOOPS, a prototype): an API request's
+ * wp_serve() runs in a coroutine of its loop (http_loop.c). One that
+ * waited on the database ends later, in the loop, outside libmicrohttpd:
+ * its answer is kept, and the connection, suspended meanwhile, resumed;
+ * libmicrohttpd then calls on_request() again, which queues it. */
+static void
+serve_co(void *arg)
+{
+	struct conn_ctx *cc = arg;
+	wp_serve(cc->req, &cc->co_res);
+}
+
+static void
+co_done(void *arg)
+{
+	struct conn_ctx *cc = arg;
+	cc->co_state = 2;
+	MHD_resume_connection(cc->conn);
+}
+
 static enum MHD_Result
 answer(struct MHD_Connection *c, struct conn_ctx *cc)
 {
@@ -269,6 +295,12 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	enum MHD_Result ret;
 	struct query_buf q = {0};
 
+	if (cc->co_state == 2) {
+		res = cc->co_res;
+		memset(&cc->co_res, 0, sizeof(cc->co_res));
+		cc->co_state = 0;
+		goto served;
+	}
 	if (!cc->req->query && !cc->req->body_too_large) {
 		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
 		cc->req->query = q.failed ? NULL : q.s;
@@ -291,7 +323,20 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
 	cc->req->has_fixed = has_fixed;
 	said_held = 0;
-	wp_serve(cc->req, &res);
+	/* (a static file never waits on the database: answered at once) */
+	if (cc->http->nloops && strncmp(cc->req->path, "/api/", 5) == 0) {
+		cc->conn = c;
+		memset(&cc->co_res, 0, sizeof(cc->co_res));
+		if (wp_co_start(serve_co, cc)) {
+			cc->co_state = 1;
+			MHD_suspend_connection(c);
+			return MHD_YES;
+		}
+		res = cc->co_res;
+		memset(&cc->co_res, 0, sizeof(cc->co_res));
+	} else
+		wp_serve(cc->req, &res);
+served:
 	if (res.fixed) {
 		if (queue_fixed(c, &res, &ret)) {
 			wp_response_free(&res);
@@ -436,6 +481,110 @@ on_mhd_error(void *cls, const char *fmt, va_list ap)
 }
 #pragma GCC diagnostic pop
 
+/* A libmicrohttpd daemon with the front's options: the thread pool's
+ * (threads > 1: its polling threads, which count PER_IP_CONNECTIONS) or
+ * one event loop's (threads 0: the loops count addresses themselves,
+ * http_conn.c; lfd: the listening socket of the first, or
+ * MHD_INVALID_SOCKET to make one). */
+static struct MHD_Daemon *
+start_daemon(struct wp_http *h, const struct wp_config *cfg, const struct sockaddr *addr,
+             unsigned flags, unsigned threads, unsigned limit, MHD_socket lfd)
+{
+	if (addr->sa_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	return MHD_start_daemon(
+		flags, (uint16_t)cfg->port, threads ? NULL : wp_http_accept_policy, h, on_request, h,
+		MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
+		MHD_OPTION_SOCK_ADDR, addr,
+		MHD_OPTION_LISTEN_SOCKET, lfd,
+		MHD_OPTION_THREAD_POOL_SIZE, threads,
+		MHD_OPTION_CONNECTION_LIMIT, limit,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, threads ? (unsigned int)cfg->per_ip_connections : 0u,
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)511,
+		/* Refuse what RFC 9112 calls ambiguous instead of guessing. */
+		MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+		MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, wp_http_on_connection, h,
+		MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
+		MHD_OPTION_END);
+}
+
+/* PROTOTYPE (issue 32, EVENT_LOOPS): the event loops. */
+struct http_loop {
+	struct MHD_Daemon *d;
+	int efd;
+	void *loop;
+	pthread_t thread;
+	struct wp_http *h;
+};
+
+static void *
+loop_main(void *arg)
+{
+	struct http_loop *hl = arg;
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(hl->d, MHD_DAEMON_INFO_EPOLL_FD);
+	/* libmicrohttpd's own epoll set, and the eventfd other threads
+	 * write when they resume a connection of this loop */
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = hl};
+	struct epoll_event ev2 = {.events = EPOLLIN, .data.ptr = &hl->efd};
+
+	wp_loop_enter(hl->loop);
+	loop_wake_fd = hl->efd;
+	epoll_ctl(wp_loop_fd(hl->loop), EPOLL_CTL_ADD, di->epoll_fd, &ev);
+	epoll_ctl(wp_loop_fd(hl->loop), EPOLL_CTL_ADD, hl->efd, &ev2);
+	while (!__atomic_load_n(&hl->h->loops_stop, __ATOMIC_RELAXED)) {
+		MHD_UNSIGNED_LONG_LONG to = 0;
+		int t = MHD_get_timeout(hl->d, &to) == MHD_YES ? (to > 200 ? 200 : (int)to) : 200;
+		int hit = wp_loop_round(hl->loop, hl, &hl->efd, t, co_done);
+		if (hit & 2) {
+			uint64_t v;
+			ssize_t n = read(hl->efd, &v, sizeof(v));
+			(void)n;
+		}
+		/* Every round: libmicrohttpd closes and counts out connections
+		 * (and listens again below its limit) only inside MHD_run. */
+		MHD_run(hl->d);
+	}
+	return NULL;
+}
+
+static int
+start_loops(struct wp_http *h, const struct wp_config *cfg, const struct sockaddr *addr)
+{
+	wp_wait_fd_hook = wp_co_wait_fd;
+	h->loops = calloc(h->nloops, sizeof(*h->loops));
+	if (!h->loops)
+		return -1;
+	h->per_ip = cfg->per_ip_connections;
+	for (unsigned i = 0; i < h->nloops; i++) {
+		struct http_loop *hl = &h->loops[i];
+		/* One listening socket for all: a loop at its share of
+		 * MAX_CONNECTIONS stops taking, the others go on (as
+		 * libmicrohttpd's thread pool shares it). */
+		unsigned share = cfg->max_connections / h->nloops +
+		                 (i < cfg->max_connections % h->nloops);
+		MHD_socket lfd = MHD_INVALID_SOCKET;
+		if (i > 0) {
+			const union MHD_DaemonInfo *li =
+				MHD_get_daemon_info(h->loops[0].d, MHD_DAEMON_INFO_LISTEN_FD);
+			lfd = li ? li->listen_fd : MHD_INVALID_SOCKET;
+		}
+		hl->h = h;
+		hl->loop = wp_loop_new();
+		hl->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		hl->d = start_daemon(h, cfg, addr, MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+		                     MHD_USE_ITC | MHD_USE_ERROR_LOG, 0, share ? share : 1u, lfd);
+		if (!hl->d || !hl->loop || hl->efd < 0)
+			return -1;
+	}
+	for (unsigned i = 0; i < h->nloops; i++)
+		pthread_create(&h->loops[i].thread, NULL, loop_main, &h->loops[i]);
+	return 0;
+}
+
 struct wp_http *
 wp_http_start(const struct wp_config *cfg)
 {
@@ -466,36 +615,28 @@ wp_http_start(const struct wp_config *cfg)
 		free(h);
 		return NULL;
 	}
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-	                 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
-	if (addr->sa_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	h->daemon = MHD_start_daemon(
-		flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
-		MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
-		MHD_OPTION_SOCK_ADDR, addr,
-		MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->per_ip_connections,
-		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)511,
-		/* Refuse what RFC 9112 calls ambiguous instead of guessing. */
-		MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-		MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		MHD_OPTION_NOTIFY_CONNECTION, wp_http_on_connection, h,
-		MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
-		MHD_OPTION_END);
+	h->nloops = cfg->event_loops;
+	if (h->nloops)
+		h->daemon = start_loops(h, cfg, addr) == 0 ? h->loops[0].d : NULL;
+	else
+		h->daemon = start_daemon(h, cfg, addr, MHD_USE_INTERNAL_POLLING_THREAD |
+		                         MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
+		                         MHD_USE_ERROR_LOG, cfg->threads, cfg->max_connections,
+		                         MHD_INVALID_SOCKET);
 	if (!h->daemon) {
 		wp_log("http: cannot listen on %s port %u", cfg->bind_addr, cfg->port);
 		wp_http_watchdog_stop(h);
 		free(h);
 		return NULL;
 	}
-	wp_log("http: listening on %s port %u (%u threads, %u connections, %u per address)",
-	       cfg->bind_addr, cfg->port, cfg->threads, cfg->max_connections,
-	       cfg->per_ip_connections);
+	if (h->nloops)
+		wp_log("http: listening on %s port %u (%u event loops, a prototype; "
+		       "%u connections, %u per address)", cfg->bind_addr, cfg->port, h->nloops,
+		       cfg->max_connections, cfg->per_ip_connections);
+	else
+		wp_log("http: listening on %s port %u (%u threads, %u connections, %u per address)",
+		       cfg->bind_addr, cfg->port, cfg->threads, cfg->max_connections,
+		       cfg->per_ip_connections);
 	return h;
 }
 
@@ -515,10 +656,23 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	fd = MHD_quiesce_daemon(h->daemon);
 	if (fd != MHD_INVALID_SOCKET)
 		shutdown(fd, SHUT_RDWR);
+	for (unsigned i = 1; i < h->nloops; i++) {
+		MHD_socket f = MHD_quiesce_daemon(h->loops[i].d);
+		if (f != MHD_INVALID_SOCKET)
+			shutdown(f, SHUT_RDWR);
+	}
 	/* Requests in flight finish (up to the deadline); idle keep-alive
 	 * connections and requests still sending their headers are closed. */
 	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)
 		usleep(20000);
+	if (h->nloops) {
+		__atomic_store_n(&h->loops_stop, 1, __ATOMIC_RELAXED);
+		for (unsigned i = 0; i < h->nloops; i++)
+			pthread_join(h->loops[i].thread, NULL);
+		for (unsigned i = 1; i < h->nloops; i++)
+			MHD_stop_daemon(h->loops[i].d);
+		free(h->loops);
+	}
 	MHD_stop_daemon(h->daemon);
 	if (fd != MHD_INVALID_SOCKET)
 		close(fd);

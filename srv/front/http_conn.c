@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "http_conn.h"
 
@@ -29,11 +30,112 @@
  * leaves the list, under the lock, before the socket is closed). */
 struct conn_clock {
 	int fd;
+	int ip_held;             /* counted in the address table (loops) */
+	unsigned char ip[16];
 	/* > 0: receiving a request since then; < 0: answered, and no byte
 	 * of the next request seen since -since_ns; 0: answering or waiting */
 	int64_t since_ns;
 	struct conn_clock *prev, *next;
 };
+
+/* --- Connections per address with event loops (PROTOTYPE, issue 32) ---
+ * libmicrohttpd counts PER_IP_CONNECTIONS per daemon; the event loops are
+ * one daemon each, so the count is kept here for all of them: taken in
+ * the accept policy (before the connection exists), kept by the
+ * connection from its start, given back when it closes. */
+#define IP_BUCKETS 1024
+struct ip_count {
+	unsigned char key[16];
+	unsigned n;
+	struct ip_count *next;
+};
+static struct {
+	pthread_mutex_t lock;
+	struct ip_count *b[IP_BUCKETS];
+} ips = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* The address the last accept on this thread took a count for, until the
+ * connection's start keeps it (both run in one call of the loop). */
+static __thread unsigned char taken_ip[16];
+static __thread int taken;
+
+static int
+ip_key(const struct sockaddr *a, unsigned char out[16])
+{
+	memset(out, 0, 16);
+	if (a->sa_family == AF_INET) {
+		out[10] = out[11] = 0xff;
+		memcpy(out + 12, &((const struct sockaddr_in *)a)->sin_addr, 4);
+		return 0;
+	}
+	if (a->sa_family == AF_INET6) {
+		memcpy(out, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+		return 0;
+	}
+	return -1;
+}
+
+static unsigned
+ip_bucket(const unsigned char k[16])
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < 16; i++)
+		h = (h ^ k[i]) * 1099511628211ULL;
+	return (unsigned)(h % IP_BUCKETS);
+}
+
+static void
+ip_give(const unsigned char k[16])
+{
+	pthread_mutex_lock(&ips.lock);
+	for (struct ip_count **p = &ips.b[ip_bucket(k)]; *p; p = &(*p)->next)
+		if (memcmp((*p)->key, k, 16) == 0) {
+			if (--(*p)->n == 0) {
+				struct ip_count *gone = *p;
+				*p = gone->next;
+				free(gone);
+			}
+			break;
+		}
+	pthread_mutex_unlock(&ips.lock);
+}
+
+enum MHD_Result
+wp_http_accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct wp_http *h = cls;
+	unsigned char k[16];
+	struct ip_count *e;
+	enum MHD_Result ok = MHD_YES;
+
+	(void)addrlen;
+	if (taken) {
+		/* the last one taken never started (libmicrohttpd failed) */
+		ip_give(taken_ip);
+		taken = 0;
+	}
+	if (!h->per_ip || ip_key(addr, k) != 0)
+		return MHD_YES;
+	pthread_mutex_lock(&ips.lock);
+	for (e = ips.b[ip_bucket(k)]; e; e = e->next)
+		if (memcmp(e->key, k, 16) == 0)
+			break;
+	if (e && e->n >= h->per_ip)
+		ok = MHD_NO;
+	else if (!e && !(e = calloc(1, sizeof(*e))))
+		ok = MHD_NO;
+	else {
+		if (e->n == 0) {
+			memcpy(e->key, k, 16);
+			e->next = ips.b[ip_bucket(k)];
+			ips.b[ip_bucket(k)] = e;
+		}
+		e->n++;
+		memcpy(taken_ip, k, 16);
+		taken = 1;
+	}
+	pthread_mutex_unlock(&ips.lock);
+	return ok;
+}
 
 void
 wp_http_on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -49,6 +151,11 @@ wp_http_on_connection(void *cls, struct MHD_Connection *c, void **socket_context
 			return;
 		k->fd = ci->connect_fd;
 		k->since_ns = wp_now_ns();
+		if (taken) {
+			memcpy(k->ip, taken_ip, 16);
+			k->ip_held = 1;
+			taken = 0;
+		}
 		pthread_mutex_lock(&h->clocks_lock);
 		k->next = h->clocks;
 		if (h->clocks)
@@ -65,6 +172,8 @@ wp_http_on_connection(void *cls, struct MHD_Connection *c, void **socket_context
 		if (k->next)
 			k->next->prev = k->prev;
 		pthread_mutex_unlock(&h->clocks_lock);
+		if (k->ip_held)
+			ip_give(k->ip);
 		free(k);
 		*socket_context = NULL;
 	}
@@ -190,7 +299,19 @@ static void
 wake(struct wp_waiter *w)
 {
 	struct conn_ctx *cc = w->arg;
+	wp_http_resume(cc);
+}
+
+void
+wp_http_resume(struct conn_ctx *cc)
+{
+	int fd = cc->wake_fd;
 	MHD_resume_connection(cc->conn);
+	if (fd > 0) {
+		uint64_t one = 1;
+		ssize_t n = write(fd, &one, sizeof(one));
+		(void)n;
+	}
 }
 
 /* A waiting long-poll keeps only what serving it again needs (issue 17,
@@ -312,7 +433,7 @@ sse_wake(struct wp_waiter *w)
 	struct conn_ctx *cc = w->arg;
 
 	__atomic_store_n(&cc->sse->woken, 1, __ATOMIC_RELEASE);
-	MHD_resume_connection(cc->conn);
+	wp_http_resume(cc);
 }
 
 /* The stream's next part from a response; anything but another part

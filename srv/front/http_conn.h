@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include <microhttpd.h>
 
@@ -17,6 +18,11 @@ struct conn_clock;
 
 struct wp_http {
 	struct MHD_Daemon *daemon;
+	/* PROTOTYPE (issue 32): HTTP_LOOPS event loops, each a daemon. */
+	unsigned nloops;
+	struct http_loop *loops;
+	int loops_stop;
+	unsigned per_ip;         /* PER_IP_CONNECTIONS, counted by the front (loops) */
 	size_t max_body;
 	unsigned inflight;       /* requests between first call and completion */
 	unsigned streams, max_streams; /* event streams kept open, and their cap */
@@ -46,12 +52,25 @@ struct conn_ctx {
 	struct MHD_Connection *conn;
 	struct wp_waiter waiter; /* while suspended: a long-poll, a stream */
 	struct sse *sse;         /* an event stream kept open, or NULL */
+	/* PROTOTYPE (issue 32, HTTP_LOOPS): wp_serve() running in a
+	 * coroutine (1), or ended with its answer in co_res (2). */
+	int co_state;
+	struct wp_response co_res;
+	int wake_fd;             /* its loop's eventfd, or -1 (0 unset) */
 };
+
+/* Resumes cc's suspended connection from any thread, and wakes the loop
+ * that runs it (libmicrohttpd's own signal does not, in external epoll
+ * mode). */
+void wp_http_resume(struct conn_ctx *cc);
 
 /* The request clock of each connection and the watchdog that cuts a
  * request slower than REQUEST_TIMEOUT. */
 int wp_http_watchdog_start(struct wp_http *h, unsigned timeout_sec);
 void wp_http_watchdog_stop(struct wp_http *h);
+/* The accept policy of the event loops (cls: the struct wp_http): refuses
+ * an address past PER_IP_CONNECTIONS across all loops. */
+enum MHD_Result wp_http_accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen);
 /* MHD_OPTION_NOTIFY_CONNECTION's callback (cls: the struct wp_http). */
 void wp_http_on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                            enum MHD_ConnectionNotificationCode code);

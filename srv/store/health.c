@@ -53,6 +53,8 @@ overtaken(const struct wp_conn *c)
 
 /* 1 when the socket is ready for events, 0 at the deadline or when the
  * breaker tripped, -1 on error. Polls in slices to notice the breaker. */
+int (*wp_wait_fd_hook)(int fd, short events, int timeout_ms);
+
 static int
 wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 {
@@ -63,6 +65,15 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 			return -1;
 		if (left <= 0 || (c && overtaken(c)))
 			return 0;
+		if (wp_wait_fd_hook) {
+			int y = wp_wait_fd_hook(p.fd, events, left < 100 ? (int)left + 1 : 100);
+			if (y == 1)
+				return 1;
+			if (y == 0)
+				continue;
+			if (y == -1)
+				return -1;
+		}
 		int rc = poll(&p, 1, left < 100 ? (int)left + 1 : 100);
 		if (rc > 0)
 			return 1;

@@ -196,6 +196,19 @@ wp_store_get(struct wp_store *st)
 			found = 1;
 			break;
 		}
+		/* PROTOTYPE (issue 32): in an event loop's coroutine, wait
+		 * by yielding to the loop (the connections are held by
+		 * requests of the same loop). */
+		if (wp_wait_fd_hook) {
+			pthread_mutex_unlock(&st->lock);
+			int y = wp_wait_fd_hook(-1, 0, 1);
+			pthread_mutex_lock(&st->lock);
+			if (y != -2) {
+				if (wp_now_ns() >= deadline)
+					break;
+				continue;
+			}
+		}
 		if (pthread_cond_timedwait(&st->freed, &st->lock, &until) == ETIMEDOUT)
 			break;
 	}

@@ -1,0 +1,253 @@
+/* PROTOTYPE (issue 32, not finished, off by default): the event loops
+ * of the libmicrohttpd front. EVENT_LOOPS=N runs N threads, each with a
+ * libmicrohttpd daemon in external epoll mode on one shared listening
+ * socket (http.c, start_loops), and runs each API request's wp_serve() in
+ * a coroutine of its loop: a wait on a database socket (store/health.c,
+ * wait_socket) or for a free pooled connection (store/pool.c) yields to
+ * the loop instead of blocking a thread, so a loop a core serves what the
+ * thread pool needed 32 threads for.
+ *
+ * Not finished (README, "Performance"): a request that blocks on anything
+ * else blocks its whole loop (the PNG renderer's pipe, CPU-heavy
+ * handlers); coroutines switch with ucontext, which makes a system call
+ * (the signal mask) a switch and is not annotated for AddressSanitizer,
+ * so the sanitizer builds test the thread pool only. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "http_loop.h"
+
+/* A coroutine's stack: reserved, not committed (MAP_NORESERVE), with a
+ * guard page below it. The handlers run on the thread pool's 8 MiB
+ * stacks; none is known to need more than a few pages. */
+#define CO_STACK (1024u * 1024u)
+#define CO_GUARD 4096u
+
+struct co {
+	ucontext_t ctx;
+	ucontext_t *back;
+	void *stack;
+	void (*fn)(void *);
+	void *arg;
+	int done, ready, waiting;
+	int64_t deadline;
+	struct co *next;          /* free list, or the loop's waiting list */
+	struct loop *loop;
+};
+
+struct loop {
+	int ep;
+	struct co *free;
+	struct co *waiting;
+	unsigned char *armed;     /* fd -> in ep */
+	int narmed;
+};
+
+static __thread struct loop *me;
+static __thread struct co *cur;
+
+static void
+trampoline(unsigned hi, unsigned lo)
+{
+	struct co *co = (struct co *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+	co->fn(co->arg);
+	co->done = 1;
+	swapcontext(&co->ctx, co->back);
+}
+
+static __attribute__((noinline)) void
+co_prepare(struct co *co)
+{
+	getcontext(&co->ctx);
+	co->ctx.uc_stack.ss_sp = co->stack;
+	co->ctx.uc_stack.ss_size = CO_STACK;
+	co->ctx.uc_link = NULL;
+	makecontext(&co->ctx, (void (*)(void))trampoline, 2, (unsigned)((uintptr_t)co >> 32),
+	            (unsigned)(uintptr_t)co);
+}
+
+void *
+wp_loop_new(void)
+{
+	struct loop *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (l->ep < 0) {
+		free(l);
+		return NULL;
+	}
+	/* which descriptors are in ep already (beyond: added each time) */
+	l->armed = calloc(65536, 1);
+	l->narmed = l->armed ? 65536 : 0;
+	return l;
+}
+
+int
+wp_loop_fd(void *l)
+{
+	return ((struct loop *)l)->ep;
+}
+
+void
+wp_loop_enter(void *l)
+{
+	me = l;
+}
+
+/* Runs co until it ends or yields again; 1 when it ended (its stack is
+ * then free for the next). */
+static int
+co_resume(struct co *co)
+{
+	ucontext_t back;
+
+	co->back = &back;
+	cur = co;
+	swapcontext(&back, &co->ctx);
+	cur = NULL;
+	if (co->done) {
+		co->next = me->free;
+		me->free = co;
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs fn(arg) in a coroutine until it ends or yields; returns it, or
+ * NULL when it ended. */
+void *
+wp_co_start(void (*fn)(void *), void *arg)
+{
+	struct co *co = me->free;
+
+	if (co)
+		me->free = co->next;
+	else {
+		void *m = mmap(NULL, CO_STACK + CO_GUARD, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+		if (m == MAP_FAILED || !(co = calloc(1, sizeof(*co)))) {
+			/* no memory for one: the request runs here, and may block */
+			if (m != MAP_FAILED)
+				munmap(m, CO_STACK + CO_GUARD);
+			fn(arg);
+			return NULL;
+		}
+		mprotect(m, CO_GUARD, PROT_NONE);
+		co->stack = (char *)m + CO_GUARD;
+		co->loop = me;
+	}
+	co->fn = fn;
+	co->arg = arg;
+	co->done = 0;
+	co_prepare(co);
+	return co_resume(co) ? NULL : co;
+}
+
+/* The hook of health.c's wait_socket: -2 outside a coroutine. */
+int
+wp_co_wait_fd(int fd, short events, int timeout_ms)
+{
+	struct co *co = cur;
+	struct epoll_event ev = {.events = EPOLLONESHOT, .data.ptr = co};
+
+	if (!co)
+		return -2;
+	if (fd < 0)
+		goto wait;
+	if (events & POLLIN)
+		ev.events |= EPOLLIN;
+	if (events & POLLOUT)
+		ev.events |= EPOLLOUT;
+	if (fd < me->narmed && me->armed[fd]) {
+		if (epoll_ctl(me->ep, EPOLL_CTL_MOD, fd, &ev) != 0) {
+			if (errno != ENOENT || epoll_ctl(me->ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+				return -2;   /* the caller polls, blocking the loop */
+		}
+	} else {
+		if (epoll_ctl(me->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			if (errno != EEXIST || epoll_ctl(me->ep, EPOLL_CTL_MOD, fd, &ev) != 0)
+				return -2;
+		}
+		if (fd < me->narmed)
+			me->armed[fd] = 1;
+	}
+wait:
+	co->ready = 0;
+	co->waiting = 1;
+	co->deadline = wp_now_ns() + (int64_t)timeout_ms * 1000000;
+	co->next = me->waiting;
+	me->waiting = co;
+	swapcontext(&co->ctx, co->back);
+	return co->ready;
+}
+
+static void
+unwait(struct loop *l, struct co *co)
+{
+	for (struct co **p = &l->waiting; *p; p = &(*p)->next)
+		if (*p == co) {
+			*p = co->next;
+			break;
+		}
+	co->waiting = 0;
+}
+
+/* One round of the loop: waits up to timeout_ms (less when a waiting
+ * coroutine's deadline is nearer), resumes the coroutines whose socket is
+ * ready or whose deadline passed, and calls done(arg) for each that
+ * ended; returns bit 1 when mark (libmicrohttpd's epoll set) was ready,
+ * bit 2 when mark2 (the loop's eventfd) was. */
+int
+wp_loop_round(void *lv, void *mark, void *mark2, int timeout_ms, void (*done)(void *))
+{
+	struct loop *l = lv;
+	struct epoll_event evs[64];
+	int n, hit = 0;
+	int64_t now;
+
+	now = wp_now_ns();
+	for (struct co *co = l->waiting; co; co = co->next) {
+		int64_t ms = (co->deadline - now + 999999) / 1000000;
+		if (ms < timeout_ms)
+			timeout_ms = ms < 0 ? 0 : (int)ms;
+	}
+	n = epoll_wait(l->ep, evs, 64, timeout_ms);
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.ptr == mark) {
+			hit |= 1;
+			continue;
+		}
+		if (evs[i].data.ptr == mark2) {
+			hit |= 2;
+			continue;
+		}
+		struct co *co = evs[i].data.ptr;
+		if (!co->waiting)
+			continue;
+		unwait(l, co);
+		co->ready = 1;
+		void *arg = co->arg;
+		if (co_resume(co))
+			done(arg);
+	}
+	now = wp_now_ns();
+	for (struct co *co = l->waiting, *nx; co; co = nx) {
+		nx = co->next;
+		if (co->deadline <= now) {
+			unwait(l, co);
+			co->ready = 0;
+			void *arg = co->arg;
+			if (co_resume(co))
+				done(arg);
+		}
+	}
+	return hit;
+}
