@@ -9,8 +9,7 @@
  *
  * Not finished (README, "Performance"): a request that blocks on anything
  * else blocks its whole loop (the PNG renderer's pipe, CPU-heavy
- * handlers); coroutines switch with ucontext, which makes a system call
- * (the signal mask) a switch and is not annotated for AddressSanitizer,
+ * handlers); the stack switches are not annotated for AddressSanitizer,
  * so the sanitizer builds test the thread pool only. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,8 +30,11 @@
 #define CO_GUARD 4096u
 
 struct co {
-	ucontext_t ctx;
-	ucontext_t *back;
+#if defined(__x86_64__)
+	void *sp, *back_sp;       /* saved stack pointers (co_switch) */
+#else
+	ucontext_t ctx, *back;
+#endif
 	void *stack;
 	void (*fn)(void *);
 	void *arg;
@@ -53,6 +55,64 @@ struct loop {
 static __thread struct loop *me;
 static __thread struct co *cur;
 
+/* --- Switching stacks ---
+ * co_to() runs co from where it last stopped (or from its start); co_back()
+ * returns from co to whoever ran it. On x86-64 a switch saves the
+ * callee-saved registers on the stack it leaves and swaps the stack
+ * pointer (System V ABI: everything else is the caller's to save), no
+ * system call; elsewhere ucontext, which changes the signal mask at each
+ * switch (a system call). */
+#if defined(__x86_64__)
+void wp_co_switch(void **save_sp, void *to_sp);
+__asm__(".text\n"
+        ".globl wp_co_switch\n"
+        ".type wp_co_switch, @function\n"
+        "wp_co_switch:\n"
+        "\tpushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n"
+        "\tmovq %rsp, (%rdi)\n"
+        "\tmovq %rsi, %rsp\n"
+        "\tpopq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n"
+        "\tret\n"
+        ".size wp_co_switch, .-wp_co_switch\n");
+
+static void
+co_entry(void)
+{
+	struct co *co = cur;
+	co->fn(co->arg);
+	co->done = 1;
+	wp_co_switch(&co->sp, co->back_sp);
+	__builtin_unreachable();
+}
+
+/* The new stack as wp_co_switch leaves one: six saved registers, then
+ * the address `ret` goes to, co_entry, entered as if called (its return
+ * address slot below a 16-byte aligned top). */
+static void
+co_prepare(struct co *co)
+{
+	uintptr_t top = ((uintptr_t)co->stack + CO_STACK) & ~(uintptr_t)15;
+	void **sp = (void **)top;
+
+	*--sp = NULL;                   /* co_entry's return address: none */
+	*--sp = (void *)(uintptr_t)co_entry;
+	for (int i = 0; i < 6; i++)
+		*--sp = NULL;
+	co->sp = sp;
+}
+
+static void
+co_to(struct co *co)
+{
+	wp_co_switch(&co->back_sp, co->sp);
+}
+
+static void
+co_back(struct co *co)
+{
+	wp_co_switch(&co->sp, co->back_sp);
+}
+#else
 static void
 trampoline(unsigned hi, unsigned lo)
 {
@@ -72,6 +132,21 @@ co_prepare(struct co *co)
 	makecontext(&co->ctx, (void (*)(void))trampoline, 2, (unsigned)((uintptr_t)co >> 32),
 	            (unsigned)(uintptr_t)co);
 }
+
+static void
+co_to(struct co *co)
+{
+	ucontext_t back;
+	co->back = &back;
+	swapcontext(&back, &co->ctx);
+}
+
+static void
+co_back(struct co *co)
+{
+	swapcontext(&co->ctx, co->back);
+}
+#endif
 
 void *
 wp_loop_new(void)
@@ -107,11 +182,8 @@ wp_loop_enter(void *l)
 static int
 co_resume(struct co *co)
 {
-	ucontext_t back;
-
-	co->back = &back;
 	cur = co;
-	swapcontext(&back, &co->ctx);
+	co_to(co);
 	cur = NULL;
 	if (co->done) {
 		co->next = me->free;
@@ -185,7 +257,7 @@ wait:
 	co->deadline = wp_now_ns() + (int64_t)timeout_ms * 1000000;
 	co->next = me->waiting;
 	me->waiting = co;
-	swapcontext(&co->ctx, co->back);
+	co_back(co);
 	return co->ready;
 }
 
