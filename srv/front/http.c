@@ -54,117 +54,6 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 	return cc;
 }
 
-/* RFC 9112, 6.3: several Content-Length fields, or one with
- * Transfer-Encoding, make the body's length ambiguous: refuse. */
-static const char *
-framing_problem(const struct wp_request *req)
-{
-	int cl = 0, te = 0;
-
-	for (size_t i = 0; i < req->nheaders; i++) {
-		cl += strcasecmp(req->headers[i].name, "Content-Length") == 0;
-		te += strcasecmp(req->headers[i].name, "Transfer-Encoding") == 0;
-	}
-	if (cl > 1)
-		return "the request has more than one Content-Length";
-	if (cl && te)
-		return "the request has both Content-Length and Transfer-Encoding";
-	return NULL;
-}
-
-/* The header strings are borrowed, not copied: libmicrohttpd keeps them in
- * the connection's memory pool until the request completes, and
- * on_completed() drops them before the request is freed. Two allocations
- * less per header for every waiting long-poll (issue 17, long-poll
- * memory). */
-static enum MHD_Result
-add_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	struct wp_request *req = cls;
-
-	if (req->nheaders == WP_MAX_HEADERS)
-		return MHD_NO;
-	req->headers[req->nheaders].name = (char *)key;
-	req->headers[req->nheaders].value = (char *)(value ? value : "");
-	req->nheaders++;
-	return MHD_YES;
-}
-
-struct query_buf {
-	char *s;
-	size_t len, cap;
-	int failed;
-};
-
-static void
-qb_append(struct query_buf *q, const char *s)
-{
-	size_t n = strlen(s);
-	if (q->failed)
-		return;
-	if (q->len + n + 1 > q->cap) {
-		size_t cap = (q->cap ? q->cap * 2 : 128) + n;
-		char *p = realloc(q->s, cap);
-		if (!p) {
-			q->failed = 1;
-			return;
-		}
-		q->s = p;
-		q->cap = cap;
-	}
-	memcpy(q->s + q->len, s, n + 1);
-	q->len += n;
-}
-
-static enum MHD_Result
-add_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	struct query_buf *q = cls;
-
-	if (q->len)
-		qb_append(q, "&");
-	qb_append(q, key);
-	if (value) {
-		qb_append(q, "=");
-		qb_append(q, value);
-	}
-	return MHD_YES;
-}
-
-/* An IPv4 address in dotted decimal, as inet_ntop writes it, without its
- * sprintf (issue 32: a seventieth of a static file's CPU). cap >= 16. */
-static void
-ipv4_text(const struct in_addr *a, char *out)
-{
-	const unsigned char *b = (const unsigned char *)&a->s_addr;
-	char *o = out;
-
-	for (int i = 0; i < 4; i++) {
-		unsigned v = b[i];
-		if (v >= 100)
-			*o++ = (char)('0' + v / 100);
-		if (v >= 10)
-			*o++ = (char)('0' + v / 10 % 10);
-		*o++ = (char)('0' + v % 10);
-		*o++ = i < 3 ? '.' : '\0';
-	}
-}
-
-static void
-peer_of(struct MHD_Connection *c, char *out, size_t cap)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	out[0] = '\0';
-	if (!ci || !ci->client_addr)
-		return;
-	if (ci->client_addr->sa_family == AF_INET && cap >= INET_ADDRSTRLEN)
-		ipv4_text(&((const struct sockaddr_in *)ci->client_addr)->sin_addr, out);
-	else if (ci->client_addr->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr,
-		          out, (socklen_t)cap);
-}
-
 /* libmicrohttpd's response for a core answer; the body is handed over.
  * A lent one is sent from where it is, and its owner's reference is
  * dropped when libmicrohttpd destroys the response: the last connection
@@ -293,7 +182,6 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	struct wp_response res = {0};
 	struct MHD_Response *r;
 	enum MHD_Result ret;
-	struct query_buf q = {0};
 
 	if (cc->co_state == 2) {
 		res = cc->co_res;
@@ -301,12 +189,8 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 		cc->co_state = 0;
 		goto served;
 	}
-	if (!cc->req->query && !cc->req->body_too_large) {
-		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
-		cc->req->query = q.failed ? NULL : q.s;
-		if (q.failed)
-			free(q.s);
-	}
+	if (!cc->req->query && !cc->req->body_too_large)
+		cc->req->query = wp_http_query(c);
 	if (!cc->req->query)
 		cc->req->query = strdup("");
 	wp_http_clock_set(c, 0);
@@ -388,8 +272,8 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 		cc->req->start_ns = wp_now_ns();
 		cc->req->method = strdup(method);
 		cc->req->path = strdup(url);
-		peer_of(c, cc->req->peer, sizeof(cc->req->peer));
-		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, cc->req);
+		wp_http_peer(c, cc->req->peer, sizeof(cc->req->peer));
+		wp_http_headers(c, cc->req);
 		/* The target ends one space before the version; a shorter
 		 * string means a NUL byte inside it. Checked only while the
 		 * buffer is the one the target was read into. */
@@ -398,7 +282,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 			free(cc->req->path);
 			cc->req->path = strdup("%00");
 		}
-		if ((cc->req->bad_framing = framing_problem(cc->req)) != NULL)
+		if ((cc->req->bad_framing = wp_http_framing_problem(cc->req)) != NULL)
 			return answer(c, cc);
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 		if (cl) {
@@ -460,7 +344,7 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (cc->req) {
 		if (cc->req->method)
 			__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
-		cc->req->nheaders = 0; /* borrowed (add_header) */
+		cc->req->nheaders = 0; /* borrowed (wp_http_headers) */
 		wp_request_free(cc->req);
 		free(cc->req);
 	}

@@ -68,6 +68,16 @@ void wp_http_resume(struct conn_ctx *cc);
  * request slower than REQUEST_TIMEOUT. */
 int wp_http_watchdog_start(struct wp_http *h, unsigned timeout_sec);
 void wp_http_watchdog_stop(struct wp_http *h);
+/* A request's parts (http_request.c). The framing problem RFC 9112 calls
+ * ambiguous, or NULL; the query string as received (NULL without
+ * memory), which the caller frees; the peer's address as text into out;
+ * the headers, borrowed into req (libmicrohttpd keeps them until the
+ * request completes). */
+const char *wp_http_framing_problem(const struct wp_request *req);
+char *wp_http_query(struct MHD_Connection *c);
+void wp_http_peer(struct MHD_Connection *c, char *out, size_t cap);
+void wp_http_headers(struct MHD_Connection *c, struct wp_request *req);
+
 /* The accept policy of the event loops (cls: the struct wp_http): refuses
  * an address past PER_IP_CONNECTIONS across all loops. */
 enum MHD_Result wp_http_accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen);
