@@ -261,20 +261,31 @@ wp_render_stop(void)
 	cache_clear();
 }
 
-int
-wp_render_png(const char *svg, size_t len, unsigned char **png, size_t *pnglen, char *why,
-              size_t cap)
+struct render_call {
+	const char *svg;
+	size_t len;
+	unsigned char **png;
+	size_t *pnglen;
+	char *why;
+	size_t cap;
+	int rc;
+};
+
+/* One exchange with the worker, waiting up to RENDER_TIMEOUT_MS: run by
+ * wp_blocking(), so an event loop serves others meanwhile. */
+static void
+render_blocking(void *arg)
 {
+	struct render_call *c = arg;
+	const char *svg = c->svg;
+	size_t len = c->len, cap = c->cap;
+	unsigned char **png = c->png;
+	size_t *pnglen = c->pnglen;
+	char *why = c->why;
 	uint32_t n32 = (uint32_t)len, head[2];
 	unsigned char *body = NULL;
 	int rc = WP_RENDER_DOWN;
 
-	*png = NULL;
-	*pnglen = 0;
-	if (len > RENDER_MAX_SVG) {
-		snprintf(why, cap, "the SVG is over %u bytes", RENDER_MAX_SVG);
-		return WP_RENDER_REFUSED;
-	}
 	pthread_mutex_lock(&rw.lock);
 	if (!rw.pid && spawn_locked() != 0) {
 		snprintf(why, cap, "the renderer cannot start");
@@ -304,7 +315,23 @@ wp_render_png(const char *svg, size_t len, unsigned char **png, size_t *pnglen, 
 out:
 	pthread_mutex_unlock(&rw.lock);
 	free(body);
-	return rc;
+	c->rc = rc;
+}
+
+int
+wp_render_png(const char *svg, size_t len, unsigned char **png, size_t *pnglen, char *why,
+              size_t cap)
+{
+	struct render_call call = {svg, len, png, pnglen, why, cap, WP_RENDER_DOWN};
+
+	*png = NULL;
+	*pnglen = 0;
+	if (len > RENDER_MAX_SVG) {
+		snprintf(why, cap, "the SVG is over %u bytes", RENDER_MAX_SVG);
+		return WP_RENDER_REFUSED;
+	}
+	wp_blocking(render_blocking, &call);
+	return call.rc;
 }
 
 /* ----------------------------------------------------------- cache */

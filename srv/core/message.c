@@ -133,3 +133,12 @@ wp_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+int (*wp_offload_hook)(void (*fn)(void *), void *arg);
+
+void
+wp_blocking(void (*fn)(void *), void *arg)
+{
+	if (!wp_offload_hook || wp_offload_hook(fn, arg) != 0)
+		fn(arg);
+}

@@ -179,14 +179,14 @@ wp_rate_check_ip(struct wp_ctx *ctx, enum wp_rate_class cls)
 enum wp_err
 wp_rate_check_ip_n(struct wp_ctx *ctx, enum wp_rate_class cls, unsigned n)
 {
-	const char *ip = wp_client_ip(ctx->req);
+	char buf[WP_CLIENT_IP_MAX];
+	const char *ip = wp_client_ip(ctx->req, buf);
 	return wp_rate_check_n(ctx, cls, ip, strlen(ip), n);
 }
 
 const char *
-wp_client_ip(const struct wp_request *req)
+wp_client_ip(const struct wp_request *req, char last[WP_CLIENT_IP_MAX])
 {
-	static __thread char last[64];
 	const char *xff = trust_forwarded_for ? wp_request_header(req, "X-Forwarded-For") : NULL;
 
 	if (!xff)
@@ -196,7 +196,7 @@ wp_client_ip(const struct wp_request *req)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	size_t n = strcspn(p, " \t");
-	if (n == 0 || n >= sizeof(last))
+	if (n == 0 || n >= WP_CLIENT_IP_MAX)
 		return req->peer;
 	memcpy(last, p, n);
 	last[n] = '\0';

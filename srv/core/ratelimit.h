@@ -20,8 +20,10 @@ unsigned wp_rate_take(enum wp_rate_class cls, const void *key, size_t len);
 unsigned wp_rate_take_n(enum wp_rate_class cls, const void *key, size_t len, unsigned n);
 /* The address the per-IP limits count: the peer, or with
  * TRUST_X_FORWARDED_FOR the last address of X-Forwarded-For (the one the
- * proxy in front added). */
-const char *wp_client_ip(const struct wp_request *req);
+ * proxy in front added), copied to buf if from the header (a thread's
+ * buffer would be another request's after a wait in a coroutine). */
+#define WP_CLIENT_IP_MAX 64
+const char *wp_client_ip(const struct wp_request *req, char buf[WP_CLIENT_IP_MAX]);
 /* wp_rate_take() as a handler's answer: WP_OK, or 429 rate-limited
  * with Retry-After. */
 struct wp_ctx;

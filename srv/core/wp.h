@@ -188,8 +188,8 @@ struct wp_config {
 	unsigned max_connections;
 	unsigned connection_timeout;
 	unsigned threads;
-	/* EVENT_LOOPS: 0, the thread pool; N, the event-loop front
-	 * (front/http_loop.c, a prototype: issue 32). */
+	/* EVENT_LOOPS: N, the event-loop front (front/http_loop.c; by
+	 * default one loop a core); 0, the THREADS pool. */
 	unsigned event_loops;
 	size_t connection_memory;
 	unsigned db_pool_size;
@@ -267,10 +267,18 @@ const char *wp_status_text(int status);
 
 /* Monotonic clock in nanoseconds, for request durations. */
 int64_t wp_now_ns(void);
-/* PROTOTYPE (issue 32): a wait on a database socket yields to the
+/* Issue 32: a wait on a database socket yields to the
  * event loop running the request (front/http_loop.c); NULL otherwise.
  * Returns 1 ready, 0 timed out, -1 failed, -2 not in a loop. */
 extern int (*wp_wait_fd_hook)(int fd, short events, int timeout_ms);
+/* Runs fn(arg), which may block on something other than the database
+ * (the PNG renderer's pipe, the health monitor): in an event loop's
+ * coroutine on a thread of the blocking pool (front/http_loop.c) while
+ * the loop serves others, elsewhere here. core/message.c */
+void wp_blocking(void (*fn)(void *), void *arg);
+/* Set by the event-loop front: 0 when it ran fn, -1 when the caller
+ * should (not in a coroutine, or no worker could start). */
+extern int (*wp_offload_hook)(void (*fn)(void *), void *arg);
 /* v in decimal at out (21 bytes at most, NUL included), without printf
  * (issue 32); its length. core/util.c */
 size_t wp_i64_text(char *out, int64_t v);

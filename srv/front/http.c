@@ -156,7 +156,7 @@ fixed_clear(void)
 	pthread_mutex_unlock(&fixed.lock);
 }
 
-/* With event loops (EVENT_LOOPS, a prototype): an API request's
+/* With event loops (EVENT_LOOPS, the default): an API request's
  * wp_serve() runs in a coroutine of its loop (http_loop.c). One that
  * waited on the database ends later, in the loop, outside libmicrohttpd:
  * its answer is kept, and the connection, suspended meanwhile, resumed;
@@ -341,6 +341,10 @@ on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	/* The answer is out: the connection is idle until the next request. */
 	wp_http_clock_set(c, -wp_now_ns());
 	wp_http_held_end(cc);
+	/* An answer a coroutine made for a connection that closed before
+	 * it was queued (the client left, or the server stops). */
+	if (cc->co_state == 2)
+		wp_response_free(&cc->co_res);
 	if (cc->req) {
 		if (cc->req->method)
 			__atomic_sub_fetch(&cc->http->inflight, 1, __ATOMIC_RELAXED);
@@ -374,6 +378,12 @@ static struct MHD_Daemon *
 start_daemon(struct wp_http *h, const struct wp_config *cfg, const struct sockaddr *addr,
              unsigned flags, unsigned threads, unsigned limit, MHD_socket lfd)
 {
+	/* a thread pool's size, none for a loop's (0 draws a warning) */
+	struct MHD_OptionItem pool[] = {
+		{threads ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
+		{MHD_OPTION_END, 0, NULL},
+	};
+
 	if (addr->sa_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	return MHD_start_daemon(
@@ -381,7 +391,7 @@ start_daemon(struct wp_http *h, const struct wp_config *cfg, const struct sockad
 		MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
 		MHD_OPTION_SOCK_ADDR, addr,
 		MHD_OPTION_LISTEN_SOCKET, lfd,
-		MHD_OPTION_THREAD_POOL_SIZE, threads,
+		MHD_OPTION_ARRAY, pool,
 		MHD_OPTION_CONNECTION_LIMIT, limit,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
@@ -396,7 +406,7 @@ start_daemon(struct wp_http *h, const struct wp_config *cfg, const struct sockad
 		MHD_OPTION_END);
 }
 
-/* PROTOTYPE (issue 32, EVENT_LOOPS): the event loops. */
+/* The event loops (EVENT_LOOPS, issue 32). */
 struct http_loop {
 	struct MHD_Daemon *d;
 	int efd;
@@ -439,6 +449,7 @@ static int
 start_loops(struct wp_http *h, const struct wp_config *cfg, const struct sockaddr *addr)
 {
 	wp_wait_fd_hook = wp_co_wait_fd;
+	wp_offload_hook = wp_co_offload;
 	h->loops = calloc(h->nloops, sizeof(*h->loops));
 	if (!h->loops)
 		return -1;
@@ -514,7 +525,7 @@ wp_http_start(const struct wp_config *cfg)
 		return NULL;
 	}
 	if (h->nloops)
-		wp_log("http: listening on %s port %u (%u event loops, a prototype; "
+		wp_log("http: listening on %s port %u (%u event loops, "
 		       "%u connections, %u per address)", cfg->bind_addr, cfg->port, h->nloops,
 		       cfg->max_connections, cfg->per_ip_connections);
 	else
@@ -553,8 +564,12 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 		__atomic_store_n(&h->loops_stop, 1, __ATOMIC_RELAXED);
 		for (unsigned i = 0; i < h->nloops; i++)
 			pthread_join(h->loops[i].thread, NULL);
-		for (unsigned i = 1; i < h->nloops; i++)
-			MHD_stop_daemon(h->loops[i].d);
+		for (unsigned i = 0; i < h->nloops; i++) {
+			if (i > 0)
+				MHD_stop_daemon(h->loops[i].d);
+			wp_loop_free(h->loops[i].loop);
+			close(h->loops[i].efd);
+		}
 		free(h->loops);
 	}
 	MHD_stop_daemon(h->daemon);

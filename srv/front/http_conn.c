@@ -38,7 +38,7 @@ struct conn_clock {
 	struct conn_clock *prev, *next;
 };
 
-/* --- Connections per address with event loops (PROTOTYPE, issue 32) ---
+/* --- Connections per address with event loops (issue 32) ---
  * libmicrohttpd counts PER_IP_CONNECTIONS per daemon; the event loops are
  * one daemon each, so the count is kept here for all of them: taken in
  * the accept policy (before the connection exists), kept by the

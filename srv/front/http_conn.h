@@ -18,7 +18,7 @@ struct conn_clock;
 
 struct wp_http {
 	struct MHD_Daemon *daemon;
-	/* PROTOTYPE (issue 32): HTTP_LOOPS event loops, each a daemon. */
+	/* EVENT_LOOPS event loops (issue 32), each a daemon. */
 	unsigned nloops;
 	struct http_loop *loops;
 	int loops_stop;
@@ -52,7 +52,7 @@ struct conn_ctx {
 	struct MHD_Connection *conn;
 	struct wp_waiter waiter; /* while suspended: a long-poll, a stream */
 	struct sse *sse;         /* an event stream kept open, or NULL */
-	/* PROTOTYPE (issue 32, HTTP_LOOPS): wp_serve() running in a
+	/* EVENT_LOOPS (issue 32): wp_serve() running in a
 	 * coroutine (1), or ended with its answer in co_res (2). */
 	int co_state;
 	struct wp_response co_res;

@@ -1,5 +1,5 @@
-/* PROTOTYPE (issue 32, not finished, off by default): the event loops
- * of the libmicrohttpd front. EVENT_LOOPS=N runs N threads, each with a
+/* The event loops of the libmicrohttpd front (issue 32), its default
+ * (EVENT_LOOPS=0: the thread pool). EVENT_LOOPS=N runs N threads, each with a
  * libmicrohttpd daemon in external epoll mode on one shared listening
  * socket (http.c, start_loops), and runs each API request's wp_serve() in
  * a coroutine of its loop: a wait on a database socket (store/health.c,
@@ -7,21 +7,49 @@
  * the loop instead of blocking a thread, so a loop a core serves what the
  * thread pool needed 32 threads for.
  *
- * Not finished (README, "Performance"): a request that blocks on anything
- * else blocks its whole loop (the PNG renderer's pipe, CPU-heavy
- * handlers); the stack switches are not annotated for AddressSanitizer,
- * so the sanitizer builds test the thread pool only. */
+ * What may block on anything else runs on the blocking pool below
+ * (wp_blocking(): the PNG renderer's pipe, the health monitor's answer).
+ * A CPU-heavy handler holds its loop while it computes (as it holds a
+ * pool thread): none known takes more than milliseconds. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "http_loop.h"
+
+/* AddressSanitizer and ThreadSanitizer are told of each switch of
+ * stacks (their fiber interfaces), so the sanitizer builds run the event
+ * loops too. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WP_CO_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define WP_CO_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(WP_CO_ASAN)
+#define WP_CO_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(WP_CO_TSAN)
+#define WP_CO_TSAN 1
+#endif
+#ifdef WP_CO_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef WP_CO_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 /* A coroutine's stack: reserved, not committed (MAP_NORESERVE), with a
  * guard page below it. The handlers run on the thread pool's 8 MiB
@@ -40,6 +68,12 @@ struct co {
 	void *arg;
 	int done, ready, waiting;
 	int64_t deadline;
+#ifdef WP_CO_ASAN
+	void *asan_fake;          /* its fake stack while it is switched out */
+#endif
+#ifdef WP_CO_TSAN
+	void *tsan_fiber, *tsan_back;
+#endif
 	struct co *next;          /* free list, or the loop's waiting list */
 	struct loop *loop;
 };
@@ -54,6 +88,13 @@ struct loop {
 
 static __thread struct loop *me;
 static __thread struct co *cur;
+#ifdef WP_CO_ASAN
+static __thread const void *loop_bottom;   /* the loop thread's stack */
+static __thread size_t loop_size;
+#endif
+
+static void co_back(struct co *co);
+static void co_entered(void);
 
 /* --- Switching stacks ---
  * co_to() runs co from where it last stopped (or from its start); co_back()
@@ -79,9 +120,10 @@ static void
 co_entry(void)
 {
 	struct co *co = cur;
+	co_entered();
 	co->fn(co->arg);
 	co->done = 1;
-	wp_co_switch(&co->sp, co->back_sp);
+	co_back(co);
 	__builtin_unreachable();
 }
 
@@ -102,13 +144,13 @@ co_prepare(struct co *co)
 }
 
 static void
-co_to(struct co *co)
+raw_to(struct co *co)
 {
 	wp_co_switch(&co->back_sp, co->sp);
 }
 
 static void
-co_back(struct co *co)
+raw_back(struct co *co)
 {
 	wp_co_switch(&co->sp, co->back_sp);
 }
@@ -117,9 +159,10 @@ static void
 trampoline(unsigned hi, unsigned lo)
 {
 	struct co *co = (struct co *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+	co_entered();
 	co->fn(co->arg);
 	co->done = 1;
-	swapcontext(&co->ctx, co->back);
+	co_back(co);
 }
 
 static __attribute__((noinline)) void
@@ -134,7 +177,7 @@ co_prepare(struct co *co)
 }
 
 static void
-co_to(struct co *co)
+raw_to(struct co *co)
 {
 	ucontext_t back;
 	co->back = &back;
@@ -142,11 +185,54 @@ co_to(struct co *co)
 }
 
 static void
-co_back(struct co *co)
+raw_back(struct co *co)
 {
 	swapcontext(&co->ctx, co->back);
 }
 #endif
+
+/* From the loop into co, and back when it yields or ends. */
+static void
+co_to(struct co *co)
+{
+#ifdef WP_CO_ASAN
+	void *fake = NULL;
+	__sanitizer_start_switch_fiber(&fake, co->stack, CO_STACK);
+#endif
+#ifdef WP_CO_TSAN
+	co->tsan_back = __tsan_get_current_fiber();
+	__tsan_switch_to_fiber(co->tsan_fiber, 0);
+#endif
+	raw_to(co);
+#ifdef WP_CO_ASAN
+	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
+/* From co back to its loop: co yields, or has ended (then for good). */
+static void
+co_back(struct co *co)
+{
+#ifdef WP_CO_ASAN
+	__sanitizer_start_switch_fiber(co->done ? NULL : &co->asan_fake, loop_bottom, loop_size);
+#endif
+#ifdef WP_CO_TSAN
+	__tsan_switch_to_fiber(co->tsan_back, 0);
+#endif
+	raw_back(co);
+#ifdef WP_CO_ASAN
+	__sanitizer_finish_switch_fiber(co->asan_fake, &loop_bottom, &loop_size);
+#endif
+}
+
+/* First thing on a coroutine's stack. */
+static void
+co_entered(void)
+{
+#ifdef WP_CO_ASAN
+	__sanitizer_finish_switch_fiber(NULL, &loop_bottom, &loop_size);
+#endif
+}
 
 void *
 wp_loop_new(void)
@@ -163,6 +249,29 @@ wp_loop_new(void)
 	l->armed = calloc(65536, 1);
 	l->narmed = l->armed ? 65536 : 0;
 	return l;
+}
+
+/* After its thread ended: its coroutines' stacks (any still waiting, cut
+ * off by the stop, with them), its epoll set. */
+void
+wp_loop_free(void *lv)
+{
+	struct loop *l = lv;
+
+	if (!l)
+		return;
+	for (int pass = 0; pass < 2; pass++)
+		for (struct co *co = pass ? l->waiting : l->free, *nx; co; co = nx) {
+			nx = co->next;
+			munmap((char *)co->stack - CO_GUARD, CO_STACK + CO_GUARD);
+#ifdef WP_CO_TSAN
+			__tsan_destroy_fiber(co->tsan_fiber);
+#endif
+			free(co);
+		}
+	close(l->ep);
+	free(l->armed);
+	free(l);
 }
 
 int
@@ -215,6 +324,9 @@ wp_co_start(void (*fn)(void *), void *arg)
 		mprotect(m, CO_GUARD, PROT_NONE);
 		co->stack = (char *)m + CO_GUARD;
 		co->loop = me;
+#ifdef WP_CO_TSAN
+		co->tsan_fiber = __tsan_create_fiber(0);
+#endif
 	}
 	co->fn = fn;
 	co->arg = arg;
@@ -322,4 +434,89 @@ wp_loop_round(void *lv, void *mark, void *mark2, int timeout_ms, void (*done)(vo
 		}
 	}
 	return hit;
+}
+
+/* --- The blocking pool ---
+ * Work that may block on something other than the database (the PNG
+ * renderer's pipe, the health monitor's answer; wp_blocking()) runs on
+ * a thread of this pool while its coroutine waits on an eventfd the
+ * thread writes when done, and the loop serves the others meanwhile.
+ * Threads start as needed, up to BLOCKING_MAX, and then stay. */
+#define BLOCKING_MAX 8
+
+struct job {
+	void (*fn)(void *);
+	void *arg;
+	int efd;
+	struct job *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	struct job *head, **tail;
+	unsigned threads, idle;
+} bp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &bp.head, 0, 0};
+
+static void *
+blocking_main(void *unused)
+{
+	(void)unused;
+	wp_json_thread_init();   /* what runs here may parse: core/json.c */
+	pthread_mutex_lock(&bp.lock);
+	for (;;) {
+		while (!bp.head) {
+			bp.idle++;
+			pthread_cond_wait(&bp.cv, &bp.lock);
+			bp.idle--;
+		}
+		struct job *j = bp.head;
+		if (!(bp.head = j->next))
+			bp.tail = &bp.head;
+		pthread_mutex_unlock(&bp.lock);
+		int efd = j->efd;  /* j is the coroutine's: gone once told */
+		j->fn(j->arg);
+		eventfd_write(efd, 1);
+		pthread_mutex_lock(&bp.lock);
+	}
+	return NULL;
+}
+
+/* wp_offload_hook: 0 when fn ran on the pool, -1 when the caller runs it
+ * (outside a coroutine, or no eventfd or thread to be had). */
+int
+wp_co_offload(void (*fn)(void *), void *arg)
+{
+	struct job j = {fn, arg, -1, NULL};
+	eventfd_t v;
+
+	if (!cur || (j.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return -1;
+	pthread_mutex_lock(&bp.lock);
+	if (bp.idle == 0 && bp.threads < BLOCKING_MAX) {
+		pthread_t t;
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&t, &a, blocking_main, NULL) == 0)
+			bp.threads++;
+		pthread_attr_destroy(&a);
+	}
+	if (bp.threads == 0) {
+		pthread_mutex_unlock(&bp.lock);
+		close(j.efd);
+		return -1;
+	}
+	*bp.tail = &j;
+	bp.tail = &j.next;
+	pthread_cond_signal(&bp.cv);
+	pthread_mutex_unlock(&bp.lock);
+	while (eventfd_read(j.efd, &v) != 0) {
+		if (wp_co_wait_fd(j.efd, POLLIN, 1000) == -2) {
+			struct pollfd p = {.fd = j.efd, .events = POLLIN};
+			poll(&p, 1, 1000);
+		}
+	}
+	close(j.efd);
+	return 0;
 }

@@ -510,18 +510,20 @@ wp_monitor_poke(struct wp_store *st)
 	pthread_cond_signal(&st->wake);
 }
 
-/* A daemon answers from the monitor: down, at once; up, once the next
- * check has finished (a fresh answer), or down if it does not finish
- * within check_ms. */
-int
-wp_monitor_answer(struct wp_store *st, int *up)
+struct answer_call {
+	struct wp_store *st;
+	int up;
+};
+
+/* The wait for the next check, up to check_ms: run by wp_blocking(), so
+ * an event loop serves others meanwhile. */
+static void
+answer_blocking(void *arg)
 {
+	struct answer_call *a = arg;
+	struct wp_store *st = a->st;
+
 	pthread_mutex_lock(&st->lock);
-	if (!st->monitoring) {
-		pthread_mutex_unlock(&st->lock);
-		return 0;
-	}
-	*up = 0;
 	if (!st->down) {
 		unsigned long want = st->checks + 1;
 		struct timespec until = wp_abs_deadline(wp_deadline_in(st->lim.check_ms));
@@ -529,10 +531,27 @@ wp_monitor_answer(struct wp_store *st, int *up)
 		while (st->checks < want && !st->down &&
 		       pthread_cond_timedwait(&st->checked, &st->lock, &until) != ETIMEDOUT)
 			;
-		*up = st->checks >= want && !st->down;
+		a->up = st->checks >= want && !st->down;
 	} else {
 		wp_monitor_poke(st);
 	}
 	pthread_mutex_unlock(&st->lock);
+}
+
+/* A daemon answers from the monitor: down, at once; up, once the next
+ * check has finished (a fresh answer), or down if it does not finish
+ * within check_ms. */
+int
+wp_monitor_answer(struct wp_store *st, int *up)
+{
+	struct answer_call a = {st, 0};
+
+	pthread_mutex_lock(&st->lock);
+	int monitoring = st->monitoring;
+	pthread_mutex_unlock(&st->lock);
+	if (!monitoring)
+		return 0;
+	wp_blocking(answer_blocking, &a);
+	*up = a.up;
 	return 1;
 }

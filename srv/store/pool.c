@@ -196,7 +196,7 @@ wp_store_get(struct wp_store *st)
 			found = 1;
 			break;
 		}
-		/* PROTOTYPE (issue 32): in an event loop's coroutine, wait
+		/* In an event loop's coroutine (issue 32), wait
 		 * by yielding to the loop (the connections are held by
 		 * requests of the same loop). */
 		if (wp_wait_fd_hook) {

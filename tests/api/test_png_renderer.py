@@ -148,6 +148,47 @@ class RendererTest(wp.ServerTestCase):
         self.assertEqual(spectator.headers["etag"], '"b%d-p1-x-png"' % game)
 
 
+class RenderWaitTest(wp.ServerTestCase):
+    """issue 32: a render that waits on the renderer (up to
+    RENDER_TIMEOUT_MS) holds no one else's request. With the event-loop
+    front it waits on the blocking pool, not in its loop: here a server
+    with one loop (EVENT_LOOPS=1, where a render held in the loop would
+    stall every connection) answers others while its renderer is stopped
+    and an image waits on it."""
+    start_server = False
+
+    def test_others_are_served_while_a_render_waits(self):
+        srv = wp.Server(self.db.url, env={"EVENT_LOOPS": "1",
+                                          "RENDER_TIMEOUT_MS": "600000"}).start()
+        try:
+            a, b = ml.Client(srv, "Ann"), ml.Client(srv, "Ben")
+            game = ml.start_match([a, b])
+            if srv.request("GET", "/api/games/%d/board.png" % game).status == 501:
+                self.skipTest("built without librsvg: no renderer")
+            pid = renderer_of(srv)
+            answer = {}
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                t = threading.Thread(target=lambda: answer.setdefault(
+                    "r", srv.request("GET", "/api/games/%d/board.png" % game,
+                                     headers=ml.auth(a.token), timeout=600)))
+                t.start()
+                self.assertTrue(wp.wait_until(lambda: RendererTest.server_waits_on(None, pid),
+                                              60), "the SVG reached the renderer")
+                # Each on a new connection, while the image waits.
+                for path in ("/api/health", "/api/games/%d" % game, "/", "/api/rulesets"):
+                    r = wp.request(srv.port, "GET", path, timeout=120)
+                    self.assertEqual(r.status, 200, (path, r))
+                self.assertEqual(a.view(game).status, 200)
+                self.assertNotIn("r", answer, "the image still waits on the stopped renderer")
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            t.join(120)
+            self.assertEqual(answer["r"].status, 200, answer.get("r"))
+        finally:
+            srv.stop()
+
+
 class RenderCostTest(wp.ServerTestCase):
     """issue 24, item 5: a render counts PNG_RENDER_COST requests against
     RATE_LIMIT_REQUESTS, a kept image one. Each server here allows 40

@@ -83,22 +83,23 @@ buckets(void)
 	CHECK(wp_rate_take(WP_RATE_GAMES, "fresh", 5) == 0, "a new key after many");
 
 	struct wp_request req = {0};
+	char buf[WP_CLIENT_IP_MAX];
 	snprintf(req.peer, sizeof(req.peer), "127.0.0.1");
-	CHECK_STR(wp_client_ip(&req), "127.0.0.1", "no header: the peer");
+	CHECK_STR(wp_client_ip(&req, buf), "127.0.0.1", "no header: the peer");
 	req.headers[0].name = "X-Forwarded-For";
 	req.headers[0].value = "192.0.2.9, 203.0.113.1";
 	req.nheaders = 1;
-	CHECK_STR(wp_client_ip(&req), "203.0.113.1", "the last address, the proxy's own");
+	CHECK_STR(wp_client_ip(&req, buf), "203.0.113.1", "the last address, the proxy's own");
 	req.headers[0].value = "203.0.113.2";
-	CHECK_STR(wp_client_ip(&req), "203.0.113.2", "one address");
+	CHECK_STR(wp_client_ip(&req, buf), "203.0.113.2", "one address");
 	req.headers[0].value = "192.0.2.9, ";
-	CHECK_STR(wp_client_ip(&req), "127.0.0.1", "an empty last entry: the peer");
+	CHECK_STR(wp_client_ip(&req, buf), "127.0.0.1", "an empty last entry: the peer");
 	wp_rate_fini();
 
 	cfg.trust_forwarded_for = 0;
 	wp_rate_init(&cfg);
 	req.headers[0].value = "203.0.113.2";
-	CHECK_STR(wp_client_ip(&req), "127.0.0.1", "not trusted unless configured");
+	CHECK_STR(wp_client_ip(&req, buf), "127.0.0.1", "not trusted unless configured");
 	wp_rate_fini();
 }
 
