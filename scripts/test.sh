@@ -13,9 +13,9 @@
 #             (the browser sweep of every page with axe, e2e_polish, and
 #             the board test on web/ unbundled; the api load test
 #             api_stress runs under the sanitizers); the api tests again
-#             on build/ with the event-loop front (EVENT_LOOPS=2, a
-#             prototype, off by default); then the api tests on
-#             build-tsan/ (clang, ThreadSanitizer). A cold image build is
+#             on build/ with the thread-pool front (EVENT_LOOPS=0; every
+#             other run uses the default, the event loops); then the api
+#             tests on build-tsan/ (clang, ThreadSanitizer). A cold image build is
 #             minutes of apt and compile. --image is the same.
 #
 # Stages of the default run:
@@ -371,9 +371,9 @@ main() {
         start_background SAN_PID "$SAN_LOG" sanitizer_stage
         stage "build" configure_and_build "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
         stage "ctest (image|slow)" run_ctest "$ROOT/build" -L '^(image|slow)$' -LE '^api$'
-        # The event-loop front (EVENT_LOOPS, a prototype, issue 32): off by
-        # default, so its every api test runs here, with two loops.
-        EVENT_LOOPS=2 stage "ctest (api, EVENT_LOOPS=2)" run_ctest "$ROOT/build" -L '^api$' -LE '^slow$'
+        # The thread-pool front (EVENT_LOOPS=0), the default until issue
+        # 32's event loops: every api test on it too.
+        EVENT_LOOPS=0 stage "ctest (api, EVENT_LOOPS=0)" run_ctest "$ROOT/build" -L '^api$' -LE '^slow$'
         stage "asan+ubsan (unit|api|fuzz)" finish_background "$SAN_PID" "$SAN_LOG" ASan+UBSan
         start_background TSAN_PID "$TSAN_LOG" tsan_stage
         stage "tsan (api)" finish_background "$TSAN_PID" "$TSAN_LOG" ThreadSanitizer

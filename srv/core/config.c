@@ -1,9 +1,12 @@
 /* Configuration from the environment, each variable with its default
  * (README.md, "Configuration"). Read once at start. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wp.h"
 
@@ -193,6 +196,18 @@ load_ratings(struct wp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+
+/* EVENT_LOOPS by default: a loop a core the process may run on (its
+ * affinity, as nproc counts; a container's CPU quota is not seen). */
+static unsigned
+cores(void)
+{
+	cpu_set_t set;
+	long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+	                                                     : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+}
+
 int
 wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 {
@@ -211,7 +226,7 @@ wp_config_load(struct wp_config *cfg, char *err, size_t errlen)
 	    wp_env_u("MAX_CONNECTIONS", 1024, 4, 100000, &cfg->max_connections, err, errlen) ||
 	    wp_env_u("CONNECTION_TIMEOUT", 30, 1, 3600, &cfg->connection_timeout, err, errlen) ||
 	    wp_env_u("THREADS", 32, 1, 256, &cfg->threads, err, errlen) ||
-	    wp_env_u("EVENT_LOOPS", 0, 0, 64, &cfg->event_loops, err, errlen) ||
+	    wp_env_u("EVENT_LOOPS", cores(), 0, 64, &cfg->event_loops, err, errlen) ||
 	    env_uint("CONNECTION_MEMORY", 3072, 3072, 16 * 1024 * 1024, &mem, err, errlen) ||
 	    wp_env_u("DB_POOL_SIZE", 32, 1, 256, &cfg->db_pool_size, err, errlen) ||
 	    wp_env_u("VACATION_EVERY_DAYS", 30, 1, 365, &cfg->vacation_every_days, err, errlen) ||

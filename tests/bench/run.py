@@ -43,8 +43,8 @@ asserts a time: figures are reported, not tested.
 
 Usage: tests/bench/run.py [--build build] [--matches 1000] [--threads 32]
                           [--seconds 10] [--rounds 3] [--event-loops N]
-       (--event-loops N: warpostd with EVENT_LOOPS=N, the event-loop
-       front, a prototype, instead of its thread pool)
+       (--event-loops N: warpostd with EVENT_LOOPS=N; without it, its
+       default, a loop a core; 0: its thread pool of THREADS=32)
        tests/bench/run.py --bots [--bot-matches 20]   (the computer player
        against random play, tests/bench/botbench.c; bot/README.md)
        tests/bench/run.py --phone  (tests/bench/phone.mjs: the board on a
@@ -390,9 +390,9 @@ def main():
     ap.add_argument("--threads", type=int, default=32)
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
-    # warpostd's event-loop front (EVENT_LOOPS, a prototype, issue 32)
-    # instead of its thread pool.
-    ap.add_argument("--event-loops", type=int, default=0)
+    # warpostd's event loops (EVENT_LOOPS, issue 32): None, its default
+    # (a loop a core); 0, the thread pool.
+    ap.add_argument("--event-loops", type=int, default=None)
     # The computer player's strength (issue 27): botbench alone, then exit.
     ap.add_argument("--bots", action="store_true",
                     help="run tests/bench/botbench (levels 4 and 1 against random play)")
@@ -417,7 +417,7 @@ def main():
             raise SystemExit(f"{tool} is missing: run scripts/deps.sh bench")
 
     rows = []
-    front = {"EVENT_LOOPS": args.event_loops} if args.event_loops else {}
+    front = {"EVENT_LOOPS": str(args.event_loops)} if args.event_loops is not None else {}
     with bench_server(args.build, "wp-bench-", **front) as bs:
         url, base, port, srv, tmp = bs.url, bs.base, bs.port, bs.srv, bs.tmp
         opts = {"turn_limit": 10000}
@@ -678,8 +678,8 @@ def main():
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     table = [f"Benchmark: {args.matches} matches, {args.threads} clients, {args.seconds} s, "
              f"{cpu} cores, server and load on the same machine; warpostd's front: "
-             + (f"EVENT_LOOPS={args.event_loops} (the event loops, a prototype)."
-                if args.event_loops else "the thread pool (THREADS=32)."), "",
+             + ("the thread pool (EVENT_LOOPS=0, THREADS=32)." if args.event_loops == 0 else
+                f"the event loops (EVENT_LOOPS={args.event_loops or cpu})."), "",
              "| what | rate | latency | notes |", "| --- | --- | --- | --- |"]
     table += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
     text = "\n".join(table) + "\n"
