@@ -139,6 +139,8 @@ int (*wp_offload_hook)(void (*fn)(void *), void *arg);
 void
 wp_blocking(void (*fn)(void *), void *arg)
 {
-	if (!wp_offload_hook || wp_offload_hook(fn, arg) != 0)
+	int (*hook)(void (*)(void *), void *) = __atomic_load_n(&wp_offload_hook, __ATOMIC_ACQUIRE);
+
+	if (!hook || hook(fn, arg) != 0)
 		fn(arg);
 }

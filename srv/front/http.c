@@ -448,8 +448,9 @@ loop_main(void *arg)
 static int
 start_loops(struct wp_http *h, const struct wp_config *cfg, const struct sockaddr *addr)
 {
-	wp_wait_fd_hook = wp_co_wait_fd;
-	wp_offload_hook = wp_co_offload;
+	/* atomic: the health monitor's thread already reads it */
+	__atomic_store_n(&wp_wait_fd_hook, wp_co_wait_fd, __ATOMIC_RELEASE);
+	__atomic_store_n(&wp_offload_hook, wp_co_offload, __ATOMIC_RELEASE);
 	h->loops = calloc(h->nloops, sizeof(*h->loops));
 	if (!h->loops)
 		return -1;

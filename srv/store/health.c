@@ -65,8 +65,9 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 			return -1;
 		if (left <= 0 || (c && overtaken(c)))
 			return 0;
-		if (wp_wait_fd_hook) {
-			int y = wp_wait_fd_hook(p.fd, events, left < 100 ? (int)left + 1 : 100);
+		int (*hook)(int, short, int) = __atomic_load_n(&wp_wait_fd_hook, __ATOMIC_ACQUIRE);
+		if (hook) {
+			int y = hook(p.fd, events, left < 100 ? (int)left + 1 : 100);
 			if (y == 1)
 				return 1;
 			if (y == 0)

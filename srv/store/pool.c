@@ -199,9 +199,10 @@ wp_store_get(struct wp_store *st)
 		/* In an event loop's coroutine (issue 32), wait
 		 * by yielding to the loop (the connections are held by
 		 * requests of the same loop). */
-		if (wp_wait_fd_hook) {
+		int (*hook)(int, short, int) = __atomic_load_n(&wp_wait_fd_hook, __ATOMIC_ACQUIRE);
+		if (hook) {
 			pthread_mutex_unlock(&st->lock);
-			int y = wp_wait_fd_hook(-1, 0, 1);
+			int y = hook(-1, 0, 1);
 			pthread_mutex_lock(&st->lock);
 			if (y != -2) {
 				if (wp_now_ns() >= deadline)
