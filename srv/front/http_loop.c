@@ -7,10 +7,10 @@
  * the loop instead of blocking a thread, so a loop a core serves what the
  * thread pool needed 32 threads for.
  *
- * What may block on anything else runs on the blocking pool below
- * (wp_blocking(): the PNG renderer's pipe, the health monitor's answer).
- * A CPU-heavy handler holds its loop while it computes (as it holds a
- * pool thread): none known takes more than milliseconds. */
+ * What may block on anything else, or compute for long, runs on the
+ * blocking pool below (wp_blocking(): the PNG renderer's pipe, the health
+ * monitor's answer, verify's replay). Any other handler holds its loop
+ * while it computes, as it held a pool thread. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -455,8 +455,8 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	struct job *head, **tail;
-	unsigned threads, idle;
-} bp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &bp.head, 0, 0};
+	unsigned threads, idle, queued;
+} bp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &bp.head, 0, 0, 0};
 
 static void *
 blocking_main(void *unused)
@@ -473,6 +473,7 @@ blocking_main(void *unused)
 		struct job *j = bp.head;
 		if (!(bp.head = j->next))
 			bp.tail = &bp.head;
+		bp.queued--;
 		pthread_mutex_unlock(&bp.lock);
 		int efd = j->efd;  /* j is the coroutine's: gone once told */
 		uint64_t one = 1;
@@ -497,7 +498,9 @@ wp_co_offload(void (*fn)(void *), void *arg)
 	if (!cur || (j.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		return -1;
 	pthread_mutex_lock(&bp.lock);
-	if (bp.idle == 0 && bp.threads < BLOCKING_MAX) {
+	/* a thread more unless one is idle for this job (not for one queued
+	 * before it, not yet taken) */
+	if (bp.idle <= bp.queued && bp.threads < BLOCKING_MAX) {
 		pthread_t t;
 		pthread_attr_t a;
 		pthread_attr_init(&a);
@@ -513,6 +516,7 @@ wp_co_offload(void (*fn)(void *), void *arg)
 	}
 	*bp.tail = &j;
 	bp.tail = &j.next;
+	bp.queued++;
 	pthread_cond_signal(&bp.cv);
 	pthread_mutex_unlock(&bp.lock);
 	while (read(j.efd, &v, sizeof(v)) != sizeof(v)) {
