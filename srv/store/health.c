@@ -525,17 +525,13 @@ answer_blocking(void *arg)
 	struct wp_store *st = a->st;
 
 	pthread_mutex_lock(&st->lock);
-	if (!st->down) {
-		unsigned long want = st->checks + 1;
-		struct timespec until = wp_abs_deadline(wp_deadline_in(st->lim.check_ms));
-		wp_monitor_poke(st);
-		while (st->checks < want && !st->down &&
-		       pthread_cond_timedwait(&st->checked, &st->lock, &until) != ETIMEDOUT)
-			;
-		a->up = st->checks >= want && !st->down;
-	} else {
-		wp_monitor_poke(st);
-	}
+	unsigned long want = st->checks + 1;
+	struct timespec until = wp_abs_deadline(wp_deadline_in(st->lim.check_ms));
+	wp_monitor_poke(st);
+	while (st->checks < want && !st->down &&
+	       pthread_cond_timedwait(&st->checked, &st->lock, &until) != ETIMEDOUT)
+		;
+	a->up = st->checks >= want && !st->down;
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -548,11 +544,14 @@ wp_monitor_answer(struct wp_store *st, int *up)
 	struct answer_call a = {st, 0};
 
 	pthread_mutex_lock(&st->lock);
-	int monitoring = st->monitoring;
+	int monitoring = st->monitoring, down = st->down;
+	if (monitoring && down)
+		wp_monitor_poke(st);
 	pthread_mutex_unlock(&st->lock);
 	if (!monitoring)
 		return 0;
-	wp_blocking(answer_blocking, &a);
+	if (!down)
+		wp_blocking(answer_blocking, &a);
 	*up = a.up;
 	return 1;
 }
