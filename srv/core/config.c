@@ -196,7 +196,6 @@ load_ratings(struct wp_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-
 /* EVENT_LOOPS by default: a loop a core the process may run on (its
  * affinity, as nproc counts; a container's CPU quota is not seen). */
 static unsigned
