@@ -402,14 +402,17 @@ class LongMatchTest(wp.ServerTestCase):
                 self.assertEqual(r.status, 200, r)
             self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
         q, ap = "warpost_db_queries_total", "warpost_rules_applies_total"
+        # 5,000 posts written out or replayed: seconds under
+        # ThreadSanitizer on a busy machine, so no 15 s bound here.
+        long = 300
         export = self.work(lambda game, i: self.server.request(
-            "GET", "/api/games/%d/export" % game))
+            "GET", "/api/games/%d/export" % game, timeout=long))
         self.assertEqual(export["big"][q], export["small"][q], export)
         verify = self.work(lambda game, i: self.server.request(
-            "GET", "/api/games/%d/verify" % game))
+            "GET", "/api/games/%d/verify" % game, timeout=long))
         self.assertEqual(verify["big"][q], verify["small"][q], verify)
         for name, game in self.matches.items():
-            v = self.server.request("GET", "/api/games/%d/verify" % game).json()
+            v = self.server.request("GET", "/api/games/%d/verify" % game, timeout=long).json()
             self.assertTrue(v["verified"], v["mismatches"])
             self.assertLessEqual(verify[name][ap], v["posts"], "%s: one pass" % name)
 
