@@ -674,8 +674,11 @@ class _Process:
                 self._fail("not ready after %.0f s" % timeout)
             time.sleep(0.05)
 
-    def stop(self, timeout=15, expect_code=0):
-        """SIGTERM, wait, check the exit code; returns the stderr text."""
+    def stop(self, timeout=60, expect_code=0):
+        """SIGTERM, wait, check the exit code; returns the stderr text.
+        60 s: after its "stopped" the server waits for its renderer to
+        exit, and under AddressSanitizer each of the two then runs its
+        leak check, which took over 15 s on a machine kept busy."""
         if self.proc is None:
             return ""
         if self.proc.poll() is None:
