@@ -53,6 +53,9 @@ on_fatal(int sig, siginfo_t *si, void *uc)
 	size_t k;
 
 	(void)uc;
+	/* this thread's held access-log lines (core/log.c) first: the
+	 * requests before the crash */
+	wp_log_flush();
 	put("warpostd: fatal signal ");
 	put_num((unsigned long)sig, 10);
 	put(" (");

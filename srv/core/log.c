@@ -2,8 +2,10 @@
  * docker) collects them. A line is written with one write() so lines of
  * concurrent requests do not interleave. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,12 +35,50 @@ stamp(char *buf, size_t cap)
 	return len;
 }
 
+/* An event loop's thread (front/http.c) holds its access-log lines and
+ * writes those of one round of its loop with one write(), after the round
+ * (wp_log_flush): a write() a request was a tenth of warpostd's CPU a turn
+ * on the bench (issue 32). At most PIPE_BUF bytes go at once, which a pipe
+ * (docker, systemd) takes whole, between other threads' lines. Other lines
+ * (wp_log) are written at once, after what is held, in order. */
+static _Thread_local char *held;
+static _Thread_local size_t held_len;
+
+void
+wp_log_flush(void)
+{
+	if (held && held_len) {
+		(void)!write(STDERR_FILENO, held, held_len);
+		held_len = 0;
+	}
+}
+
+void
+wp_log_hold(int on)
+{
+	wp_log_flush();
+	if (on && !held)
+		held = malloc(PIPE_BUF);   /* none: lines are written at once */
+	else if (!on) {
+		free(held);
+		held = NULL;
+	}
+}
+
 static void
-emit(char *line, size_t len, size_t cap)
+emit(char *line, size_t len, size_t cap, int may_hold)
 {
 	if (len >= cap - 1)
 		len = cap - 2;
 	line[len++] = '\n';
+	if (may_hold && held && len <= PIPE_BUF) {
+		if (held_len + len > PIPE_BUF)
+			wp_log_flush();
+		memcpy(held + held_len, line, len);
+		held_len += len;
+		return;
+	}
+	wp_log_flush();
 	(void)!write(STDERR_FILENO, line, len);
 }
 
@@ -107,7 +147,7 @@ wp_log_request(const struct wp_request *req, int status)
 	n = put_num(line, n, cap, cs % 100, 2);
 	n = put_str(line, n, cap, "ms ");
 	n = put_str(line, n, cap, req->peer[0] ? req->peer : "-");
-	emit(line, n, cap);
+	emit(line, n, cap, 1);
 }
 
 void
@@ -123,5 +163,5 @@ wp_log(const char *fmt, ...)
 	int r = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	va_end(ap);
 	n += r < 0 ? 0 : (size_t)r;
-	emit(line, n < sizeof(line) ? n : sizeof(line) - 1, sizeof(line));
+	emit(line, n < sizeof(line) ? n : sizeof(line) - 1, sizeof(line), 0);
 }

@@ -295,5 +295,9 @@ void wp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void wp_crash_handlers(void);
 /* Silences both (fuzzing, where sanitizer reports must stay visible). */
 void wp_log_quiet(int on);
+/* On an event loop's thread: its access-log lines are held, and written
+ * together by wp_log_flush() after each round (core/log.c). */
+void wp_log_hold(int on);
+void wp_log_flush(void);
 
 #endif

@@ -426,6 +426,7 @@ loop_main(void *arg)
 	struct epoll_event ev2 = {.events = EPOLLIN, .data.ptr = &hl->efd};
 
 	wp_loop_enter(hl->loop);
+	wp_log_hold(1);
 	loop_wake_fd = hl->efd;
 	epoll_ctl(wp_loop_fd(hl->loop), EPOLL_CTL_ADD, di->epoll_fd, &ev);
 	epoll_ctl(wp_loop_fd(hl->loop), EPOLL_CTL_ADD, hl->efd, &ev2);
@@ -441,7 +442,9 @@ loop_main(void *arg)
 		/* Every round: libmicrohttpd closes and counts out connections
 		 * (and listens again below its limit) only inside MHD_run. */
 		MHD_run(hl->d);
+		wp_log_flush();
 	}
+	wp_log_hold(0);
 	return NULL;
 }
 

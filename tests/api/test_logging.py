@@ -1,5 +1,7 @@
 """Access log: one stderr line per request with method, path, status and a
 duration, e.g. "GET /api/health 200 0.42ms"."""
+import concurrent.futures
+import http.client
 import os
 import re
 import sys
@@ -61,6 +63,38 @@ class LoggingTest(wp.ServerTestCase):
             self.assertEqual(self.req("GET", "/api/health").status, 200)
         found = self.lines_matching(rx, before + n)
         self.assertEqual(len(found) - before, n, self.server.stderr_text()[-3000:])
+
+    def test_concurrent_lines_whole(self):
+        """Under load each loop writes the access lines of one round with
+        one write() (core/log.c, wp_log_hold): every request still has its
+        line, whole, one a line, and in the order they were answered on a
+        connection."""
+        tag = wp.random_suffix()
+        per, conns = 40, 12
+        paths = [["/api/c-%s-%d-%d" % (tag, k, i) for i in range(per)] for k in range(conns)]
+
+        def client(k):
+            c = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=60)
+            for p in paths[k]:
+                c.request("GET", p)
+                r = c.getresponse()
+                r.read()
+                self.assertEqual(r.status, 404)
+            c.close()
+
+        with concurrent.futures.ThreadPoolExecutor(conns) as ex:
+            for f in [ex.submit(client, k) for k in range(conns)]:
+                f.result()
+        rx = re.compile(r"/api/c-%s-" % tag)
+        found = self.lines_matching(rx, per * conns)
+        self.assertEqual(len(found), per * conns, self.server.stderr_text()[-3000:])
+        stamp = re.compile(r"\d{4}-\d\d-\d\dT")
+        for k in range(conns):
+            mine = [l for l in found if "/api/c-%s-%d-" % (tag, k) in l]
+            self.assertEqual([re.search(r"/api/\S+", l).group(0) for l in mine], paths[k])
+            for line in mine:
+                self.assertRegex(line, line_re("GET", re.search(r"/api/\S+", line).group(0), 404))
+                self.assertEqual(len(stamp.findall(line)), 1, line)
 
     def test_health_line(self):
         self.req("GET", "/api/health")
