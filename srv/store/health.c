@@ -52,7 +52,10 @@ overtaken(const struct wp_conn *c)
 }
 
 /* 1 when the socket is ready for events, 0 at the deadline or when the
- * breaker tripped, -1 on error. Polls in slices to notice the breaker. */
+ * breaker tripped, -1 on error. Polls in slices to notice the breaker.
+ * The hook (the event loops' wp_co_wait_fd) waits in the coroutine
+ * instead: 1 ready, 0 the slice passed, -2 not in a coroutine or the
+ * socket not watched (then poll() here). */
 int (*wp_wait_fd_hook)(int fd, short events, int timeout_ms);
 
 static int
@@ -72,8 +75,6 @@ wait_socket(const struct wp_conn *c, PGconn *pg, short events, int64_t deadline)
 				return 1;
 			if (y == 0)
 				continue;
-			if (y == -1)
-				return -1;
 		}
 		int rc = poll(&p, 1, left < 100 ? (int)left + 1 : 100);
 		if (rc > 0)
