@@ -1,6 +1,7 @@
 /* Logs go to stderr, one line each, so that a supervisor (systemd,
  * docker) collects them. A line is written with one write() so lines of
- * concurrent requests do not interleave. */
+ * concurrent requests do not interleave (an event loop's access lines a
+ * round at a time: wp_log_hold, below). */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
