@@ -14,8 +14,9 @@
 #   hacluster.sh state DIR         pg_autoctl show state
 #   hacluster.sh primary DIR       the name of the node that is primary now
 #   hacluster.sh kill DIR NODE     SIGKILL the node's pg_autoctl and its
-#                                  postgres (NODE: node1 or node2): the loss
-#                                  of a machine
+#                                  postgres (NODE: node1 or node2), all at
+#                                  once: the loss of a machine; fails if a
+#                                  process of it is left or its port answers
 #   hacluster.sh run DIR NODE      run the node again (it rejoins, as the
 #                                  secondary when the other was promoted)
 #   hacluster.sh wait DIR          wait until one node is primary and the
@@ -161,17 +162,70 @@ url() {
         "$((p + 1))" "$((p + 2))" "$DB_NAME"
 }
 
+# The processes of node NAME alive now: the keeper's session (pg_autoctl
+# run and its services), every process whose command line names the data
+# directory (the postmaster: `postgres -D DIR/NAME`; a keeper that left the
+# session), and the postmaster's children (backends, walsenders: each in
+# its own session).
+node_pids() {
+    local name=$1 pid sid pm
+    if [[ -f $DIR/$name.pid ]]; then
+        pid=$(cat "$DIR/$name.pid")
+        sid=$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ') || true
+        [[ -n $sid ]] && { ps -o pid= -s "$sid" 2>/dev/null || true; }
+    fi
+    pgrep -f -- "$DIR/$name( |\$)" 2>/dev/null || true
+    if [[ -f $DIR/$name/postmaster.pid ]]; then
+        pm=$(head -n 1 "$DIR/$name/postmaster.pid" 2>/dev/null) || true
+        # only while that pid is still this node's postmaster (not reused)
+        if [[ $pm =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pm/cmdline" 2>/dev/null |
+            grep -q -- "$DIR/$name"; then
+            echo "$pm"
+            ps -o pid= --ppid "$pm" 2>/dev/null || true
+        fi
+    fi
+}
+
+# The port of node1, node2 (the monitor's + 1, + 2) or the monitor.
+# Of the pids on standard input, those alive (not zombies: a killed
+# process stays listed until it is reaped), one a line.
+alive() {
+    local pids
+    pids=$(sort -un | tr '\n' ',' | sed 's/,$//')
+    [[ -n $pids ]] || return 0
+    ps -o pid=,stat= -p "$pids" 2>/dev/null | awk '$2 !~ /^Z/ {print $1}' || true
+}
+
+node_port() {
+    case $1 in
+        node[0-9]) echo $(($(port_of) + ${1#node})) ;;
+        *) port_of ;;
+    esac
+}
+
+# SIGKILL to the whole node at once, the loss of its machine: first every
+# process of it stopped (SIGSTOP: none forks or restarts another while the
+# list is made), then all killed; again until none is left. Fails unless
+# its port then refuses connections.
 kill_node() {
-    local name=$1 pid pids
+    local name=$1 pids i
     [[ -f $DIR/$name.pid ]] || die "$name was never run here"
-    pid=$(cat "$DIR/$name.pid")
-    # the keeper and everything in its session, then the postmaster it
-    # started (it may have left the session): all with SIGKILL
-    pids=$(ps -o pid= -s "$(ps -o sid= -p "$pid" 2>/dev/null || echo "$pid")" 2>/dev/null || true)
-    [[ -f $DIR/$name/postmaster.pid ]] && pids+=" $(head -n 1 "$DIR/$name/postmaster.pid")"
-    # shellcheck disable=SC2086  # a list of pids
-    kill -KILL $pids 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+        pids=$(node_pids "$name" | alive | tr '\n' ' ')
+        [[ -n ${pids// /} ]] || break
+        # shellcheck disable=SC2086  # a list of pids
+        kill -STOP $pids 2>/dev/null || true
+        pids=$(node_pids "$name" | alive | tr '\n' ' ')
+        # shellcheck disable=SC2086
+        kill -KILL $pids 2>/dev/null || true
+        sleep 0.1
+    done
+    pids=$(node_pids "$name" | alive | tr '\n' ' ')
+    [[ -z ${pids// /} ]] || die "$name: processes left after SIGKILL: $pids"
     rm -f "$DIR/$name.pid"
+    if as_pg "$BIN/pg_isready" -q -h 127.0.0.1 -p "$(node_port "$name")" -t 2; then
+        die "$name: its port $(node_port "$name") still answers after SIGKILL"
+    fi
 }
 
 stop_all() {
@@ -182,7 +236,8 @@ stop_all() {
             local pid i
             pid=$(cat "$DIR/$name.pid")
             for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-            kill -0 "$pid" 2>/dev/null && kill_node "$name"
+            # in a subshell: its failure (die) must not leave the others running
+            if kill -0 "$pid" 2>/dev/null; then (kill_node "$name") || true; fi
             rm -f "$DIR/$name.pid"
         fi
         if [[ -f $DIR/$name/postmaster.pid ]]; then

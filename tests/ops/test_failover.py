@@ -178,6 +178,7 @@ class FailoverTest(unittest.TestCase):
             if base < 65000 and ports_free(base, 3):
                 break
         cls.addClassCleanup(cls.ha, "stop")
+        cls.base = base
         t = time.monotonic()
         cls.url = cls.ha("start", str(base)).strip()
         log("formation up in %.1f s: %s" % (time.monotonic() - t, cls.url))
@@ -212,6 +213,13 @@ class FailoverTest(unittest.TestCase):
             except OSError as e:
                 out.append("--- %s.log: %s" % (name, e))
         return "\n".join(out)
+
+    @classmethod
+    def node_listens(cls, name):
+        """Whether something accepts connections on node NAME's port."""
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.settimeout(5)
+            return s.connect_ex(("127.0.0.1", cls.base + int(name[len("node"):]))) == 0
 
     def run_load(self, tag, event):
         """Load through both instances; event() once some turns are
@@ -252,9 +260,16 @@ class FailoverTest(unittest.TestCase):
                 self.assertEqual([a[0] for a in acks], list(range(1, len(acks) + 1)))
                 # a turn posted against seq s is the post s + 1 (post 1
                 # starts the match): every acknowledged one, once
-                rows = wp.psql(self.url, "SELECT seq FROM posts WHERE game_id = %d AND kind = "
+                rows = wp.psql(self.url, "SELECT inet_server_port(), pg_is_in_recovery(); "
+                                         "SELECT seq FROM posts WHERE game_id = %d AND kind = "
                                          "'turn' ORDER BY seq" % game).split()
-                self.assertEqual([int(x) for x in rows], list(range(2, len(acks) + 2)))
+                server, rows = rows[0], [int(x) for x in rows[1:]]
+                if rows != list(range(2, len(acks) + 2)):
+                    # which server answered, and what the formation did
+                    self.assertEqual(rows, list(range(2, len(acks) + 2)),
+                                     "read from port|in recovery %s; nodes listening: %s\n%s"
+                                     % (server, [n for n in ("node1", "node2")
+                                                 if self.node_listens(n)], self.logs()))
                 # every post retried with its key now replays its first
                 # answer, through either instance
                 for n, (seq, key, token, body, answer, _) in enumerate(acks):
@@ -347,6 +362,7 @@ class FailoverTest(unittest.TestCase):
             t = self.event_at = time.monotonic()
             self.ha("kill", killed)
             log("SIGKILL to %s (the primary: pg_autoctl and postgres)" % killed)
+            self.assertFalse(self.node_listens(killed), "%s still listens after SIGKILL" % killed)
             # promoted: the other node writes (wait_primary, alone)
             ok = wp.wait_until(lambda: self.ha("primary").strip() not in ("", killed) or
                                "wait_primary" in self.ha("state"), DEADLINE, 0.5)
@@ -355,6 +371,10 @@ class FailoverTest(unittest.TestCase):
             log("promotion seen by the monitor %.2f s after the kill" % (self.settled_at - t))
 
         self.run_load("kill", kill)
+        # nothing brought it back (its keeper and postgres are gone): the
+        # checks above read the promoted node, not a second primary
+        self.assertFalse(self.node_listens(killed), "%s came back after SIGKILL:\n%s"
+                         % (killed, self.logs()))
         log(self.ha("state"))
         self.longpoll_crosses("after the failover")
         # scripts/backup.sh with the multi-host URL dumps the new primary
