@@ -64,6 +64,7 @@ DB_PKGS=(
 # nodejs and npm: the openapi_lint test runs Redocly's CLI, installed from
 # tests/openapi/package-lock.json by scripts/test.sh (npm ci).
 # python3-aiosmtpd: the real SMTP server the digest test sends to.
+# procps: ps and pgrep (scripts/test.sh ends a test's children with them).
 TEST_PKGS=(
     nginx
     curl
@@ -73,6 +74,7 @@ TEST_PKGS=(
     nodejs
     npm
     python3-aiosmtpd
+    procps
 )
 
 # nodejs and npm: the boardgame.io baseline (tests/bench, npm ci there).
@@ -113,9 +115,11 @@ IMAGE_PKGS=(
 
 # pg_auto_failover: a monitor, a primary and a synchronous secondary
 # (tests/ops/test_failover.py, scripts/hacluster.sh). Built for Debian 12's
-# PostgreSQL 15, the one DB_PKGS brings.
+# PostgreSQL 15, the one DB_PKGS brings. procps: hacluster.sh finds a
+# node's processes with ps and pgrep.
 HA_PKGS=(
     postgresql-15-auto-failover
+    procps
 )
 
 usage() {
