@@ -191,7 +191,8 @@ node_pids() {
 # process stays listed until it is reaped), one a line.
 alive() {
     local pids
-    pids=$(sort -un | tr '\n' ',' | sed 's/,$//')
+    # ps pads its pids with spaces, which ps -p does not take back
+    pids=$(awk '{for (i = 1; i <= NF; i++) print $i}' | sort -un | paste -s -d ,)
     [[ -n $pids ]] || return 0
     ps -o pid=,stat= -p "$pids" 2>/dev/null | awk '$2 !~ /^Z/ {print $1}' || true
 }
