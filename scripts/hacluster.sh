@@ -186,7 +186,6 @@ node_pids() {
     fi
 }
 
-# The port of node1, node2 (the monitor's + 1, + 2) or the monitor.
 # Of the pids on standard input, those alive (not zombies: a killed
 # process stays listed until it is reaped), one a line.
 alive() {
@@ -197,6 +196,7 @@ alive() {
     ps -o pid=,stat= -p "$pids" 2>/dev/null | awk '$2 !~ /^Z/ {print $1}' || true
 }
 
+# The port of node1, node2 (the monitor's + 1, + 2) or the monitor.
 node_port() {
     case $1 in
         node[0-9]) echo $(($(port_of) + ${1#node})) ;;
