@@ -43,7 +43,8 @@ export const WEB_ROOT = process.env.WP_WEB_ROOT || join(REPO, 'build', 'web');
 // Headless Chromium (156) is the whole browser without a screen: each
 // window (each browser context) also loaded the address bar's suggestion
 // popup, a WebUI page in a renderer of its own. Measured on e2e_play
-// alone: 67 core-seconds with it, 45 without (wall 47 s, 35 s). Chromium
+// alone: 65 and 67 core-seconds with it, 45 to 58 without (wall 45 and
+// 47 s, 35 to 43 s; README "Tests"). Chromium
 // adds these to the features Playwright switches off (a renderer's
 // --disable-features lists both).
 export const CHROMIUM_ARGS = [
