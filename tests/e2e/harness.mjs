@@ -44,9 +44,9 @@ export const WEB_ROOT = process.env.WP_WEB_ROOT || join(REPO, 'build', 'web');
 // window (each browser context) also loaded the address bar's suggestion
 // popup, a WebUI page in a renderer of its own. Measured on e2e_play
 // alone: 65 and 67 core-seconds with it, 45 to 58 without (wall 45 and
-// 47 s, 35 to 43 s; README "Tests"). Chromium
-// adds these to the features Playwright switches off (a renderer's
-// --disable-features lists both).
+// 47 s, 35 to 43 s; README "Tests"). Chromium adds these to the
+// features Playwright switches off (a renderer's --disable-features lists
+// both).
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -70,11 +70,18 @@ async function lobbyAndJoin(a, b, ruleset, problems, tag) {
 }
 let invitationLink = null;
 
+// Whether any of the pages shows the match's result (only the page that
+// posted the last turn has it at once; the other when the post reaches it).
+async function anyOver(pages) {
+  for (const p of pages) if (await p.locator('.result-text').count()) return true;
+  return false;
+}
+
 // The page whose turn it is, of the two (waits until one of them).
 async function whoseTurn(pages) {
   for (let i = 0; i < 300; i++) {
     for (const p of pages) if (await p.locator('.prompt-you').count()) return p;
-    for (const p of pages) if (await p.locator('.result-text').count()) return null;
+    if (await anyOver(pages)) return null;
     await pages[0].waitForTimeout(100);
   }
   throw new Error('nobody is awaited');
@@ -407,11 +414,10 @@ test('wargame chess from the lobby to a resignation, through the board', async (
       await post(p);
       lastMover = p;
     }
-    // A Faction Leader slain in the first exchanges ends it sooner. Only
-    // the page that posted has the result at once: the other shows it when
-    // the last post reaches it (a fresh clone's run once asserted on
-    // Alice's page while her king fell to Bob's first attack).
-    const ended = (await a.locator('.result-text').count()) + (await b.locator('.result-text').count()) > 0;
+    // A Faction Leader slain in the first exchanges ends it sooner, seen
+    // on either page (a fresh clone's run once asserted on Alice's page
+    // while her king fell to Bob's first attack).
+    const ended = await anyOver([a, b]);
     assert.ok(sawLast || ended, 'the opponent\'s last move was shown');
 
     if (!ended) {
