@@ -627,12 +627,16 @@ def http_request_bytes(method, path, headers=None, body=b"", version="HTTP/1.1")
 
 class _Process:
     name = "process"
+    # Every process spawned by this test module, in order: a failed test
+    # prints the logs of those it started (_LogsOnFailure).
+    spawned = []
 
     def __init__(self):
         self.proc = None
         self.tmp = None
         self.stderr_path = None
         self.stdout_path = None
+        self.last_stderr = None
 
     def _spawn(self, argv, env, tmp=None):
         self.tmp = tmp or make_tmpdir("wp-%s-" % self.name)
@@ -641,13 +645,15 @@ class _Process:
         with open(self.stderr_path, "wb") as err, open(self.stdout_path, "wb") as out:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                                          stderr=err, env=env, cwd=self.tmp)
+        _Process.spawned.append(self)
 
     def stderr_text(self):
         try:
             with open(self.stderr_path, "rb") as f:
                 return f.read().decode("utf-8", errors="replace")
         except (OSError, TypeError):
-            return ""
+            # its temp dir removed after a clean exit: what it said then
+            return self.last_stderr or ""
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
@@ -704,6 +710,7 @@ class _Process:
         if self.proc is not None and self.proc.returncode is not None:
             # keep the logs of a failed run
             if self.proc.returncode == 0:
+                self.last_stderr = self.stderr_text()
                 remove_tmpdir(self.tmp)
 
 
@@ -1150,6 +1157,50 @@ class NginxTestCase(ServerTestCase):
         for proc in (self.fcgi, self.nginx):
             if not proc.alive():
                 self.fail("%s died:\n%s" % (proc.name, proc.stderr_text()[-4000:]))
+
+
+class _LogsOnFailure(unittest.TextTestResult):
+    """A failed test prints the last lines of what each server it used
+    wrote to stderr: the one of its class, and every process it started.
+    A failure in CI is then read from the log alone (a 503 says only that
+    the database did not answer; the server's log says which statement,
+    or that the breaker tripped, and why)."""
+
+    TAIL = 3000
+
+    def startTest(self, test):
+        self._mark = len(_Process.spawned)
+        super().startTest(test)
+
+    def _logs(self, test):
+        procs = list(_Process.spawned[getattr(self, "_mark", 0):])
+        own = getattr(test, "server", None)
+        if isinstance(own, _Process) and own not in procs:
+            procs.insert(0, own)
+        for p in procs:
+            text = p.stderr_text()
+            if text:
+                self.stream.write("\n--- %s (pid %s), the end of its stderr ---\n%s\n" % (
+                    p.name, p.proc.pid if p.proc else "-", text[-self.TAIL:]))
+        self.stream.flush()
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._logs(test)
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._logs(test)
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            self._logs(test)
+
+
+# Every test module that imports this one reports so, whether it calls
+# main() below or unittest.main() itself.
+unittest.TextTestRunner.resultclass = _LogsOnFailure
 
 
 def main():
