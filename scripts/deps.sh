@@ -30,6 +30,7 @@ set -euo pipefail
 BUILD_PKGS=(
     build-essential
     cmake
+    ninja-build
     pkg-config
     libmicrohttpd-dev
     libjson-c-dev

@@ -45,7 +45,10 @@ build() {
     # Configuring every time is cheap and picks up CMakeLists changes; the
     # build itself is incremental. An existing cache keeps its other options
     # (test.sh turns on WP_WERROR in the same directory).
-    cmake -S "$ROOT" -B "$BUILD_DIR" --log-level=WARNING \
+    # Ninja for a new build directory where there is one (as test.sh).
+    local gen=${CMAKE_GENERATOR:-}
+    [[ -z $gen ]] && command -v ninja >/dev/null && gen=Ninja
+    CMAKE_GENERATOR=$gen cmake -S "$ROOT" -B "$BUILD_DIR" --log-level=WARNING \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo
     # Only the server: the tests and fuzzers are test.sh's business.
     cmake --build "$BUILD_DIR" -j "$(nproc)" --target warpostd

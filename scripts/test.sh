@@ -197,7 +197,14 @@ configure_and_build() {
     # api test).
     local py=()
     [ -x /usr/bin/python3 ] && py=(-DPython3_EXECUTABLE=/usr/bin/python3)
-    cmake -S "$ROOT" -B "$dir" -DWP_WERROR=ON "${py[@]}" "$@" || return
+    # Ninja where there is one (scripts/deps.sh installs it): a fresh
+    # build of everything took 41 to 49 s with it, 68 to 79 s with make,
+    # whose recursive Makefiles cost as much CPU again in processes of
+    # their own (measured here, 2 cores). A build directory keeps the
+    # generator it was made with: CMAKE_GENERATOR is read for new ones.
+    local gen=${CMAKE_GENERATOR:-}
+    [[ -z $gen ]] && command -v ninja >/dev/null && gen=Ninja
+    CMAKE_GENERATOR=$gen cmake -S "$ROOT" -B "$dir" -DWP_WERROR=ON "${py[@]}" "$@" || return
     cmake --build "$dir" -j "$JOBS"
 }
 
