@@ -329,6 +329,7 @@ wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
 		return NULL;
 	c->pg = pg;
 	c->broken = c->stale = 0;
+	memset(c->prepared, 0, sizeof(c->prepared));
 	if (PQsetnonblocking(pg, 1) != 0 || setup_session(c, deadline) != 0) {
 		PQfinish(pg);
 		c->pg = NULL;

@@ -100,63 +100,6 @@ wp_store_close(struct wp_store *st)
 	free(st);
 }
 
-/* Sends the i-th statement's prepare; 0 (logged) when it cannot. */
-static int
-send_prepare(struct wp_conn *c, int i)
-{
-	if (PQsendPrepare(c->pg, wp_sql[i].name, wp_sql[i].sql, 0, NULL))
-		return 1;
-	wp_log("database: cannot send the prepare of %s: %s", wp_sql[i].name,
-	       PQerrorMessage(c->pg));
-	return 0;
-}
-
-/* Every statement, on each new pooled connection (the monitor's has
- * none). With libpq 14 or later they go as one pipeline, their answers
- * read back in order: one round trip instead of one a statement (there
- * are about a hundred), which a new connection pays after a start, a
- * failover or the pool being made again. A Parse's answer is a few bytes,
- * so the server never waits on this end while the pipeline is sent. On a
- * failure the caller drops the connection, pipeline and all. */
-static int
-prepare_all(struct wp_conn *c, int64_t deadline)
-{
-	int piped = 0;
-
-#ifdef LIBPQ_HAS_PIPELINING
-	piped = PQenterPipelineMode(c->pg);
-	for (int i = 0; piped && i < WP_STMT_MAX; i++)
-		if (!send_prepare(c, i))
-			return -1;
-	if (piped && !PQpipelineSync(c->pg)) {
-		wp_log("database: cannot end the prepares: %s", PQerrorMessage(c->pg));
-		return -1;
-	}
-#endif
-	for (int i = 0; i < WP_STMT_MAX; i++) {
-		PGresult *r = piped || send_prepare(c, i) ? wp_await_result(c, deadline) : NULL;
-		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-		if (!ok && r)
-			wp_log("database: cannot prepare %s: %s", wp_sql[i].name,
-			       PQresultErrorMessage(r));
-		PQclear(r);
-		if (!ok)
-			return -1;
-	}
-#ifdef LIBPQ_HAS_PIPELINING
-	if (piped) {
-		PGresult *r = wp_await_result(c, deadline);
-		int ok = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-		PQclear(r);
-		if (!ok || !PQexitPipelineMode(c->pg)) {
-			wp_log("database: the prepares did not end: %s", PQerrorMessage(c->pg));
-			return -1;
-		}
-	}
-#endif
-	return 0;
-}
-
 /* Whether an idle connection still has its server. A server that went
  * away (a restart, an administrator's kill) sent its goodbye and closed
  * the socket while the connection sat in the pool, which libpq learns only
@@ -248,13 +191,11 @@ wp_store_get(struct wp_store *st)
 		 * (the database does not answer), and a refused connection fails
 		 * again at once. Under load, a first connection just after a
 		 * restart failed in tens of milliseconds, and opened the breaker
-		 * for every request (api_health DatabaseDownTest). */
+		 * for every request (api_health DatabaseDownTest). Its
+		 * statements are prepared as they are first run (wp_sql_try). */
 		for (int tries = 0; tries < 2 && !c->pg; tries++) {
 			c->broken = c->stale = 0;
-			if (wp_connect_db(c, "warpostd", by) && prepare_all(c, by) != 0) {
-				PQfinish(c->pg);
-				c->pg = NULL;
-			}
+			wp_connect_db(c, "warpostd", by);
 			if (c->pg || c->broken || wp_now_ns() >= by)
 				break;
 			if (tries == 0)
@@ -472,6 +413,43 @@ wp_p_bytes(struct wp_params *p, const void *b, size_t n)
 	param(p, b, (int)n, 1);
 }
 
+/* Runs statement st, preparing it first if this connection has not yet:
+ * its result, or NULL when it could not be sent or was not answered in
+ * time (the deadline is one for both). A failed prepare's result is the
+ * statement's: the same error (a schema that lacks a column, a database
+ * gone) as running it would have given.
+ *
+ * Prepared on first use, not all on connecting (issue 32): a connection
+ * runs a few of the 104 statements in most of its life, and parsing all
+ * of them cost each new backend about 50 ms of CPU (more when several
+ * connect at once: 100 to 150 ms each for the 19 a fresh server opened
+ * for 32 requests at once), which every test server paid for each
+ * connection it opened. A statement's first run on a connection costs
+ * one round trip more. Prepared statements outlive a transaction that
+ * rolls back, so the bit stays true. */
+static PGresult *
+run_prepared(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p)
+{
+	uint64_t bit = UINT64_C(1) << (st % 64);
+	int64_t deadline = statement_deadline(c);
+
+	if (c->broken)
+		return NULL;
+	if (!(c->prepared[st / 64] & bit)) {
+		if (!PQsendPrepare(c->pg, wp_sql[st].name, wp_sql[st].sql, 0, NULL))
+			return NULL;
+		PGresult *r = wp_await_result(c, deadline);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			return r;
+		PQclear(r);
+		c->prepared[st / 64] |= bit;
+	}
+	if (!PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0, p ? p->values : NULL,
+	                         p ? p->lengths : NULL, p ? p->formats : NULL, 0))
+		return NULL;
+	return wp_await_result(c, deadline);
+}
+
 enum wp_err
 wp_sql_run(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresult **out)
 {
@@ -482,12 +460,7 @@ enum wp_err
 wp_sql_try(struct wp_conn *c, enum wp_stmt st, const struct wp_params *p, PGresult **out,
            const char *expect)
 {
-	PGresult *r = NULL;
-
-	if (!c->broken && PQsendQueryPrepared(c->pg, wp_sql[st].name, p ? p->n : 0,
-	                                      p ? p->values : NULL, p ? p->lengths : NULL,
-	                                      p ? p->formats : NULL, 0))
-		r = wp_await_result(c, statement_deadline(c));
+	PGresult *r = run_prepared(c, st, p);
 	ExecStatusType s = PQresultStatus(r);
 
 	wp_metric_add(WP_METRIC_DB_QUERIES, 1);

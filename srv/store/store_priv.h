@@ -14,6 +14,9 @@
 #include "account_sql.h"
 #include "tournament_sql.h"
 
+/* Room for 64 * WP_STMT_WORDS statements (checked below). */
+#define WP_STMT_WORDS 4
+
 struct wp_conn {
 	PGconn *pg;
 	struct wp_store *st;
@@ -22,6 +25,9 @@ struct wp_conn {
 	int broken;              /* a deadline passed: never reused */
 	int stale;               /* its server is read-only, going away or closed it: never reused */
 	int watched;             /* gives up when the breaker trips (pooled ones) */
+	/* The statements prepared on this connection, a bit each (enum
+	 * wp_stmt): each is prepared on its first use (wp_sql_try). */
+	uint64_t prepared[WP_STMT_WORDS];
 	/* Matches this connection changed in its current transaction, at
 	 * their new versions: forgotten by the cache again when it ends
 	 * (cache.c), and told of once it has committed (wp_db_notify). */
@@ -30,8 +36,9 @@ struct wp_conn {
 	int ntouched, cap;
 };
 
-/* Every statement the service runs, prepared on each new connection
- * (sql.c holds the SQL). Only parameters, never SQL built from text. */
+/* Every statement the service runs, prepared on a connection when it
+ * first runs there (sql.c holds the SQL). Only parameters, never SQL
+ * built from text. */
 enum wp_stmt {
 	WP_STMT_PLAYER_INSERT,
 	WP_STMT_PLAYER_BY_TOKEN,
@@ -82,6 +89,7 @@ enum wp_stmt {
 	WP_TOURNAMENT_STMTS      /* tournaments.c (issue 29) */
 	WP_STMT_MAX
 };
+_Static_assert(WP_STMT_MAX <= 64 * WP_STMT_WORDS, "wp_conn.prepared: raise WP_STMT_WORDS");
 
 struct wp_sql {
 	const char *name;
