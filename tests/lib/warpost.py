@@ -647,12 +647,16 @@ class _Process:
                                          stderr=err, env=env, cwd=self.tmp)
         _Process.spawned.append(self)
 
-    def stderr_text(self):
+    def stderr_text(self, tail=None):
+        """What it wrote to stderr (tail: only its last bytes)."""
         try:
             with open(self.stderr_path, "rb") as f:
+                if tail:
+                    f.seek(max(0, os.fstat(f.fileno()).st_size - tail))
                 return f.read().decode("utf-8", errors="replace")
         except (OSError, TypeError):
-            # its temp dir removed after a clean exit: what it said then
+            # its temp dir removed after a clean exit: the end of what it
+            # said then
             return self.last_stderr or ""
 
     def alive(self):
@@ -710,7 +714,7 @@ class _Process:
         if self.proc is not None and self.proc.returncode is not None:
             # keep the logs of a failed run
             if self.proc.returncode == 0:
-                self.last_stderr = self.stderr_text()
+                self.last_stderr = self.stderr_text(tail=_LogsOnFailure.TAIL)
                 remove_tmpdir(self.tmp)
 
 
@@ -908,14 +912,14 @@ class Nginx(_Process):
         except OSError:
             return False
 
-    def stderr_text(self):
-        text = super().stderr_text()
+    def stderr_text(self, tail=None):
+        text = super().stderr_text(tail)
         try:
             with open(os.path.join(self.prefix, "error.log"), errors="replace") as f:
                 text += "\n--- error.log ---\n" + f.read()
         except (OSError, AttributeError):
             pass
-        return text
+        return text[-tail:] if tail else text
 
     def stop(self, timeout=10, expect_code=None):
         if self.proc is None:
@@ -1170,18 +1174,23 @@ class _LogsOnFailure(unittest.TextTestResult):
 
     def startTest(self, test):
         self._mark = len(_Process.spawned)
+        self._shown = False
         super().startTest(test)
 
     def _logs(self, test):
+        # once a test, however many of its subtests fail
+        if getattr(self, "_shown", False):
+            return
+        self._shown = True
         procs = list(_Process.spawned[getattr(self, "_mark", 0):])
         own = getattr(test, "server", None)
         if isinstance(own, _Process) and own not in procs:
             procs.insert(0, own)
         for p in procs:
-            text = p.stderr_text()
+            text = p.stderr_text(tail=self.TAIL)
             if text:
                 self.stream.write("\n--- %s (pid %s), the end of its stderr ---\n%s\n" % (
-                    p.name, p.proc.pid if p.proc else "-", text[-self.TAIL:]))
+                    p.name, p.proc.pid if p.proc else "-", text))
         self.stream.flush()
 
     def addFailure(self, test, err):
