@@ -46,11 +46,15 @@ export const WEB_ROOT = process.env.WP_WEB_ROOT || join(REPO, 'build', 'web');
 // alone: 65 and 67 core-seconds with it, 45 to 58 without (wall 45 and
 // 47 s, 35 to 43 s; README "Tests"). Chromium adds these to the
 // features Playwright switches off (a renderer's --disable-features lists
-// both).
+// both). The GPU process's work (software compositing) runs in the
+// browser process, and a context's pages share one renderer where
+// Chromium can: the e2e tests (ctest -j5 -L e2e) took 344 busy
+// core-seconds without these two, 298 with them (wall 181 s, 155 s).
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
+  '--in-process-gpu', '--renderer-process-limit=1',
 ];
 
 function freePort() {
