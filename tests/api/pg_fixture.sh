@@ -83,6 +83,19 @@ DIR=$(cluster_dir)
 case $CMD in
 start)
     rm -f "$URL_FILE"
+    # Clusters in /dev/shm whose build directory is gone (a removed clone)
+    # hold memory until a reboot: destroy them.
+    for owner in /dev/shm/wp-test-pg-*/owner; do
+        [[ -f $owner ]] || continue
+        if [[ ! -d $(cat "$owner") ]]; then
+            bash "$PGCLUSTER" destroy "${owner%/owner}/db" >/dev/null 2>&1 &&
+                rm -rf -- "${owner%/owner}"
+        fi
+    done
+    if [[ $DIR == /dev/shm/* ]]; then
+        mkdir -p "${DIR%/db}"
+        printf '%s\n' "$BASE" >"${DIR%/db}/owner"
+    fi
     # a cluster left running by an interrupted run: restart it cleanly
     bash "$PGCLUSTER" stop "$DIR"
     url=
