@@ -259,6 +259,8 @@ def _wire_query(path, user, db, sql, timeout):
             tag, body = head[:1], read_exact(int.from_bytes(head[1:], "big") - 4)
             if tag == b"R" and body[:4] != b"\0\0\0\0":
                 raise _WireFallback()          # a password or another method
+            if tag in (b"G", b"H", b"W"):
+                raise AssertionError("COPY is not supported by the harness's psql(): %r" % sql)
             if tag == b"E":
                 f = fields(body)
                 error = "%s:  %s" % (f.get(b"S", "ERROR"), f.get(b"M", ""))
@@ -284,6 +286,9 @@ def _wire_query(path, user, db, sql, timeout):
         if error:
             raise AssertionError("psql failed (1) on %r:\n%s" % (sql, error))
         return "".join(rows)
+    except OSError as e:
+        # as psql fails when the server is down or does not answer
+        raise AssertionError("psql failed (2) on %r:\n%s: %s" % (sql, type(e).__name__, e)) from e
     finally:
         s.close()
 
