@@ -41,7 +41,7 @@ shm_dir() {
 }
 
 cluster_dir() {
-    local d=$BASE/db
+    local d
     if [[ -f $BASE/db_dir ]]; then
         cat "$BASE/db_dir"
         return

@@ -250,8 +250,7 @@ def _wire_query(path, user, db, sql, timeout):
         params = b"".join(k + b"\0" + v.encode() + b"\0" for k, v in (
             (b"user", user), (b"database", db), (b"client_encoding", "UTF8"),
             (b"application_name", "warpost-tests"))) + b"\0"
-        body = (196608).to_bytes(4, "big") + params
-        s.sendall((len(body) + 4).to_bytes(4, "big") + body)
+        s.sendall(packet(b"", (196608).to_bytes(4, "big") + params))   # untagged: startup
         sent = False
         rows, error = [], None
         while True:
