@@ -17,6 +17,10 @@
 //                   a private cluster of this file's own (PG_FAST=1).
 //                   A cluster started and stopped was about 2 of the 6
 //                   core-seconds each file spent outside its tests.
+//   WP_E2E_BROWSER_FILE  the address of the ctest run's shared Chromium
+//                   (the fixture "e2e_browser", browser.mjs): connected
+//                   to instead of launching one. Launching and closing a
+//                   Chromium was about 1.9 core-seconds of each file.
 
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -32,7 +36,7 @@ export const WAIT = Number(process.env.WP_E2E_WAIT_MS) || 90000;
 export const REPO = process.env.WP_REPO || resolve(HERE, '../..');
 export const OUT = process.env.WP_E2E_OUT || join(REPO, 'test-output', 'e2e');
 const SERVER = process.env.WARPOSTD_TEST || join(REPO, 'build', 'tests', 'testrules', 'warpostd-test');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // What the server serves: the bundle (build/web, the CMake target "web",
 // what ships) unless WP_WEB_ROOT names another folder (web/ itself for
 // the development mode; tests/e2e/CMakeLists.txt).
@@ -132,6 +136,22 @@ function watchCluster(pgDir) {
   w.unref();
 }
 
+// The ctest run's browser (browser.mjs, the fixture "e2e_browser"), when
+// WP_E2E_BROWSER_FILE names its address: this process sees only the
+// contexts it makes, and closing it closes those and disconnects. When
+// it cannot be reached, a browser of this process's own.
+async function sharedBrowser(chromium) {
+  const file = process.env.WP_E2E_BROWSER_FILE;
+  if (!file || !existsSync(file)) return null;
+  const ws = readFileSync(file, 'utf8').trim();
+  try {
+    return await chromium.connect(ws, { timeout: WAIT });
+  } catch (err) {
+    console.error(`the shared browser at ${ws} did not answer (${err.message}): launching one`);
+    return null;
+  }
+}
+
 async function startInto(env) {
   // The cluster runs as the postgres user when we are root: its directory's
   // parents must be traversable by it.
@@ -174,7 +194,8 @@ async function startInto(env) {
     throw new Error('playwright-core is not installed: run  npm ci --prefix tests/e2e --no-audit --no-fund  (scripts/test.sh does)');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (scripts/deps.sh e2e)`);
-  env.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  env.browser = await sharedBrowser(chromium)
+    || await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   // Every context's clicks and waits get the same generous bound (WAIT)
   // as the tests' own waits, not Playwright's 30 s.
   const newContext = env.browser.newContext.bind(env.browser);
