@@ -230,7 +230,7 @@ wp_render_start(const struct wp_config *cfg, int now)
 	pthread_mutex_lock(&rw.lock);
 	rw.timeout_ms = cfg->render_timeout_ms;
 	__atomic_store_n(&rw.cost, cfg->png_render_cost, __ATOMIC_RELAXED);
-	if (now && !rw.pid && wp_png_available())
+	if (now && cfg->render_prestart && !rw.pid && wp_png_available())
 		rc = spawn_locked();
 	pthread_mutex_unlock(&rw.lock);
 	return rc;

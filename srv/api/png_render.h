@@ -17,10 +17,11 @@ enum {
 /* The renderer's loop, on fd 3; never returns. */
 int wp_render_worker_main(void);
 /* Takes RENDER_TIMEOUT_MS, PNG_CACHE_BYTES and PNG_RENDER_COST from
- * cfg and, with `now`, starts the renderer before serving (a build
- * without librsvg starts none; CGI, one process a request, starts it
- * only for an image and keeps no images). 0, or -1 when it cannot start
- * (the first image tries again). */
+ * cfg and, with `now` and RENDER_PRESTART, starts the renderer before
+ * serving (a build without librsvg starts none; CGI, one process a
+ * request, starts it only for an image and keeps no images; without
+ * RENDER_PRESTART the first image starts it). 0, or -1 when it cannot
+ * start (the first image tries again). */
 struct wp_config;
 int wp_render_start(const struct wp_config *cfg, int now);
 /* What one render counts in RATE_LIMIT_REQUESTS (PNG_RENDER_COST). */

@@ -86,17 +86,20 @@ env_rate(const char *name, unsigned n, unsigned per_s, struct wp_rate *out, char
 
 /* The rate limits (README "Rate limits"); RATE_LIMITS=off turns them all
  * off, for tests and benchmarks that make thousands of requests. */
-/* board.png (issue 24): the renderer process's deadline, the cache of
- * rendered images, and what one render counts in RATE_LIMIT_REQUESTS. */
+/* board.png (issue 24): the renderer process's deadline, whether it
+ * starts with the server, the cache of rendered images, and what one
+ * render counts in RATE_LIMIT_REQUESTS. */
 static int
 load_images(struct wp_config *cfg, char *err, size_t errlen)
 {
-	unsigned long cache;
+	unsigned long cache, prestart;
 
 	if (env_ms("RENDER_TIMEOUT_MS", 10000, 100, &cfg->render_timeout_ms, err, errlen) ||
+	    env_uint("RENDER_PRESTART", 1, 0, 1, &prestart, err, errlen) ||
 	    env_uint("PNG_CACHE_BYTES", 8 << 20, 0, 1UL << 30, &cache, err, errlen) ||
 	    wp_env_u("PNG_RENDER_COST", 8, 1, 1000, &cfg->png_render_cost, err, errlen))
 		return -1;
+	cfg->render_prestart = (int)prestart;
 	cfg->png_cache_bytes = (size_t)cache;
 	return 0;
 }

@@ -205,9 +205,12 @@ struct wp_config {
 	unsigned max_open_matches;   /* MAX_OPEN_MATCHES; 0: no cap */
 	int trust_forwarded_for;     /* TRUST_X_FORWARDED_FOR */
 	/* board.png (issue 24, items 1 and 5): RENDER_TIMEOUT_MS for the
-	 * renderer process's answer, PNG_CACHE_BYTES of rendered images kept,
-	 * PNG_RENDER_COST requests of RATE_LIMIT_REQUESTS a render counts. */
+	 * renderer process's answer, RENDER_PRESTART (1: the renderer starts
+	 * with the server; 0: at the first image), PNG_CACHE_BYTES of
+	 * rendered images kept, PNG_RENDER_COST requests of
+	 * RATE_LIMIT_REQUESTS a render counts. */
 	unsigned render_timeout_ms;
+	int render_prestart;
 	size_t png_cache_bytes;
 	unsigned png_render_cost;
 	/* Notifications (issue 14; README "Notifications"). */

@@ -57,9 +57,10 @@ class RendererTest(wp.ServerTestCase):
         return self.server.request("GET", "/api/games/%d/board.png%s" % (game, query), headers=h)
 
     def test_the_renderer_is_a_process_of_its_own(self):
-        """Started with the server, before the first image was asked for
-        (a fresh server's children), and not warpostd's own threads."""
-        srv = wp.Server(self.db.url, env={"DATABASE_URL": self.db.url}).start()
+        """Started with the server by default (RENDER_PRESTART unset),
+        before the first image was asked for (a fresh server's children),
+        and not warpostd's own threads."""
+        srv = wp.Server(self.db.url, env={"RENDER_PRESTART": None}).start()
         try:
             pid = renderer_of(srv)
             self.assertNotEqual(pid, srv.pid)
@@ -77,6 +78,30 @@ class RendererTest(wp.ServerTestCase):
             self.assertEqual(sockets, [3], "the renderer's only socket is the one to warpostd")
         finally:
             srv.stop()
+
+    def test_without_prestart_the_first_image_starts_it(self):
+        """RENDER_PRESTART=0: a fresh server has no renderer until an
+        image is asked for; the first image starts one and renders as the
+        SVG does."""
+        srv = wp.Server(self.db.url, env={"RENDER_PRESTART": "0"}).start()
+        try:
+            a, b = ml.Client(srv, "Ann"), ml.Client(srv, "Ben")
+            game = ml.start_match([a, b])
+            self.assertEqual([p for p in wp.child_pids(srv.pid)
+                              if b"--render-worker" in cmdline(p)], [], "no renderer yet")
+            r = srv.request("GET", "/api/games/%d/board.png" % game, headers=ml.auth(a.token))
+            self.assertEqual(r.status, 200, r)
+            svg = srv.request("GET", "/api/games/%d/board.svg" % game, headers=ml.auth(a.token))
+            self.assertEqual(r.body, render(svg.body))
+            self.assertNotEqual(renderer_of(srv), srv.pid)
+        finally:
+            srv.stop()
+
+    def test_a_bad_prestart_is_refused(self):
+        """RENDER_PRESTART takes 0 or 1: anything else stops the start
+        with a message naming it."""
+        wp.assert_bad_settings_stop_start(self, self.db.url, [
+            ("RENDER_PRESTART", "yes"), ("RENDER_PRESTART", "2"), ("RENDER_PRESTART", "-1")])
 
     def test_a_crash_mid_render_costs_one_image(self):
         """issue 24, item 1: the renderer killed with SIGSEGV while it

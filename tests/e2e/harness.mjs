@@ -168,7 +168,7 @@ async function startInto(env) {
       env: {
         ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
         WEB_ROOT, MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
-        RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0',
+        RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0', RENDER_PRESTART: '0',
         // every browser context of a test is 127.0.0.1
         PER_IP_CONNECTIONS: '0',
       },

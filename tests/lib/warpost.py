@@ -153,8 +153,16 @@ def _base_env(extra=None):
     # them on (tests/api/test_rate_limits.py).
     env.setdefault("RATE_LIMITS", "off")
     env.setdefault("MAX_OPEN_MATCHES", "0")
-    if extra:
-        env.update({k: str(v) for k, v in extra.items()})
+    # The board.png renderer starts at a test server's first image, not
+    # with the server: a run starts a few hundred servers, and each
+    # renderer cost about 60 ms of CPU to start, for the few tests that
+    # draw images (tests/api/test_png_renderer.py tests both settings).
+    env.setdefault("RENDER_PRESTART", "0")
+    for k, v in (extra or {}).items():
+        if v is None:  # unset: the server's own default
+            env.pop(k, None)
+        else:
+            env[k] = str(v)
     return env
 
 
