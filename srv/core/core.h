@@ -137,6 +137,7 @@ enum wp_metric {
 	WP_METRIC_SWEEPS,                /* retention (notify/sweep.c) */
 	WP_METRIC_ROWS_SWEPT,
 	WP_METRIC_BOT_LOOKUPS,           /* the bot worker's queries of one match heard of */
+	WP_METRIC_DB_POOL_WAITS,         /* requests that waited for a pooled connection */
 	WP_METRIC_MAX
 };
 void wp_metric_add(enum wp_metric m, uint64_t n);

@@ -60,6 +60,9 @@ static const struct {
 	                           "Queries of one match the computer player's worker made on"
 	                           " hearing of a change (none for a match known to have no engine"
 	                           " seat)", "counter"},
+	[WP_METRIC_DB_POOL_WAITS] = {"warpost_db_pool_waits_total",
+	                             "Requests that found every pooled PostgreSQL connection taken"
+	                             " and waited for one (DB_POOL_SIZE)", "counter"},
 };
 
 void

@@ -21,8 +21,11 @@
 #include <stdio.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pool_priv.h"
 
@@ -340,7 +343,27 @@ wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline)
 
 /* ---------------------------------------------------------------- breaker */
 
-/* Both with the lock held. */
+/* All with the lock held. A waiter is dequeued before it is told, and
+ * closes its eventfd only after it has left the queue, under the lock. */
+void
+wp_pool_wake(struct wp_store *st, int all)
+{
+	uint64_t one = 1;
+
+	while (st->waiters) {
+		struct wp_pool_waiter *w = st->waiters;
+		if (!(st->waiters = w->next))
+			st->waiters_tail = &st->waiters;
+		w->next = NULL;
+		/* write(), as the blocking pool's hand-over (ThreadSanitizer
+		 * sees it); an eventfd's counter does not fill here */
+		if (write(w->efd, &one, sizeof(one)) != sizeof(one))
+			abort();
+		if (!all)
+			break;
+	}
+}
+
 void
 wp_breaker_down(struct wp_store *st, const char *why)
 {
@@ -349,6 +372,7 @@ wp_breaker_down(struct wp_store *st, const char *why)
 	st->down = 1;
 	__atomic_add_fetch(&st->epoch, 1, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&st->freed);
+	wp_pool_wake(st, 1);
 }
 
 void

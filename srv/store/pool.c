@@ -11,7 +11,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pool_priv.h"
 
@@ -53,6 +55,7 @@ wp_store_open(const char *conninfo, unsigned pool_size)
 		return NULL;
 	}
 	st->lim = default_limits;
+	st->waiters_tail = &st->waiters;
 	for (unsigned i = 0; i < st->size; i++)
 		st->conns[i] = (struct wp_conn){.st = st, .watched = 1};
 	pthread_mutex_init(&st->lock, NULL);
@@ -116,14 +119,29 @@ idle_alive(PGconn *c)
 	return poll(&p, 1, 0) == 0;
 }
 
+/* A waiting coroutine leaves the queue, with the lock held: 1 when it
+ * was still in it, 0 when it was told (wp_pool_wake took it out). */
+static int
+waiter_leave(struct wp_store *st, struct wp_pool_waiter *w)
+{
+	for (struct wp_pool_waiter **p = &st->waiters; *p; p = &(*p)->next)
+		if (*p == w) {
+			if (!(*p = w->next))
+				st->waiters_tail = p;
+			return 1;
+		}
+	return 0;
+}
+
 struct wp_conn *
 wp_store_get(struct wp_store *st)
 {
 	int64_t deadline = wp_deadline_in(st->lim.pool_wait_ms);
 	struct timespec until = wp_abs_deadline(deadline);
 	unsigned slot = 0;
-	int found = 0, probe = 0;
+	int found = 0, probe = 0, waited = 0, threaded = 0;
 	const char *why = "no free connection";
+	struct wp_pool_waiter w = {.efd = -1};
 
 	pthread_mutex_lock(&st->lock);
 	for (;;) {
@@ -139,23 +157,50 @@ wp_store_get(struct wp_store *st)
 			found = 1;
 			break;
 		}
-		/* In an event loop's coroutine (issue 32), wait
-		 * by yielding to the loop (the connections are held by
-		 * requests of the same loop). */
+		/* In an event loop's coroutine (issue 32), wait by yielding to
+		 * the loop until a connection is given back (wp_store_put wakes
+		 * the oldest waiter) or the breaker moves; the loop serves the
+		 * others meanwhile, some of them the requests that hold the
+		 * connections. The deadline is looked at only when there is
+		 * nothing to take, so a waiter told just as it ran out still
+		 * takes the connection it was told of. */
+		if (!waited) {
+			waited = 1;
+			wp_metric_add(WP_METRIC_DB_POOL_WAITS, 1);
+		}
+		int64_t left = deadline - wp_now_ns();
+		if (left <= 0)
+			break;
 		int (*hook)(int, short, int) = __atomic_load_n(&wp_wait_fd_hook, __ATOMIC_ACQUIRE);
-		if (hook) {
+		if (hook && !threaded && w.efd < 0 &&
+		    (w.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+			threaded = 1;
+		if (hook && !threaded) {
+			uint64_t v;
+			w.next = NULL;
+			*st->waiters_tail = &w;
+			st->waiters_tail = &w.next;
 			pthread_mutex_unlock(&st->lock);
-			int y = hook(-1, 0, 1);
+			int y = hook(w.efd, POLLIN, (int)((left + 999999) / 1000000));
 			pthread_mutex_lock(&st->lock);
-			if (y != -2) {
-				if (wp_now_ns() >= deadline)
-					break;
+			int told = !waiter_leave(st, &w);
+			if (read(w.efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				y = -2;
+			if (y != -2)
 				continue;
-			}
+			/* Not a coroutine (a bot's or the blocking pool's thread
+			 * in a server with loops): it waits on freed from now on,
+			 * and a wake it was given goes to the next waiter. */
+			threaded = 1;
+			if (told)
+				wp_pool_wake(st, 0);
+			continue;
 		}
 		if (pthread_cond_timedwait(&st->freed, &st->lock, &until) == ETIMEDOUT)
 			break;
 	}
+	if (w.efd >= 0)
+		close(w.efd);
 	if (!found) {
 		wp_breaker_tried(st, probe, -1);
 		pthread_mutex_unlock(&st->lock);
@@ -212,6 +257,7 @@ wp_store_get(struct wp_store *st)
 	if (!connected) {
 		st->busy[slot] = 0;
 		pthread_cond_broadcast(&st->freed);
+		wp_pool_wake(st, 1);
 	}
 	pthread_mutex_unlock(&st->lock);
 	return connected ? c : NULL;
@@ -289,6 +335,7 @@ wp_store_put(struct wp_store *st, struct wp_conn *conn)
 	conn->broken = conn->stale = 0;
 	st->busy[i] = 0;
 	pthread_cond_signal(&st->freed);
+	wp_pool_wake(st, 0);
 	pthread_mutex_unlock(&st->lock);
 }
 

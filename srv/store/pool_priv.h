@@ -8,9 +8,20 @@
 
 #include "store_priv.h"
 
+/* A request of an event loop's coroutine waiting for a free connection
+ * (wp_store_get): it waits on its own eventfd, which a connection given
+ * back writes, so its loop serves other requests meanwhile and it is
+ * resumed when there is something to take, not polled. On its stack;
+ * queued oldest first, under the pool's lock. */
+struct wp_pool_waiter {
+	int efd;
+	struct wp_pool_waiter *next;
+};
+
 struct wp_store {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;    /* a slot was given back, or the breaker moved */
+	struct wp_pool_waiter *waiters, **waiters_tail;  /* coroutines: as freed */
 	char *conninfo;
 	unsigned size;
 	struct wp_conn *conns;
@@ -49,6 +60,9 @@ PGresult *wp_exec_simple(struct wp_conn *c, const char *sql, int64_t deadline);
 PGconn *wp_connect_db(struct wp_conn *c, const char *app, int64_t deadline);
 
 /* --- health.c: the breaker, all with the lock held --- */
+/* Tells the oldest waiting coroutine (all of them when all) that a slot
+ * was given back or the breaker moved, as freed tells the threads. */
+void wp_pool_wake(struct wp_store *st, int all);
 /* The database does not answer: requests get 503 until it does. */
 void wp_breaker_down(struct wp_store *st, const char *why);
 /* A request about to wait for a slot: 0 when it is refused at once
