@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sodium.h>
 
 #include "bot.h"
@@ -49,14 +50,18 @@ usage(FILE *f)
 /* A database that is still starting (docker compose, a reboot) is waited
  * for, not treated as fatal. */
 static int
-migrate_with_retry(const struct wp_config *cfg, unsigned tries)
+migrate_with_retry(const struct wp_config *cfg, unsigned tries, PGconn **keep)
 {
 	char err[1024];
 
 	for (unsigned i = 0; i < tries; i++) {
-		if (wp_migrate(cfg->direct_url, cfg->migrations_dir, err, sizeof(err)) == 0 &&
+		if (wp_migrate(cfg->direct_url, cfg->migrations_dir, keep, err, sizeof(err)) == 0 &&
 		    wp_ratings_configure(cfg->direct_url, cfg, err, sizeof(err)) == 0)
 			return 0;
+		if (keep && *keep) {
+			PQfinish(*keep);
+			*keep = NULL;
+		}
 		if (strncmp(err, "cannot connect", 14) != 0)
 			break;
 		if (i + 1 < tries) {
@@ -77,6 +82,7 @@ wp_main(int argc, char **argv)
 	struct wp_store *store = NULL;
 	struct wp_http *http = NULL;
 	struct wp_fcgi *fcgi = NULL;
+	PGconn *listen_conn = NULL;
 	char err[512];
 	int cgi = 0, rc = 1, sig;
 	sigset_t set;
@@ -128,7 +134,9 @@ wp_main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (migrate_with_retry(&cfg, cgi ? 1 : 30) != 0) {
+	/* The migrations' connection becomes the LISTEN thread's: one
+	 * PostgreSQL session fewer at each start. */
+	if (migrate_with_retry(&cfg, cgi ? 1 : 30, cgi ? NULL : &listen_conn) != 0) {
 		if (cgi)
 			wp_cgi_unavailable("the database or its migrations are not available");
 		return 1;
@@ -137,6 +145,7 @@ wp_main(int argc, char **argv)
 	if (!store) {
 		if (cgi)
 			wp_cgi_unavailable("the database does not answer");
+		PQfinish(listen_conn);
 		return 1;
 	}
 	wp_store_limits(store, &cfg.db);
@@ -154,7 +163,7 @@ wp_main(int argc, char **argv)
 		rc = wp_cgi_serve(&cfg) == 0 ? 0 : 1;
 		goto out;
 	}
-	if (wp_listen_start(cfg.direct_url) != 0)
+	if (wp_listen_start(cfg.direct_url, listen_conn) != 0)
 		goto out;
 	if (cfg.fcgi_socket)
 		fcgi = wp_fcgi_start(&cfg);

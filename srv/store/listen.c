@@ -24,10 +24,15 @@
  * never a wait on the database without one). */
 #define LISTEN_QUERY_MS 2000
 
+#define LISTEN_SQL                                                                     \
+	"LISTEN wp_game; LISTEN wp_outbox; LISTEN wp_token; LISTEN " WP_CHALLENGE_CHANNEL \
+	"; LISTEN " WP_TOURNAMENT_CHANNEL
+
 static pthread_t listener;
 static int running;
 static int tell_fd = -1;
 static char *conninfo;
+static PGconn *first;   /* wp_migrate's connection, until the thread takes it */
 static void (*outbox_hook)(void);
 static void (*game_hook)(int64_t game);
 
@@ -51,6 +56,8 @@ outbox_wake(void)
 		fn();
 }
 
+/* The LISTEN connection: the one given at the start (wp_migrate's, made
+ * as below to the same address, renamed) the first time, else a new one. */
 static PGconn *
 listen_connect(void)
 {
@@ -58,14 +65,16 @@ listen_connect(void)
 	 * the cache trusts it to hear every change (cache.c); the primary,
 	 * where LISTEN and NOTIFY happen (after a failover this thread
 	 * connects there again). */
-	PGconn *c = wp_pg_connect_own(conninfo, "warpostd-listen", "5", NULL, 0);
+	PGconn *c = first ? first : wp_pg_connect_own(conninfo, "warpostd-listen", "5", NULL, 0);
 	PGresult *r;
 
 	if (!c)
 		return NULL;
 	r = wp_pg_exec_within(c,
-	                      "LISTEN wp_game; LISTEN wp_outbox; LISTEN wp_token; LISTEN "
-	                      WP_CHALLENGE_CHANNEL "; LISTEN " WP_TOURNAMENT_CHANNEL, 0, NULL, LISTEN_QUERY_MS);
+	                      c == first ? "SET application_name = 'warpostd-listen'; " LISTEN_SQL
+	                                 : LISTEN_SQL,
+	                      0, NULL, LISTEN_QUERY_MS);
+	first = NULL;
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		PQclear(r);
 		PQfinish(c);
@@ -271,12 +280,16 @@ listen_main(void *arg)
 }
 
 int
-wp_listen_start(const char *info)
+wp_listen_start(const char *info, PGconn *given)
 {
 	conninfo = strdup(info);
+	first = given;
 	wp_wait_begin();
-	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0)
+	if (!conninfo || pthread_create(&listener, NULL, listen_main, NULL) != 0) {
+		PQfinish(first);
+		first = NULL;
 		return -1;
+	}
 	running = 1;
 	return 0;
 }

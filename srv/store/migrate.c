@@ -180,12 +180,13 @@ out:
 }
 
 int
-wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
+wp_migrate(const char *conninfo, const char *dir, PGconn **keep, char *err, size_t errlen)
 {
 	struct migration list[256];
 	size_t n;
-	int rc = -1;
+	int rc = -1, unlocked = 0;
 	PGconn *c;
+	PGresult *r;
 
 	n = list_migrations(dir, list, sizeof(list) / sizeof(list[0]), err, errlen);
 	if (n == (size_t)-1)
@@ -207,8 +208,18 @@ wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen)
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = apply_one(c, dir, &list[i], err, errlen);
 unlock:
-	PQclear(PQexec(c, "SELECT pg_advisory_unlock(" WP_MIGRATION_LOCK ")"));
+	r = PQexec(c, "SELECT pg_advisory_unlock(" WP_MIGRATION_LOCK ")");
+	/* Kept for LISTEN only without the lock, which its session would
+	 * otherwise hold from every other instance's start. */
+	unlocked = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	           strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
 out:
+	if (rc == 0 && keep && unlocked && PQstatus(c) == CONNECTION_OK &&
+	    PQtransactionStatus(c) == PQTRANS_IDLE) {
+		*keep = c;
+		return 0;
+	}
 	PQfinish(c);
 	return rc;
 }

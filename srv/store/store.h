@@ -446,9 +446,15 @@ enum wp_err wp_db_sweep(struct wp_conn *c, int batch, int64_t *removed);
 enum wp_err wp_db_email_confirm(struct wp_conn *c, const unsigned char hash[32]);
 
 /* --- migrate.c, listen.c --- */
-int wp_migrate(const char *conninfo, const char *dir, char *err, size_t errlen);
-/* The LISTEN thread that wakes long-polls (core/wait.h). */
-int wp_listen_start(const char *conninfo);
+/* Applies what is new of dir's migrations. When keep is given and they
+ * were applied, *keep is the connection they used, left open for
+ * wp_listen_start (a server start makes one PostgreSQL session fewer). */
+int wp_migrate(const char *conninfo, const char *dir, struct pg_conn **keep, char *err,
+               size_t errlen);
+/* The LISTEN thread that wakes long-polls (core/wait.h). Its first
+ * connection is first when given (wp_migrate's; the thread then owns
+ * it), else one it makes. */
+int wp_listen_start(const char *conninfo, struct pg_conn *first);
 void wp_listen_stop(void);
 /* fn hears the id of every match whose NOTIFY comes (the bot worker,
  * issue 27), and 0 each time the LISTEN connection is made (what changed
