@@ -97,6 +97,50 @@ class RendererTest(wp.ServerTestCase):
         finally:
             srv.stop()
 
+    def test_only_the_renderer_loads_the_image_libraries(self):
+        """librsvg, cairo and Pango are loaded by the renderer at its
+        first image (dlopen), not by warpostd: the server's own process
+        maps none of them, its renderer maps them."""
+        def maps(pid):
+            with open("/proc/%d/maps" % pid) as f:
+                return f.read()
+        srv = wp.Server(self.db.url, env={"RENDER_PRESTART": None}).start()
+        try:
+            libs = ("librsvg-2.so", "libcairo.so", "libpango-1.0.so")
+            rw = renderer_of(srv)
+            # it loads them as it starts, before its warm-up image
+            self.assertTrue(wp.wait_until(lambda: all(x in maps(rw) for x in libs), 60),
+                            "the renderer never loaded the image libraries")
+            r = srv.request("GET", "/api/games/%d/board.png" % self.a.create(2)["id"])
+            self.assertEqual(r.status, 200, r)
+            for lib in libs:
+                self.assertFalse(lib in maps(srv.pid), "warpostd itself loaded " + lib)
+        finally:
+            srv.stop()
+
+    def test_without_librsvg_the_server_serves_all_but_images(self):
+        """A machine without librsvg2-2 (here: a library of that name that
+        is not one, found first through LD_LIBRARY_PATH): warpostd starts
+        and serves everything else; board.png answers 500 problem+json,
+        and the log says which library could not be loaded."""
+        bogus = wp.make_tmpdir("wp-norsvg")
+        self.addCleanup(wp.remove_tmpdir, bogus)
+        with open(os.path.join(bogus, "librsvg-2.so.2"), "w") as f:
+            f.write("not a shared library\n")
+        srv = wp.Server(self.db.url, env={"LD_LIBRARY_PATH": bogus}).start()
+        try:
+            a, b = ml.Client(srv, "Ann"), ml.Client(srv, "Ben")
+            game = ml.start_match([a, b])
+            svg = srv.request("GET", "/api/games/%d/board.svg" % game, headers=ml.auth(a.token))
+            self.assertEqual(svg.status, 200, svg)
+            r = srv.request("GET", "/api/games/%d/board.png" % game, headers=ml.auth(a.token))
+            wp.assert_problem(r, 500, "internal-error")
+            self.assertIn("librsvg cannot be loaded (librsvg-2.so.2)", srv.stderr_text())
+            r = srv.request("GET", "/api/health")
+            self.assertEqual(r.status, 200, r)
+        finally:
+            srv.stop()
+
     def test_a_bad_prestart_is_refused(self):
         """RENDER_PRESTART takes 0 or 1: anything else stops the start
         with a message naming it."""
