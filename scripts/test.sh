@@ -265,11 +265,19 @@ SAN_LOG=$LOG_DIR/sanitizers.log
 # health check or a slow connect (a fresh backend after a restart) is
 # never taken for an outage (the tests about those deadlines set their
 # own). Under ASan on a busy machine one connect after a restart took
-# over the default 2 s and opened the breaker (a 503 in api_health).
+# over the default 2 s and opened the breaker (a 503 in api_health). The
+# statements' own limits too (PostgreSQL's statement_timeout, 5 s, and
+# lock_timeout, 2 s, which a request answers with 503): no test is about
+# their defaults, and one 503 "the database did not answer as expected"
+# in api_first_requests (32 requests at once, 8 of them turns, on the
+# thread pool while the sanitizer stages ran) can only have been one of
+# them or a broken connection (stop 50; not reproduced since).
 generous_db_deadlines() {
     export DB_CHECK_TIMEOUT_MS=${DB_CHECK_TIMEOUT_MS:-15000}
     export DB_CONNECT_TIMEOUT_MS=${DB_CONNECT_TIMEOUT_MS:-15000}
     export DB_POOL_WAIT_MS=${DB_POOL_WAIT_MS:-15000}
+    export DB_STATEMENT_TIMEOUT_MS=${DB_STATEMENT_TIMEOUT_MS:-15000}
+    export DB_LOCK_TIMEOUT_MS=${DB_LOCK_TIMEOUT_MS:-15000}
 }
 
 sanitizer_stage() {
