@@ -70,9 +70,12 @@ listen_connect(void)
 
 	if (!c)
 		return NULL;
+	/* renamed unless the address named it (it then names both) */
+	const char *app = c == first ? PQparameterStatus(c, "application_name") : NULL;
 	r = wp_pg_exec_within(c,
-	                      c == first ? "SET application_name = 'warpostd-listen'; " LISTEN_SQL
-	                                 : LISTEN_SQL,
+	                      app && strcmp(app, "warpostd-migrate") == 0
+	                          ? "SET application_name = 'warpostd-listen'; " LISTEN_SQL
+	                          : LISTEN_SQL,
 	                      0, NULL, LISTEN_QUERY_MS);
 	first = NULL;
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {

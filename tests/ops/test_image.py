@@ -260,6 +260,12 @@ class ImageTest(unittest.TestCase):
         self.assertTrue(turns, turns)
         n = self.db.psql("SELECT count(*) FROM posts WHERE game_id = %d" % g["id"]).strip()
         self.assertGreaterEqual(int(n), 1)
+        # The board as PNG: the runtime stage has what the renderer loads
+        # (librsvg and its libraries, dlopen()ed at its start, and a font).
+        r = self.req("GET", "/api/games/%d/board.png" % g["id"], None, auth[seat])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.headers.get("content-type"), "image/png", r)
+        self.assertTrue(r.body.startswith(b"\x89PNG\r\n\x1a\n"), r.body[:16])
 
     def test_metrics_through_nginx(self):
         r = self.req("GET", "/metrics")
