@@ -23,7 +23,7 @@
 //                   Chromium was about 1.9 core-seconds of each file.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, chmodSync, rmSync, openSync, closeSync, existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,31 @@ function freePort() {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Whether process pid holds a listening TCP socket on port. A health
+// answer on a port proves only that someone listens there: another test's
+// server can take the same free port in between, and its answers were
+// once taken for this one's while this one failed to bind
+// (tests/lib/warpost.py, listens_on).
+function listensOn(pid, port) {
+  const inodes = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let rows = [];
+    try { rows = readFileSync(table, 'utf8').split('\n').slice(1); } catch { continue; }
+    for (const row of rows) {
+      const col = row.trim().split(/\s+/);
+      if (col.length > 9 && col[3] === '0A' && parseInt(col[1].split(':').pop(), 16) === port) inodes.add(col[9]);
+    }
+  }
+  let fds = [];
+  try { fds = readdirSync(`/proc/${pid}/fd`); } catch { return false; }
+  return fds.some((fd) => {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      return target.startsWith('socket:[') && inodes.has(target.slice(8, -1));
+    } catch { return false; }
+  });
+}
 
 // psql of the highest PostgreSQL installed (or PG_BINDIR's).
 function psqlPath() {
@@ -162,27 +187,39 @@ async function startInto(env) {
       throw new Error(`no ${WEB_ROOT}/index.html: build the board first (npm ci --prefix scripts/webbuild; cmake --build build --target web)`);
     }
     env.dbUrl = await startDatabase(env);
-    const port = await freePort();
-    const log = openSync(join(OUT, `server-${process.pid}.log`), 'w');
-    env.server = spawn(SERVER, [], {
-      env: {
-        ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
-        WEB_ROOT, MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
-        RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0', RENDER_PRESTART: '0',
-        // every browser context of a test is 127.0.0.1
-        PER_IP_CONNECTIONS: '0',
-      },
-      stdio: ['ignore', log, log],
-    });
-    closeSync(log);
-    env.base = `http://127.0.0.1:${port}`;
+    const logPath = join(OUT, `server-${process.pid}.log`);
     let up = false;
-    for (const until = Date.now() + WAIT; !up && Date.now() < until;) {
-      if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${OUT}/server-${process.pid}.log`);
-      try { up = (await fetch(`${env.base}/api/health`)).ok; } catch { /* not yet */ }
-      if (!up) await sleep(100);
+    // A free port may be taken by another test's server before this one
+    // binds it: then it exits saying so, and starts again on another.
+    for (let attempt = 0; !up; attempt++) {
+      const port = await freePort();
+      const log = openSync(logPath, 'w');
+      env.server = spawn(SERVER, [], {
+        env: {
+          ...process.env, DATABASE_URL: env.dbUrl, PORT: String(port), BIND_ADDR: '127.0.0.1',
+          WEB_ROOT, MIGRATIONS_DIR: join(REPO, 'sql'), THREADS: '4',
+          RATE_LIMITS: 'off', MAX_OPEN_MATCHES: '0', RENDER_PRESTART: '0',
+          // every browser context of a test is 127.0.0.1
+          PER_IP_CONNECTIONS: '0',
+        },
+        stdio: ['ignore', log, log],
+      });
+      closeSync(log);
+      env.base = `http://127.0.0.1:${port}`;
+      for (const until = Date.now() + WAIT; !up && Date.now() < until;) {
+        if (env.server.exitCode !== null) break;
+        try {
+          up = (await fetch(`${env.base}/api/health`)).ok && listensOn(env.server.pid, port);
+        } catch { /* not yet */ }
+        if (!up) await sleep(100);
+      }
+      if (up) break;
+      const inUse = env.server.exitCode !== null && readFileSync(logPath, 'utf8').includes('in use');
+      if (!inUse || attempt === 2) {
+        if (env.server.exitCode !== null) throw new Error(`the server exited (${env.server.exitCode}); see ${logPath}`);
+        throw new Error(`the server did not come up; see ${logPath}`);
+      }
     }
-    if (!up) throw new Error(`the server did not come up; see ${OUT}/server-${process.pid}.log`);
   }
   // Playwright puts the browser profile (a fresh --user-data-dir) under
   // the temporary directory: keep it in ours, removed at the end.

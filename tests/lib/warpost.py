@@ -141,6 +141,36 @@ def free_port():
     raise AssertionError("no free TCP port below %d" % low)
 
 
+def listens_on(pid, port):
+    """Whether process pid holds a listening TCP socket on port: a health
+    answer on a port proves only that someone listens there (another
+    test's server took the same free port in between once; its answers
+    were taken for this one's while this one failed to bind)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            col = row.split()
+            if len(col) > 9 and col[3] == "0A" and int(col[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(col[9])
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            return True
+    return False
+
+
 def random_suffix(n=10):
     return "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(n))
 
@@ -876,9 +906,10 @@ class Server(_Process):
     def _answers(self):
         try:
             request(self.port, "GET", "/api/health", timeout=2)
-            return True
         except (OSError, http.client.HTTPException):
             return False
+        # ... and it is this server that answers
+        return listens_on(self.proc.pid, self.port)
 
     def wait_ready(self, timeout=READY_TIMEOUT):
         self._wait_ready(self._answers, timeout)
