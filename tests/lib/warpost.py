@@ -1053,9 +1053,11 @@ class Nginx(_Process):
     def _answers(self):
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return True
+                pass
         except OSError:
             return False
+        # ... and it is this nginx that listens there (Server._answers)
+        return listens_on(self.proc.pid, self.port)
 
     def stderr_text(self, tail=None):
         text = super().stderr_text(tail)
