@@ -7,11 +7,11 @@
  * milliseconds of work.
  *
  * librsvg and what it uses (cairo, Pango, fontconfig, GLib: about 40
- * shared libraries) are loaded with dlopen() at the first rendering, not
- * linked: only the renderer process (png_render.c) renders, and every
- * other start of warpostd or warpost then skips loading them (measured:
- * 53 against 28 ms of CPU for `warpostd --version`, and 1.4 MiB less
- * private memory in a running server). The headers give the types. */
+ * shared libraries) are loaded with dlopen() when the renderer process
+ * (png_render.c) starts (wp_png_fonts_init), not linked: only it renders,
+ * and every other start of warpostd or warpost then skips loading them
+ * (measured: 53 against 28 ms of CPU for `warpostd --version`, and 1.4 MiB
+ * less private memory in a running server). The headers give the types. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +57,15 @@ static char lib_error[128];   /* empty when every function was found */
 static void
 lib_load(void)
 {
+	const char *open_so = NULL;   /* the library h holds: one dlopen() each */
+	void *h = NULL;
+
 #define WP_RSVG_LOAD(name, so)                                                             \
 	if (!lib_error[0]) {                                                               \
-		void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);                               \
+		if (!open_so || strcmp(open_so, so) != 0) {                                \
+			h = dlopen(so, RTLD_NOW | RTLD_LOCAL);                             \
+			open_so = so;                                                      \
+		}                                                                          \
 		const char *e = h ? NULL : dlerror();                                      \
 		if (h && !(lib.name = (__typeof__(name) *)dlsym(h, #name)))               \
 			e = dlerror();                                                     \
