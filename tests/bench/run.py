@@ -30,7 +30,10 @@
    server's code can go.
 2. Conditional GET of a match (If-None-Match -> 304) and a static file with
    wrk, each beside a bare libmicrohttpd server (tests/bench/baremhd.c)
-   answering the same shape from memory, alternating for ROUNDS rounds,
+   answering the same shape from memory, alternating for ROUNDS rounds
+   and within each round in four slices a side, taken ABBA (ours, bare,
+   bare, ours, ... or the other way round) so that a burst of the
+   machine's other work falls on both sides alike,
    once the database has done the turns' after-work (VACUUM, CHECKPOINT,
    no autovacuum worker left): neither side uses it.
 3. Per ruleset (tests/bench/rulebench.c): listing a seat's legal actions in
@@ -606,25 +609,33 @@ def main():
                  start_bare(args.build, fport, os.path.join(ROOT, "web", "app.js"))]
         secs = min(args.seconds, 10)
         pairs = {"304": [], "static": []}
-        def pair(ours, bare, first_ours):
-            """(ours, bare), measured in the order the round says."""
-            if first_ours:
-                o = ours()
-                return o, bare()
-            b = bare()
-            return ours(), b
+        def pair(ours, bare, first_ours, slices=4):
+            """(ours, bare), each measured as `slices` runs of wrk of
+            secs/slices seconds taken in turn, the round saying which side
+            starts: a burst of other work on the machine then falls on
+            both sides alike, not on whichever ran during it. Requests/s
+            is the mean of the slices' (they last equally long), the
+            latencies the median slice's, the refusals their sum."""
+            runs = ([], [])
+            for i in range(slices):
+                for side in ((0, 1) if (i % 2 == 0) == first_ours else (1, 0)):
+                    runs[side].append((ours, bare)[side](max(1, secs // slices)))
+            def merged(rs):
+                mid = sorted(rs)[len(rs) // 2]
+                return (statistics.mean(x[0] for x in rs), mid[1], mid[2], sum(x[3] for x in rs))
+            return merged(runs[0]), merged(runs[1])
 
         try:
             for r in range(args.rounds):
                 pairs["304"].append(pair(
-                    lambda: wrk(f"{base}/api/games/{first}",
-                                [f"Authorization: Bearer {a['token']}",
-                                 f"If-None-Match: {etag}"], secs),
-                    lambda: wrk(f"http://127.0.0.1:{gport}/game", ['If-None-Match: "bare-1"'], secs),
+                    lambda t: wrk(f"{base}/api/games/{first}",
+                                  [f"Authorization: Bearer {a['token']}",
+                                   f"If-None-Match: {etag}"], t),
+                    lambda t: wrk(f"http://127.0.0.1:{gport}/game", ['If-None-Match: "bare-1"'], t),
                     r % 2 == 0))
                 pairs["static"].append(pair(
-                    lambda: wrk(f"{base}/app.js", [], secs),
-                    lambda: wrk(f"http://127.0.0.1:{fport}/app.js", [], secs), r % 2 == 0))
+                    lambda t: wrk(f"{base}/app.js", [], t),
+                    lambda t: wrk(f"http://127.0.0.1:{fport}/app.js", [], t), r % 2 == 0))
             j_rps, j50, j99, _ = wrk(f"http://127.0.0.1:{gport}/game", [], secs)
         finally:
             for bare in bares:
