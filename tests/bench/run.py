@@ -12,7 +12,10 @@
    the two baselines alternate for ROUNDS rounds and each figure is the
    median, the ratio the median of the rounds' own ratios: this machine's
    speed moves by tens of per cent within minutes, and a ratio is fair only
-   between phases run side by side. Each phase also reports how many
+   between phases run side by side. Within a round the turns and the
+   minimal durable turn, the goal's pair, are run as four slices a side
+   taken ABBA, so that a burst of other work falls on both alike. Each
+   phase also reports how many
    commits shared a flush of the WAL (pg_stat_wal), and the CPU time a turn
    cost the server, PostgreSQL and the load generator (from /proc and
    getrusage), with how busy that kept the machine's cores: where the turns
@@ -432,7 +435,7 @@ def main():
                                         text=True, check=True).stdout.strip()
         psql(MINIMAL_SETUP % args.matches)
 
-        def turns_phase():
+        def turns_phase(seconds):
             # Each round goes on from where the matches are (turnload
             # derives whose move it is from seq).
             seqs = dict(line.split("|") for line in psql(
@@ -443,11 +446,12 @@ def main():
             with CpuMeter(srv.pid, bs.pgdir) as cpu:
                 out = subprocess.run([os.path.join(args.build, "tests/bench/turnload"),
                                       "127.0.0.1", str(port), mfile, str(args.threads),
-                                      str(args.seconds)], capture_output=True, text=True)
+                                      str(seconds)], capture_output=True, text=True)
             m = dict(zip(out.stdout.split()[0::2], out.stdout.split()[1::2]))
             if "turns_per_s" not in m:
                 raise SystemExit("turnload failed: " + out.stdout + out.stderr)
-            m["per_sync"] = int(m["turns"]) / max(1, wal_syncs(url) - w0)
+            m["syncs"] = max(1, wal_syncs(url) - w0)
+            m["per_sync"] = int(m["turns"]) / m["syncs"]
             m["cpu"] = cpu.per(int(m["turns"]))
             return m
 
@@ -483,17 +487,53 @@ def main():
             m["cpu"] = cpu.per(int(m["turns"]))
             return m
 
-        def pgbench_phase(script, name):
+        def pgbench_phase(script, name, seconds=args.seconds):
             w0 = wal_syncs(url)
             with CpuMeter(None, bs.pgdir) as cpu:
-                tps, lat = pgbench(url, script, args.threads, args.seconds, tmp, name)
-            return (tps, lat, tps * args.seconds / max(1, wal_syncs(url) - w0),
-                    cpu.per(int(tps * args.seconds)))
+                tps, lat = pgbench(url, script, args.threads, seconds, tmp, name)
+            return (tps, lat, tps * seconds / max(1, wal_syncs(url) - w0),
+                    cpu.per(int(tps * seconds)))
+
+        def weighted_cpu(pairs):
+            """The CPU a unit of [(cpu, units), ...] taken together."""
+            n = max(1, sum(u for _, u in pairs))
+            c = {k: sum(x[k] * u for x, u in pairs) / n for k in ("server", "db", "load")}
+            c["busy"] = statistics.mean(x["busy"] for x, _ in pairs)
+            return c
+
+        def turns_beside_minimal(turns_first, slices=4):
+            """warpostd's turns and the minimal durable turn, each as
+            `slices` runs of SECONDS/slices taken in turn, ABBA (the round
+            says which side starts): a burst of the machine's other work
+            then falls on both sides alike, not on whichever ran during
+            it (one 8 s phase each gave rounds 0.96, 0.66 and 0.77 on
+            2026-12-01). Returns the two merged as one phase each would
+            have been: rates over the whole, CPU per unit over the whole,
+            the latencies of the median slice."""
+            secs = max(1, args.seconds // slices)
+            ts, ms = [], []
+            for i in range(slices):
+                for side in ((0, 1) if (i % 2 == 0) == turns_first else (1, 0)):
+                    if side == 0:
+                        ts.append(turns_phase(secs))
+                    else:
+                        ms.append(pgbench_phase(MINIMAL_TURN % args.matches, "minimal", secs))
+            turns = sum(int(t["turns"]) for t in ts)
+            mid = sorted(ts, key=lambda t: float(t["turns_per_s"]))[len(ts) // 2]
+            t = dict(mid, turns=str(turns), errors=str(sum(int(x["errors"]) for x in ts)),
+                     turns_per_s=str(turns / sum(float(x["seconds"]) for x in ts)),
+                     per_sync=turns / sum(x["syncs"] for x in ts),
+                     cpu=weighted_cpu([(x["cpu"], int(x["turns"])) for x in ts]))
+            tx = [m[0] * secs for m in ms]
+            mn = (statistics.mean(m[0] for m in ms),
+                  sorted(ms, key=lambda m: m[0])[len(ms) // 2][1],
+                  sum(tx) / sum(n / m[2] for n, m in zip(tx, ms)),
+                  weighted_cpu([(m[3], n) for n, m in zip(tx, ms)]))
+            return t, mn
 
         rounds, bgs, bg_why, bares_t = [], [], None, []
         for r in range(args.rounds):
-            t = turns_phase()
-            mn = pgbench_phase(MINIMAL_TURN % args.matches, "minimal")
+            t, mn = turns_beside_minimal(r % 2 == 0)
             op = pgbench_phase(OPTIMISTIC_TURN % args.matches, "optimistic")
             bt, ba = bare_turns_phase("bareturn"), bare_turns_phase("bareasync")
             rounds.append((t, mn, op))
