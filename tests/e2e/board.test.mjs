@@ -396,7 +396,25 @@ async function setUpThroughApi(t, ruleset, names, choose) {
     await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [choose(list.actions, i)] }, players[seat].token);
   }
   assert.equal(v.state.phase, 'play', 'the set-up is done');
-  return { g, who: players[v.awaiting[0]] };
+  return { g, who: players[v.awaiting[0]], players };
+}
+
+// The other seats play through the API (each its first offered action)
+// until `who` is awaited again: for a post of `who`'s that ended its turn.
+// In Wargame Chess an Activation whose piece has a single legal act is
+// played through at once, and the Trees are rolled: some placements leave
+// the piece the board offers first one move (the King on a7, when no pawn
+// stands on h7: 4 of 40 placements through the API), and then the
+// activation the test posts ends the turn (once in a CI run, 2026-12-01).
+async function othersUntil(g, who, players) {
+  for (let i = 0; i < 40; i++) {
+    const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, who.token);
+    if (v.status !== 'active' || v.awaiting.includes(v.you)) return;
+    const other = players[v.awaiting[0]];
+    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, other.token);
+    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [list.actions[0]] }, other.token);
+  }
+  assert.fail(`${who.name} was not awaited again within 40 posts`);
 }
 
 // The match page of `who`, desktop width, with page errors failing the test.
@@ -419,9 +437,10 @@ async function onMatchPage(who, g, body) {
 test('wargame-chess: activations chosen on the board', async (t) => {
   const set = await setUpThroughApi(t, 'wargame-chess', ['Ann', 'Ben'], (acts) => acts[0]);
   if (!set) return;
-  const { g, who } = set;
+  const { g, who, players } = set;
   await onMatchPage(who, g, async (page) => {
     for (let step = 0; step < 2; step++) {
+      if (step > 0) await othersUntil(g, who, players);
       await waitMyTurn(page);
       const posts = await page.locator('.thread > li').count();
       // Activate a piece (a ring on my own piece), then act with it.
