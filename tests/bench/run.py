@@ -264,6 +264,17 @@ def wrk(url, headers, seconds, threads=2, conns=32):
     return rps, p50, p99, int(non2xx.group(1)) if non2xx else 0
 
 
+def abba(a, b, a_first, slices, seconds):
+    """([a(seconds), ...], [b(seconds), ...]), `slices` runs of each taken
+    in turn ABBA (A B B A ..., or B A A B ... when not a_first), so that a
+    burst of the machine's other work falls on both sides alike."""
+    runs = ([], [])
+    for i in range(slices):
+        for side in ((0, 1) if (i % 2 == 0) == a_first else (1, 0)):
+            runs[side].append((a, b)[side](seconds))
+    return runs
+
+
 def rss_mib(pid):
     with open(f"/proc/{pid}/status") as f:
         return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1)) / 1024
@@ -511,13 +522,9 @@ def main():
             have been: rates over the whole, CPU per unit over the whole,
             the latencies of the median slice."""
             secs = max(1, args.seconds // slices)
-            ts, ms = [], []
-            for i in range(slices):
-                for side in ((0, 1) if (i % 2 == 0) == turns_first else (1, 0)):
-                    if side == 0:
-                        ts.append(turns_phase(secs))
-                    else:
-                        ms.append(pgbench_phase(MINIMAL_TURN % args.matches, "minimal", secs))
+            ts, ms = abba(turns_phase,
+                          lambda t: pgbench_phase(MINIMAL_TURN % args.matches, "minimal", t),
+                          turns_first, slices, secs)
             turns = sum(int(t["turns"]) for t in ts)
             mid = sorted(ts, key=lambda t: float(t["turns_per_s"]))[len(ts) // 2]
             t = dict(mid, turns=str(turns), errors=str(sum(int(x["errors"]) for x in ts)),
@@ -656,10 +663,7 @@ def main():
             both sides alike, not on whichever ran during it. Requests/s
             is the mean of the slices' (they last equally long), the
             latencies the median slice's, the refusals their sum."""
-            runs = ([], [])
-            for i in range(slices):
-                for side in ((0, 1) if (i % 2 == 0) == first_ours else (1, 0)):
-                    runs[side].append((ours, bare)[side](max(1, secs // slices)))
+            runs = abba(ours, bare, first_ours, slices, max(1, secs // slices))
             def merged(rs):
                 mid = sorted(rs)[len(rs) // 2]
                 return (statistics.mean(x[0] for x in rs), mid[1], mid[2], sum(x[3] for x in rs))

@@ -380,6 +380,12 @@ test('a post whose answer is lost is retried with the same key, and applied once
 // A match of a real ruleset brought to its play phase through the API:
 // each awaited seat posts the action `choose` picks from its legal list.
 // Returns null (after t.skip) when the server does not offer the ruleset.
+// One post of `player`'s through the API: the action pick(actions) chooses.
+async function postAwaited(g, player, pick) {
+  const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, player.token);
+  await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [pick(list.actions)] }, player.token);
+}
+
 async function setUpThroughApi(t, ruleset, names, choose) {
   const { rulesets } = await api(env, 'GET', '/api/rulesets');
   if (!rulesets.some((r) => r.id === ruleset)) { t.skip(`no ${ruleset} on this server`); return null; }
@@ -391,9 +397,7 @@ async function setUpThroughApi(t, ruleset, names, choose) {
   for (let i = 0; i < 200; i++) {
     v = await api(env, 'GET', `/api/games/${g.id}`, undefined, players[0].token);
     if (v.status !== 'active' || v.state.phase === 'play') break;
-    const seat = v.awaiting[0];
-    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, players[seat].token);
-    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [choose(list.actions, i)] }, players[seat].token);
+    await postAwaited(g, players[v.awaiting[0]], (acts) => choose(acts, i));
   }
   assert.equal(v.state.phase, 'play', 'the set-up is done');
   return { g, who: players[v.awaiting[0]], players };
@@ -410,9 +414,7 @@ async function othersUntil(g, who, players) {
   for (let i = 0; i < 40; i++) {
     const v = await api(env, 'GET', `/api/games/${g.id}`, undefined, who.token);
     if (v.status !== 'active' || v.awaiting.includes(v.you)) return;
-    const other = players[v.awaiting[0]];
-    const list = await api(env, 'GET', `/api/games/${g.id}/actions`, undefined, other.token);
-    await api(env, 'POST', `/api/games/${g.id}/turns`, { seq: list.seq, actions: [list.actions[0]] }, other.token);
+    await postAwaited(g, players[v.awaiting[0]], (acts) => acts[0]);
   }
   assert.fail(`${who.name} was not awaited again within 40 posts`);
 }
