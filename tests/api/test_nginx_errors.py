@@ -2,6 +2,7 @@
 problem document, application/problem+json, like warpostd's own; warpostd's
 answers pass through unchanged; static files keep their caching headers and
 carry the security headers."""
+import gzip
 import json
 import os
 import re
@@ -207,6 +208,33 @@ class NginxErrorsTest(wp.NginxTestCase):
                 self.assertEqual(r.headers.get("cache-control"), want, r)
                 for k, v in SECURITY_HEADERS.items():
                     self.assertEqual(r.headers.get(k), v, (k, r))
+
+    def test_content_named_files_are_sent_compressed(self):
+        """The bundle's files go out as the gzip copy the build wrote beside
+        each (NAME.gz, scripts/webbuild/build.mjs; nginx's gzip_static), to
+        a client that accepts gzip; to one that does not, as they are."""
+        root = wp.make_tmpdir("wp-nginx-web-")
+        self.addCleanup(wp.remove_tmpdir, root)
+        body = b"export const board = 'drawn';\n" * 40
+        name = "app-0123456789ab.js"
+        with open(os.path.join(root, name), "wb") as f:
+            f.write(body)
+        with open(os.path.join(root, name + ".gz"), "wb") as f:
+            f.write(gzip.compress(body, 9))
+        nginx = wp.Nginx(self.fcgi.socket_path, web_root=root)
+        self.addCleanup(nginx.stop)
+        nginx.start()
+        r = nginx.request("GET", "/" + name, headers={"Accept-Encoding": "gzip, deflate, br"})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.headers.get("content-encoding"), "gzip", r)
+        self.assertEqual(r.headers.get("vary"), "Accept-Encoding", r)
+        self.assertEqual(gzip.decompress(r.body), body)
+        self.assertEqual(r.headers.get("cache-control"), "public, max-age=31536000, immutable", r)
+        self.assertEqual(r.media_type, "text/javascript", r)
+        r = nginx.request("GET", "/" + name)
+        self.assertEqual(r.status, 200, r)
+        self.assertNotIn("content-encoding", r.headers, r)
+        self.assertEqual(r.body, body)
 
     def test_static_files_keep_caching_and_send_security_headers(self):
         for name in ("index.html", "app.js", "style.css"):

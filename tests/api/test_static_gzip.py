@@ -1,8 +1,10 @@
 """Static files come from memory with a gzip copy made once, negotiated by
 Accept-Encoding, each with its own ETag (issue 17, "Static files from
-memory")."""
+memory"); a content-named file (the bundle's) also with the brotli copy
+its build wrote beside it (issue 32, "the board on a phone")."""
 import gzip
 import os
+import shutil
 import sys
 import unittest
 
@@ -17,13 +19,14 @@ class StaticGzipTest(wp.ServerTestCase):
         self.assertEqual(plain.status, 200)
         self.assertNotIn("content-encoding", plain.headers)
         self.assertEqual(plain.headers.get("vary"), "Accept-Encoding")
-        for ae in ("gzip", "br, gzip;q=0.5", "deflate, gzip"):
+        for ae in ("gzip", "br, gzip;q=0.5", "deflate, gzip", "x-gzip", "br,gzip"):
             gz = wp.request(port, "GET", "/app.js", headers={"Accept-Encoding": ae})
             self.assertEqual(gz.headers.get("content-encoding"), "gzip", ae)
             self.assertEqual(gzip.decompress(gz.body), plain.body)
             self.assertLess(len(gz.body), len(plain.body))
             self.assertNotEqual(gz.headers["etag"], plain.headers["etag"])
-        for ae in ("gzip;q=0", "identity", "br"):
+        # no brotli copy of a file not named by its content
+        for ae in ("gzip;q=0", "identity", "br", "gzipped", "nogzip", "gzip;q=0.000"):
             r = wp.request(port, "GET", "/app.js", headers={"Accept-Encoding": ae})
             self.assertNotIn("content-encoding", r.headers, ae)
             self.assertEqual(r.body, plain.body)
@@ -32,6 +35,95 @@ class StaticGzipTest(wp.ServerTestCase):
         self.assertEqual((r.status, r.body), (304, b""))
         r = wp.request(port, "GET", "/app.js", headers={"If-None-Match": gz.headers["etag"]})
         self.assertEqual(r.status, 200, "the gzip ETag does not validate the plain file")
+
+
+BUNDLE = b"export const board = 'drawn';\n" * 40
+# What the build wrote beside the bundle. The server sends the build's
+# copy as it is and never decodes it, so any bytes smaller than the file
+# stand for it here; tests/e2e/bundle.test.mjs has a browser decode the
+# real one.
+BUNDLE_BR = b"\x1b\x00brotli copy of the bundle"
+
+
+class StaticBrotliTest(wp.ServerTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = wp.make_tmpdir("wp-static-br-")
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, True)
+        root = os.path.join(cls.tmp, "web")
+        os.makedirs(root)
+
+        def put(name, data):
+            with open(os.path.join(root, name), "wb") as f:
+                f.write(data)
+
+        # the bundle and its copy, written after it as the build does
+        put("app-0123456789ab.js", BUNDLE)
+        put("app-0123456789ab.js.br", BUNDLE_BR)
+        # a file not named by its content: a copy beside it is not its own
+        put("style.css", b"body { margin: 0; }\n" * 40)
+        put("style.css.br", BUNDLE_BR)
+        # a copy older than its file (the file rewritten after the build)
+        put("old-0123456789ab.js", BUNDLE)
+        put("old-0123456789ab.js.br", BUNDLE_BR)
+        st = os.stat(os.path.join(root, "old-0123456789ab.js"))
+        os.utime(os.path.join(root, "old-0123456789ab.js.br"),
+                 ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
+        # a copy that is a symbolic link (it could lead out of the root)
+        put("link-0123456789ab.js", BUNDLE)
+        put("elsewhere.br", BUNDLE_BR)
+        os.symlink("elsewhere.br", os.path.join(root, "link-0123456789ab.js.br"))
+        cls.web_root = root
+        super().setUpClass()
+
+    def get(self, path, ae=None, inm=None):
+        h = {}
+        if ae is not None:
+            h["Accept-Encoding"] = ae
+        if inm is not None:
+            h["If-None-Match"] = inm
+        return wp.request(self.server.port, "GET", path, headers=h)
+
+    def test_brotli_copy_negotiated(self):
+        path = "/app-0123456789ab.js"
+        plain = self.get(path)
+        gz = self.get(path, "gzip")
+        self.assertEqual(plain.body, BUNDLE)
+        self.assertEqual(gz.headers.get("content-encoding"), "gzip")
+        # what Chromium sends: brotli is the smallest it takes
+        for ae in ("gzip, deflate, br, zstd", "br", "br;q=1.0, gzip;q=0.5", "gzip,br"):
+            r = self.get(path, ae)
+            self.assertEqual(r.status, 200, ae)
+            self.assertEqual(r.headers.get("content-encoding"), "br", ae)
+            self.assertEqual(r.body, BUNDLE_BR, ae)
+            self.assertEqual(r.headers.get("vary"), "Accept-Encoding")
+            self.assertEqual(r.headers.get("cache-control"), "public, max-age=31536000, immutable")
+        self.assertEqual(len({plain.headers["etag"], gz.headers["etag"], r.headers["etag"]}), 3,
+                         "each representation its own ETag")
+        # brotli refused, or a token that only contains "br": gzip, or the file
+        for ae, want in (("br;q=0, gzip", "gzip"), ("br;q=0.0", None), ("brotli, gzip", "gzip"),
+                         ("xbr", None), ("identity", None), ("", None)):
+            r = self.get(path, ae)
+            self.assertEqual(r.headers.get("content-encoding"), want, ae)
+            self.assertEqual(gzip.decompress(r.body) if want else r.body, BUNDLE, ae)
+        # the brotli ETag validates the brotli answer only
+        br_etag = self.get(path, "br").headers["etag"]
+        r = self.get(path, "br", br_etag)
+        self.assertEqual((r.status, r.body), (304, b""))
+        self.assertEqual(r.headers.get("etag"), br_etag)
+        for ae in ("gzip", ""):
+            r = self.get(path, ae, br_etag)
+            self.assertEqual(r.status, 200, f"the brotli ETag does not validate {ae or 'the file'}")
+
+    def test_no_copy_that_is_not_the_files_own(self):
+        for path in ("/style.css", "/old-0123456789ab.js", "/link-0123456789ab.js"):
+            r = self.get(path, "br, gzip")
+            self.assertEqual(r.status, 200, path)
+            self.assertEqual(r.headers.get("content-encoding"), "gzip", path)
+            self.assertNotEqual(r.body, BUNDLE_BR, path)
+            r = self.get(path, "br")
+            self.assertNotIn("content-encoding", r.headers, path)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 // The board as it ships (issue 32): the server serves the bundle that
 // scripts/webbuild/build.mjs makes (build/web), and a match page at 360 px
 // loads one script (the bundle) and one stylesheet, each named by a hash
-// of its content and sent gzip-compressed, reads the view once (the read
+// of its content and sent compressed (brotli: the copy the build wrote
+// beside it), reads the view once (the read
 // the page's inline script began is taken by the page, not made twice:
 // the Content-Security-Policy lets that script run by its hash), and
 // shows its board without an error. Those two are kept by the browser (a
@@ -52,7 +53,8 @@ test('a match page loads the bundle and the stylesheet, hashed and compressed, a
   assert.equal(sheets.length, 1, `stylesheets loaded: ${sheets.map((a) => a.url).join(' ')}`);
   for (const a of [...scripts, ...sheets]) {
     assert.match(a.url, /^\/(app|style)-[0-9a-f]{12}\.(js|css)$/);
-    assert.equal(a.enc, 'gzip', `${a.url} is sent compressed`);
+    // Chromium accepts br: the build's brotli copy (NAME.br) is sent.
+    assert.equal(a.enc, 'br', `${a.url} is sent compressed, as the build's brotli copy`);
     // Named by its content: a phone keeps it and asks no more.
     assert.equal(a.cache, 'public, max-age=31536000, immutable', `${a.url} is kept`);
   }
