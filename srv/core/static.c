@@ -172,6 +172,13 @@ slurp(int fd, size_t size)
 #define WP_STATIC_RECHECK_NS 1000000000LL
 #define WP_STATIC_FRESH_NS 50000LL
 
+/* The codings a kept file is sent in, the client's choice among them
+ * the last it takes (the smallest): GZIP made here once (gzip_of), BR
+ * the build's copy (brotli_beside). */
+enum { AS_IS, GZIP, BR, WP_CODINGS };
+static const char *const coding_names[WP_CODINGS] = {NULL, "gzip", "br"};
+static const char *const etag_suffixes[WP_CODINGS] = {"", "-gz", "-br"};
+
 struct kept {
 	char *key;               /* the request's path */
 	char real[PATH_MAX];
@@ -180,10 +187,12 @@ struct kept {
 	int64_t checked_ns;      /* atomic: the last stat() of real */
 	int64_t seen_ns;         /* atomic: when the last check began that found it */
 	uint64_t serial;         /* names this version for fixed answers */
-	char etag[64], etag_gz[72], etag_br[72];
 	const char *type;
-	char *body, *gz, *br;    /* br: the build's copy (brotli_beside) */
-	size_t len, gzlen, brlen;
+	struct {                 /* the file as it is, and its compressed copies */
+		char *body;      /* NULL: no such copy */
+		size_t len;
+		char etag[72];   /* each its own strong validator */
+	} as[WP_CODINGS];
 	int refs;                /* the table's and each request's */
 };
 
@@ -200,9 +209,8 @@ kept_put(struct kept *k)
 		if (k->fd >= 0)
 			close(k->fd);
 		free(k->key);
-		free(k->body);
-		free(k->gz);
-		free(k->br);
+		for (int c = 0; c < WP_CODINGS; c++)
+			free(k->as[c].body);
 		free(k);
 	}
 }
@@ -279,24 +287,25 @@ static void
 gzip_of(struct kept *k)
 {
 	z_stream z = {0};
-	uLong cap = compressBound((uLong)k->len) + 32;
+	size_t len = k->as[AS_IS].len;
+	uLong cap = compressBound((uLong)len) + 32;
+	char *gz;
 
-	if (!compressible(k->type) || k->len < 256 || !(k->gz = malloc(cap)))
+	if (!compressible(k->type) || len < 256 || !(gz = malloc(cap)))
 		return;
 	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(k->gz);
-		k->gz = NULL;
+		free(gz);
 		return;
 	}
-	z.next_in = (Bytef *)k->body;
-	z.avail_in = (uInt)k->len;
-	z.next_out = (Bytef *)k->gz;
+	z.next_in = (Bytef *)k->as[AS_IS].body;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)gz;
 	z.avail_out = (uInt)cap;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END || z.total_out >= k->len) {
-		free(k->gz);
-		k->gz = NULL;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END || z.total_out >= len) {
+		free(gz);
 	} else {
-		k->gzlen = z.total_out;
+		k->as[GZIP].body = gz;
+		k->as[GZIP].len = z.total_out;
 	}
 	deflateEnd(&z);
 }
@@ -326,12 +335,12 @@ brotli_beside(struct kept *k)
 	    (fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
 		return;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (size_t)sb.st_size < k->len &&
+	    (size_t)sb.st_size < k->as[AS_IS].len &&
 	    (sb.st_mtim.tv_sec > k->sb.st_mtim.tv_sec ||
 	     (sb.st_mtim.tv_sec == k->sb.st_mtim.tv_sec &&
 	      sb.st_mtim.tv_nsec >= k->sb.st_mtim.tv_nsec)) &&
-	    (k->br = slurp(fd, (size_t)sb.st_size)) != NULL)
-		k->brlen = (size_t)sb.st_size;
+	    (k->as[BR].body = slurp(fd, (size_t)sb.st_size)) != NULL)
+		k->as[BR].len = (size_t)sb.st_size;
 	close(fd);
 }
 
@@ -443,20 +452,22 @@ load(const char *path, enum wp_err *err)
 	k->checked_ns = wp_now_ns();
 	k->seen_ns = k->checked_ns;
 	k->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
-	k->len = (size_t)k->sb.st_size;
-	if (!(k->body = slurp(k->fd, k->len))) {
+	k->as[AS_IS].len = (size_t)k->sb.st_size;
+	if (!(k->as[AS_IS].body = slurp(k->fd, k->as[AS_IS].len))) {
 		*err = errno == ENOMEM ? WP_ERR_INTERNAL : WP_ERR_NOT_FOUND;
 		kept_put(k);
 		return NULL;
 	}
 	k->type = wp_mime_type(k->real);
-	snprintf(k->etag, sizeof(k->etag), "\"%llx-%llx\"", (unsigned long long)k->sb.st_size,
-	         (unsigned long long)k->sb.st_mtim.tv_sec * 1000000000ull +
-	             (unsigned long long)k->sb.st_mtim.tv_nsec);
-	/* Another representation, another strong validator. */
-	snprintf(k->etag_gz, sizeof(k->etag_gz), "%.*s-gz\"", (int)strlen(k->etag) - 1, k->etag);
-	snprintf(k->etag_br, sizeof(k->etag_br), "%.*s-br\"", (int)strlen(k->etag) - 1, k->etag);
-	if (k->len <= WP_STATIC_KEEP) {
+	/* Another representation, another strong validator: "SIZE-MTIME",
+	 * "SIZE-MTIME-gz", "SIZE-MTIME-br". */
+	for (int c = 0; c < WP_CODINGS; c++)
+		snprintf(k->as[c].etag, sizeof(k->as[c].etag), "\"%llx-%llx%s\"",
+		         (unsigned long long)k->sb.st_size,
+		         (unsigned long long)k->sb.st_mtim.tv_sec * 1000000000ull +
+		             (unsigned long long)k->sb.st_mtim.tv_nsec,
+		         etag_suffixes[c]);
+	if (k->as[AS_IS].len <= WP_STATIC_KEEP) {
 		gzip_of(k);
 		if (content_named(path))
 			brotli_beside(k);
@@ -480,9 +491,13 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	if (!(k = load(path, &err)))
 		return err;
 	const char *ae = wp_request_header(req, "Accept-Encoding");
-	/* 0 the file, 1 gzip, 2 brotli: the smallest the client takes */
-	int enc = k->br && accepts_coding(ae, "br") ? 2 : k->gz && accepts_coding(ae, "gzip") ? 1 : 0;
-	const char *etag = enc == 2 ? k->etag_br : enc == 1 ? k->etag_gz : k->etag;
+	int enc = AS_IS, compressed = 0;
+	for (int c = AS_IS + 1; c < WP_CODINGS; c++) {
+		compressed |= k->as[c].body != NULL;
+		if (k->as[c].body && accepts_coding(ae, coding_names[c]))
+			enc = c;
+	}
+	const char *etag = k->as[enc].etag;
 	inm = wp_request_header(req, "If-None-Match");
 	int not_modified = inm && etag_matches(inm, etag);
 	/* Each version of a kept file has six answers: plain, gzip or
@@ -500,10 +515,10 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	bad |= wp_response_header(res, "Cache-Control", content_named(path) ? WP_STATIC_IMMUTABLE
 	                                                                    : "no-cache");
 	bad |= wp_response_header(res, "Content-Type", k->type);
-	if (k->gz || k->br) {
+	if (compressed) {
 		bad |= wp_response_header(res, "Vary", "Accept-Encoding");
-		if (enc)
-			bad |= wp_response_header(res, "Content-Encoding", enc == 2 ? "br" : "gzip");
+		if (enc != AS_IS)
+			bad |= wp_response_header(res, "Content-Encoding", coding_names[enc]);
 	}
 	/* The board loads only its own scripts and styles; its SVG sets style
 	 * attributes and the notification favicon is a data: URL, hence
@@ -521,8 +536,8 @@ wp_static_serve(const struct wp_request *req, const char *path, struct wp_respon
 	/* The bytes are lent, not copied (issue 26, HTTP): the response
 	 * holds k until the front no longer sends them, so a newer version
 	 * put in k's slot meanwhile frees nothing it points at. */
-	res->body = enc == 2 ? k->br : enc == 1 ? k->gz : k->body;
-	res->body_len = enc == 2 ? k->brlen : enc == 1 ? k->gzlen : k->len;
+	res->body = k->as[enc].body;
+	res->body_len = k->as[enc].len;
 	res->lent_put = lent_put;
 	res->lent = k;
 	res->status = 200;
