@@ -33,12 +33,22 @@ def cmdline(pid):
         return []
 
 
+def renderers(server):
+    return [p for p in wp.child_pids(server.pid) if b"--render-worker" in cmdline(p)]
+
+
 def renderer_of(server):
-    """The server's renderer process (there is exactly one)."""
-    found = [p for p in wp.child_pids(server.pid) if b"--render-worker" in cmdline(p)]
+    """The server's renderer process (there is exactly one). It is waited
+    for: posix_spawn returns in warpostd once the child's exec is past its
+    point of no return, but the kernel shows the new command line only
+    after it has mapped the program, which a busy machine can delay past
+    the server's first answer (CI saw an empty list once; read right after
+    posix_spawn of sleep(1), /proc/PID/cmdline was empty 13 to 15 times in
+    500). A renderer that died stays a zombie with an empty command line
+    and still fails."""
+    found = wp.wait_until(lambda: renderers(server), 30)
     assert len(found) == 1, (found, server.stderr_text()[-2000:])
     return found[0]
-
 
 
 
@@ -87,8 +97,7 @@ class RendererTest(wp.ServerTestCase):
         try:
             a, b = ml.Client(srv, "Ann"), ml.Client(srv, "Ben")
             game = ml.start_match([a, b])
-            self.assertEqual([p for p in wp.child_pids(srv.pid)
-                              if b"--render-worker" in cmdline(p)], [], "no renderer yet")
+            self.assertEqual(renderers(srv), [], "no renderer yet")
             r = srv.request("GET", "/api/games/%d/board.png" % game, headers=ml.auth(a.token))
             self.assertEqual(r.status, 200, r)
             svg = srv.request("GET", "/api/games/%d/board.svg" % game, headers=ml.auth(a.token))
