@@ -74,7 +74,7 @@ const SENTENCES = {
 };
 
 export class ApiError extends Error {
-  constructor(status, problem, network = false) {
+  constructor(status, problem, network = false, retryAfter = null) {
     const slug = problem && typeof problem.type === 'string'
       ? problem.type.replace(/^urn:warpost:problem:/, '') : null;
     super(problem?.detail || problem?.title || `HTTP ${status}`);
@@ -82,6 +82,9 @@ export class ApiError extends Error {
     this.problem = problem || {};
     this.slug = slug;
     this.network = network;
+    // The seconds the server asked to wait before trying again (the
+    // Retry-After of a 503 or 429), or null.
+    this.retryAfter = retryAfter;
   }
   // Worth retrying unchanged: the request may not have reached the server,
   // or the server could not finish it.
@@ -150,7 +153,10 @@ export async function request(method, path, opts = {}) {
     setIdentity(null, null);
     window.dispatchEvent(new Event('warpost:signed-out'));
   }
-  if (res.status >= 400) throw new ApiError(res.status, body);
+  if (res.status >= 400) {
+    const after = /^\d{1,6}$/.test(res.headers.get('Retry-After') || '') ? Number(res.headers.get('Retry-After')) : null;
+    throw new ApiError(res.status, body, false, after);
+  }
   return { status: res.status, body, headers: res.headers };
 }
 

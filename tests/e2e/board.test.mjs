@@ -319,25 +319,21 @@ test('keyboard alone reaches the board, chooses and posts a move', async () => {
   }
 });
 
-test('a post whose answer is lost is retried with the same key, and applied once', async () => {
+// Erin's page, on a new match, posts e1→e2; every try of a post goes
+// through meddle(route) first, which answers it itself (true) or lets it
+// reach the server (false). keys: every try's Idempotency-Key.
+async function postMoveWith(meddle) {
   const { g, p0: erin, p1: frank } = await newMatch('Erin', 'Frank');
   const ctx = await contextAs(erin, PHONE);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const keys = [];
-  let lose = true;
-  // The first post reaches the server, but its answer never comes back.
   await page.route('**/api/games/*/turns', async (route) => {
     const req = route.request();
     if (req.method() !== 'POST') return route.continue();
     keys.push(req.headers()['idempotency-key']);
-    if (lose) {
-      lose = false;
-      await route.fetch();
-      return route.abort('connectionreset');
-    }
-    return route.continue();
+    if (!(await meddle(route))) await route.continue();
   });
   try {
     await page.goto(`${env.base}/#/match/${g.id}`);
@@ -345,6 +341,24 @@ test('a post whose answer is lost is retried with the same key, and applied once
     await page.click(sq('e1'));
     await page.click(sq('e2'));
     await page.click('#post-btn');
+  } catch (err) {
+    await ctx.close();
+    throw err;
+  }
+  return { g, erin, frank, ctx, page, errors, keys };
+}
+
+test('a post whose answer is lost is retried with the same key, and applied once', async () => {
+  let lose = true;
+  // The first post reaches the server, but its answer never comes back.
+  const { g, erin, frank, ctx, page, errors, keys } = await postMoveWith(async (route) => {
+    if (!lose) return false;
+    lose = false;
+    await route.fetch();
+    await route.abort('connectionreset');
+    return true;
+  });
+  try {
     // Either the player retries, or the page does once it sees the match
     // moved on; both send the same key, and the server answers as the
     // first time.
@@ -371,6 +385,35 @@ test('a post whose answer is lost is retried with the same key, and applied once
     await api(env, 'POST', `/api/games/${g.id}/draw`, { action: 'offer' }, frank.token);
     await page.click('button:has-text("Accept the draw")', { timeout: T });
     await page.waitForSelector('.result-text:has-text("Draw (agreement)")', { timeout: T });
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a post the server answers 503 (busy) is sent again by itself, with its key, after the Retry-After it names', async () => {
+  let busy = 2;
+  // The first two tries never reach the server: a busy server's answer.
+  const { g, erin, ctx, page, errors, keys } = await postMoveWith(async (route) => {
+    if (busy === 0) return false;
+    busy--;
+    await route.fulfill({
+      status: 503,
+      headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+      body: JSON.stringify({ type: 'urn:warpost:problem:overloaded', title: 'Service overloaded', status: 503 }),
+    });
+    return true;
+  });
+  try {
+    // The player is told, and need not do anything.
+    await page.waitForSelector('#resend-note:has-text("sent again in 1 s")', { timeout: T });
+    await page.waitForSelector('.post-title:has-text("move e1→e2")', { timeout: T });
+    assert.equal(keys.length, 3, `two busy answers, then the post (${keys.length} tries)`);
+    assert.ok(keys.every((k) => k && k === keys[0]), `one Idempotency-Key for every try: ${keys}`);
+    assert.equal(await page.locator('#resend-note').count(), 0, 'the note is gone once it is posted');
+    assert.equal(await page.locator('.composer .error').count(), 0, 'no error for the player');
+    const log = await api(env, 'GET', `/api/games/${g.id}/turns?after=0`, undefined, erin.token);
+    assert.equal(log.posts.filter((p) => p.kind === 'turn').length, 1, 'the turn is applied once');
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();

@@ -82,6 +82,10 @@ class Match {
 
   stop() {
     this.stopped = true;
+    // A post waiting to be sent again stays saved (posting.js): it is
+    // not sent from a page the player left.
+    clearTimeout(this.resendTimer);
+    this.resendTimer = null;
     document.removeEventListener('visibilitychange', this.wake);
     window.removeEventListener('online', this.wake);
     if (this.poller) this.poller.abort();

@@ -8,6 +8,9 @@ import { request, randomHex } from '../../api.js';
 import { h, clear, errorBox } from '../../ui.js';
 import { undoLast } from '../../undo.js';
 
+// Times a post is sent again by itself before the player is asked.
+const RESENDS = 3;
+
 export class MatchPosting {
   // A post keeps its Idempotency-Key until it succeeds or is refused, so a
   // retry after a lost answer is never applied twice.
@@ -47,9 +50,11 @@ export class MatchPosting {
   }
 
   async send(attempt, quiet = false) {
+    clearTimeout(this.resendTimer);
+    this.resendTimer = null;
     this.saveAttempt(attempt);
     this.postBtn.disabled = true;
-    if (!quiet) clear(this.postMsg, h('p', { class: 'note' }, 'Posting…'));
+    if (!quiet && !attempt.resends) clear(this.postMsg, h('p', { class: 'note' }, 'Posting…'));
     try {
       const r = await request('POST', attempt.path, { rawBody: attempt.body, headers: { 'Idempotency-Key': attempt.key } });
       this.saveAttempt(null);
@@ -70,6 +75,11 @@ export class MatchPosting {
     } catch (err) {
       if (!err.retryable) this.saveAttempt(null);
       if (quiet && !err.retryable) return false;
+      if (!quiet && err.retryable && (attempt.resends || 0) < RESENDS) {
+        this.resendLater(attempt, err);
+        return false;
+      }
+      attempt.resends = 0;
       clear(this.postMsg, errorBox(err, err.retryable ? () => this.send(attempt) : null, 'Retry (safe: it is never applied twice)'));
       if (err.slug === 'stale-sequence' || err.slug === 'not-awaited') this.refresh();
       this.renderDraft();
@@ -77,8 +87,28 @@ export class MatchPosting {
     }
   }
 
+  // A busy server (a 503 saying when to come back, or another 5xx) or a
+  // lost connection: the post is sent again by itself, with its key, after the
+  // wait the server asked for (1 to 10 s; 2, 4 and 6 s without one), a
+  // few times before the player is asked. A phone that drops its
+  // connection for a moment, or a server shedding load, costs the player
+  // no second tap.
+  resendLater(attempt, err) {
+    const n = attempt.resends || 0;
+    const wait = Math.min(Math.max(err.retryAfter ?? 2 * (n + 1), 1), 10);
+    attempt.resends = n + 1;
+    this.saveAttempt(attempt);
+    clear(this.postMsg, h('div', { class: 'note', role: 'status', id: 'resend-note' },
+      h('p', {}, `${err.sentence} Your post is sent again in ${wait} s by itself (safe: it is never applied twice).`),
+      h('button', { type: 'button', onclick: () => this.send(attempt) }, 'Send it now')));
+    this.resendTimer = setTimeout(() => {
+      this.resendTimer = null;
+      this.send(attempt);
+    }, wait * 1000);
+  }
+
   // A post whose answer was lost, while the match moved on: send it again
-  // with its key. If it was applied, the server answers as the first time;
+  // with its key, at once (one waiting to be sent again included). If it was applied, the server answers as the first time;
   // if not, it is refused as stale, and nothing happens twice.
   async retryUnknownAttempt() {
     const a = this.loadAttempt();
