@@ -15,7 +15,9 @@
 // test-output/phone.md). WP_PHONE_ONLY=RULESET measures that ruleset
 // alone; WP_PHONE_TIMELINE=1 also prints each load's timeline (when each
 // request began and ended, DOMContentLoaded, the LCP candidates), in ms
-// from the navigation.
+// from the navigation; WP_PHONE_PROFILE=DIR writes the renderer's CPU
+// profile of each load, up to the first piece on the board, to
+// DIR/RULESET.cpuprofile (DevTools opens it; the throttled CPU's times).
 
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,6 +81,19 @@ async function midGame(env, ruleset) {
   return null;
 }
 
+// Waits until the page shows the selector. Not page.waitForSelector:
+// that injects Playwright's selector engine into the page while the board
+// is being drawn, and on the CPU slowed 4x compiling it took 40 to 75 ms
+// of the page's main thread before its first paint, which the LCP then
+// counted (its CPU profile, WP_PHONE_PROFILE). A bare querySelector every
+// 100 ms costs the page about nothing.
+async function pieceShown(page, selector) {
+  for (const until = Date.now() + 120000; Date.now() < until; await page.waitForTimeout(100)) {
+    if (await page.evaluate((s) => !!document.querySelector(s), selector)) return;
+  }
+  throw new Error(`the match page never showed ${selector}`);
+}
+
 async function measure(env, set) {
   const ctx = await contextAs(env, set.who, PHONE);
   await ctx.addInitScript(observe);
@@ -91,9 +106,20 @@ async function measure(env, set) {
   let bytes = 0;
   let requests = 0;
   cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; requests++; });
+  const profile = process.env.WP_PHONE_PROFILE;
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+    await cdp.send('Profiler.start');
+  }
   try {
     await page.goto(`${env.base}/#/match/${set.g.id}`, { waitUntil: 'load', timeout: 120000 });
-    await page.waitForSelector(sq(set.from), { timeout: 120000 });
+    await pieceShown(page, sq(set.from));
+    if (profile) {
+      const { profile: p } = await cdp.send('Profiler.stop');
+      mkdirSync(profile, { recursive: true });
+      writeFileSync(join(profile, `${set.g.ruleset || 'match'}.cpuprofile`), JSON.stringify(p));
+    }
     await page.waitForTimeout(3000); // the last paints, long-polls aside
     const loadBytes = bytes;
     const loadRequests = requests;
