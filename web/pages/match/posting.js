@@ -18,8 +18,11 @@ export class MatchPosting {
     try { return JSON.parse(localStorage.getItem(this.attemptKey)); } catch { return null; }
   }
 
+  // Without its count of automatic resends: a post tried again later
+  // (Post, or the page loaded anew) gets its own.
   saveAttempt(a) {
-    if (a) localStorage.setItem(this.attemptKey, JSON.stringify(a)); else localStorage.removeItem(this.attemptKey);
+    if (a) localStorage.setItem(this.attemptKey, JSON.stringify({ ...a, resends: undefined }));
+    else localStorage.removeItem(this.attemptKey);
   }
 
   async sendPost() {
@@ -97,7 +100,6 @@ export class MatchPosting {
     const n = attempt.resends || 0;
     const wait = Math.min(Math.max(err.retryAfter ?? 2 * (n + 1), 1), 10);
     attempt.resends = n + 1;
-    this.saveAttempt(attempt);
     clear(this.postMsg, h('div', { class: 'note', role: 'status', id: 'resend-note' },
       h('p', {}, `${err.sentence} Your post is sent again in ${wait} s by itself (safe: it is never applied twice).`),
       h('button', { type: 'button', onclick: () => this.send(attempt) }, 'Send it now')));
