@@ -195,9 +195,7 @@ class NginxErrorsTest(wp.NginxTestCase):
                  "style-0123456789ab.css": "public, max-age=31536000, immutable",
                  "app-0123456789AB.js": "no-cache", "app.js": "no-cache",
                  "index.html": "no-cache"}
-        for name in files:
-            with open(os.path.join(root, name), "w") as f:
-                f.write("/* %s */\n" % name)
+        wp.write_files(root, {name: "/* %s */\n" % name for name in files})
         nginx = wp.Nginx(self.fcgi.socket_path, web_root=root)
         self.addCleanup(nginx.stop)
         nginx.start()
@@ -217,10 +215,7 @@ class NginxErrorsTest(wp.NginxTestCase):
         self.addCleanup(wp.remove_tmpdir, root)
         body = b"export const board = 'drawn';\n" * 40
         name = "app-0123456789ab.js"
-        with open(os.path.join(root, name), "wb") as f:
-            f.write(body)
-        with open(os.path.join(root, name + ".gz"), "wb") as f:
-            f.write(gzip.compress(body, 9))
+        wp.write_files(root, {name: body, name + ".gz": gzip.compress(body, 9)})
         nginx = wp.Nginx(self.fcgi.socket_path, web_root=root)
         self.addCleanup(nginx.stop)
         nginx.start()

@@ -39,11 +39,8 @@ class StaticTest(wp.ServerTestCase):
         # <tmp>/secret.txt (outside), <tmp>/web (WEB_ROOT) with symlinks out
         cls.tmp = wp.make_tmpdir("wp-static-")
         cls.addClassCleanup(shutil.rmtree, cls.tmp, True)
-        root = os.path.join(cls.tmp, "web")
-        os.makedirs(os.path.join(root, "sub"))
-        for name, (data, _) in FILES.items():
-            with open(os.path.join(root, name), "wb") as f:
-                f.write(data)
+        root = wp.write_files(os.path.join(cls.tmp, "web"),
+                              {name: data for name, (data, _) in FILES.items()})
         outside = os.path.join(cls.tmp, "outside")
         os.makedirs(outside)
         for p in (os.path.join(cls.tmp, "secret.txt"), os.path.join(outside, "secret.txt")):

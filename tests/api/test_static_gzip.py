@@ -51,28 +51,24 @@ class StaticBrotliTest(wp.ServerTestCase):
     def setUpClass(cls):
         cls.tmp = wp.make_tmpdir("wp-static-br-")
         cls.addClassCleanup(shutil.rmtree, cls.tmp, True)
-        root = os.path.join(cls.tmp, "web")
-        os.makedirs(root)
-
-        def put(name, data):
-            with open(os.path.join(root, name), "wb") as f:
-                f.write(data)
-
-        # the bundle and its copy, written after it as the build does
-        put("app-0123456789ab.js", BUNDLE)
-        put("app-0123456789ab.js.br", BUNDLE_BR)
-        # a file not named by its content: a copy beside it is not its own
-        put("style.css", b"body { margin: 0; }\n" * 40)
-        put("style.css.br", BUNDLE_BR)
-        # a copy older than its file (the file rewritten after the build)
-        put("old-0123456789ab.js", BUNDLE)
-        put("old-0123456789ab.js.br", BUNDLE_BR)
+        # written in this order: each copy after its file, as the build does
+        root = wp.write_files(os.path.join(cls.tmp, "web"), {
+            # the bundle and its copy
+            "app-0123456789ab.js": BUNDLE,
+            "app-0123456789ab.js.br": BUNDLE_BR,
+            # a file not named by its content: a copy beside it is not its own
+            "style.css": b"body { margin: 0; }\n" * 40,
+            "style.css.br": BUNDLE_BR,
+            # a copy older than its file (the file rewritten after the build)
+            "old-0123456789ab.js": BUNDLE,
+            "old-0123456789ab.js.br": BUNDLE_BR,
+            # a copy that is a symbolic link (it could lead out of the root)
+            "link-0123456789ab.js": BUNDLE,
+            "elsewhere.br": BUNDLE_BR,
+        })
         st = os.stat(os.path.join(root, "old-0123456789ab.js"))
         os.utime(os.path.join(root, "old-0123456789ab.js.br"),
                  ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
-        # a copy that is a symbolic link (it could lead out of the root)
-        put("link-0123456789ab.js", BUNDLE)
-        put("elsewhere.br", BUNDLE_BR)
         os.symlink("elsewhere.br", os.path.join(root, "link-0123456789ab.js.br"))
         cls.web_root = root
         super().setUpClass()

@@ -76,6 +76,17 @@ def make_tmpdir(prefix):
     return d
 
 
+def write_files(root, files):
+    """Writes {relative path: bytes or str} under root, folders made as
+    needed (a web root of a test's own); returns root."""
+    for name, data in files.items():
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+    return root
+
+
 def remove_tmpdir(d):
     if d and not _keep_tmp():
         shutil.rmtree(d, ignore_errors=True)
