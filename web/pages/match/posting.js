@@ -8,8 +8,11 @@ import { request, randomHex } from '../../api.js';
 import { h, clear, errorBox } from '../../ui.js';
 import { undoLast } from '../../undo.js';
 
-// Times a post is sent again by itself before the player is asked.
+// Times a post is sent again by itself before the player is asked, and
+// the answers that are worth it: a server or gateway that is busy or
+// cannot reach its backend for a moment (a 500 is not).
 const RESENDS = 3;
+const BUSY = [502, 503, 504];
 
 export class MatchPosting {
   // A post keeps its Idempotency-Key until it succeeds or is refused, so a
@@ -78,7 +81,7 @@ export class MatchPosting {
     } catch (err) {
       if (!err.retryable) this.saveAttempt(null);
       if (quiet && !err.retryable) return false;
-      if (!quiet && err.retryable && (attempt.resends || 0) < RESENDS) {
+      if (!quiet && (err.network || BUSY.includes(err.status)) && (attempt.resends || 0) < RESENDS) {
         this.resendLater(attempt, err);
         return false;
       }
@@ -90,10 +93,10 @@ export class MatchPosting {
     }
   }
 
-  // A busy server (a 503 saying when to come back, or another 5xx) or a
-  // lost connection: the post is sent again by itself, with its key, after the
-  // wait the server asked for (1 to 10 s; 2, 4 and 6 s without one), a
-  // few times before the player is asked. A phone that drops its
+  // A busy server (a 503 saying when to come back, a gateway's 502 or
+  // 504) or a lost connection: the post is sent again by itself, with its
+  // key, after the wait the server asked for (1 to 10 s; 2, 4 and 6 s
+  // without one), a few times before the player is asked. A phone that drops its
   // connection for a moment, or a server shedding load, costs the player
   // no second tap.
   resendLater(attempt, err) {
@@ -110,8 +113,9 @@ export class MatchPosting {
   }
 
   // A post whose answer was lost, while the match moved on: send it again
-  // with its key, at once (one waiting to be sent again included). If it was applied, the server answers as the first time;
-  // if not, it is refused as stale, and nothing happens twice.
+  // with its key, at once (one waiting to be sent again included). If it
+  // was applied, the server answers as the first time; if not, it is
+  // refused as stale, and nothing happens twice.
   async retryUnknownAttempt() {
     const a = this.loadAttempt();
     if (!a || a.seq === undefined || a.seq === this.view.seq || this.retrying) return;
