@@ -420,6 +420,35 @@ test('a post the server answers 503 (busy) is sent again by itself, with its key
   }
 });
 
+test('a post the server answers 500 is not sent again by itself: the player is asked, and Retry posts it once', async () => {
+  let broken = true;
+  // The first try never reaches the server: an answer seconds do not mend.
+  const { g, erin, ctx, page, errors, keys } = await postMoveWith(async (route) => {
+    if (!broken) return false;
+    broken = false;
+    await route.fulfill({
+      status: 500,
+      headers: { 'Content-Type': 'application/problem+json' },
+      body: JSON.stringify({ type: 'urn:warpost:problem:internal', title: 'Internal error', status: 500 }),
+    });
+    return true;
+  });
+  try {
+    const retry = page.locator('.composer .error button:has-text("Retry")');
+    await retry.waitFor({ timeout: T });
+    assert.equal(await page.locator('#resend-note').count(), 0, 'no resend promised');
+    assert.equal(keys.length, 1, 'sent once, then the player is asked');
+    await retry.click();
+    await page.waitForSelector('.post-title:has-text("move e1→e2")', { timeout: T });
+    assert.ok(keys.length === 2 && keys[1] === keys[0], `Retry sends the same key: ${keys}`);
+    const log = await api(env, 'GET', `/api/games/${g.id}/turns?after=0`, undefined, erin.token);
+    assert.equal(log.posts.filter((p) => p.kind === 'turn').length, 1, 'the turn is applied once');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
 // A match of a real ruleset brought to its play phase through the API:
 // each awaited seat posts the action `choose` picks from its legal list.
 // Returns null (after t.skip) when the server does not offer the ruleset.
