@@ -173,8 +173,9 @@ slurp(int fd, size_t size)
 #define WP_STATIC_FRESH_NS 50000LL
 
 /* The codings a kept file is sent in, the client's choice among them
- * the last it takes (the smallest): GZIP made here once (gzip_of), BR
- * the build's copy (brotli_beside). */
+ * the last it takes (the smallest): GZIP the build's copy of a
+ * content-named file or else made here once (gzip_of), BR the build's
+ * copy (copy_beside). */
 enum { AS_IS, GZIP, BR, WP_CODINGS };
 static const char *const coding_names[WP_CODINGS] = {NULL, "gzip", "br"};
 static const char *const etag_suffixes[WP_CODINGS] = {"", "-gz", "-br"};
@@ -317,21 +318,23 @@ same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* A content-named file's brotli copy, which the bundle's build
- * (scripts/webbuild/build.mjs) writes beside it as NAME.br: about 14% fewer
- * bytes than gzip's for the bundle, which a phone on a slow network waits
- * for before the board can be drawn (issue 32). Compressing that well
- * takes about a second, so it is made once, by the build, not here. A copy
- * older than its file, not smaller, or a symbolic link (which could lead
- * out of the root) is not taken. */
+/* A content-named file's compressed copy in `coding`, which the bundle's
+ * build (scripts/webbuild/build.mjs) writes beside it: NAME.br (brotli,
+ * about 14% fewer bytes than gzip's for the bundle, which a phone on a
+ * slow network waits for before the board can be drawn, issue 32) and
+ * NAME.gz (the copy nginx sends, gzip_static). Compressing that well
+ * takes about a second for brotli, so it is made once, by the build, not
+ * here; gzip_of makes the gzip copy only where the build wrote none. A
+ * copy older than its file, not smaller, or a symbolic link (which could
+ * lead out of the root) is not taken. */
 static void
-brotli_beside(struct kept *k)
+copy_beside(struct kept *k, int coding, const char *suffix)
 {
 	char p[PATH_MAX];
 	struct stat sb;
 	int fd;
 
-	if (snprintf(p, sizeof(p), "%s.br", k->real) >= (int)sizeof(p) ||
+	if (snprintf(p, sizeof(p), "%s%s", k->real, suffix) >= (int)sizeof(p) ||
 	    (fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
 		return;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
@@ -339,8 +342,8 @@ brotli_beside(struct kept *k)
 	    (sb.st_mtim.tv_sec > k->sb.st_mtim.tv_sec ||
 	     (sb.st_mtim.tv_sec == k->sb.st_mtim.tv_sec &&
 	      sb.st_mtim.tv_nsec >= k->sb.st_mtim.tv_nsec)) &&
-	    (k->as[BR].body = slurp(fd, (size_t)sb.st_size)) != NULL)
-		k->as[BR].len = (size_t)sb.st_size;
+	    (k->as[coding].body = slurp(fd, (size_t)sb.st_size)) != NULL)
+		k->as[coding].len = (size_t)sb.st_size;
 	close(fd);
 }
 
@@ -468,9 +471,12 @@ load(const char *path, enum wp_err *err)
 		             (unsigned long long)k->sb.st_mtim.tv_nsec,
 		         etag_suffixes[c]);
 	if (k->as[AS_IS].len <= WP_STATIC_KEEP) {
-		gzip_of(k);
-		if (content_named(path))
-			brotli_beside(k);
+		if (content_named(path)) {
+			copy_beside(k, BR, ".br");
+			copy_beside(k, GZIP, ".gz");
+		}
+		if (!k->as[GZIP].body)
+			gzip_of(k);
 		kept_set(k);
 	} else {
 		k->serial = 0; /* read again each time: no fixed answer */

@@ -43,6 +43,8 @@ BUNDLE = b"export const board = 'drawn';\n" * 40
 # stand for it here; tests/e2e/bundle.test.mjs has a browser decode the
 # real one.
 BUNDLE_BR = b"\x1b\x00brotli copy of the bundle"
+# The build's gzip copy (NAME.gz, which nginx sends too): the same.
+BUNDLE_GZ = b"\x1f\x8bgzip copy of the bundle"
 
 
 class StaticBrotliTest(wp.ServerTestCase):
@@ -65,6 +67,13 @@ class StaticBrotliTest(wp.ServerTestCase):
             # a copy that is a symbolic link (it could lead out of the root)
             "link-0123456789ab.js": BUNDLE,
             "elsewhere.br": BUNDLE_BR,
+            # both copies the build writes
+            "both-0123456789ab.js": BUNDLE,
+            "both-0123456789ab.js.br": BUNDLE_BR,
+            "both-0123456789ab.js.gz": BUNDLE_GZ,
+            # a gzip copy beside a file not named by its content
+            "plain.js": BUNDLE,
+            "plain.js.gz": BUNDLE_GZ,
         })
         st = os.stat(os.path.join(root, "old-0123456789ab.js"))
         os.utime(os.path.join(root, "old-0123456789ab.js.br"),
@@ -111,6 +120,21 @@ class StaticBrotliTest(wp.ServerTestCase):
         for ae in ("gzip", ""):
             r = self.get(path, ae, br_etag)
             self.assertEqual(r.status, 200, f"the brotli ETag does not validate {ae or 'the file'}")
+
+    def test_the_builds_gzip_copy_is_sent_not_made_again(self):
+        """A content-named file's NAME.gz is what gzip gets (warpostd does
+        not compress what the build already did); beside any other file
+        it is not taken, and warpostd makes its own."""
+        path = "/both-0123456789ab.js"
+        for ae, coding, body in (("gzip", "gzip", BUNDLE_GZ), ("br, gzip", "br", BUNDLE_BR),
+                                 ("", None, BUNDLE)):
+            r = self.get(path, ae)
+            self.assertEqual(r.status, 200, ae)
+            self.assertEqual(r.headers.get("content-encoding"), coding, ae)
+            self.assertEqual(r.body, body, ae)
+        r = self.get("/plain.js", "gzip")
+        self.assertEqual(r.headers.get("content-encoding"), "gzip")
+        self.assertEqual(gzip.decompress(r.body), BUNDLE)
 
     def test_no_copy_that_is_not_the_files_own(self):
         for path in ("/style.css", "/old-0123456789ab.js", "/link-0123456789ab.js"):
