@@ -265,6 +265,38 @@ class MatchFlowTest(wp.ServerTestCase):
                            "what": "the replayed final state differs from the stored one "
                                    "at turn"}, rep["mismatches"], rep)
 
+    def test_verify_replays_a_version_once_and_keeps_who_may_ask(self):
+        """Issue 32, "Flat in the match's length": an ended match's audit is
+        the same answer each time (every change bumps its version), so the
+        first call replays every post and the next send the kept answer;
+        who may ask is still checked at every call (issue 24: a private
+        match's stranger gets the missing id's 404)."""
+        applies = "warpost_rules_applies_total"
+        for spectators in ("open", "private"):
+            r = self.a.req("POST", "/api/games", {"ruleset": ml.RULESET, "seats": 2, "seat": 0,
+                                                  "spectators": spectators})
+            self.assertEqual(r.status, 201, r)
+            game = r.json()["id"]
+            self.assertEqual(self.b.join(game, r.json()["invitations"][0]["code"]).status, 200)
+            ml.play_random([self.a, self.b], game, 12, random.Random(7))
+            self.assertEqual(self.a.req("POST", "/api/games/%d/resign" % game).status, 200)
+            path = "/api/games/%d/verify" % game
+            before = wp.metric(self.server, applies)
+            first = self.a.req("GET", path)
+            self.assertEqual(first.status, 200, first)
+            self.assertTrue(first.json()["verified"], first.json()["mismatches"])
+            replayed = wp.metric(self.server, applies)
+            self.assertGreater(replayed, before, "the first call replays the posts")
+            again = self.b.req("GET", path)
+            self.assertEqual((again.status, again.body), (200, first.body))
+            self.assertEqual(again.headers.get("content-type"), first.headers.get("content-type"))
+            self.assertEqual(wp.metric(self.server, applies), replayed, "nothing replayed again")
+            stranger = self.c.req("GET", path)
+            if spectators == "private":
+                self.assertProblem(stranger, 404, "game-not-found")
+            else:
+                self.assertEqual((stranger.status, stranger.body), (200, first.body))
+
     def test_verify_and_export_wait_for_the_end(self):
         game = ml.start_match([self.a, self.b])
         self.assertProblem(self.server.request("GET", "/api/games/%d/verify" % game), 409,

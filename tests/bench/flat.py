@@ -14,9 +14,10 @@ by call (this machine's speed moves within seconds):
   - GET /api/games/{id}/board.svg?at=N of the last posts but one;
   - POST /api/games/{id}/undo of the seat's move just made (the move is
     made unmeasured before each);
-  - GET /api/games/{id}/verify once the match is over: an audit replays
-    every post from the seed by nature, so this one is not flat, and its
-    ratio is reported as it is.
+  - GET /api/games/{id}/verify once the match is over: its first call (one
+    call a match) replays every post from the seed, as an audit must, so
+    it is not flat, and its ratio is reported as it is; the calls after it
+    (srv/api/export.c keeps the answer for the match's version).
 
 The matches are played as tests/api/test_matches_concurrency.py's
 LongMatchTest plays them: each seat toggles its Scout, two actions a turn,
@@ -168,15 +169,19 @@ def flat(build, runs, posts):
 
         for m in matches.values():
             m.req(0, "POST", f"/api/games/{m.id}/resign")
-        row("verify (a full audit by nature)", measure(matches, max(3, runs // 3), lambda m, i: m.timed(
-            None, "GET", f"/api/games/{m.id}/verify")))
+        def verify(m, i):
+            return m.timed(None, "GET", f"/api/games/{m.id}/verify")
+        row("verify, its first call (a full audit: every post replayed)",
+            measure(matches, 1, verify))
+        row("verify again (the answer kept for the match's version)",
+            measure(matches, max(3, runs // 3), verify))
     return rows, counts
 
 
 def table(rows, counts, runs):
     out = [f"Flat in the match's length (issue 32): a match of {counts[0]} posts and one of "
            f"{counts[1]:,} (the test ruleset), median of {runs} calls each "
-           f"(verify: {max(3, runs // 3)}), alternating; target <= {GOAL}x, reported, "
+           f"(verify: its first call, then {max(3, runs // 3)}), alternating; target <= {GOAL}x, reported, "
            "not asserted.", "",
            f"| path | {counts[0]} posts | {counts[1]:,} posts | ratio | target |",
            "|---|---:|---:|---:|---:|"]

@@ -8,7 +8,8 @@
  * and wr_save_text (issue 32: without the tree where the ruleset has
  * save_out), which must agree byte for byte; the first two together are
  * the baseline of its ratio.
- * Usage: rulebench [POSTS] [REPEATS]; prints one line per ruleset:
+ * Usage: rulebench [POSTS] [REPEATS] [RULESET]; prints one line per ruleset
+ * (only RULESET's, by its id, when given, as for a profile of one):
  *   <id> posts <n> actions <count> list_us <mean> apply_us <mean>
  *     snapshot_bytes <n> save_us <mean> jsonc_us <mean> text_us <mean>
  * Figures are reported, never asserted. */
@@ -69,9 +70,12 @@ main(int argc, char **argv)
 {
 	int posts = argc > 1 ? atoi(argv[1]) : 60;
 	int reps = argc > 2 ? atoi(argv[2]) : 2000;
+	const char *only = argc > 3 ? argv[3] : NULL;
 
 	for (size_t i = 0; i < wr_ruleset_count(); i++) {
 		const struct wr_ruleset *rs = wr_ruleset_at(i);
+		if (only && strcmp(only, rs->id) != 0)
+			continue;
 		struct wr_rng rng;
 		struct wr_error err;
 		uint64_t state;
