@@ -6,6 +6,7 @@
  * 20 to 110 us a turn in the product rulesets (tests/bench/rulebench.c).
  * The text writer of any tree is here too (wr_out_json; the server's
  * wp_json_text): one writer of JSON text in the program. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,8 +192,10 @@ tree_add(struct wr_out *w, const char *key, json_object *v)
 
 /* ------------------------------------------------------------ calls */
 
+/* hint: the items an array will hold (0: not known), so that a tree's
+ * array is made at its size rather than grown by doubling. */
 static void
-open_container(struct wr_out *w, const char *key, int obj)
+open_container(struct wr_out *w, const char *key, int obj, size_t hint)
 {
 	if (w->depth == WR_OUT_DEPTH) {
 		w->failed = 1;
@@ -202,7 +205,9 @@ open_container(struct wr_out *w, const char *key, int obj)
 		text_lead(w, key);
 		raw(w, obj ? "{" : "[", 1);
 	} else {
-		json_object *c = obj ? json_object_new_object() : json_object_new_array();
+		json_object *c = obj ? json_object_new_object()
+		                 : hint ? json_object_new_array_ext(hint < INT_MAX ? (int)hint : INT_MAX)
+		                        : json_object_new_array();
 		tree_add(w, key, c);
 		w->open[w->depth] = c;
 	}
@@ -214,13 +219,19 @@ open_container(struct wr_out *w, const char *key, int obj)
 void
 wr_out_obj(struct wr_out *w, const char *key)
 {
-	open_container(w, key, 1);
+	open_container(w, key, 1, 0);
 }
 
 void
 wr_out_arr(struct wr_out *w, const char *key)
 {
-	open_container(w, key, 0);
+	open_container(w, key, 0, 0);
+}
+
+void
+wr_out_arr_of(struct wr_out *w, const char *key, size_t n)
+{
+	open_container(w, key, 0, n);
 }
 
 void
@@ -325,21 +336,26 @@ wr_out_fields(struct wr_out *w, const void *s, const struct wr_json_field *f, in
 }
 
 json_object *
+wr_out_root(struct wr_out *w)
+{
+	if (w->failed || w->depth != 0) {
+		json_object_put(w->root);
+		return NULL;
+	}
+	return w->root;
+}
+
+json_object *
 wr_out_tree(wr_save_fn save, const void *state)
 {
 	struct wr_out w = {0};
 
 	save(state, &w);
-	if (w.failed || w.depth != 0) {
-		json_object_put(w.root);
-		return NULL;
-	}
-	return w.root;
+	return wr_out_root(&w);
 }
 
-/* The text written, ended; NULL (and nothing kept) when it failed. */
-static char *
-finish(struct wr_out *w)
+char *
+wr_out_finish(struct wr_out *w)
 {
 	if (w->failed || w->depth != 0 || room(w, 1) != 0) {
 		free(w->p);
@@ -355,7 +371,7 @@ wr_out_text(wr_save_fn save, const void *state, int noslash)
 	struct wr_out w = {.text = 1, .noslash = noslash};
 
 	save(state, &w);
-	return finish(&w);
+	return wr_out_finish(&w);
 }
 
 char *
@@ -368,7 +384,7 @@ wr_save_text(const struct wr_ruleset *rs, const void *state)
 	json_object *snap = rs->save(state);
 	wr_out_value(&w, snap);
 	json_object_put(snap);
-	return finish(&w);
+	return wr_out_finish(&w);
 }
 
 char *
@@ -377,5 +393,15 @@ wr_out_text_of(json_object *o, int noslash)
 	struct wr_out w = {.text = 1, .noslash = noslash};
 
 	wr_out_value(&w, o);
-	return finish(&w);
+	return wr_out_finish(&w);
+}
+
+void
+wr_actions_out(const struct wr_ruleset *rs, const void *state, int seat, struct wr_out *w,
+               const char *key)
+{
+	if (rs->actions_out)
+		rs->actions_out(state, seat, w, key);
+	else
+		wr_out_json(w, key, rs->actions(state, seat));
 }

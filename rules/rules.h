@@ -246,6 +246,7 @@ struct wr_out {
 typedef void (*wr_save_fn)(const void *state, struct wr_out *w);
 void wr_out_obj(struct wr_out *w, const char *key);   /* opens an object ... */
 void wr_out_arr(struct wr_out *w, const char *key);   /* ... or an array */
+void wr_out_arr_of(struct wr_out *w, const char *key, size_t n);   /* of n items */
 void wr_out_end(struct wr_out *w);                    /* closes the last opened */
 void wr_out_int(struct wr_out *w, const char *key, int64_t v);
 void wr_out_bool(struct wr_out *w, const char *key, int v);
@@ -261,6 +262,11 @@ void wr_out_fields(struct wr_out *w, const void *s, const struct wr_json_field *
  * of memory): the server's wp_json_text. */
 void wr_out_value(struct wr_out *w, json_object *o);
 char *wr_out_text_of(json_object *o, int noslash);
+/* The text written to a text wr_out, ended (malloc'd), or the tree written
+ * to a tree one; NULL, and nothing kept, when it failed or a container is
+ * left open. */
+char *wr_out_finish(struct wr_out *w);
+json_object *wr_out_root(struct wr_out *w);
 /* What save writes: the tree, or the text (malloc'd); NULL when out of
  * memory. */
 json_object *wr_out_tree(wr_save_fn save, const void *state);
@@ -309,6 +315,11 @@ struct wr_ruleset {
 	unsigned (*turn_of)(const void *state);
 	/* Every legal action for the seat now, as a JSON array. */
 	json_object *(*actions)(const void *state, int seat);
+	/* Optional: the same array written through wr_out under `key`, so
+	 * that its text is made without the tree (wr_actions_out; issue 32:
+	 * the tree was two thirds of a listing). actions is then the tree of
+	 * it. */
+	void (*actions_out)(const void *state, int seat, struct wr_out *w, const char *key);
 	/* Validates fully and, only on success, applies; draws dice only from
 	 * rng; appends events. The caller applies to a copy or reloads on
 	 * failure, but apply must not leave a half-applied state either. */
@@ -388,6 +399,10 @@ int wr_sees_all(const struct wr_ruleset *rs, const void *state, int seat);
  * (JSON_C_TO_STRING_PLAIN), malloc'd: by save_out, without the tree, where
  * the ruleset has it. NULL when out of memory. */
 char *wr_save_text(const struct wr_ruleset *rs, const void *state);
+/* The seat's legal actions (rs->actions) written to w under key: without
+ * a tree where the ruleset has actions_out. */
+void wr_actions_out(const struct wr_ruleset *rs, const void *state, int seat, struct wr_out *w,
+                    const char *key);
 /* A state copy through save/load, for apply-on-a-copy. */
 void *wr_clone(const struct wr_ruleset *rs, const void *state);
 

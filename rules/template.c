@@ -54,8 +54,9 @@ wr_list_free(struct wr_list *l)
 	wr_list_init(l, l->size);
 }
 
-json_object *
-wr_tpl_actions(const struct wr_template *t, const void *state, int seat)
+void
+wr_tpl_actions_out(const struct wr_template *t, const void *state, int seat, struct wr_out *w,
+                   const char *key)
 {
 	_Alignas(max_align_t) unsigned char buf[WR_TPL_STACK];
 	struct wr_list cand;
@@ -63,10 +64,9 @@ wr_tpl_actions(const struct wr_template *t, const void *state, int seat)
 
 	wr_list_init_in(&cand, t->action_size, buf, sizeof(buf));
 	t->candidates(state, seat, &cand);
-	/* The legal ones move to the front, in order, and the array is made
-	 * at its size rather than grown by doubling. No error: a refused
-	 * candidate's reason is never shown, and formatting it cost more than
-	 * the check (issue 17). */
+	/* The legal ones move to the front, in order, and a tree's array is
+	 * made at its size. No error: a refused candidate's reason is never
+	 * shown, and formatting it cost more than the check (issue 17). */
 	for (size_t i = 0; i < cand.len; i++) {
 		const void *a = wr_list_at(&cand, i);
 		if (t->legal(state, seat, a, NULL) == 0) {
@@ -75,11 +75,30 @@ wr_tpl_actions(const struct wr_template *t, const void *state, int seat)
 			n++;
 		}
 	}
-	json_object *arr = json_object_new_array_ext(n ? (int)n : 1);
+	wr_out_arr_of(w, key, n);
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(arr, t->action_json(state, wr_list_at(&cand, i)));
+		t->action_out(state, wr_list_at(&cand, i), w);
+	wr_out_end(w);
 	wr_list_free(&cand);
-	return arr;
+}
+
+json_object *
+wr_tpl_actions(const struct wr_template *t, const void *state, int seat)
+{
+	struct wr_out w = {0};
+
+	wr_tpl_actions_out(t, state, seat, &w, NULL);
+	json_object *arr = wr_out_root(&w);
+	return arr ? arr : json_object_new_array();
+}
+
+json_object *
+wr_tpl_action_json(const struct wr_template *t, const void *state, const void *action)
+{
+	struct wr_out w = {0};
+
+	t->action_out(state, action, &w);
+	return wr_out_root(&w);
 }
 
 int

@@ -53,8 +53,9 @@ struct wr_template {
 	/* codec: JSON -> action. Shape only; the state is given so names
 	 * (squares of a larger board, unit ids) can be resolved. */
 	int (*parse)(const void *state, json_object *j, void *action, struct wr_error *err);
-	/* codec: action -> the exact JSON parse() accepts. */
-	json_object *(*action_json)(const void *state, const void *action);
+	/* codec: action -> the exact JSON parse() accepts, one object written
+	 * through w (a tree or its text, rules.h "wr_out"). */
+	void (*action_out)(const void *state, const void *action, struct wr_out *w);
 	/* rules: every action that might be legal for the seat now (a
 	 * superset, in a stable order), pushed onto `out`. */
 	void (*candidates)(const void *state, int seat, struct wr_list *out);
@@ -91,8 +92,14 @@ struct wr_template {
 #define WR_TPL_FORCED_MAX 256
 
 /* The legal actions of the seat as a JSON array: the candidates legal()
- * accepts, each encoded by action_json(). */
+ * accepts, each encoded by action_out(); written through w under key
+ * (wr_tpl_actions_out), or as a tree. */
+void wr_tpl_actions_out(const struct wr_template *t, const void *state, int seat,
+                        struct wr_out *w, const char *key);
 json_object *wr_tpl_actions(const struct wr_template *t, const void *state, int seat);
+/* One action as its JSON tree. */
+json_object *wr_tpl_action_json(const struct wr_template *t, const void *state,
+                                const void *action);
 
 /* refuse -> parse -> legal -> apply -> events to JSON, then the forced
  * actions that follow (G3, when t->to_act is set). Mutates nothing on
@@ -124,7 +131,7 @@ int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_
 /*
  * A ruleset on the template says only its own names. Its functions have
  * the names of its prefix `xx`: struct xx_action and struct xx_event;
- * xx_parse, xx_action_json and xx_event_json (codec); xx_candidates,
+ * xx_parse, xx_action_out and xx_event_json (codec); xx_candidates,
  * xx_legal, xx_apply, xx_to_act and xx_resign (rules); xx_options,
  * xx_create, xx_load, xx_snapshot (save), xx_view and xx_result. Its
  * state is one allocation, freed by free(). Then its codec ends with
@@ -143,7 +150,7 @@ int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_
 		.action_size = sizeof(struct xx##_action),                                   \
 		.event_size = sizeof(struct xx##_event),                                     \
 		/* codec */                                                                  \
-		.parse = xx##_parse, .action_json = xx##_action_json,                        \
+		.parse = xx##_parse, .action_out = xx##_action_out,                          \
 		.event_json = xx##_event_json, .refuse = refuse_fn,                          \
 		/* rules */                                                                  \
 		.candidates = xx##_candidates, .legal = xx##_legal, .apply = xx##_apply,     \
@@ -152,6 +159,11 @@ int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_
 	static json_object *xx##_tpl_actions(const void *state, int seat)                    \
 	{                                                                                    \
 		return wr_tpl_actions(&xx##_template, state, seat);                          \
+	}                                                                                    \
+	static void xx##_tpl_actions_out(const void *state, int seat, struct wr_out *w,      \
+	                                 const char *key)                                    \
+	{                                                                                    \
+		wr_tpl_actions_out(&xx##_template, state, seat, w, key);                     \
 	}                                                                                    \
 	static int xx##_tpl_apply(void *state, int seat, json_object *action,                \
 	                          struct wr_rng *rng, struct wr_events *ev,                  \
@@ -182,6 +194,7 @@ int wr_tpl_resign(const struct wr_template *t, void *state, int seat, struct wr_
 		.free = free,                                                                \
 		.to_act = xx##_to_act,                                                       \
 		.actions = xx##_tpl_actions,                                                 \
+		.actions_out = xx##_tpl_actions_out,                                         \
 		.apply = xx##_tpl_apply,                                                     \
 		.resign = xx##_tpl_resign,                                                   \
 		.view = xx##_view,                                                           \

@@ -190,42 +190,43 @@ bc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	}
 }
 
-static json_object *
-bc_action_json(const void *state, const void *action)
+static void
+bc_action_out(const void *state, const void *action, struct wr_out *w)
 {
 	const struct bc_state *st = state;
 	const struct bc_action *a = action;
-	json_object *o = wr_json_typed(bc_act_names[a->type]);
 
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", bc_act_names[a->type]);
 	switch (a->type) {
 	case BC_A_SHEET:
-		wr_json_put_str(o, "role", bc_kind_names[a->role]);
-		wr_json_put_str(o, "template", bc_tmpl_id(st, a->tmpl));
+		wr_out_str(w, "role", bc_kind_names[a->role]);
+		wr_out_str(w, "template", bc_tmpl_id(st, a->tmpl));
 		break;
 	case BC_A_MIRROR:
-		wr_json_put_sq(o, "square", B, a->square);
+		wr_out_sq(w, "square", B, a->square);
 		break;
 	case BC_A_MOVE:
 	case BC_A_SHOOT:
-		wr_json_put_sq(o, "from", B, a->from);
-		wr_json_put_sq(o, "to", B, a->to);
+		wr_out_sq(w, "from", B, a->from);
+		wr_out_sq(w, "to", B, a->to);
 		if (a->attack >= 0)
-			wr_json_put_int(o, "attack", a->attack);
+			wr_out_int(w, "attack", a->attack);
 		break;
 	case BC_A_HTH:
-		wr_json_put_int(o, "attack", a->attack);
+		wr_out_int(w, "attack", a->attack);
 		break;
 	case BC_A_REF_HIT:
-		wr_json_put_bool(o, "hit", a->hit);
+		wr_out_bool(w, "hit", a->hit);
 		break;
 	case BC_A_REF_STUN:
 	case BC_A_REF_BODY:
-		wr_json_put_int(o, "value", a->value);
+		wr_out_int(w, "value", a->value);
 		break;
 	default:
 		break;
 	}
-	return o;
+	wr_out_end(w);
 }
 
 /* -------------------------------------------------------------- events */

@@ -622,80 +622,82 @@ cw_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	}
 }
 
-static json_object *
-cw_action_json(const void *state, const void *action)
+static void
+cw_action_out(const void *state, const void *action, struct wr_out *w)
 {
 	const struct cw_state *st = state;
 	const struct cw_action *a = action;
-	json_object *o = json_object_new_object();
-	put(o, "type", jstr(cw_act_name[a->type]));
+	const struct wr_board *b = &st->board;
+
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", cw_act_name[a->type]);
 	switch (a->type) {
 	case CW_A_ARMY:
-		put(o, "army", jstr(cw_armies[a->army].slug));
+		wr_out_str(w, "army", cw_armies[a->army].slug);
 		break;
 	case CW_A_BUY:
 	case CW_A_SELL:
-		put(o, "unit", jstr(a->utype));
+		wr_out_str(w, "unit", a->utype);
 		if (a->count != 1)
-			put(o, "count", jint(a->count));
+			wr_out_int(w, "count", a->count);
 		break;
 	case CW_A_DEPLOY:
-		put(o, "unit", jstr(a->utype));
-		put(o, "square", jsq(st, a->to));
+		wr_out_str(w, "unit", a->utype);
+		wr_out_sq(w, "square", b, a->to);
 		break;
 	case CW_A_UNDEPLOY:
-		put(o, "square", jsq(st, a->to));
+		wr_out_sq(w, "square", b, a->to);
 		break;
 	case CW_A_FIRST:
-		put(o, "first", json_object_new_boolean(a->first));
+		wr_out_bool(w, "first", a->first);
 		break;
 	case CW_A_MOVE:
 	case CW_A_ADVANCE:
-		put(o, "from", jsq(st, a->unit));
-		put(o, "to", jsq(st, a->to));
+		wr_out_sq(w, "from", b, a->unit);
+		wr_out_sq(w, "to", b, a->to);
 		if (a->npath) {
-			json_object *p = json_object_new_array();
+			wr_out_arr(w, "path");
 			for (int i = 0; i < a->npath; i++)
-				json_object_array_add(p, jsq(st, a->path[i]));
-			put(o, "path", p);
+				wr_out_sq(w, NULL, b, a->path[i]);
+			wr_out_end(w);
 		}
 		break;
 	case CW_A_CHARGE:
 	case CW_A_SHOOT:
 	case CW_A_ATTACK:
-		put(o, "from", jsq(st, a->unit));
-		put(o, "target", jsq(st, a->to));
+		wr_out_sq(w, "from", b, a->unit);
+		wr_out_sq(w, "target", b, a->to);
 		break;
 	case CW_A_HOLD:
 	case CW_A_COUNTER:
 	case CW_A_SACRIFICE:
 	case CW_A_DISPEL:
-		put(o, "from", jsq(st, a->unit));
+		wr_out_sq(w, "from", b, a->unit);
 		break;
 	case CW_A_HEAL:
 	case CW_A_PROTECT:
-		put(o, "from", jsq(st, a->unit));
-		put(o, "target", jsq(st, a->to));
+		wr_out_sq(w, "from", b, a->unit);
+		wr_out_sq(w, "target", b, a->to);
 		break;
 	case CW_A_CAST:
-		put(o, "from", jsq(st, a->unit));
-		put(o, "spell", jstr(cw_spells[a->spell].slug));
+		wr_out_sq(w, "from", b, a->unit);
+		wr_out_str(w, "spell", cw_spells[a->spell].slug);
 		switch (cw_spells[a->spell].target) {
 		case CW_ST_ENEMY_SEEN:
 		case CW_ST_OWN:
 		case CW_ST_OWN_MELEE:
-			put(o, "target", jsq(st, a->to));
+			wr_out_sq(w, "target", b, a->to);
 			break;
 		case CW_ST_FLIGHT:
-			put(o, "target", jsq(st, a->to));
-			put(o, "to", jsq(st, a->target2));
+			wr_out_sq(w, "target", b, a->to);
+			wr_out_sq(w, "to", b, a->target2);
 			break;
 		case CW_ST_RAISE:
-			put(o, "raise", jstr(a->utype));
-			put(o, "to", jsq(st, a->to));
+			wr_out_str(w, "raise", a->utype);
+			wr_out_sq(w, "to", b, a->to);
 			break;
 		case CW_ST_EFFECT:
-			put(o, "effect", jint(a->effect));
+			wr_out_int(w, "effect", a->effect);
 			break;
 		default:
 			break;
@@ -704,7 +706,7 @@ cw_action_json(const void *state, const void *action)
 	default:
 		break;
 	}
-	return o;
+	wr_out_end(w);
 }
 
 /* ------------------------------------------------------------ events */

@@ -197,33 +197,34 @@ static const struct wr_json_fields act_fields[CF_A_MAX] = {
 	[CF_A_PANIC_SQ] = WR_JF_LIST(a_square),
 };
 
-json_object *
-cf_action_json(const void *vst, const void *va)
+static void
+cf_action_out(const void *vst, const void *va, struct wr_out *w)
 {
 	const struct cf_action *a = va;
-	json_object *o = wr_json_typed(cf_act_name[a->type]);
 	(void)vst;
-	wr_json_put_fields(o, a, act_fields[a->type].f, act_fields[a->type].n, CF_B8);
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", cf_act_name[a->type]);
+	wr_out_fields(w, a, act_fields[a->type].f, act_fields[a->type].n, CF_B8);
 	switch (a->type) {
 	case CF_A_CAST:
-		wr_json_put_sq(o, "from", CF_B8, a->from);
-		wr_json_put_str(o, "spell", cf_spell_name[a->spell]);
+		wr_out_sq(w, "from", CF_B8, a->from);
+		wr_out_str(w, "spell", cf_spell_name[a->spell]);
 		if (a->spell == CF_HEAL) {
-			wr_json_put_str(o, "revive", cf_type_name[a->revive]);
-			wr_json_put_sq(o, "square", CF_B8, a->square);
+			wr_out_str(w, "revive", cf_type_name[a->revive]);
+			wr_out_sq(w, "square", CF_B8, a->square);
 		} else if (a->spell != CF_JUDGEMENT) {
-			wr_json_put_sq(o, "target", CF_B8, a->target);
+			wr_out_sq(w, "target", CF_B8, a->target);
 		}
 		break;
 	case CF_A_LIVE:
-		wr_json_put(o, "use", json_object_new_boolean(a->use));
+		wr_out_bool(w, "use", a->use);
 		if (a->use)
-			wr_json_put_sq(o, "square", CF_B8, a->square);
+			wr_out_sq(w, "square", CF_B8, a->square);
 		break;
 	default:
 		break;
 	}
-	return o;
+	wr_out_end(w);
 }
 
 static int

@@ -354,7 +354,6 @@ int cf_check(const struct cf_state *st, struct wr_error *err);
 /* --------------------------------------------------- cf_codec.c, cf_state.c */
 extern const struct wr_template cf_template;
 int cf_parse(const void *st, json_object *j, void *action, struct wr_error *err);
-json_object *cf_action_json(const void *st, const void *action);
 json_object *cf_event_json(const void *st, const void *event, unsigned *visible_to);
 json_object *cf_snapshot(const void *st);
 void cf_save_out(const void *st, struct wr_out *w);

@@ -407,30 +407,32 @@ oc_parse(const void *state, json_object *j, void *action, struct wr_error *err)
 	}
 }
 
-static json_object *
-side_json(const struct oc_side *s)
+static void
+side_out(struct wr_out *w, const char *key, const struct oc_side *s, int counter)
 {
-	json_object *o = json_object_new_object();
-	wr_json_put_int(o, "hit", s->hit);
-	wr_json_put_int(o, "crit", s->crit);
-	wr_json_put_int(o, "damage", s->dmg);
-	wr_json_put_int(o, "crit_damage", s->crit_dmg);
-	wr_json_put_int(o, "strikes", s->strikes);
-	json_object_object_add(o, "follow_up", json_object_new_boolean(s->follow_up));
-	return o;
+	wr_out_obj(w, key);
+	wr_out_int(w, "hit", s->hit);
+	wr_out_int(w, "crit", s->crit);
+	wr_out_int(w, "damage", s->dmg);
+	wr_out_int(w, "crit_damage", s->crit_dmg);
+	wr_out_int(w, "strikes", s->strikes);
+	wr_out_bool(w, "follow_up", s->follow_up);
+	if (counter >= 0)
+		wr_out_bool(w, "counter", counter);
+	wr_out_end(w);
 }
 
-static json_object *
-forecast_json(const struct oc_forecast *f)
+/* The combat forecast, in an action and in its combat event. */
+static void
+forecast_out(struct wr_out *w, const char *key, const struct oc_forecast *f)
 {
-	json_object *o = json_object_new_object(), *d = side_json(&f->def);
-	json_object_object_add(o, "attacker", side_json(&f->att));
-	json_object_object_add(d, "counter", json_object_new_boolean(f->def.can_strike));
-	json_object_object_add(o, "defender", d);
-	json_object_object_add(o, "defender_first", json_object_new_boolean(f->heavy_first));
-	json_object_object_add(o, "backup", json_object_new_boolean(f->backup));
-	wr_json_put_int(o, "triangle", f->triangle);
-	return o;
+	wr_out_obj(w, key);
+	side_out(w, "attacker", &f->att, -1);
+	side_out(w, "defender", &f->def, f->def.can_strike != 0);
+	wr_out_bool(w, "defender_first", f->heavy_first);
+	wr_out_bool(w, "backup", f->backup);
+	wr_out_int(w, "triangle", f->triangle);
+	wr_out_end(w);
 }
 
 static json_object *
@@ -443,67 +445,62 @@ unit_json_brief(const struct oc_state *st, int i)
 	return o;
 }
 
-static json_object *
-recruit_json(const struct oc_recruit *r, const char *type)
+static void
+recruit_out(struct wr_out *w, const struct oc_recruit *r, const char *type)
 {
-	json_object *o = json_object_new_object(), *it = json_object_new_array();
+	wr_out_obj(w, NULL);
 	if (type)
-		wr_json_put_str(o, "type", type);
-	wr_json_put_str(o, "name", r->name);
-	wr_json_put_str(o, "class", oc_classes[r->cls].id);
+		wr_out_str(w, "type", type);
+	wr_out_str(w, "name", r->name);
+	wr_out_str(w, "class", oc_classes[r->cls].id);
+	wr_out_arr(w, "items");
 	for (int k = 0; k < r->nitems; k++)
-		json_object_array_add(it, json_object_new_string(oc_items[r->items[k]].name));
-	json_object_object_add(o, "items", it);
-	return o;
+		wr_out_str(w, NULL, oc_items[r->items[k]].name);
+	wr_out_end(w);
+	wr_out_end(w);
 }
 
-static json_object *
-oc_action_json(const void *state, const void *action)
+/* The fields after the type (the object is open). */
+static void
+action_fields(const struct oc_state *st, const struct oc_action *a, struct wr_out *w)
 {
-	const struct oc_state *st = state;
-	const struct oc_action *a = action;
-	json_object *o;
+	const struct wr_board *b = &wr_board8;
 
-	if (a->type == OC_A_RECRUIT)
-		return recruit_json(&a->rec[0], "recruit");
-	o = json_object_new_object();
-	wr_json_put_str(o, "type", oc_act_names[a->type]);
 	switch (a->type) {
-	case OC_A_ARMY: {
-		json_object *us = json_object_new_array();
+	case OC_A_ARMY:
+		wr_out_arr(w, "units");
 		for (int k = 0; k < a->nrec; k++)
-			json_object_array_add(us, recruit_json(&a->rec[k], NULL));
-		wr_json_put(o, "units", us);
-		return o;
-	}
+			recruit_out(w, &a->rec[k], NULL);
+		wr_out_end(w);
+		return;
 	case OC_A_DEPLOY:
-		wr_json_put_str(o, "unit", a->unit);
-		wr_json_put(o, "to", wr_json_sq(&wr_board8, a->to));
-		return o;
+		wr_out_str(w, "unit", a->unit);
+		wr_out_sq(w, "to", b, a->to);
+		return;
 	case OC_A_ACTIVATE:
 	case OC_A_GUARD:
-		wr_json_put(o, "at", wr_json_sq(&wr_board8, a->at));
-		return o;
+		wr_out_sq(w, "at", b, a->at);
+		return;
 	case OC_A_NO_GUARD:
-		return o;
+		return;
 	default:
 		break;
 	}
-	wr_json_put(o, "from", wr_json_sq(&wr_board8, a->at));
+	wr_out_sq(w, "from", b, a->at);
 	if (a->type == OC_A_TRADE) {
-		wr_json_put(o, "target", wr_json_sq(&wr_board8, a->with));
+		wr_out_sq(w, "target", b, a->with);
 		if (a->give >= 0)
-			wr_json_put_int(o, "give", a->give);
+			wr_out_int(w, "give", a->give);
 		if (a->take >= 0)
-			wr_json_put_int(o, "take", a->take);
-		return o;
+			wr_out_int(w, "take", a->take);
+		return;
 	}
 	if (a->slot >= 0)
-		wr_json_put_int(o, "slot", a->slot);
+		wr_out_int(w, "slot", a->slot);
 	if (a->target >= 0)
-		wr_json_put(o, "target", wr_json_sq(&wr_board8, a->target));
+		wr_out_sq(w, "target", b, a->target);
 	if (a->to >= 0)
-		wr_json_put(o, "to", wr_json_sq(&wr_board8, a->to));
+		wr_out_sq(w, "to", b, a->to);
 	if (a->type == OC_A_ATTACK && st->active >= 0) {
 		/* The forecast players expect, from the code that resolves it;
 		 * parse() accepts and ignores it. */
@@ -511,18 +508,32 @@ oc_action_json(const void *state, const void *action)
 		if (t >= 0) {
 			struct oc_forecast f;
 			oc_forecast(st, st->active, t, a->slot, &f);
-			wr_json_put(o, "forecast", forecast_json(&f));
+			forecast_out(w, "forecast", &f);
 		}
 	}
 	if (a->type == OC_A_STAFF && st->active >= 0) {
 		int t = oc_unit_at(st, a->target);
 		if (t >= 0 && st->u[t].seat != st->u[st->active].seat) {
-			json_object *f = json_object_new_object();
-			wr_json_put_int(f, "hit", oc_staff_hit(st, st->active, a->slot, t));
-			wr_json_put(o, "forecast", f);
+			wr_out_obj(w, "forecast");
+			wr_out_int(w, "hit", oc_staff_hit(st, st->active, a->slot, t));
+			wr_out_end(w);
 		}
 	}
-	return o;
+}
+
+static void
+oc_action_out(const void *state, const void *action, struct wr_out *w)
+{
+	const struct oc_action *a = action;
+
+	if (a->type == OC_A_RECRUIT) {
+		recruit_out(w, &a->rec[0], "recruit");
+		return;
+	}
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", oc_act_names[a->type]);
+	action_fields(state, a, w);
+	wr_out_end(w);
 }
 
 /* ----------------------------------------------------------- events */
@@ -562,8 +573,11 @@ oc_event_json(const void *state, const void *event, unsigned *visible_to)
 			wr_json_put_str(o, "weapon", oc_items[e->item].name);
 		if (e->other >= 0 && e->item2 >= 0)
 			wr_json_put_str(o, "defender_weapon", oc_items[e->item2].name);
-		if (e->unit >= 0)
-			json_object_object_add(o, "forecast", forecast_json(&e->fc));
+		if (e->unit >= 0) {
+			struct wr_out fw = {0};
+			forecast_out(&fw, NULL, &e->fc);
+			json_object_object_add(o, "forecast", wr_out_root(&fw));
+		}
 		for (int k = 0; k < e->nstrikes; k++) {
 			const struct oc_strike *s = &e->strikes[k];
 			json_object *x = json_object_new_object();

@@ -68,60 +68,65 @@ wc_create(json_object *options, int seats, struct wr_rng *rng, void **state,
 
 /* --------------------------------------------------------- actions */
 
-static json_object *
-wc_action_json(const void *state, const void *action)
+static void
+wc_action_out(const void *state, const void *action, struct wr_out *w)
 {
 	const struct wc_action *a = action;
-	json_object *o = wr_json_typed(wc_kind_names[a->kind]);
 	(void)state;
 
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", wc_kind_names[a->kind]);
 	switch (a->kind) {
 	case WC_A_TEAM: {
 		const struct wc_faction *f = wc_faction_at(a->faction);
-		json_object *up = json_object_new_array();
-		wr_json_put_str(o, "faction", f->id);
+		wr_out_str(w, "faction", f->id);
+		wr_out_obj(w, "pieces");
+		for (int i = 0; i < f->nopts; i++)
+			if (a->counts[i])
+				wr_out_int(w, f->opts[i].id, a->counts[i]);
+		wr_out_end(w);
+		wr_out_arr(w, "upgrades");
 		for (int u = 0; u < f->nupgrades; u++)
 			if (a->upgrades & (1u << u))
-				json_object_array_add(up, json_object_new_string(f->upgrades[u].id));
-		json_object_object_add(o, "pieces", counts_json(f, a->counts));
-		json_object_object_add(o, "upgrades", up);
+				wr_out_str(w, NULL, f->upgrades[u].id);
+		wr_out_end(w);
 		break;
 	}
 	case WC_A_TREES:
-		wr_json_put_str(o, "choice", wc_tree_names[a->trees]);
+		wr_out_str(w, "choice", wc_tree_names[a->trees]);
 		break;
 	case WC_A_DEPLOY:
-		wr_json_put_str(o, "piece", a->option);
-		wr_json_put_sq(o, "square", B, a->sq);
+		wr_out_str(w, "piece", a->option);
+		wr_out_sq(w, "square", B, a->sq);
 		break;
 	case WC_A_ACTIVATE:
 	case WC_A_REDEPLOY:
-		wr_json_put_sq(o, "square", B, a->sq);
+		wr_out_sq(w, "square", B, a->sq);
 		break;
 	case WC_A_MOVE:
-		wr_json_put_sq(o, "to", B, a->sq);
+		wr_out_sq(w, "to", B, a->sq);
 		if (a->castle >= 0)
-			wr_json_put_sq(o, "castle", B, a->castle);
+			wr_out_sq(w, "castle", B, a->castle);
 		break;
 	case WC_A_ATTACK:
-		wr_json_put_sq(o, "to", B, a->sq);
+		wr_out_sq(w, "to", B, a->sq);
 		if (a->advantage)
-			wr_json_put_bool(o, "advantage", 1);
+			wr_out_bool(w, "advantage", 1);
 		break;
 	case WC_A_PROMOTE:
-		wr_json_put_int(o, "piece", a->piece);
+		wr_out_int(w, "piece", a->piece);
 		break;
 	case WC_A_DEFEND:
-		wr_json_put_bool(o, "advantage", a->advantage);
+		wr_out_bool(w, "advantage", a->advantage);
 		break;
 	case WC_A_COMBAT:
-		wr_json_put_str(o, "option", a->combat ? "retreat" : "push");
-		wr_json_put_sq(o, "square", B, a->sq);
+		wr_out_str(w, "option", a->combat ? "retreat" : "push");
+		wr_out_sq(w, "square", B, a->sq);
 		break;
 	default:
 		break;
 	}
-	return o;
+	wr_out_end(w);
 }
 
 static int

@@ -327,18 +327,27 @@ wp_api_games_actions(struct wp_ctx *ctx)
 		wp_game_free(&g);
 		return wp_fail(ctx, WP_ERR_NOT_A_PLAYER, "you hold no seat in this match");
 	}
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "game", json_object_new_int64(id));
-	json_object_object_add(o, "seq", json_object_new_int(g.seq));
-	json_object_object_add(o, "seat", json_object_new_int(seat));
+	/* Written as text, the list without a tree where the ruleset has
+	 * actions_out (issue 32: the tree was two thirds of a listing). */
+	struct wr_out w = {.text = 1, .noslash = 1};
+	wr_out_obj(&w, NULL);
+	wr_out_int(&w, "game", id);
+	wr_out_int(&w, "seq", g.seq);
+	wr_out_int(&w, "seat", seat);
 	/* A seat's legal actions are its own (G5): listed only to it. */
 	int awaited = g.status == WP_STATUS_ACTIVE && (g.awaiting & (1u << seat));
-	json_object_object_add(o, "awaited", json_object_new_boolean(awaited));
+	wr_out_bool(&w, "awaited", awaited);
 	state = awaited ? wp_game_state_current(&g) : NULL;
-	json_object_object_add(o, "actions", state ? g.rs->actions(state, seat)
-	                                           : json_object_new_array());
-	json_object_object_add(o, "can_undo", json_object_new_boolean(can_undo));
-	err = wp_reply_json(ctx, 200, o);
+	if (state) {
+		wr_actions_out(g.rs, state, seat, &w, "actions");
+	} else {
+		wr_out_arr(&w, "actions");
+		wr_out_end(&w);
+	}
+	wr_out_bool(&w, "can_undo", can_undo);
+	wr_out_end(&w);
+	char *text = wr_out_finish(&w);
+	err = text ? wp_reply_bytes(ctx, 200, "application/json", text, strlen(text)) : WP_ERR_INTERNAL;
 	wp_game_state_done(&g, state);
 	wp_game_free(&g);
 	return err;

@@ -1,6 +1,8 @@
 /* Per ruleset: the time to list a seat's legal actions in a mid-game
  * position and to apply one post (issue "Performance": aim < 50 us to
- * list). Every product ruleset from the registry, so a new one is measured
+ * list), the list both as the json-c tree the computer player reads
+ * (list_us) and as the text GET /actions sends (list_text_us: without the
+ * tree where the ruleset has actions_out, else the tree written). Every product ruleset from the registry, so a new one is measured
  * without a line here. A seeded random playout reaches the position: at
  * most POSTS posts or half of a whole playout, whichever comes first.
  * Then that position's snapshot as a turn keeps it, text: the ruleset's
@@ -12,6 +14,7 @@
  * (only RULESET's, by its id, when given, as for a profile of one):
  *   <id> posts <n> actions <count> list_us <mean> apply_us <mean>
  *     snapshot_bytes <n> save_us <mean> jsonc_us <mean> text_us <mean>
+ *     list_text_us <mean>
  * Figures are reported, never asserted. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +110,13 @@ main(int argc, char **argv)
 		for (int r = 0; r < reps; r++)
 			json_object_put(rs->actions(st, seat));
 		list_us = (now_us() - t0) / reps;
+		t0 = now_us();
+		for (int r = 0; r < reps; r++) {
+			struct wr_out w = {.text = 1, .noslash = 1};
+			wr_actions_out(rs, st, seat, &w, NULL);
+			free(wr_out_finish(&w));
+		}
+		double list_text_us = (now_us() - t0) / reps;
 		/* Apply one post, each time on a fresh copy (the copy is not timed). */
 		apply_us = 0;
 		for (int r = 0; r < reps / 10 + 1; r++) {
@@ -142,8 +152,8 @@ main(int argc, char **argv)
 		free(ours);
 		json_object_put(snap);
 		printf("%s posts %d actions %zu list_us %.1f apply_us %.1f snapshot_bytes %zu save_us %.2f"
-		       " jsonc_us %.2f text_us %.2f\n", rs->id, reached, nacts, list_us, apply_us, bytes, save_us,
-		       jsonc_us, text_us);
+		       " jsonc_us %.2f text_us %.2f list_text_us %.1f\n", rs->id, reached, nacts, list_us,
+		       apply_us, bytes, save_us, jsonc_us, text_us, list_text_us);
 		json_object_put(acts);
 		rs->free(st);
 	}

@@ -77,6 +77,29 @@ roundtrips(const struct wr_ruleset *rs, const void *st)
 	return same;
 }
 
+/* The legal actions' text made without the tree (wr_actions_out, issue
+ * 32: GET /actions sends it) is json-c's text of rs->actions' tree, byte
+ * for byte, at every post played here. */
+static int actions_differ;
+static long actions_compared;
+
+static void
+same_actions(const struct wr_ruleset *rs, const void *st, int seat, json_object *tree)
+{
+	struct wr_out w = {.text = 1};
+	wr_actions_out(rs, st, seat, &w, NULL);
+	char *text = wr_out_finish(&w);
+	const char *want = json_object_to_json_string_ext(tree, JSON_C_TO_STRING_PLAIN);
+
+	actions_compared++;
+	if (!text || strcmp(text, want) != 0) {
+		if (!actions_differ++)
+			fprintf(stderr, "%s: actions as text\n  %s\nagainst json-c's\n  %s\n", rs->id,
+			        text ? text : "(null)", want);
+	}
+	free(text);
+}
+
 static void
 play(const struct wr_ruleset *rs, void *st, int posts, struct wr_rng *rng)
 {
@@ -88,6 +111,7 @@ play(const struct wr_ruleset *rs, void *st, int posts, struct wr_rng *rng)
 			return;
 		json_object *acts = rs->actions(st, seat);
 		size_t n = json_object_array_length(acts);
+		same_actions(rs, st, seat, acts);
 		if (n)
 			rs->apply(st, seat, json_object_array_get_idx(acts, rng->next(rng, (uint32_t)n)),
 			          rng, &ev, &err);
@@ -105,6 +129,8 @@ main(void)
 		const struct wr_ruleset *rs = wr_ruleset_at(i);
 		int resign_bad = 0, agreed_bad = 0, offered_bad = 0, undo_bad = 0, runs = 0;
 		text_differs = 0;
+		actions_differ = 0;
+		actions_compared = 0;
 		for (int seats = rs->min_seats; seats <= rs->max_seats; seats++)
 			for (int seed = 1; seed <= 40; seed++)
 				for (int posts = 0; posts <= 12; posts += 3) {
@@ -206,6 +232,10 @@ main(void)
 		snprintf(what, sizeof(what), "%s: every snapshot saved above has json-c's text of its "
 		         "tree, made %s", rs->id, rs->save_out ? "without the tree" : "from the tree");
 		CHECK(text_differs == 0, what);
+		snprintf(what, sizeof(what), "%s: the legal actions of every post played above (%ld) as"
+		         " text are json-c's text of their tree, made %s", rs->id, actions_compared,
+		         rs->actions_out ? "without the tree" : "from the tree");
+		CHECK(actions_differ == 0, what);
 	}
 	return check_done("every ruleset");
 }

@@ -22,13 +22,13 @@ toy_parse(const void *st, json_object *j, void *out, struct wr_error *err)
 	return wr_json_int(j, "by", -100, 100, 1, 0, &a->by, err);
 }
 
-static json_object *
-toy_action_json(const void *st, const void *act)
+static void
+toy_action_out(const void *st, const void *act, struct wr_out *w)
 {
-	json_object *j = json_object_new_object();
-	json_object_object_add(j, "type", json_object_new_string("raise"));
-	json_object_object_add(j, "by", json_object_new_int(((const struct toy_action *)act)->by));
-	return j;
+	wr_out_obj(w, NULL);
+	wr_out_str(w, "type", "raise");
+	wr_out_int(w, "by", ((const struct toy_action *)act)->by);
+	wr_out_end(w);
 }
 
 static void
@@ -95,7 +95,7 @@ static const struct wr_template toy = {
 	.action_size = sizeof(struct toy_action),
 	.event_size = sizeof(struct toy_event),
 	.parse = toy_parse,
-	.action_json = toy_action_json,
+	.action_out = toy_action_out,
 	.candidates = toy_candidates,
 	.legal = toy_legal,
 	.apply = toy_apply,
@@ -117,8 +117,14 @@ main(void)
 	CHECK(json_object_array_length(list) == 2, "legal list: by 1 and by 2 (3 would pass 5)");
 	CHECK(strcmp(json_object_to_json_string_ext(list, JSON_C_TO_STRING_PLAIN),
 	             "[{\"type\":\"raise\",\"by\":1},{\"type\":\"raise\",\"by\":2}]") == 0,
-	      "listed in the candidates' order, as action_json writes them");
+	      "listed in the candidates' order, as action_out writes them");
 	json_object_put(list);
+	struct wr_out w = {.text = 1};
+	wr_tpl_actions_out(&toy, &st, 0, &w, NULL);
+	char *text = wr_out_finish(&w);
+	CHECK(text && strcmp(text, "[{\"type\":\"raise\",\"by\":1},{\"type\":\"raise\",\"by\":2}]") == 0,
+	      "the same list as text, without a tree (issue 32)");
+	free(text);
 	list = wr_tpl_actions(&toy, &st, 1);
 	CHECK(json_object_array_length(list) == 0, "a seat not awaited gets an empty list");
 	json_object_put(list);

@@ -208,7 +208,7 @@ play_one(int m, int variant, int nseats)
 			posts++;
 			continue;
 		}
-		json_object *aj = cw_template.action_json(st, &a);
+		json_object *aj = wr_tpl_action_json(&cw_template, st, &a);
 		struct wr_events ev = {0};
 		int rc = cw_ruleset.apply(st, seat, aj, &rng, &ev, &err);
 		CHECK(rc == 0, "an offered action is accepted");

@@ -327,7 +327,7 @@ check_step(struct cf_state *st, int seat, const struct wr_list *legal, struct wr
 	struct wr_error err;
 	int same = n == legal->len;
 	for (size_t i = 0; i < n && same; i++) {
-		json_object *j = cf_action_json(st, wr_list_at(legal, i));
+		json_object *j = wr_tpl_action_json(&cf_template, st, wr_list_at(legal, i));
 		same = json_object_equal(j, json_object_array_get_idx(acts, i));
 		json_object_put(j);
 	}
@@ -429,7 +429,7 @@ playout(int seats, int variant, int m, uint64_t seed, int checks, int *turns)
 			if (pk && !strcmp(pk, "battle_fury") && seat != st->active)
 				count_event("asked:battle_fury_off_turn");
 		}
-		json_object *cj = cf_action_json(st, choice);
+		json_object *cj = wr_tpl_action_json(&cf_template, st, choice);
 		const char *cs = json_object_to_json_string_ext(cj, JSON_C_TO_STRING_PLAIN);
 		struct wr_events ev = {0};
 		wrt_log_add(&plog, WRT_ACTION, seat, cs);
