@@ -409,6 +409,8 @@ start_daemon(struct wp_http *h, const struct wp_config *cfg, const struct sockad
 /* The event loops (EVENT_LOOPS, issue 32). */
 struct http_loop {
 	struct MHD_Daemon *d;
+	int quiesced;            /* at shutdown, by the loop itself */
+	MHD_socket quiesced_fd;  /* what MHD_quiesce_daemon gave back */
 	int efd;
 	void *loop;
 	pthread_t thread;
@@ -438,6 +440,17 @@ loop_main(void *arg)
 			uint64_t v;
 			ssize_t n = read(hl->efd, &v, sizeof(v));
 			(void)n;
+		}
+		/* Shutdown asked: the loop quiesces its daemon itself. Called
+		 * from another thread, MHD_quiesce_daemon raced this thread's
+		 * MHD_run on the daemon's fields, and libmicrohttpd aborted the
+		 * process ("Failed to remove listen FD from epoll set", seen
+		 * under AddressSanitizer at a SIGTERM). */
+		if (__atomic_load_n(&hl->h->loops_quiesce, __ATOMIC_ACQUIRE) &&
+		    !hl->quiesced) {
+			hl->quiesced = 1;
+			hl->quiesced_fd = MHD_quiesce_daemon(hl->d);
+			__atomic_add_fetch(&hl->h->loops_quiesced, 1, __ATOMIC_RELEASE);
 		}
 		/* Every round: libmicrohttpd closes and counts out connections
 		 * (and listens again below its limit) only inside MHD_run. */
@@ -552,14 +565,23 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	 * libmicrohttpd's worker threads may still use its number (its
 	 * manual, MHD_quiesce_daemon; ThreadSanitizer saw close() race a
 	 * worker's epoll_ctl). */
-	fd = MHD_quiesce_daemon(h->daemon);
+	if (h->nloops) {
+		/* Each loop quiesces its own daemon (loop_main); they share
+		 * loop 0's listening socket. A loop answers within a round. */
+		__atomic_store_n(&h->loops_quiesce, 1, __ATOMIC_RELEASE);
+		for (unsigned i = 0; i < h->nloops; i++) {
+			uint64_t one = 1;
+			ssize_t n = write(h->loops[i].efd, &one, sizeof(one));
+			(void)n;
+		}
+		while (__atomic_load_n(&h->loops_quiesced, __ATOMIC_ACQUIRE) < h->nloops)
+			usleep(1000);
+		fd = h->loops[0].quiesced_fd;
+	} else {
+		fd = MHD_quiesce_daemon(h->daemon);
+	}
 	if (fd != MHD_INVALID_SOCKET)
 		shutdown(fd, SHUT_RDWR);
-	for (unsigned i = 1; i < h->nloops; i++) {
-		MHD_socket f = MHD_quiesce_daemon(h->loops[i].d);
-		if (f != MHD_INVALID_SOCKET)
-			shutdown(f, SHUT_RDWR);
-	}
 	/* Requests in flight finish (up to the deadline); idle keep-alive
 	 * connections and requests still sending their headers are closed. */
 	while (__atomic_load_n(&h->inflight, __ATOMIC_RELAXED) > 0 && wp_now_ns() < deadline)

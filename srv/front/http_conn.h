@@ -22,6 +22,10 @@ struct wp_http {
 	unsigned nloops;
 	struct http_loop *loops;
 	int loops_stop;
+	/* Shutdown: each loop quiesces its own daemon (loops_quiesce set),
+	 * then counts itself in loops_quiesced. */
+	int loops_quiesce;
+	unsigned loops_quiesced;
 	unsigned per_ip;         /* PER_IP_CONNECTIONS, counted by the front (loops) */
 	size_t max_body;
 	unsigned inflight;       /* requests between first call and completion */
