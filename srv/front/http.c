@@ -54,108 +54,6 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 	return cc;
 }
 
-/* libmicrohttpd's response for a core answer; the body is handed over.
- * A lent one is sent from where it is, and its owner's reference is
- * dropped when libmicrohttpd destroys the response: the last connection
- * sending it, or the fixed answer's slot, let go. */
-static struct MHD_Response *
-make_response(struct wp_response *res)
-{
-	struct MHD_Response *r =
-		res->lent_put ? MHD_create_response_from_buffer_with_free_callback_cls(
-					res->body_len, res->body, res->lent_put, res->lent)
-			      : MHD_create_response_from_buffer(res->body_len, res->body,
-			                                        MHD_RESPMEM_MUST_FREE);
-
-	if (!r)
-		return NULL;
-	res->body = NULL;
-	res->lent_put = NULL;
-	res->lent = NULL;
-	for (size_t i = 0; i < res->nheaders; i++)
-		if (MHD_add_response_header(r, res->headers[i].name, res->headers[i].value) != MHD_YES) {
-			MHD_destroy_response(r);
-			return NULL;
-		}
-	return r;
-}
-
-/* --- Fixed answers (issue 17, static files) ---
- * A static file's answer is the same for every request with its key
- * (wp_response.fixed): it is made into a libmicrohttpd response once and
- * queued again as it is, as a bare server does: no copy of the body, no
- * headers made per request. One slot per key hash; a key that takes a
- * slot releases the answer there (connections sending it hold their own
- * reference). */
-#define FIXED_SLOTS 64
-
-static struct {
-	pthread_mutex_t lock;
-	struct fixed_slot {
-		uint64_t key;
-		struct MHD_Response *r;
-		unsigned status;
-	} slot[FIXED_SLOTS];
-} fixed = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/* The key has_fixed() last said this thread holds: the core then made
- * only the status (the core adds headers to every answer, so their
- * number does not tell). */
-static __thread uint64_t said_held;
-
-static int
-has_fixed(uint64_t key)
-{
-	int hit;
-
-	pthread_mutex_lock(&fixed.lock);
-	hit = fixed.slot[key % FIXED_SLOTS].key == key;
-	pthread_mutex_unlock(&fixed.lock);
-	said_held = hit ? key : 0;
-	return hit;
-}
-
-/* Queues the fixed answer res names, kept first if res carries it whole;
- * 0 when it is not held (taken out since has_fixed() said it was). */
-static int
-queue_fixed(struct MHD_Connection *c, struct wp_response *res, enum MHD_Result *ret)
-{
-	struct fixed_slot *s = &fixed.slot[res->fixed % FIXED_SLOTS];
-	int whole = said_held != res->fixed;
-	struct MHD_Response *r = whole ? make_response(res) : NULL, *old = NULL;
-	int held;
-
-	said_held = 0;
-	if (whole && !r) {
-		*ret = MHD_NO;
-		return 1;
-	}
-	pthread_mutex_lock(&fixed.lock);
-	if (r) {
-		old = s->r;
-		*s = (struct fixed_slot){.key = res->fixed, .r = r, .status = (unsigned)res->status};
-	}
-	held = s->key == res->fixed;
-	if (held)
-		*ret = MHD_queue_response(c, s->status, s->r);
-	pthread_mutex_unlock(&fixed.lock);
-	if (old)
-		MHD_destroy_response(old);
-	return held;
-}
-
-static void
-fixed_clear(void)
-{
-	pthread_mutex_lock(&fixed.lock);
-	for (size_t i = 0; i < FIXED_SLOTS; i++) {
-		if (fixed.slot[i].r)
-			MHD_destroy_response(fixed.slot[i].r);
-		fixed.slot[i] = (struct fixed_slot){0};
-	}
-	pthread_mutex_unlock(&fixed.lock);
-}
-
 /* With event loops (EVENT_LOOPS, the default): an API request's
  * wp_serve() runs in a coroutine of its loop (http_loop.c). One that
  * waited on the database ends later, in the loop, outside libmicrohttpd:
@@ -205,8 +103,8 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 	 * EventSource gets finite answers (it reconnects) like FastCGI. */
 	cc->req->can_stream = cc->req->can_wait && __atomic_load_n(&cc->http->streams,
 	                                                         __ATOMIC_RELAXED) < cc->http->max_streams;
-	cc->req->has_fixed = has_fixed;
-	said_held = 0;
+	cc->req->has_fixed = wp_http_has_fixed;
+	wp_http_fixed_begin();
 	/* (a static file never waits on the database: answered at once) */
 	if (cc->http->nloops && strncmp(cc->req->path, "/api/", 5) == 0) {
 		cc->conn = c;
@@ -222,7 +120,7 @@ answer(struct MHD_Connection *c, struct conn_ctx *cc)
 		wp_serve(cc->req, &res);
 served:
 	if (res.fixed) {
-		if (queue_fixed(c, &res, &ret)) {
+		if (wp_http_queue_fixed(c, &res, &ret)) {
 			wp_response_free(&res);
 			return ret;
 		}
@@ -238,11 +136,11 @@ served:
 		wp_response_free(&res);
 		return MHD_YES;
 	}
-	if (res.fixed && queue_fixed(c, &res, &ret)) {
+	if (res.fixed && wp_http_queue_fixed(c, &res, &ret)) {
 		wp_response_free(&res);
 		return ret;
 	}
-	if (!(r = make_response(&res))) {
+	if (!(r = wp_http_response(&res))) {
 		wp_response_free(&res);
 		return MHD_NO;
 	}
@@ -601,7 +499,7 @@ wp_http_stop(struct wp_http *h, unsigned drain_sec)
 	MHD_stop_daemon(h->daemon);
 	if (fd != MHD_INVALID_SOCKET)
 		close(fd);
-	fixed_clear();
+	wp_http_fixed_clear();
 	wp_http_watchdog_stop(h);
 	free(h);
 }

@@ -104,4 +104,16 @@ enum MHD_Result wp_http_sse_start(struct MHD_Connection *c, struct conn_ctx *cc,
  * parked (the caller frees cc->req when it is not NULL). */
 void wp_http_held_end(struct conn_ctx *cc);
 
+/* http_fixed.c: libmicrohttpd's response for a core answer (the body
+ * handed over), and the fixed answers (issue 17, static files): a
+ * request begins (nothing has_fixed said holds for it); whether this
+ * key's is held; queue it (kept first if res carries it whole), 0 when
+ * it is not held; let them all go at shutdown. */
+struct MHD_Response *wp_http_response(struct wp_response *res);
+void wp_http_fixed_begin(void);
+int wp_http_has_fixed(uint64_t key);
+int wp_http_queue_fixed(struct MHD_Connection *c, struct wp_response *res,
+                        enum MHD_Result *ret);
+void wp_http_fixed_clear(void);
+
 #endif
